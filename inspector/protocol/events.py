@@ -1,0 +1,203 @@
+"""Events the `ClientConnection` emits. Small frozen classes, as in h11's _events.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from inspector.jsonrpc import ErrorResponse, Invalid, Notification, Request, RequestId
+from inspector.protocol.asks import ServerAsk
+from inspector.protocol.versions import Era
+
+__all__ = [
+    "AskCancelled",
+    "Event",
+    "FailureKind",
+    "InvalidFrame",
+    "LateResponse",
+    "ListChanged",
+    "LogMessage",
+    "NotificationReceived",
+    "ProgressUpdate",
+    "ProtocolViolation",
+    "RequestCompleted",
+    "RequestFailed",
+    "ResourceUpdated",
+    "ServerAskReceived",
+    "ServerCancelled",
+    "SessionReady",
+    "SubscriptionAcknowledged",
+    "UnmatchedResponse",
+    "VersionRenegotiated",
+]
+
+FailureKind: TypeAlias = Literal[
+    "error",  # the server answered with a JSON-RPC error
+    "timeout",
+    "cancelled",  # cancelled by the user
+    "closed",  # the connection ended
+    "rejected",  # the user rejected an input request (modern MRTR)
+    "protocol",  # the answer broke the protocol (bad version, too many MRTR rounds, ...)
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionReady:
+    """The handshake (legacy initialize, or modern discover) is done; requests may flow."""
+
+    era: Era
+    protocol_version: str
+    server_info: dict[str, Any]
+    capabilities: dict[str, Any]
+    instructions: str | None
+    result: dict[str, Any] | None  # raw initialize / discover result, None if discover skipped
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRenegotiated:
+    """A -32022 (or an auto-era fallback) made us switch version or era."""
+
+    old: str
+    new: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RequestCompleted:
+    key: int
+    method: str
+    result: dict[str, Any]
+    wire_id: RequestId
+    rounds: int = 1  # how many requests went on the wire (MRTR retries, version retries)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestFailed:
+    key: int
+    method: str
+    kind: FailureKind
+    message: str
+    error: ErrorResponse | None = None
+    wire_id: RequestId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerAskReceived:
+    """The server asks for sampling, elicitation or roots. Answer via `answer_ask`/`reject_ask`."""
+
+    ask: ServerAsk
+
+
+@dataclass(frozen=True, slots=True)
+class AskCancelled:
+    """The server withdrew an ask (legacy notifications/cancelled), or its request ended."""
+
+    ask_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationReceived:
+    """Any notification from the server, with its typed view (if known) attached."""
+
+    notification: Notification
+    typed: TypedNotification | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListChanged:
+    list_name: Literal["tools", "resources", "prompts"]
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceUpdated:
+    uri: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogMessage:
+    level: str
+    logger: str | None
+    data: Any
+    request_key: int | None = None  # modern: the request whose _meta asked for logs
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressUpdate:
+    token: str | int
+    progress: float
+    total: float | None
+    message: str | None
+    request_key: int | None  # None: a token we never issued
+
+
+@dataclass(frozen=True, slots=True)
+class ServerCancelled:
+    """The server says it cancelled something (a request id of ours or of its own)."""
+
+    request_id: RequestId | None
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SubscriptionAcknowledged:
+    subscription_id: RequestId | None
+    notifications: dict[str, Any] = field(default_factory=dict)
+    request_key: int | None = None
+
+
+TypedNotification: TypeAlias = (
+    ListChanged
+    | ResourceUpdated
+    | LogMessage
+    | ProgressUpdate
+    | ServerCancelled
+    | SubscriptionAcknowledged
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UnmatchedResponse:
+    """A response whose id we never sent, or already got an answer for."""
+
+    wire_id: RequestId | None
+    reason: Literal["unknown id", "duplicate", "null id"]
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class LateResponse:
+    """A response for a request we had already given up on (timeout or cancel)."""
+
+    wire_id: RequestId
+    method: str
+    why_given_up: str
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidFrame:
+    invalid: Invalid
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolViolation:
+    """The server broke a rule, but the session goes on. Shown to the user, never hidden."""
+
+    rule: str
+    message: str
+    request: Request | None = None
+
+
+Event: TypeAlias = (
+    SessionReady
+    | VersionRenegotiated
+    | RequestCompleted
+    | RequestFailed
+    | ServerAskReceived
+    | AskCancelled
+    | NotificationReceived
+    | UnmatchedResponse
+    | LateResponse
+    | InvalidFrame
+    | ProtocolViolation
+)
