@@ -1,0 +1,674 @@
+"""The async driver: one transport plus one `ClientConnection`, behind an awaitable API.
+
+The session owns the IO the sans-IO core leaves out: it reads transport events,
+feeds frames to the connection, writes what the connection queues, runs its
+timers, hands server asks to the `Responder`, and reports every frame (valid or
+not) to the traffic observers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from inspector.jsonrpc import (
+    Invalid,
+    Message,
+    Request,
+    encode,
+    parse_frame,
+)
+from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.events import (
+    AskCancelled,
+    Event,
+    NotificationReceived,
+    ProgressUpdate,
+    RequestCompleted,
+    RequestFailed,
+    ServerAskReceived,
+    SessionReady,
+)
+from inspector.protocol.pagination import Paginator
+from inspector.protocol.versions import Era
+from inspector.responder import AskRejected, PolicyResponder, Responder
+from inspector.traffic import TrafficObserver, TrafficRecord, kind_of
+from inspector.transports.base import (
+    FrameReceived,
+    HttpExchange,
+    StderrLine,
+    Transport,
+    TransportClosed,
+    TransportError,
+)
+
+__all__ = [
+    "Call",
+    "ConnectError",
+    "ConnectionClosed",
+    "InputRejected",
+    "ProgressCallback",
+    "ProtocolFailure",
+    "RequestCancelled",
+    "RequestError",
+    "RequestTimeout",
+    "ServerError",
+    "Session",
+    "SessionError",
+    "SessionListener",
+]
+
+log = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[ProgressUpdate], None]
+SessionListener = Callable[[Event | StderrLine | TransportClosed | HttpExchange], None]
+
+
+class SessionError(Exception):
+    """Base of everything the session raises; the message is for the user."""
+
+
+class ConnectError(SessionError):
+    """Could not start the server, or the handshake failed."""
+
+
+class RequestError(SessionError):
+    def __init__(self, failure: RequestFailed) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+class ServerError(RequestError):
+    """The server answered with a JSON-RPC error."""
+
+    @property
+    def code(self) -> int:
+        assert self.failure.error is not None
+        return self.failure.error.code
+
+    @property
+    def data(self) -> Any:
+        assert self.failure.error is not None
+        return self.failure.error.data
+
+
+class RequestTimeout(RequestError):
+    pass
+
+
+class RequestCancelled(RequestError):
+    pass
+
+
+class ConnectionClosed(RequestError):
+    pass
+
+
+class InputRejected(RequestError):
+    pass
+
+
+class ProtocolFailure(RequestError):
+    pass
+
+
+_ERROR_FOR: dict[str, type[RequestError]] = {
+    "error": ServerError,
+    "timeout": RequestTimeout,
+    "cancelled": RequestCancelled,
+    "closed": ConnectionClosed,
+    "rejected": InputRejected,
+    "protocol": ProtocolFailure,
+}
+
+
+@dataclass
+class Call:
+    """One request in flight. Await `result()`; `cancel()` sends notifications/cancelled."""
+
+    key: int
+    method: str
+    session: Session
+    future: asyncio.Future[dict[str, Any]]
+    started: float
+
+    async def result(self) -> dict[str, Any]:
+        return await asyncio.shield(self.future)
+
+    def cancel(self, reason: str = "cancelled by the user") -> None:
+        self.session.cancel(self.key, reason)
+
+    @property
+    def done(self) -> bool:
+        return self.future.done()
+
+
+class Session:
+    def __init__(
+        self,
+        transport: Transport,
+        config: ClientConfig | None = None,
+        responder: Responder | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_pages: int = 100,
+    ) -> None:
+        self.transport = transport
+        self.conn = ClientConnection(config)
+        self.responder: Responder = responder or PolicyResponder()
+        self.max_pages = max_pages
+        self._clock = clock
+        self._observers: list[TrafficObserver] = []
+        self._listeners: list[SessionListener] = []
+        self._calls: dict[int, Call] = {}
+        self._progress: dict[int, ProgressCallback] = {}
+        self._ask_tasks: dict[int, asyncio.Task[None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._outq: asyncio.Queue[str | None] = asyncio.Queue()
+        self._ready: asyncio.Future[SessionReady] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._closed: TransportClosed | None = None
+        self._closing = False
+        self.ready_info: SessionReady | None = None
+
+    # ----------------------------------------------------------- observers
+    def add_traffic_observer(self, observer: TrafficObserver) -> None:
+        self._observers.append(observer)
+
+    def add_listener(self, listener: SessionListener) -> None:
+        self._listeners.append(listener)
+
+    def _notify(self, item: Event | StderrLine | TransportClosed | HttpExchange) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(item)
+            except Exception:
+                log.exception("session listener failed")
+
+    def _record(self, record: TrafficRecord) -> None:
+        for observer in list(self._observers):
+            try:
+                observer(record)
+            except Exception:
+                log.exception("traffic observer failed")
+
+    # ------------------------------------------------------------ state
+    @property
+    def era(self) -> Era:
+        return self.conn.era
+
+    @property
+    def protocol_version(self) -> str | None:
+        return self.conn.protocol_version
+
+    @property
+    def server_info(self) -> dict[str, Any]:
+        return self.conn.server_info
+
+    @property
+    def server_capabilities(self) -> dict[str, Any]:
+        return self.conn.server_capabilities or {}
+
+    @property
+    def instructions(self) -> str | None:
+        return self.conn.instructions
+
+    @property
+    def closed(self) -> TransportClosed | None:
+        """Set once the transport has ended (with the reason)."""
+        return self._closed
+
+    @property
+    def is_ready(self) -> bool:
+        return self.conn.state is ConnectionState.READY and self._closed is None
+
+    # ----------------------------------------------------------- lifecycle
+    async def connect(self, timeout: float | None = None) -> SessionReady:
+        """Start the transport and run the handshake for the configured era."""
+        loop = asyncio.get_running_loop()
+        self._ready = loop.create_future()
+        try:
+            await self.transport.start()
+        except TransportError as exc:
+            raise ConnectError(str(exc)) from exc
+        self._tasks.append(asyncio.create_task(self._read_loop(), name="session-reader"))
+        self._tasks.append(asyncio.create_task(self._write_loop(), name="session-writer"))
+        self.conn.start(self._clock())
+        self._after_change()
+        try:
+            if timeout is None:
+                return await asyncio.shield(self._ready)
+            return await asyncio.wait_for(asyncio.shield(self._ready), timeout)
+        except TimeoutError:
+            raise ConnectError(f"the handshake took longer than {timeout:g} s") from None
+
+    async def close(self) -> None:
+        """Shut the server down (the transport's ladder) and fail what is pending."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in list(self._ask_tasks.values()):
+            task.cancel()
+        # Let queued frames go out first (e.g. a cancellation), then end the writer.
+        await self._outq.put(None)
+        writer = self._tasks[1] if len(self._tasks) > 1 else None
+        if writer is not None:
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(writer), 2.0)
+        try:
+            await self.transport.close()
+        finally:
+            for event in self.conn.connection_lost("the session was closed"):
+                self._dispatch(event)
+            for task in self._tasks:
+                if not task.done():
+                    try:
+                        await asyncio.wait_for(asyncio.shield(task), 2.0)
+                    except (TimeoutError, asyncio.CancelledError):
+                        task.cancel()
+                    except Exception:
+                        log.exception("session task failed")
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------ requests
+    def start_request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout: float | Literal["default"] | None = "default",
+        max_total: float | Literal["default"] | None = "default",
+        on_progress: ProgressCallback | None = None,
+        override: bool = False,
+    ) -> Call:
+        """Queue a request and return its `Call` at once (for cancel and progress)."""
+        if self._closed is not None:
+            raise ConnectionClosed(
+                RequestFailed(0, method, "closed", f"{method}: {self._closed.reason}")
+            )
+        key = self.conn.send_request(
+            method,
+            params,
+            now=self._clock(),
+            timeout=timeout,
+            max_total=max_total,
+            progress=on_progress is not None,
+            override=override,
+        )
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        call = Call(key, method, self, future, self._clock())
+        self._calls[key] = call
+        if on_progress is not None:
+            self._progress[key] = on_progress
+        self._after_change()
+        return call
+
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout: float | Literal["default"] | None = "default",
+        on_progress: ProgressCallback | None = None,
+        override: bool = False,
+    ) -> dict[str, Any]:
+        call = self.start_request(
+            method, params, timeout=timeout, on_progress=on_progress, override=override
+        )
+        return await call.result()
+
+    def cancel(self, key: int, reason: str = "cancelled by the user") -> None:
+        events = self.conn.cancel(key, reason, self._clock())
+        for event in events:
+            self._dispatch(event)
+        self._after_change()
+
+    async def list_all(
+        self, method: str, items_key: str, params: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """Every page of a list method (follows nextCursor; stops on loops)."""
+        pager = Paginator(method, items_key, max_pages=self.max_pages)
+        while (page_params := pager.next_params()) is not None:
+            merged = dict(params or {})
+            merged.update(page_params)
+            pager.add_page(await self.request(method, merged or None))
+        return [item for item in pager.items if isinstance(item, dict)]
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        return await self.list_all("tools/list", "tools")
+
+    async def list_resources(self) -> list[dict[str, Any]]:
+        return await self.list_all("resources/list", "resources")
+
+    async def list_resource_templates(self) -> list[dict[str, Any]]:
+        return await self.list_all("resources/templates/list", "resourceTemplates")
+
+    async def list_prompts(self) -> list[dict[str, Any]]:
+        return await self.list_all("prompts/list", "prompts")
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        on_progress: ProgressCallback | None = None,
+        timeout: float | Literal["default"] | None = "default",
+    ) -> dict[str, Any]:
+        params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
+        return await self.request("tools/call", params, on_progress=on_progress, timeout=timeout)
+
+    async def read_resource(self, uri: str) -> dict[str, Any]:
+        return await self.request("resources/read", {"uri": uri})
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        params: dict[str, Any] = {"name": name}
+        if arguments:
+            params["arguments"] = arguments
+        return await self.request("prompts/get", params)
+
+    async def complete(
+        self,
+        ref: dict[str, Any],
+        argument_name: str,
+        value: str,
+        context_arguments: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        params: dict[str, Any] = {"ref": ref, "argument": {"name": argument_name, "value": value}}
+        if context_arguments:
+            params["context"] = {"arguments": context_arguments}
+        return await self.request("completion/complete", params)
+
+    async def ping(self) -> dict[str, Any]:
+        return await self.request("ping", override=self.era is Era.MODERN)
+
+    async def set_log_level(self, level: str) -> dict[str, Any]:
+        """Legacy: logging/setLevel. Modern: the level rides in every request's _meta."""
+        if self.era is Era.MODERN:
+            self.conn.config.log_level = level
+            return {}
+        return await self.request("logging/setLevel", {"level": level})
+
+    def subscribe(self, uri: str) -> Call:
+        """Watch a resource. Legacy: resources/subscribe. Modern: a subscriptions/listen stream
+        (a long-lived call: cancel it to stop)."""
+        if self.era is Era.MODERN:
+            return self.listen({"resourceSubscriptions": [uri]})
+        return self.start_request("resources/subscribe", {"uri": uri})
+
+    def listen(self, notifications: dict[str, Any]) -> Call:
+        """Modern: open a subscriptions/listen stream with this filter."""
+        return self.start_request(
+            "subscriptions/listen",
+            {"notifications": notifications},
+            timeout=None,
+            max_total=None,
+        )
+
+    async def send_raw(self, text: str) -> Call | None:
+        """Send exactly what the user typed. A request gets paired and returns a Call.
+
+        Valid JSON is compacted to one line (stdio frames are lines); invalid text is
+        sent as typed with line breaks replaced by spaces, so servers' parse errors
+        can be tested.
+        """
+        try:
+            wire = json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":"))
+        except ValueError:
+            wire = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+        frame = parse_frame(wire)
+        call: Call | None = None
+        if isinstance(frame, Request):
+            key = self.conn.track_raw_request(frame, self._clock())
+            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            call = Call(key, frame.method, self, future, self._clock())
+            self._calls[key] = call
+        self._record_out(wire, frame)
+        try:
+            await self.transport.send(wire)
+        except TransportError as exc:
+            if call is not None:
+                self.cancel(call.key, f"not sent: {exc}")
+            raise
+        self._after_change()
+        return call
+
+    def answer_ask(self, ask_id: int, result: dict[str, Any]) -> None:
+        for event in self.conn.answer_ask(ask_id, result, self._clock()):
+            self._dispatch(event)
+        self._after_change()
+
+    def reject_ask(self, ask_id: int, message: str) -> None:
+        for event in self.conn.reject_ask(ask_id, message, self._clock()):
+            self._dispatch(event)
+        self._after_change()
+
+    # ------------------------------------------------------------- plumbing
+    def _after_change(self) -> None:
+        """Flush what the connection queued and re-arm the timer."""
+        for message in self.conn.data_to_send():
+            self._send_message(message)
+        self._arm_timer()
+        self._check_ready()
+
+    def _send_message(self, message: Message) -> None:
+        text = encode(message)
+        self._record_out(text, message)
+        self._outq.put_nowait(text)
+
+    def _record_out(self, text: str, frame: Message | Invalid) -> None:
+        self._record(
+            TrafficRecord(
+                direction="out",
+                kind=kind_of(frame),
+                raw=text,
+                mono=self._clock(),
+                wall=time.time(),
+                transport=self.transport.kind,
+                frame=frame,
+                size=len(text),
+                note=frame.reason if isinstance(frame, Invalid) else None,
+            )
+        )
+
+    def _arm_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        deadline = self.conn.next_deadline()
+        if deadline is None or self._closing:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, deadline - self._clock())
+        self._timer = loop.call_later(delay, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        for event in self.conn.handle_timer(self._clock()):
+            self._dispatch(event)
+        self._after_change()
+
+    def _check_ready(self) -> None:
+        ready = self._ready
+        if ready is None or ready.done():
+            return
+        if self.conn.state in (ConnectionState.FAILED, ConnectionState.CLOSED):
+            ready.set_exception(ConnectError(self.conn.failure or "the handshake failed"))
+
+    async def _write_loop(self) -> None:
+        while True:
+            text = await self._outq.get()
+            if text is None:
+                return
+            try:
+                await self.transport.send(text)
+            except TransportError as exc:
+                log.info("could not send: %s", exc)
+                # The read loop will see the transport end and fail pending requests.
+
+    async def _read_loop(self) -> None:
+        try:
+            async for event in self.transport.events():
+                if isinstance(event, FrameReceived):
+                    self._on_frame(event)
+                elif isinstance(event, StderrLine):
+                    self._on_stderr(event)
+                elif isinstance(event, HttpExchange):
+                    self._on_http(event)
+                elif isinstance(event, TransportClosed):
+                    self._on_closed(event)
+                    return
+        except Exception as exc:
+            log.exception("session read loop failed")
+            self._on_closed(TransportClosed(f"reading failed: {exc}", error=True))
+
+    def _on_frame(self, event: FrameReceived) -> None:
+        now = self._clock()
+        if event.truncated:
+            frame: Message | Invalid = Invalid(
+                event.raw,
+                f"frame of {event.size:,} bytes exceeds the size limit; only its head was kept",
+            )
+        else:
+            frame = parse_frame(event.raw)
+        note = None
+        if isinstance(frame, Invalid):
+            note = frame.reason
+            if self.transport.kind == "stdio" and frame.reason.startswith("not JSON"):
+                note = f"stdout pollution: {frame.reason}"
+        self._record(
+            TrafficRecord(
+                direction="in",
+                kind=kind_of(frame),
+                raw=event.raw,
+                mono=now,
+                wall=time.time(),
+                transport=self.transport.kind,
+                frame=frame,
+                size=event.size,
+                truncated=event.truncated,
+                note=note,
+                http=event.http,
+                sse_event_id=event.sse_event_id,
+            )
+        )
+        for ev in self.conn.receive(frame, now):
+            self._dispatch(ev)
+        self._after_change()
+
+    def _on_stderr(self, event: StderrLine) -> None:
+        self._record(
+            TrafficRecord(
+                direction="",
+                kind="stderr",
+                raw=event.text,
+                mono=self._clock(),
+                wall=time.time(),
+                transport=self.transport.kind,
+                truncated=event.truncated,
+            )
+        )
+        self._notify(event)
+
+    def _on_http(self, event: HttpExchange) -> None:
+        summary = f"{event.method} {event.url} → {event.status}"
+        self._record(
+            TrafficRecord(
+                direction="",
+                kind="http",
+                raw=summary,
+                mono=self._clock(),
+                wall=time.time(),
+                transport=self.transport.kind,
+                http=event,
+                note=event.note,
+            )
+        )
+        self._notify(event)
+
+    def _on_closed(self, event: TransportClosed) -> None:
+        self._closed = event
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._record(
+            TrafficRecord(
+                direction="",
+                kind="note",
+                raw=event.reason,
+                mono=self._clock(),
+                wall=time.time(),
+                transport=self.transport.kind,
+                note="transport closed",
+            )
+        )
+        for ev in self.conn.connection_lost(event.reason):
+            self._dispatch(ev)
+        self._check_ready()
+        self._notify(event)
+        self._outq.put_nowait(None)
+
+    def _dispatch(self, event: Event) -> None:
+        if isinstance(event, RequestCompleted):
+            call = self._calls.pop(event.key, None)
+            self._progress.pop(event.key, None)
+            if call is not None and not call.future.done():
+                call.future.set_result(event.result)
+        elif isinstance(event, RequestFailed):
+            call = self._calls.pop(event.key, None)
+            self._progress.pop(event.key, None)
+            if call is not None and not call.future.done():
+                call.future.set_exception(_ERROR_FOR[event.kind](event))
+        elif isinstance(event, SessionReady):
+            self.ready_info = event
+            if self._ready is not None and not self._ready.done():
+                self._ready.set_result(event)
+        elif isinstance(event, ServerAskReceived):
+            self._start_ask(event)
+        elif isinstance(event, AskCancelled):
+            task = self._ask_tasks.pop(event.ask_id, None)
+            if task is not None:
+                task.cancel()
+        elif isinstance(event, NotificationReceived) and isinstance(event.typed, ProgressUpdate):
+            key = event.typed.request_key
+            callback = self._progress.get(key) if key is not None else None
+            if callback is not None:
+                try:
+                    callback(event.typed)
+                except Exception:
+                    log.exception("progress callback failed")
+        self._notify(event)
+
+    def _start_ask(self, event: ServerAskReceived) -> None:
+        ask = event.ask
+
+        async def run() -> None:
+            try:
+                result = await self.responder.respond(ask)
+            except asyncio.CancelledError:
+                return
+            except AskRejected as exc:
+                self.reject_ask(ask.ask_id, str(exc) or "rejected by the user")
+            except Exception as exc:
+                log.exception("responder failed")
+                self.reject_ask(ask.ask_id, f"the client failed to answer: {exc}")
+            else:
+                self.answer_ask(ask.ask_id, result)
+            finally:
+                self._ask_tasks.pop(ask.ask_id, None)
+
+        self._ask_tasks[ask.ask_id] = asyncio.create_task(run(), name=f"ask-{ask.ask_id}")

@@ -1,0 +1,348 @@
+"""The stdio transport: a subprocess speaking newline-delimited JSON-RPC.
+
+Bad input is the normal case. Lines that are not UTF-8 are passed on as bytes;
+a line over `max_line_bytes` is cut to its head and flagged, never buffered
+whole; stderr is its own stream; and the shutdown ladder (close stdin, wait,
+SIGTERM, wait, SIGKILL) always ends the child.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import os
+import shutil
+import signal
+import sys
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from inspector.transports.base import (
+    FrameReceived,
+    LaunchError,
+    StderrLine,
+    Transport,
+    TransportClosed,
+    TransportClosedError,
+    TransportError,
+    TransportEvent,
+)
+
+__all__ = ["DEFAULT_INHERITED_ENV", "StdioParams", "StdioTransport", "minimal_environment"]
+
+log = logging.getLogger(__name__)
+
+# Like the official SDKs: pass a small, safe environment unless told otherwise.
+DEFAULT_INHERITED_ENV: Final = (
+    (
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PATH",
+        "PROCESSOR_ARCHITECTURE",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "USERNAME",
+        "USERPROFILE",
+        "PROGRAMFILES",
+    )
+    if sys.platform == "win32"
+    else ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR")
+)
+_CHUNK: Final = 256 * 1024
+_HEAD_BYTES: Final = 64 * 1024
+
+
+def minimal_environment() -> dict[str, str]:
+    return {k: v for k in DEFAULT_INHERITED_ENV if (v := os.environ.get(k)) is not None}
+
+
+@dataclass
+class StdioParams:
+    command: str
+    args: Sequence[str] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    inherit_full_env: bool = False
+    max_line_bytes: int = 16 * 1024 * 1024
+    max_stderr_line_bytes: int = 64 * 1024
+    stderr_tail_lines: int = 50
+    close_grace: float = 2.0  # after closing stdin
+    term_grace: float = 2.0  # after SIGTERM
+
+    def command_line(self) -> str:
+        import shlex
+
+        return shlex.join([self.command, *self.args])
+
+
+class StdioTransport(Transport):
+    kind = "stdio"
+
+    def __init__(self, params: StdioParams) -> None:
+        self.params = params
+        self._proc: asyncio.subprocess.Process | None = None
+        self._queue: asyncio.Queue[TransportEvent] = asyncio.Queue(maxsize=10_000)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stderr_tail: collections.deque[str] = collections.deque(
+            maxlen=params.stderr_tail_lines
+        )
+        self._closing = False
+        self._closed_event_sent = False
+        self._write_lock = asyncio.Lock()
+
+    @property
+    def description(self) -> str:
+        return self.params.command_line()
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    @property
+    def stderr_tail(self) -> tuple[str, ...]:
+        return tuple(self._stderr_tail)
+
+    async def start(self) -> None:
+        p = self.params
+        env = dict(os.environ) if p.inherit_full_env else minimal_environment()
+        env.update(p.env)
+        if not p.command.strip():
+            raise LaunchError("no command given")
+        if p.cwd is not None and not os.path.isdir(p.cwd):
+            raise LaunchError(f"working directory does not exist: {p.cwd}")
+        resolved = shutil.which(p.command, path=env.get("PATH"))
+        if resolved is None:
+            if os.sep in p.command and os.path.exists(p.command):
+                raise LaunchError(f"not executable: {p.command}")
+            raise LaunchError(f"command not found: {p.command} (PATH={env.get('PATH', '')})")
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                resolved,
+                *p.args,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=env,
+                cwd=p.cwd,
+                limit=_CHUNK,
+                start_new_session=sys.platform != "win32",
+            )
+        except OSError as exc:
+            raise LaunchError(f"could not start {p.command}: {exc.strerror or exc}") from exc
+        log.info("started %s (pid %s)", self.description, self._proc.pid)
+        self._tasks = [
+            asyncio.create_task(self._pump(), name=f"stdio-pump-{self._proc.pid}"),
+        ]
+
+    async def send(self, text: str, *, meta: dict[str, Any] | None = None) -> None:
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            raise TransportClosedError("the server is not running")
+        if "\n" in text or "\r" in text:
+            raise TransportError("a stdio frame cannot contain a line break")
+        if self._closing or proc.returncode is not None or proc.stdin.is_closing():
+            raise TransportClosedError(self._exit_description())
+        data = text.encode("utf-8", errors="surrogateescape") + b"\n"
+        async with self._write_lock:
+            try:
+                proc.stdin.write(data)
+                await proc.stdin.drain()
+            except (BrokenPipeError, ConnectionResetError) as exc:
+                raise TransportClosedError(
+                    f"the server closed its stdin ({self._exit_description()})"
+                ) from exc
+
+    async def events(self) -> AsyncIterator[TransportEvent]:
+        while True:
+            event = await self._queue.get()
+            yield event
+            if isinstance(event, TransportClosed):
+                return
+
+    def _exit_description(self) -> str:
+        code = self._proc.returncode if self._proc else None
+        if code is None:
+            return "the server is shutting down"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"server exited (killed by {name})"
+        return f"server exited (code {code})"
+
+    async def _pump(self) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None and proc.stderr is not None
+        out = asyncio.create_task(self._read_stdout(proc.stdout))
+        err = asyncio.create_task(self._read_stderr(proc.stderr))
+        try:
+            await asyncio.gather(out, err)
+            await proc.wait()
+        except asyncio.CancelledError:
+            out.cancel()
+            err.cancel()
+            raise
+        except Exception as exc:  # report, never vanish silently
+            log.exception("stdio pump failed")
+            await self._emit_closed(f"reading from the server failed: {exc}", error=True)
+            return
+        unexpected = not self._closing
+        reason = self._exit_description()
+        if unexpected and self._stderr_tail:
+            reason += f"; last stderr: {self._stderr_tail[-1][:200]}"
+        await self._emit_closed(reason, error=unexpected)
+
+    async def _emit_closed(self, reason: str, *, error: bool) -> None:
+        if self._closed_event_sent:
+            return
+        self._closed_event_sent = True
+        code = self._proc.returncode if self._proc else None
+        await self._queue.put(TransportClosed(reason, code, tuple(self._stderr_tail), error))
+
+    async def _read_stdout(self, stream: asyncio.StreamReader) -> None:
+        limit = self.params.max_line_bytes
+        buf = bytearray()
+        discarding = 0  # >0: inside an oversized line, counting its bytes
+        head = b""
+        while True:
+            chunk = await stream.read(_CHUNK)
+            if not chunk:
+                break
+            start = 0
+            while True:
+                nl = chunk.find(b"\n", start)
+                piece = chunk[start:] if nl < 0 else chunk[start:nl]
+                if discarding:
+                    discarding += len(piece)
+                elif len(buf) + len(piece) > limit:
+                    head = bytes(buf[:_HEAD_BYTES]) + piece[: max(0, _HEAD_BYTES - len(buf))]
+                    discarding = len(buf) + len(piece)
+                    buf.clear()
+                else:
+                    buf += piece
+                if nl < 0:
+                    break
+                if discarding:
+                    await self._queue.put(FrameReceived(_decode(head), discarding, truncated=True))
+                    discarding = 0
+                    head = b""
+                else:
+                    await self._queue.put(_frame(bytes(buf)))
+                    buf.clear()
+                start = nl + 1
+        if discarding:
+            await self._queue.put(FrameReceived(_decode(head), discarding, truncated=True))
+        elif buf:
+            # A last line without its newline: still deliver it (and the parser will judge it).
+            await self._queue.put(_frame(bytes(buf)))
+
+    async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
+        limit = self.params.max_stderr_line_bytes
+        buf = bytearray()
+        over = False
+        while True:
+            chunk = await stream.read(_CHUNK)
+            if not chunk:
+                break
+            start = 0
+            while True:
+                nl = chunk.find(b"\n", start)
+                piece = chunk[start:] if nl < 0 else chunk[start:nl]
+                room = limit - len(buf)
+                if len(piece) > room:
+                    over = True
+                    piece = piece[: max(room, 0)]
+                buf += piece
+                if nl < 0:
+                    break
+                await self._emit_stderr(bytes(buf), over)
+                buf.clear()
+                over = False
+                start = nl + 1
+        if buf:
+            await self._emit_stderr(bytes(buf), over)
+
+    async def _emit_stderr(self, data: bytes, truncated: bool) -> None:
+        text = data.rstrip(b"\r").decode("utf-8", errors="replace")
+        self._stderr_tail.append(text)
+        await self._queue.put(StderrLine(text, truncated))
+
+    async def close(self) -> None:
+        """Close stdin, wait; SIGTERM, wait; SIGKILL. Idempotent."""
+        proc = self._proc
+        self._closing = True
+        if proc is None:
+            return
+        if proc.returncode is None and proc.stdin is not None and not proc.stdin.is_closing():
+            with contextlib.suppress(OSError, RuntimeError):
+                proc.stdin.close()
+        if not await self._wait_exit(self.params.close_grace):
+            log.info("server %s ignored stdin EOF; sending SIGTERM", proc.pid)
+            self._signal(signal.SIGTERM)
+            if not await self._wait_exit(self.params.term_grace):
+                log.warning("server %s ignored SIGTERM; sending SIGKILL", proc.pid)
+                self._signal(signal.SIGKILL if sys.platform != "win32" else signal.SIGTERM)
+                await self._wait_exit(5.0)
+        for task in self._tasks:
+            if not task.done():
+                try:
+                    await asyncio.wait_for(asyncio.shield(task), 2.0)
+                except (TimeoutError, asyncio.CancelledError):
+                    task.cancel()
+                except Exception:
+                    log.exception("stdio pump ended with an error")
+        if not self._closed_event_sent:
+            self._closed_event_sent = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self._queue.put_nowait(
+                    TransportClosed(
+                        self._exit_description(), proc.returncode, tuple(self._stderr_tail)
+                    )
+                )
+
+    async def _wait_exit(self, seconds: float) -> bool:
+        assert self._proc is not None
+        if self._proc.returncode is not None:
+            return True
+        try:
+            await asyncio.wait_for(self._proc.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
+
+    def _signal(self, sig: signal.Signals) -> None:
+        proc = self._proc
+        if proc is None or proc.returncode is not None:
+            return
+        try:
+            if sys.platform != "win32":
+                # The child leads its own session: signal the whole group (npx, shells...).
+                os.killpg(proc.pid, sig)
+            else:
+                proc.send_signal(sig)
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(sig)
+
+
+def _decode(data: bytes) -> str | bytes:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+
+
+def _frame(data: bytes) -> FrameReceived:
+    size = len(data)
+    if data.endswith(b"\r"):
+        data = data[:-1]
+    return FrameReceived(_decode(data), size)
