@@ -1,0 +1,36 @@
+"""Shared fixtures: where the real peers are, and how to launch them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PY = sys.executable
+EVERYTHING_JS = (
+    REPO / ".peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+)
+SPEC_DIR = REPO.parent / "shared" / "spec"
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def demo_command() -> list[str]:
+    return [PY, "-m", "inspector.demo"]
+
+
+def subprocess_env() -> dict[str, str]:
+    """Env for child servers: make `inspector` importable without an install."""
+    return {"PYTHONPATH": str(REPO)}
+
+
+@pytest.fixture
+def everything_command() -> list[str]:
+    node = shutil.which("node")
+    if node is None or not EVERYTHING_JS.exists():
+        pytest.skip("server-everything is not installed (scripts/install-peers.sh installs it)")
+    return [node, str(EVERYTHING_JS), "stdio"]
