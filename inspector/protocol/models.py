@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 __all__ = [
     "AudioContent",
@@ -30,10 +30,24 @@ __all__ = [
 ]
 
 
+_OURS = frozenset({"raw", "problems"})
+
+
 class _Lenient(BaseModel):
     model_config = ConfigDict(extra="allow", populate_by_name=True, frozen=False)
     raw: dict[str, Any] = Field(default_factory=dict, exclude=True)
     problems: list[str] = Field(default_factory=list, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keep_raw(cls, data: Any) -> Any:
+        # `raw` and `problems` are ours: a server field of that name only lives in `raw`,
+        # so it can neither fail validation nor write into our problem list.
+        if not isinstance(data, dict):
+            return data
+        clean = {k: v for k, v in data.items() if k not in _OURS}
+        clean["raw"] = data
+        return clean
 
 
 class Icon(_Lenient):
@@ -200,12 +214,7 @@ class UnknownContent(_Lenient):
 
 
 ContentBlock = (
-    TextContent
-    | ImageContent
-    | AudioContent
-    | ResourceLink
-    | EmbeddedResource
-    | UnknownContent
+    TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource | UnknownContent
 )
 
 _CONTENT: dict[str, type[_Lenient]] = {

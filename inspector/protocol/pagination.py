@@ -1,9 +1,9 @@
 """Following `nextCursor` to the end, without IO.
 
-    pager = Paginator("tools/list", "tools")
-    while (params := pager.next_params()) is not None:
-        pager.add_page(await send(pager.method, params))
-    items = pager.items
+pager = Paginator("tools/list", "tools")
+while (params := pager.next_params()) is not None:
+    pager.add_page(await send(pager.method, params))
+items = pager.items
 """
 
 from __future__ import annotations
