@@ -177,7 +177,7 @@ def _parse(frame: str | bytes) -> ParsedFrame:
         try:
             text = raw_bytes.decode("utf-8")
         except UnicodeDecodeError as exc:
-            return Invalid(raw_bytes, f"invalid UTF-8 at byte {exc.start}: {exc.reason}")
+            return _salvage(raw_bytes, f"invalid UTF-8 at byte {exc.start}: {exc.reason}")
     else:
         text = frame
     stripped = text.strip()
@@ -198,6 +198,16 @@ def _parse(frame: str | bytes) -> ParsedFrame:
     if not isinstance(value, dict):
         return Invalid(text, f"not a JSON object but {_json_type(value)}", value=value)
     return _classify(text, value)
+
+
+def _salvage(raw_bytes: bytes, reason: str) -> Invalid:
+    """Invalid UTF-8 is still Invalid, but keep its id so the request it answers can fail."""
+    readable = _parse(raw_bytes.decode("utf-8", "replace"))
+    if isinstance(readable, Invalid):
+        return Invalid(raw_bytes, reason, id=readable.id, value=readable.value)
+    if isinstance(readable, Notification):
+        return Invalid(raw_bytes, reason, value=readable.to_dict())
+    return Invalid(raw_bytes, reason, id=readable.id, value=readable.to_dict())
 
 
 def _json_type(value: Any) -> str:

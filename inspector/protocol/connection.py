@@ -39,11 +39,14 @@ from inspector.protocol.events import (
     InvalidFrame,
     LateResponse,
     NotificationReceived,
+    ProgressUpdate,
     ProtocolViolation,
     RequestCompleted,
     RequestFailed,
     ServerAskReceived,
+    ServerCancelled,
     SessionReady,
+    SubscriptionAcknowledged,
     UnmatchedResponse,
     VersionRenegotiated,
 )
@@ -145,6 +148,7 @@ class _Pending:
     asks: dict[str, int] = field(default_factory=dict)  # input key -> ask id
     responses: dict[str, Any] = field(default_factory=dict)
     retry_at: float | None = None  # state-only MRTR backoff
+    waiting_since: float | None = None  # MRTR: when the user was asked (not the server's time)
     state_only_streak: int = 0
 
     def deadline(self) -> float | None:
@@ -309,10 +313,10 @@ class ClientConnection:
             )
         if override:
             return
+        if method == "ping" and self.era is Era.LEGACY:
+            return  # every legacy version has ping, even before the version is agreed
         assert self.protocol_version is not None
         feats = features(self.protocol_version)
-        if method == "ping" and self.era is Era.LEGACY:
-            return
         if not feats.knows_client_request(method):
             raise LocalProtocolError(
                 f"{method} is not a client request in protocol version {self.protocol_version}"
@@ -401,7 +405,10 @@ class ClientConnection:
         p = self._pending.get(key)
         if p is None:
             return []
-        return self._give_up(p, "cancelled", reason, f"cancelled: {reason}")
+        events = self._give_up(p, "cancelled", reason, f"cancelled: {reason}")
+        if p.internal is not None:
+            events.extend(self._handshake_failed(f"{p.method} cancelled: {reason}"))
+        return events
 
     def _give_up(self, p: _Pending, kind: str, reason: str, message: str) -> list[Event]:
         events: list[Event] = []
@@ -451,6 +458,8 @@ class ClientConnection:
     def handle_timer(self, now: float) -> list[Event]:
         events: list[Event] = []
         for p in list(self._pending.values()):
+            if self._pending.get(p.key) is not p:
+                continue  # already ended by an earlier timeout (a failed handshake)
             deadline = p.deadline()
             if deadline is None or deadline > now:
                 continue
@@ -621,7 +630,9 @@ class ClientConnection:
         p.request_state = state if isinstance(state, str) else None
         p.responses = {}
         p.asks = {}
-        requests = result.get("inputRequests") or {}
+        requests = result.get("inputRequests")
+        if requests is None:
+            requests = {}
         if not isinstance(requests, dict):
             self._forget(p)
             return [
@@ -650,6 +661,7 @@ class ClientConnection:
             p.retry_at = now + delay
             return []
         p.state_only_streak = 0
+        p.waiting_since = now
         events: list[Event] = []
         problems: list[str] = []
         for input_key, entry in requests.items():
@@ -658,6 +670,14 @@ class ClientConnection:
             if kind is None:
                 problems.append(f"{input_key!r}: unknown input request method {method!r}")
                 continue
+            if kind not in self.config.capabilities:
+                events.append(
+                    ProtocolViolation(
+                        "undeclared-capability",
+                        f"{p.method}: input request {input_key!r} is {method} though the "
+                        f"client did not declare {kind}; shown anyway",
+                    )
+                )
             params = entry.get("params")
             ask = ServerAsk(
                 ask_id=self._new_ask_id(),
@@ -707,6 +727,10 @@ class ClientConnection:
         p.responses[ask.input_key or ""] = result
         p.asks.pop(ask.input_key or "", None)
         if not p.asks:
+            if p.waiting_since is not None:
+                # The user's time in a dialog does not count against the server's total.
+                p.started += max(0.0, now - p.waiting_since)
+                p.waiting_since = None
             p.wire_rounds += 1
             self._put_on_wire(p, now)
         return []
@@ -867,6 +891,7 @@ class ClientConnection:
         events: list[Event] = []
         for p in list(self._pending.values()):
             self._forget(p)
+            self._remember(self._given_up, p.wire_id, (p.method, why))
             events.append(RequestFailed(p.key, p.method, "closed", why, wire_id=p.wire_id))
         return events
 
@@ -958,10 +983,8 @@ class ClientConnection:
     def _on_notification(self, note: Notification, now: float) -> list[Event]:
         typed = type_notification(note)
         events: list[Event] = []
-        from inspector.protocol import events as ev
-
-        if isinstance(typed, ev.ProgressUpdate):
-            key = self._by_token.get(str(typed.token)) if typed.token is not None else None
+        if isinstance(typed, ProgressUpdate):
+            key = self._by_token.get(typed.token) if isinstance(typed.token, str) else None
             if key is not None:
                 p = self._pending[key]
                 if self.config.reset_timeout_on_progress:
@@ -973,32 +996,20 @@ class ClientConnection:
                         f"progress for token {typed.token!r}, which no active request holds",
                     )
                 )
-            typed = ev.ProgressUpdate(typed.token, typed.progress, typed.total, typed.message, key)
-        elif isinstance(typed, ev.ServerCancelled):
+            typed = ProgressUpdate(typed.token, typed.progress, typed.total, typed.message, key)
+        elif isinstance(typed, ServerCancelled):
             rid = typed.request_id
             if rid is not None and rid in self._legacy_asks_by_wire:
                 ask_id = self._legacy_asks_by_wire.pop(rid)
                 if self._asks.pop(ask_id, None) is not None:
                     events.append(AskCancelled(ask_id, typed.reason or "cancelled by the server"))
-            elif rid is not None and rid in self._by_wire:
-                # spec 2026-07-28 stdio: the server ends a subscriptions/listen stream this way.
-                p = self._pending[self._by_wire[rid]]
-                self._forget(p)
-                self._remember(self._answered, rid, p.method)
-                events.append(
-                    RequestFailed(
-                        p.key,
-                        p.method,
-                        "cancelled",
-                        f"{p.method}: ended by the server"
-                        + (f" ({typed.reason})" if typed.reason else ""),
-                        wire_id=rid,
-                    )
-                )
-        elif isinstance(typed, ev.SubscriptionAcknowledged):
+            elif rid is not None and rid in self._by_wire and self.era is Era.MODERN:
+                # Legacy: ids are per direction, so a server cancel names its own request.
+                events.extend(self._on_server_cancel(self._pending[self._by_wire[rid]], typed))
+        elif isinstance(typed, SubscriptionAcknowledged):
             sid = typed.subscription_id
             key = self._by_wire.get(sid) if sid is not None else None
-            typed = ev.SubscriptionAcknowledged(sid, typed.notifications, key)
+            typed = SubscriptionAcknowledged(sid, typed.notifications, key)
         if (
             self.era is Era.LEGACY
             and self.state is ConnectionState.INITIALIZING
@@ -1023,6 +1034,31 @@ class ClientConnection:
         events.insert(0, NotificationReceived(note, typed))
         return events
 
+    def _on_server_cancel(self, p: _Pending, cancelled: ServerCancelled) -> list[Event]:
+        # spec 2026-07-28 stdio: the server ends a subscriptions/listen stream this way,
+        # and "MUST NOT use this notification to cancel any other request".
+        if p.method != "subscriptions/listen":
+            return [
+                ProtocolViolation(
+                    "server-cancel",
+                    f"the server sent notifications/cancelled for our {p.method} request "
+                    f"{p.wire_id!r}; servers may only end subscriptions/listen this way "
+                    "(the request stays pending)",
+                )
+            ]
+        self._forget(p)
+        self._remember(self._answered, p.wire_id, p.method)
+        reason = f" ({cancelled.reason})" if cancelled.reason else ""
+        return [
+            RequestFailed(
+                p.key,
+                p.method,
+                "cancelled",
+                f"{p.method}: ended by the server{reason}",
+                wire_id=p.wire_id,
+            )
+        ]
+
     # ---------------------------------------------------------------- close
     def connection_lost(self, why: str) -> list[Event]:
         """The transport ended: fail everything still pending with `why`."""
@@ -1032,6 +1068,8 @@ class ClientConnection:
         events: list[Event] = []
         for p in list(self._pending.values()):
             self._forget(p)
+            if p.on_wire:
+                self._remember(self._given_up, p.wire_id, (p.method, why))
             events.extend(self._drop_asks_of(p, why))
             events.append(RequestFailed(p.key, p.method, "closed", why, wire_id=p.wire_id))
         for ask_id in list(self._asks):

@@ -52,7 +52,9 @@ def type_notification(note: Notification) -> TypedNotification | None:
         return ProgressUpdate(
             token,
             float(progress),
-            float(total) if isinstance(total, int | float) else None,
+            float(total)
+            if isinstance(total, int | float) and not isinstance(total, bool)
+            else None,
             message if isinstance(message, str) else None,
             None,
         )

@@ -1,8 +1,8 @@
 """Protocol versions, the two eras, and what each version can say.
 
 The feature table is written out by hand (the app must not read the spec
-folder at run time); tests/test_versions.py checks it against the official
-schema.json of every version.
+folder at run time); tests/test_versions_vs_schema.py checks it against the
+official schema.json of every version.
 """
 
 from __future__ import annotations
