@@ -163,6 +163,10 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"non-standard JSON constant {name}")
 
 
+# One decoder for every frame: json.loads(..., parse_constant=...) builds a new one per call.
+_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def parse_frame(frame: str | bytes) -> ParsedFrame:
     """Decode one frame. Never raises; returns `Invalid` with a reason instead."""
     try:
@@ -184,7 +188,7 @@ def _parse(frame: str | bytes) -> ParsedFrame:
     if not stripped:
         return Invalid(text, "empty frame")
     try:
-        value = json.loads(stripped, parse_constant=_reject_constant)
+        value = _DECODER.decode(stripped)
     except RecursionError:
         return Invalid(text, "not JSON: nesting too deep")
     except ValueError as exc:

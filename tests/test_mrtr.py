@@ -326,3 +326,19 @@ def test_input_request_for_an_undeclared_capability_is_flagged_but_shown() -> No
     assert violation.rule == "undeclared-capability"
     assert "'s'" in violation.message and "sampling" in violation.message
     assert set(asks_of(events)) == {"s", "e"}
+
+
+def test_input_required_on_a_method_that_may_not_use_it_is_flagged() -> None:
+    conn, server = modern_session()
+    conn.send_request("tools/list", None, now=0.0)
+    events = server.reply(server.last_request("tools/list"), input_required({"q": ELICIT}))
+    flagged = [v for v in of_type(events, ProtocolViolation) if v.rule == "mrtr-method"]
+    assert flagged and "tools/list" in flagged[0].message
+    assert set(asks_of(events)) == {"q"}  # still handled, so the user sees what was asked
+
+
+def test_input_required_on_tools_call_is_not_flagged() -> None:
+    conn, server = modern_session()
+    conn.send_request("tools/call", CALL, now=0.0)
+    events = server.reply(server.last_request("tools/call"), input_required({"q": ELICIT}))
+    assert not [v for v in of_type(events, ProtocolViolation) if v.rule == "mrtr-method"]

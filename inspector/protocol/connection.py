@@ -77,6 +77,9 @@ _MEMORY: Final = 4096
 # MRTR state-only rounds: back off 50 ms doubling to 250 ms (as the SDKs do).
 _STATE_ONLY_BACKOFF: Final = (0.05, 0.1, 0.2, 0.25)
 
+# spec 2026-07-28 MRTR "Supported Requests": the only methods that may answer input_required.
+_MRTR_METHODS: Final = frozenset({"tools/call", "prompts/get", "resources/read"})
+
 # Which server capability each method needs (spec: capability negotiation).
 _CAPABILITY_FOR: Final[dict[str, str]] = {
     "tools/list": "tools",
@@ -612,6 +615,21 @@ class ClientConnection:
 
     # ----------------------------------------------------------------- MRTR
     def _on_input_required(self, p: _Pending, result: dict[str, Any], now: float) -> list[Event]:
+        violations: list[Event] = []
+        if p.method not in _MRTR_METHODS:
+            # spec 2026-07-28 MRTR: servers MUST NOT answer other requests with input_required.
+            violations.append(
+                ProtocolViolation(
+                    "mrtr-method",
+                    f"{p.method} was answered with input_required, which the spec allows only "
+                    f"for {', '.join(sorted(_MRTR_METHODS))}; handled anyway",
+                )
+            )
+        return violations + self._handle_input_required(p, result, now)
+
+    def _handle_input_required(
+        self, p: _Pending, result: dict[str, Any], now: float
+    ) -> list[Event]:
         p.mrtr_rounds += 1
         if p.mrtr_rounds > self.config.max_mrtr_rounds:
             self._forget(p)
