@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from inspector.jsonrpc import (
     Invalid,
     Message,
     Request,
+    RequestId,
     encode,
     parse_frame,
 )
@@ -28,12 +30,15 @@ from inspector.protocol.connection import ClientConfig, ClientConnection, Connec
 from inspector.protocol.events import (
     AskCancelled,
     Event,
+    LateResponse,
     NotificationReceived,
     ProgressUpdate,
+    ProtocolViolation,
     RequestCompleted,
     RequestFailed,
     ServerAskReceived,
     SessionReady,
+    UnmatchedResponse,
 )
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.versions import Era
@@ -175,6 +180,7 @@ class Session:
         self._timer: asyncio.TimerHandle | None = None
         self._closed: TransportClosed | None = None
         self._closing = False
+        self._close_task: asyncio.Future[None] | None = None
         self.ready_info: SessionReady | None = None
 
     # ----------------------------------------------------------- observers
@@ -233,6 +239,9 @@ class Session:
         """Start the transport and run the handshake for the configured era."""
         loop = asyncio.get_running_loop()
         self._ready = loop.create_future()
+        # The outcome is delivered to connect()'s caller; if that caller has gone (timed
+        # out, cancelled), nobody reads it, and that is fine: mark it read.
+        self._ready.add_done_callback(lambda f: f.cancelled() or f.exception())
         try:
             await self.transport.start()
         except TransportError as exc:
@@ -249,10 +258,18 @@ class Session:
             raise ConnectError(f"the handshake took longer than {timeout:g} s") from None
 
     async def close(self) -> None:
-        """Shut the server down (the transport's ladder) and fail what is pending."""
-        if self._closing:
-            return
+        """Shut the server down (the transport's ladder) and fail what is pending.
+
+        Idempotent; every caller, concurrent ones too, returns once the end is complete.
+        """
+        if self._close_task is None:
+            self._close_task = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._close_task)
+
+    async def _close(self) -> None:
         self._closing = True
+        if self._ready is not None and not self._ready.done():
+            self._ready.set_exception(ConnectError("the session was closed during the handshake"))
         if self._timer is not None:
             self._timer.cancel()
         for task in list(self._ask_tasks.values()):
@@ -538,18 +555,15 @@ class Session:
 
     def _on_frame(self, event: FrameReceived) -> None:
         now = self._clock()
-        if event.truncated:
-            frame: Message | Invalid = Invalid(
-                event.raw,
-                f"frame of {event.size:,} bytes exceeds the size limit; only its head was kept",
-            )
-        else:
-            frame = parse_frame(event.raw)
-        note = None
+        frame = _oversized(event) if event.truncated else parse_frame(event.raw)
+        notes: list[str] = []
         if isinstance(frame, Invalid):
-            note = frame.reason
-            if self.transport.kind == "stdio" and frame.reason.startswith("not JSON"):
-                note = f"stdout pollution: {frame.reason}"
+            pollution = self.transport.kind == "stdio" and frame.reason.startswith("not JSON")
+            notes.append(f"stdout pollution: {frame.reason}" if pollution else frame.reason)
+        # What the frame means comes first, so its log entry can say what is wrong with it;
+        # observers still see the frame before its consequences.
+        events = self.conn.receive(frame, now)
+        notes.extend(note for ev in events if (note := _frame_note(ev)) is not None)
         self._record(
             TrafficRecord(
                 direction="in",
@@ -561,12 +575,12 @@ class Session:
                 frame=frame,
                 size=event.size,
                 truncated=event.truncated,
-                note=note,
+                note="; ".join(notes) or None,
                 http=event.http,
                 sse_event_id=event.sse_event_id,
             )
         )
-        for ev in self.conn.receive(frame, now):
+        for ev in events:
             self._dispatch(ev)
         self._after_change()
 
@@ -672,3 +686,37 @@ class Session:
                 self._ask_tasks.pop(ask.ask_id, None)
 
         self._ask_tasks[ask.ask_id] = asyncio.create_task(run(), name=f"ask-{ask.ask_id}")
+
+
+# The start of a response: {"jsonrpc":"2.0","id":ID,"result"|"error" (either key order).
+_RESPONSE_HEAD = re.compile(
+    rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")'
+    rb'\s*,\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"(?:result|error)"\s*:'
+)
+
+
+def _oversized(event: FrameReceived) -> Invalid:
+    """A frame over the size limit, of which only the head was kept.
+
+    When the head shows it is a response, keep its id (and a stand-in value without a
+    method) so the connection fails the request it answers now, instead of at its timeout.
+    """
+    reason = f"frame of {event.size:,} bytes exceeds the size limit; only its head was kept"
+    head = event.raw if isinstance(event.raw, bytes) else event.raw.encode("utf-8", "replace")
+    match = _RESPONSE_HEAD.match(head)
+    if match is None:
+        return Invalid(event.raw, reason)
+    try:
+        msg_id: RequestId = json.loads(match.group(1))  # an integer or a string, by the pattern
+    except ValueError:  # e.g. a bad escape in a string id
+        return Invalid(event.raw, reason)
+    return Invalid(event.raw, reason, id=msg_id, value={"jsonrpc": "2.0", "id": msg_id})
+
+
+def _frame_note(event: Event) -> str | None:
+    """What the traffic log should say about the frame that caused `event`."""
+    if isinstance(event, UnmatchedResponse | ProtocolViolation):
+        return event.message
+    if isinstance(event, LateResponse):
+        return f"late response to {event.method} (given up: {event.why_given_up})"
+    return None

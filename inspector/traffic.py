@@ -84,7 +84,8 @@ class TrafficRecord:
     sse_event_id: str | None = None
 
 
-TrafficObserver: TypeAlias = Callable[[TrafficRecord], None]
+# Observers may return something (TrafficLog.observe returns the new entry); it is ignored.
+TrafficObserver: TypeAlias = Callable[[TrafficRecord], object]
 
 
 class TrafficEntry:
@@ -264,8 +265,13 @@ class TrafficLog:
             stats = self._stats_for(frame.method)
             stats.count += 1
             return None
+        # A malformed frame with an id answers a request only if it looks like a response
+        # (no "method"): a malformed *request* from the peer may reuse one of our ids.
         is_answer = isinstance(frame, Response | ErrorResponse) or (
-            isinstance(frame, Invalid) and frame.id is not None and entry.kind == "invalid"
+            isinstance(frame, Invalid)
+            and frame.id is not None
+            and isinstance(frame.value, dict)
+            and "method" not in frame.value
         )
         if not is_answer or entry.msg_id is None:
             return None

@@ -4,6 +4,16 @@ Bad input is the normal case. Lines that are not UTF-8 are passed on as bytes;
 a line over `max_line_bytes` is cut to its head and flagged, never buffered
 whole; stderr is its own stream; and the shutdown ladder (close stdin, wait,
 SIGTERM, wait, SIGKILL) always ends the child.
+
+EOF and the exit do not always come together, and the session must hear of the
+end either way, not wait for request timeouts:
+
+* the server exits while a process it started (inherited fds) keeps its stdout
+  open, so EOF never comes: the pump notices the exit, stops reading a pipe that
+  stays silent for a moment after it, and reports the end; close() then ends the
+  leftover processes of the server's process group;
+* the server closes its stdout but keeps running: reported as the end too (no
+  answer can come any more); close() ends the process with the usual ladder.
 """
 
 from __future__ import annotations
@@ -18,7 +28,7 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from inspector.transports.base import (
     FrameReceived,
@@ -56,6 +66,12 @@ DEFAULT_INHERITED_ENV: Final = (
 )
 _CHUNK: Final = 256 * 1024
 _HEAD_BYTES: Final = 64 * 1024
+# After the server exits, how often to look at its pipes, and how long a pipe may stay
+# silent (still open: another process holds it) before we stop reading it.
+_EXIT_POLL: Final = 0.1
+_HELD_PIPE_GRACE: Final = 0.5
+# How long a server may live on after closing its stdout before we report it as gone.
+_STDOUT_EOF_GRACE: Final = 1.0
 
 
 def minimal_environment() -> dict[str, str]:
@@ -95,6 +111,10 @@ class StdioTransport(Transport):
         self._closing = False
         self._closed_event_sent = False
         self._write_lock = asyncio.Lock()
+        # stream name -> loop time its reader started waiting for data (None: not waiting)
+        self._waiting_since: dict[str, float | None] = {}
+        self._readers: dict[asyncio.Task[None], str] = {}  # reader task -> pipe name
+        self._held_pipes: tuple[str, ...] = ()  # pipes still open after the server exited
 
     @property
     def description(self) -> str:
@@ -180,24 +200,92 @@ class StdioTransport(Transport):
     async def _pump(self) -> None:
         proc = self._proc
         assert proc is not None and proc.stdout is not None and proc.stderr is not None
-        out = asyncio.create_task(self._read_stdout(proc.stdout))
-        err = asyncio.create_task(self._read_stderr(proc.stderr))
+        self._readers = {
+            asyncio.create_task(self._read_stdout(proc.stdout)): "stdout",
+            asyncio.create_task(self._read_stderr(proc.stderr)): "stderr",
+        }
         try:
-            await asyncio.gather(out, err)
-            await proc.wait()
+            outcome = await self._watch(proc)
+            if outcome == "exited":
+                await proc.wait()
         except asyncio.CancelledError:
-            out.cancel()
-            err.cancel()
+            self._cancel_readers()
             raise
         except Exception as exc:  # report, never vanish silently
+            self._cancel_readers()
             log.exception("stdio pump failed")
             await self._emit_closed(f"reading from the server failed: {exc}", error=True)
             return
         unexpected = not self._closing
-        reason = self._exit_description()
+        if outcome == "stdout closed":
+            # No answer can come any more; say so now rather than let requests time out.
+            # (stderr is still read, for the tail; close() ends the process.)
+            reason = f"the server closed its stdout but is still running (pid {proc.pid})"
+            log.warning("server %s closed its stdout but is still running", proc.pid)
+        else:
+            reason = self._exit_description()
+        if self._held_pipes:
+            pipes = " and ".join(self._held_pipes)
+            reason += f"; its {pipes} stayed open (held by a process it left running)"
+            log.warning("server %s exited, but its %s stayed open", proc.pid, pipes)
         if unexpected and self._stderr_tail:
             reason += f"; last stderr: {self._stderr_tail[-1][:200]}"
         await self._emit_closed(reason, error=unexpected)
+
+    async def _watch(
+        self, proc: asyncio.subprocess.Process
+    ) -> Literal["exited", "held", "stdout closed"]:
+        """Wait until both pipes reach EOF and the server exits, or until that is hopeless.
+
+        * "exited": the normal end; EOF on both pipes.
+        * "held": the server exited, but a pipe stayed open and silent for
+          `_HELD_PIPE_GRACE` s after that (another process holds it); we stopped reading
+          it. A reader held up by a slow consumer (not waiting for data) is never cut.
+        * "stdout closed": stdout reached EOF but the server is still running
+          `_STDOUT_EOF_GRACE` s later (not reported while we are closing it ourselves).
+        """
+        loop = asyncio.get_running_loop()
+        names = self._readers
+        stdout_task = next(task for task, name in names.items() if name == "stdout")
+        pending = set(names)
+        held: list[str] = []
+        exited_at: float | None = None
+        stdout_eof_at: float | None = None
+        while pending:
+            done, pending = await asyncio.wait(pending, timeout=_EXIT_POLL)
+            for task in done:
+                task.result()  # a reader's failure ends the pump
+            if not pending:
+                break
+            now = loop.time()
+            if proc.returncode is None:
+                if stdout_task.done() and not self._closing:
+                    if stdout_eof_at is None:
+                        stdout_eof_at = now
+                    if now - stdout_eof_at >= _STDOUT_EOF_GRACE:
+                        return "stdout closed"
+                continue
+            if exited_at is None:
+                exited_at = now
+            for task in list(pending):
+                since = self._waiting_since.get(names[task])
+                if since is not None and now - max(since, exited_at) >= _HELD_PIPE_GRACE:
+                    task.cancel()
+                    pending.discard(task)
+                    held.append(names[task])
+        self._held_pipes = tuple(sorted(held, key=("stdout", "stderr").index))
+        return "held" if held else "exited"
+
+    def _cancel_readers(self) -> None:
+        for task in self._readers:
+            task.cancel()
+
+    async def _read_chunk(self, stream: asyncio.StreamReader, name: str) -> bytes:
+        self._waiting_since[name] = asyncio.get_running_loop().time()
+        try:
+            return await stream.read(_CHUNK)
+        finally:
+            self._waiting_since[name] = None
 
     async def _emit_closed(self, reason: str, *, error: bool) -> None:
         if self._closed_event_sent:
@@ -212,7 +300,7 @@ class StdioTransport(Transport):
         discarding = 0  # >0: inside an oversized line, counting its bytes
         head = b""
         while True:
-            chunk = await stream.read(_CHUNK)
+            chunk = await self._read_chunk(stream, "stdout")
             if not chunk:
                 break
             start = 0
@@ -248,7 +336,7 @@ class StdioTransport(Transport):
         buf = bytearray()
         over = False
         while True:
-            chunk = await stream.read(_CHUNK)
+            chunk = await self._read_chunk(stream, "stderr")
             if not chunk:
                 break
             start = 0
@@ -298,6 +386,14 @@ class StdioTransport(Transport):
                     task.cancel()
                 except Exception:
                     log.exception("stdio pump ended with an error")
+        if self._held_pipes:
+            await self._end_leftovers(proc.pid)
+        self._cancel_readers()  # normally done already (EOF); not if a pipe was held
+        # Release the pipes now (a leftover may still hold them), not in a finalizer
+        # that may run after the loop is closed. asyncio has no public handle for this.
+        subprocess_transport = getattr(proc, "_transport", None)
+        if subprocess_transport is not None:
+            subprocess_transport.close()
         if not self._closed_event_sent:
             self._closed_event_sent = True
             with contextlib.suppress(asyncio.QueueFull):
@@ -306,6 +402,23 @@ class StdioTransport(Transport):
                         self._exit_description(), proc.returncode, tuple(self._stderr_tail)
                     )
                 )
+
+    async def _end_leftovers(self, pgid: int) -> None:
+        """The server is gone but processes of its group hold its pipes: end them too."""
+        if sys.platform == "win32" or not _group_exists(pgid):
+            return
+        log.info("ending processes left behind by server %s", pgid)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGTERM)
+        # Exited members may linger as zombies (counted as members) until reaped: wait at
+        # most term_grace, then SIGKILL whatever is left, without waiting for it.
+        deadline = asyncio.get_running_loop().time() + self.params.term_grace
+        while _group_exists(pgid):
+            if asyncio.get_running_loop().time() >= deadline:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pgid, signal.SIGKILL)
+                return
+            await asyncio.sleep(0.02)
 
     async def _wait_exit(self, seconds: float) -> bool:
         assert self._proc is not None
@@ -332,6 +445,15 @@ class StdioTransport(Transport):
         except PermissionError:
             with contextlib.suppress(ProcessLookupError):
                 proc.send_signal(sig)
+
+
+def _group_exists(pgid: int) -> bool:
+    """Does process group `pgid` (ours: the server led it) still have members?"""
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 def _decode(data: bytes) -> str | bytes:
