@@ -21,7 +21,7 @@ from typing import Any, Final, NoReturn, TextIO
 from inspector import __version__
 from inspector.jsonrpc import error_name
 from inspector.protocol.connection import ClientConfig
-from inspector.protocol.errors import LocalProtocolError, PaginationError
+from inspector.protocol.errors import PaginationError
 from inspector.protocol.events import (
     InvalidFrame,
     LateResponse,
@@ -37,6 +37,7 @@ from inspector.session import (
     ConnectError,
     InputRejected,
     RequestError,
+    RequestNotAllowed,
     RequestTimeout,
     ServerError,
     Session,
@@ -390,7 +391,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
             await session.set_log_level(ns.log_level)
         try:
             result, code = await _run_method(session, ns)
-        except LocalProtocolError as exc:
+        except RequestNotAllowed as exc:
             _diag(f"error: {exc}")
             return EXIT_USAGE
         except ServerError as exc:

@@ -27,6 +27,7 @@ from inspector.jsonrpc import (
     parse_frame,
 )
 from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.errors import LocalProtocolError
 from inspector.protocol.events import (
     AskCancelled,
     Event,
@@ -62,6 +63,7 @@ __all__ = [
     "ProtocolFailure",
     "RequestCancelled",
     "RequestError",
+    "RequestNotAllowed",
     "RequestTimeout",
     "ServerError",
     "Session",
@@ -81,6 +83,15 @@ class SessionError(Exception):
 
 class ConnectError(SessionError):
     """Could not start the server, or the handshake failed."""
+
+
+class RequestNotAllowed(SessionError):
+    """The protocol forbids sending this now (before the handshake, undeclared capability,
+    a method the negotiated version lacks). `cause` is the protocol core's error."""
+
+    def __init__(self, cause: LocalProtocolError) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
 
 
 class RequestError(SessionError):
@@ -316,15 +327,18 @@ class Session:
             raise ConnectionClosed(
                 RequestFailed(0, method, "closed", f"{method}: {self._closed.reason}")
             )
-        key = self.conn.send_request(
-            method,
-            params,
-            now=self._clock(),
-            timeout=timeout,
-            max_total=max_total,
-            progress=on_progress is not None,
-            override=override,
-        )
+        try:
+            key = self.conn.send_request(
+                method,
+                params,
+                now=self._clock(),
+                timeout=timeout,
+                max_total=max_total,
+                progress=on_progress is not None,
+                override=override,
+            )
+        except LocalProtocolError as exc:
+            raise RequestNotAllowed(exc) from exc
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         call = Call(key, method, self, future, self._clock())
         self._calls[key] = call

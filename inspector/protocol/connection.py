@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from inspector.jsonrpc import (
+    INVALID_REQUEST,
     METHOD_NOT_FOUND,
     UNSUPPORTED_PROTOCOL_VERSION,
     USER_REJECTED,
@@ -501,6 +502,13 @@ class ClientConnection:
 
     def _on_invalid(self, frame: Invalid, now: float) -> list[Event]:
         events: list[Event] = [InvalidFrame(frame)]
+        value = frame.value
+        if frame.id is not None and isinstance(value, dict) and "method" in value:
+            # A malformed request from the server: answer it, or the server waits forever.
+            self._outbox.append(
+                ErrorResponse(frame.id, INVALID_REQUEST, f"Invalid request: {frame.reason}")
+            )
+            return events
         if frame.id is not None and frame.id in self._by_wire:
             value = frame.value
             looks_like_response = isinstance(value, dict) and "method" not in value
