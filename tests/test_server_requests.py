@@ -193,7 +193,7 @@ def test_several_asks_are_answered_independently() -> None:
 def test_malformed_server_request_with_an_id_is_answered_invalid_request() -> None:
     from inspector.jsonrpc import INVALID_REQUEST, parse_frame
 
-    conn, server = legacy_session()
+    conn, _server = legacy_session()
     conn.data_to_send()
     conn.receive(parse_frame('{"jsonrpc":"2.0","id":"s9","method":"roots/list","params":[1]}'), 1.0)
     sent = conn.data_to_send()
