@@ -42,7 +42,15 @@ from inspector.session import (
     ServerError,
     Session,
 )
-from inspector.transports.base import StderrLine, TransportClosed
+from inspector.transports.base import (
+    HttpExchange,
+    StderrLine,
+    Transport,
+    TransportClosed,
+    TransportError,
+)
+from inspector.transports.factory import http_transport
+from inspector.transports.http_common import check_url
 from inspector.transports.stdio import StdioParams, StdioTransport
 
 __all__ = ["EXIT_CODES", "main"]
@@ -268,6 +276,11 @@ class _Diagnostics:
             else:
                 params = json.dumps(item.notification.params or {}, ensure_ascii=False)
                 _diag(f"notification {item.notification.method} {params[:300]}")
+        elif isinstance(item, HttpExchange):
+            if self.verbose:
+                status = item.status if item.status is not None else "no response"
+                note = f" ({item.note})" if item.note else ""
+                _diag(f"http {item.method} {item.url} → {status}{note}")
         elif isinstance(item, TransportClosed):
             self.closed = item
 
@@ -293,7 +306,10 @@ async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[st
     if method == "ping":
         return await session.ping(), EXIT_OK
     if method == "tools/list":
-        return {"tools": await session.list_tools()}, EXIT_OK
+        tools = await session.list_tools()
+        for name, why in session.excluded_tools.items():
+            _diag(f"warning: tool {name!r} excluded from the list: {why}")
+        return {"tools": tools}, EXIT_OK
     if method == "resources/list":
         return {"resources": await session.list_resources()}, EXIT_OK
     if method == "resources/templates/list":
@@ -345,13 +361,41 @@ def _print_result(result: dict[str, Any], compact: bool) -> None:
     _emit(sys.stdout, text)
 
 
+def _headers(values: Sequence[str]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for item in values:
+        name, sep, value = item.partition(":")
+        if not sep or not name.strip():
+            raise UsageError(f"--header expects 'Name: value', got {item!r}")
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+def _transport(ns: argparse.Namespace, command: list[str]) -> Transport:
+    if ns.url:
+        if ns.transport == "stdio":
+            raise UsageError("--transport stdio needs a command after --, not --url")
+        try:
+            check_url(ns.url)
+        except TransportError as exc:
+            raise UsageError(f"--url: {exc}") from exc
+        return http_transport(ns.url, kind=ns.transport, headers=_headers(ns.header))
+    if ns.transport not in ("auto", "stdio"):
+        raise UsageError(f"--transport {ns.transport} needs --url")
+    if ns.header:
+        raise UsageError("--header applies to --url servers only")
+    params = StdioParams(
+        command[0],
+        command[1:],
+        env=_pairs(ns.env, "--env"),
+        cwd=ns.cwd,
+        inherit_full_env=ns.full_env,
+    )
+    return StdioTransport(params)
+
+
 async def run_cli(ns: argparse.Namespace) -> int:
     command = _check_usage(ns)
-    if ns.url:
-        raise UsageError(
-            "--url: HTTP transports are not supported yet (they arrive with the HTTP "
-            "transports work); use a stdio command after --"
-        )
     answers: dict[str, Any] = {}
     if ns.answers:
         try:
@@ -369,14 +413,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
         config.legacy_version = ns.protocol_version
     if ns.method == "logging/setLevel" or ns.log_level:
         config.log_level = ns.log_level
-    params = StdioParams(
-        command[0],
-        command[1:],
-        env=_pairs(ns.env, "--env"),
-        cwd=ns.cwd,
-        inherit_full_env=ns.full_env,
-    )
-    session = Session(StdioTransport(params), config, PolicyResponder(answers, roots))
+    session = Session(_transport(ns, command), config, PolicyResponder(answers, roots))
     diagnostics = _Diagnostics(ns.verbose)
     session.add_listener(diagnostics)
     try:
@@ -436,6 +473,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # -v shows exchanges our own way
     if ns.command == "demo-server":
         from inspector.demo.server import main as demo_main
 

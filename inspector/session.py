@@ -19,10 +19,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from inspector.jsonrpc import (
+    ErrorResponse,
     Invalid,
     Message,
+    Notification,
     Request,
     RequestId,
+    Response,
     encode,
     parse_frame,
 )
@@ -41,14 +44,19 @@ from inspector.protocol.events import (
     SessionReady,
     UnmatchedResponse,
 )
+from inspector.protocol.http_headers import ToolHeaderSpec, parse_tool_headers, request_headers
 from inspector.protocol.pagination import Paginator
-from inspector.protocol.versions import Era
+from inspector.protocol.versions import LATEST_MODERN, Era
 from inspector.responder import AskRejected, PolicyResponder, Responder
 from inspector.traffic import TrafficObserver, TrafficRecord, kind_of
 from inspector.transports.base import (
+    DeliveryFailed,
     FrameReceived,
     HttpExchange,
+    Outgoing,
+    SessionExpired,
     StderrLine,
+    StreamLost,
     Transport,
     TransportClosed,
     TransportError,
@@ -74,7 +82,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[ProgressUpdate], None]
-SessionListener = Callable[[Event | StderrLine | TransportClosed | HttpExchange], None]
+SessionItem = Event | StderrLine | TransportClosed | HttpExchange | SessionExpired
+SessionListener = Callable[[SessionItem], None]
 
 
 class SessionError(Exception):
@@ -186,7 +195,13 @@ class Session:
         self._progress: dict[int, ProgressCallback] = {}
         self._ask_tasks: dict[int, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._outq: asyncio.Queue[str | None] = asyncio.Queue()
+        self._outq: asyncio.Queue[tuple[str, Outgoing] | None] = asyncio.Queue()
+        # modern HTTP: x-mcp-header specs of listed tools, and tools excluded as invalid
+        self._tool_headers: dict[str, ToolHeaderSpec] = {}
+        self.excluded_tools: dict[str, str] = {}
+        self.auto_reinitialize = False
+        self.session_expired: str | None = None
+        self._reinit_task: asyncio.Task[None] | None = None
         self._ready: asyncio.Future[SessionReady] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._closed: TransportClosed | None = None
@@ -201,7 +216,7 @@ class Session:
     def add_listener(self, listener: SessionListener) -> None:
         self._listeners.append(listener)
 
-    def _notify(self, item: Event | StderrLine | TransportClosed | HttpExchange) -> None:
+    def _notify(self, item: SessionItem) -> None:
         for listener in list(self._listeners):
             try:
                 listener(item)
@@ -379,7 +394,31 @@ class Session:
         return [item for item in pager.items if isinstance(item, dict)]
 
     async def list_tools(self) -> list[dict[str, Any]]:
-        return await self.list_all("tools/list", "tools")
+        """All tools. Over modern HTTP, tools whose x-mcp-header annotations are invalid are
+        left out, as the spec requires; they stay visible in `excluded_tools` with why."""
+        tools = await self.list_all("tools/list", "tools")
+        if not self._mirrors_headers():
+            return tools
+        kept: list[dict[str, Any]] = []
+        self._tool_headers.clear()
+        self.excluded_tools.clear()
+        for tool in tools:
+            name = tool.get("name")
+            spec = parse_tool_headers(tool.get("inputSchema"))
+            if not isinstance(name, str):
+                continue
+            if spec.valid:
+                self._tool_headers[name] = spec
+                kept.append(tool)
+            else:
+                why = f"invalid x-mcp-header: {spec.describe_problems()}"
+                self.excluded_tools[name] = why
+                log.warning("tool %r excluded: %s", name, why)
+        return kept
+
+    def _mirrors_headers(self) -> bool:
+        """spec 2026-07-28: x-mcp-header matters on streamable HTTP only."""
+        return self.era is Era.MODERN and self.transport.kind == "http"
 
     async def list_resources(self) -> list[dict[str, Any]]:
         return await self.list_all("resources/list", "resources")
@@ -470,7 +509,7 @@ class Session:
             self._calls[key] = call
         self._record_out(wire, frame)
         try:
-            await self.transport.send(wire)
+            await self.transport.send(wire, info=self._outgoing(frame))
         except TransportError as exc:
             if call is not None:
                 self.cancel(call.key, f"not sent: {exc}")
@@ -499,7 +538,32 @@ class Session:
     def _send_message(self, message: Message) -> None:
         text = encode(message)
         self._record_out(text, message)
-        self._outq.put_nowait(text)
+        self._outq.put_nowait((text, self._outgoing(message)))
+
+    def _outgoing(self, frame: Message | Invalid) -> Outgoing:
+        """What an HTTP transport needs to know about a message, without parsing it."""
+        era: Literal["legacy", "modern"] = "modern" if self.era is Era.MODERN else "legacy"
+        version = self.conn.protocol_version
+        if isinstance(frame, Request):
+            headers: dict[str, str] = {}
+            if era == "modern":
+                name = (frame.params or {}).get("name")
+                spec = self._tool_headers.get(name) if isinstance(name, str) else None
+                headers = request_headers(
+                    frame.method, frame.params, version or LATEST_MODERN, spec
+                )
+            return Outgoing("request", frame.method, frame.id, era, version, headers)
+        if isinstance(frame, Notification):
+            cancels = None
+            if frame.method == "notifications/cancelled":
+                rid = (frame.params or {}).get("requestId")
+                cancels = rid if isinstance(rid, str | int) else None
+            return Outgoing("notification", frame.method, None, era, version, cancels=cancels)
+        if isinstance(frame, Response):
+            return Outgoing("response", None, frame.id, era, version)
+        if isinstance(frame, ErrorResponse):
+            return Outgoing("error", None, frame.id, era, version)
+        return Outgoing("notification", None, frame.id, era, version)
 
     def _record_out(self, text: str, frame: Message | Invalid) -> None:
         self._record(
@@ -542,11 +606,12 @@ class Session:
 
     async def _write_loop(self) -> None:
         while True:
-            text = await self._outq.get()
-            if text is None:
+            item = await self._outq.get()
+            if item is None:
                 return
+            text, info = item
             try:
-                await self.transport.send(text)
+                await self.transport.send(text, info=info)
             except TransportError as exc:
                 log.info("could not send: %s", exc)
                 # The read loop will see the transport end and fail pending requests.
@@ -560,6 +625,12 @@ class Session:
                     self._on_stderr(event)
                 elif isinstance(event, HttpExchange):
                     self._on_http(event)
+                elif isinstance(event, DeliveryFailed):
+                    self._on_delivery_failed(event)
+                elif isinstance(event, StreamLost):
+                    self._on_stream_lost(event)
+                elif isinstance(event, SessionExpired):
+                    self._on_session_expired(event)
                 elif isinstance(event, TransportClosed):
                     self._on_closed(event)
                     return
@@ -597,6 +668,68 @@ class Session:
         for ev in events:
             self._dispatch(ev)
         self._after_change()
+
+    def _on_delivery_failed(self, event: DeliveryFailed) -> None:
+        error = None
+        if event.error is not None:
+            code = event.error.get("code")
+            message = event.error.get("message")
+            if isinstance(code, int) and not isinstance(code, bool):
+                error = ErrorResponse(
+                    event.wire_id,
+                    code,
+                    message if isinstance(message, str) else event.reason,
+                    event.error.get("data"),
+                )
+        for ev in self.conn.fail_wire(event.wire_id, event.reason, self._clock(), error=error):
+            self._dispatch(ev)
+        self._after_change()
+
+    def _on_stream_lost(self, event: StreamLost) -> None:
+        new_id = self.conn.resend(event.wire_id, self._clock())
+        if new_id is not None:
+            self._note(f"{event.reason}; re-sent request {event.wire_id!r} as {new_id!r}")
+        self._after_change()
+
+    def _on_session_expired(self, event: SessionExpired) -> None:
+        self.session_expired = event.reason
+        self._note(event.reason)
+        for ev in self.conn.connection_lost(f"session expired: {event.reason}"):
+            self._dispatch(ev)
+        self._notify(event)
+        if self.auto_reinitialize and not self._closing:
+            self._reinit_task = asyncio.create_task(self._auto_reinitialize())
+
+    async def _auto_reinitialize(self) -> None:
+        try:
+            await self.reinitialize()
+        except SessionError as exc:
+            self._note(f"re-initializing after the session expired failed: {exc}")
+
+    async def reinitialize(self, timeout: float | None = 30.0) -> SessionReady:
+        """Start a new protocol session on the same transport (after HTTP 404 on a session)."""
+        loop = asyncio.get_running_loop()
+        self.conn = self.conn.reset_for_new_session()
+        self.session_expired = None
+        self._ready = loop.create_future()
+        self.conn.start(self._clock())
+        self._after_change()
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._ready), timeout)
+        except TimeoutError:
+            raise ConnectError(f"re-initializing took longer than {timeout:g} s") from None
+
+    def _note(self, text: str) -> None:
+        self._record(
+            TrafficRecord(
+                direction="",
+                kind="note",
+                raw=text,
+                mono=self._clock(),
+                wall=time.time(),
+                transport=self.transport.kind,
+            )
+        )
 
     def _on_stderr(self, event: StderrLine) -> None:
         self._record(

@@ -98,7 +98,7 @@ def test_timeout_exits_5() -> None:
         (["--method", "tools/call"], "tools/call needs --tool-name"),
         (["--method", "resources/read"], "resources/read needs --uri"),
         (["--method", "server/discover"], "add --era modern"),
-        (["--method", "tools/list", "--url", "http://127.0.0.1:9/mcp"], "not supported yet"),
+        (["--method", "tools/list", "--url", "ftp://127.0.0.1:9/mcp"], "not an http(s) URL"),
         (["--method", "tools/call", "--tool-name", "x", "--tool-args-json", "{"], "not valid JSON"),
         (["--method", "bogus"], "invalid choice"),
     ],

@@ -1086,6 +1086,55 @@ class ClientConnection:
         ]
 
     # ---------------------------------------------------------------- close
+    def fail_wire(
+        self,
+        wire_id: RequestId,
+        message: str,
+        now: float,
+        *,
+        error: ErrorResponse | None = None,
+    ) -> list[Event]:
+        """The transport could not deliver request `wire_id`, or got no answer for it.
+
+        With `error` (a JSON-RPC error the server sent without a usable id, e.g. in an
+        HTTP 400 body), it is handled as that request's error answer, so -32022 retries
+        and the auto-era fallback work as for any error. Otherwise the request fails with
+        kind "transport", except that a failed auto-era probe falls back to initialize.
+        """
+        key = self._by_wire.get(wire_id)
+        if key is None:
+            return []
+        if error is not None:
+            return self._on_response(
+                ErrorResponse(wire_id, error.code, error.message, error.data), now
+            )
+        p = self._pending[key]
+        self._forget(p)
+        self._remember(self._answered, wire_id, p.method)
+        if p.internal == "discover" and self.state is ConnectionState.PROBING:
+            return self._fall_back_to_legacy(now, f"server/discover failed ({message})")
+        events: list[Event] = self._drop_asks_of(p, message)
+        events.append(RequestFailed(p.key, p.method, "transport", message, wire_id=wire_id))
+        if p.internal is not None:
+            events.extend(self._handshake_failed(f"{p.method} failed: {message}"))
+        return events
+
+    def resend(self, wire_id: RequestId, now: float) -> RequestId | None:
+        """Re-send a request under a new id (spec 2026-07-28: a broken response stream is
+        not resumable; the client re-sends). Returns the new id, or None if not pending."""
+        key = self._by_wire.pop(wire_id, None)
+        if key is None:
+            return None
+        p = self._pending[key]
+        self._remember(self._given_up, wire_id, (p.method, "re-sent after its stream broke"))
+        p.wire_rounds += 1
+        self._put_on_wire(p, now)
+        return p.wire_id
+
+    def reset_for_new_session(self) -> ClientConnection:
+        """A fresh connection with the same configuration (after a legacy session expired)."""
+        return ClientConnection(self.config)
+
     def connection_lost(self, why: str) -> list[Event]:
         """The transport ended: fail everything still pending with `why`."""
         if self.state is not ConnectionState.FAILED:

@@ -38,6 +38,7 @@ FailureKind: TypeAlias = Literal[
     "closed",  # the connection ended
     "rejected",  # the user rejected an input request (modern MRTR)
     "protocol",  # the answer broke the protocol (bad version, too many MRTR rounds, ...)
+    "transport",  # the request could not be delivered or answered (HTTP 500, refused, ...)
 ]
 
 

@@ -10,13 +10,17 @@ from __future__ import annotations
 import abc
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 __all__ = [
+    "DeliveryFailed",
     "FrameReceived",
     "HttpExchange",
     "LaunchError",
+    "Outgoing",
+    "SessionExpired",
     "StderrLine",
+    "StreamLost",
     "Transport",
     "TransportClosed",
     "TransportClosedError",
@@ -83,7 +87,55 @@ class TransportClosed:
     error: bool = False  # True when the end was not asked for by the client
 
 
-TransportEvent: TypeAlias = FrameReceived | StderrLine | HttpExchange | TransportClosed
+@dataclass(frozen=True, slots=True)
+class DeliveryFailed:
+    """A request could not be delivered or answered at the HTTP level (connection refused,
+    HTTP 500 with an HTML body, a wrong content type...). Only that request fails."""
+
+    wire_id: str | int
+    reason: str
+    status: int | None = None
+    error: dict[str, Any] | None = None  # a JSON-RPC error object found in the HTTP body
+
+
+@dataclass(frozen=True, slots=True)
+class StreamLost:
+    """A modern request's response stream broke before its answer; re-send it under a new id
+    (spec 2026-07-28: streams are not resumable)."""
+
+    wire_id: str | int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionExpired:
+    """The server answered 404 to our Mcp-Session-Id: the legacy session is gone."""
+
+    reason: str
+
+
+TransportEvent: TypeAlias = (
+    FrameReceived
+    | StderrLine
+    | HttpExchange
+    | DeliveryFailed
+    | StreamLost
+    | SessionExpired
+    | TransportClosed
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """Facts about an outgoing message, computed by the session (which knows MCP)."""
+
+    kind: Literal["request", "notification", "response", "error"]
+    method: str | None = None
+    wire_id: str | int | None = None
+    era: Literal["legacy", "modern"] = "legacy"
+    protocol_version: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)  # e.g. Mcp-Method, Mcp-Param-*
+    cancels: str | int | None = None  # notifications/cancelled: the request it cancels
 
 
 class Transport(abc.ABC):
@@ -101,8 +153,13 @@ class Transport(abc.ABC):
         """Connect or launch. Raises `TransportError` with a readable message."""
 
     @abc.abstractmethod
-    async def send(self, text: str, *, meta: dict[str, Any] | None = None) -> None:
-        """Send one serialized JSON-RPC message. `meta` carries hints (e.g. HTTP headers)."""
+    async def send(self, text: str, *, info: Outgoing | None = None) -> None:
+        """Send one serialized JSON-RPC message.
+
+        `info` tells an HTTP transport what it needs without parsing the body: the message
+        kind and id, and the protocol headers the session computed. stdio ignores it.
+        Requests return once handed over; their answers arrive as events.
+        """
 
     @abc.abstractmethod
     def events(self) -> AsyncIterator[TransportEvent]:

@@ -28,11 +28,12 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from inspector.transports.base import (
     FrameReceived,
     LaunchError,
+    Outgoing,
     StderrLine,
     Transport,
     TransportClosed,
@@ -160,7 +161,7 @@ class StdioTransport(Transport):
             asyncio.create_task(self._pump(), name=f"stdio-pump-{self._proc.pid}"),
         ]
 
-    async def send(self, text: str, *, meta: dict[str, Any] | None = None) -> None:
+    async def send(self, text: str, *, info: Outgoing | None = None) -> None:
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise TransportClosedError("the server is not running")

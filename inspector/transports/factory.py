@@ -1,0 +1,147 @@
+"""Build the right HTTP transport for a URL, including the auto-detect between streamable
+HTTP and the deprecated HTTP+SSE transport.
+
+spec 2026-07-28 streamable-http "Backward Compatibility": POST to the URL first; a 400,
+404 or 405 whose body is not a recognised modern JSON-RPC error means an HTTP+SSE server:
+GET the URL and expect an `endpoint` event.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Mapping
+from typing import Final, Literal
+
+import httpx
+
+from inspector.transports.base import (
+    DeliveryFailed,
+    FrameReceived,
+    HttpExchange,
+    Outgoing,
+    Transport,
+    TransportError,
+    TransportEvent,
+)
+from inspector.transports.http_common import HttpParams
+from inspector.transports.legacy_sse import LegacySseTransport
+from inspector.transports.streamable_http import StreamableHttpTransport
+
+__all__ = ["AutoHttpTransport", "HttpKind", "http_transport"]
+
+log = logging.getLogger(__name__)
+
+HttpKind = Literal["auto", "streamable-http", "sse"]
+_FALLBACK_STATUSES: Final = frozenset({400, 404, 405})
+_MODERN_CODES: Final = frozenset({-32022, -32021, -32020, -32601})
+
+
+def http_transport(
+    url: str,
+    *,
+    kind: HttpKind = "auto",
+    headers: Mapping[str, str] | None = None,
+    secret_headers: frozenset[str] = frozenset(),
+    client: httpx.AsyncClient | None = None,
+) -> Transport:
+    params = HttpParams(
+        url,
+        dict(headers or {}),
+        frozenset(h.lower() for h in secret_headers),
+        client=client,
+    )
+    if kind == "streamable-http":
+        return StreamableHttpTransport(params)
+    if kind == "sse":
+        return LegacySseTransport(params)
+    return AutoHttpTransport(params)
+
+
+class AutoHttpTransport(Transport):
+    """Streamable HTTP first; switches to HTTP+SSE when the first request is refused the
+    way an old server refuses it, and re-sends that request there."""
+
+    def __init__(self, params: HttpParams) -> None:
+        self.params = params
+        self.inner: Transport = StreamableHttpTransport(params)
+        self.decided = False
+        self._first: tuple[str, Outgoing] | None = None
+        self.switch_note: str | None = None
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return self.inner.kind
+
+    @property
+    def description(self) -> str:
+        return self.inner.description
+
+    async def start(self) -> None:
+        await self.inner.start()
+
+    async def send(self, text: str, *, info: Outgoing | None = None) -> None:
+        if not self.decided and self._first is None and info is not None and info.kind == "request":
+            self._first = (text, info)
+        await self.inner.send(text, info=info)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+    async def events(self) -> AsyncIterator[TransportEvent]:
+        while True:
+            switched = False
+            async for event in self.inner.events():
+                if not self.decided:
+                    if isinstance(event, FrameReceived):
+                        self.decided = True
+                    elif isinstance(event, DeliveryFailed) and self._should_fall_back(event):
+                        replacement = await self._switch(event)
+                        if replacement is not None:
+                            yield replacement
+                            yield event
+                            return
+                        switched = True
+                        break
+                yield event
+            if not switched:
+                return
+            yield HttpExchange(
+                "POST", self.params.url, None, note=self.switch_note or "auto-detect: switched"
+            )
+
+    def _should_fall_back(self, event: DeliveryFailed) -> bool:
+        if self._first is None or event.wire_id != self._first[1].wire_id:
+            return False
+        if event.status not in _FALLBACK_STATUSES:
+            return False
+        return not (event.error and event.error.get("code") in _MODERN_CODES)
+
+    async def _switch(self, refused: DeliveryFailed) -> TransportEvent | None:
+        """Try HTTP+SSE. None on success; else an exchange note to show before the failure."""
+        assert self._first is not None
+        log.info(
+            "streamable HTTP refused (%s); trying HTTP+SSE at %s", refused.status, self.params.url
+        )
+        old = self.inner
+        # Keep the refused request visible, but don't DELETE a session that never existed.
+        legacy = LegacySseTransport(self.params)
+        try:
+            await legacy.start()
+        except TransportError as exc:
+            self.decided = True
+            return HttpExchange(
+                "GET",
+                self.params.url,
+                None,
+                note=f"auto-detect: not HTTP+SSE either ({exc})",
+            )
+        self.decided = True
+        self.switch_note = (
+            f"auto-detect: POST answered HTTP {refused.status}; using the HTTP+SSE transport "
+            f"(endpoint {legacy.endpoint})"
+        )
+        self.inner = legacy
+        await old.close()
+        text, info = self._first
+        await legacy.send(text, info=info)
+        return None

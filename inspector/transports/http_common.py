@@ -1,0 +1,111 @@
+"""What the HTTP transports share: parameters, header redaction, exchange reports, limits."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+from urllib.parse import urlsplit
+
+import httpx
+
+from inspector.transports.base import HttpExchange, TransportError
+
+__all__ = [
+    "REDACTED",
+    "HttpParams",
+    "check_url",
+    "describe_http_error",
+    "exchange_of",
+    "is_modern_error_body",
+    "redact_headers",
+]
+
+REDACTED: Final = "•••redacted•••"
+_ALWAYS_SECRET: Final = frozenset(
+    {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"}
+)
+_SECRET_HINTS: Final = ("token", "secret", "password", "apikey", "api-key", "auth")
+# Modern JSON-RPC errors a 2026-07-28 server returns with HTTP 4xx (backward compatibility:
+# such a body means "modern server", not "legacy server, fall back").
+_MODERN_ERROR_CODES: Final = frozenset({-32022, -32021, -32020, -32601, -32602, -32600})
+
+
+@dataclass
+class HttpParams:
+    url: str
+    headers: dict[str, str] = field(default_factory=dict)  # custom, e.g. Authorization
+    secret_headers: frozenset[str] = frozenset()  # extra names to redact (lower case)
+    connect_timeout: float = 10.0
+    max_body_bytes: int = 16 * 1024 * 1024
+    max_event_bytes: int = 16 * 1024 * 1024
+    open_get_stream: bool = True  # legacy: the optional GET stream for server messages
+    max_resume_attempts: int = 5
+    default_retry_ms: int = 1000
+    client: httpx.AsyncClient | None = None  # injectable (tests pass a MockTransport client)
+
+
+def check_url(url: str) -> None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        raise TransportError(f"not an http(s) URL: {url!r}")
+    if not parts.netloc:
+        raise TransportError(f"the URL has no host: {url!r}")
+
+
+def redact_headers(
+    headers: Mapping[str, str], secret: frozenset[str] = frozenset()
+) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, value in headers.items():
+        low = name.lower()
+        if low in _ALWAYS_SECRET or low in secret or any(h in low for h in _SECRET_HINTS):
+            out[name] = REDACTED
+        elif low == "mcp-session-id" and len(value) > 12:
+            out[name] = value[:8] + "…"  # enough to tell sessions apart, not to hijack one
+        else:
+            out[name] = value
+    return out
+
+
+def exchange_of(
+    request: httpx.Request,
+    response: httpx.Response | None,
+    secret: frozenset[str],
+    note: str | None = None,
+    body_excerpt: str | None = None,
+) -> HttpExchange:
+    return HttpExchange(
+        method=request.method,
+        url=str(request.url),
+        status=response.status_code if response is not None else None,
+        request_headers=redact_headers(request.headers, secret),
+        response_headers=redact_headers(response.headers, secret) if response is not None else {},
+        content_type=response.headers.get("content-type") if response is not None else None,
+        note=note,
+        body_excerpt=body_excerpt,
+    )
+
+
+def is_modern_error_body(body: str) -> bool:
+    """Is this HTTP error body a JSON-RPC error a modern server would send?"""
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return False
+    if not isinstance(value, dict) or not isinstance(value.get("error"), dict):
+        return False
+    return value["error"].get("code") in _MODERN_ERROR_CODES
+
+
+def describe_http_error(exc: httpx.HTTPError, url: str) -> str:
+    if isinstance(exc, httpx.ConnectError):
+        return f"cannot connect to {url}: {exc or 'connection refused'}"
+    if isinstance(exc, httpx.ConnectTimeout):
+        return f"connecting to {url} timed out"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return f"the server broke the HTTP connection: {exc}"
+    if isinstance(exc, httpx.ReadError):
+        return f"reading from the server failed: {exc or type(exc).__name__}"
+    return f"HTTP error: {type(exc).__name__}: {exc}"
