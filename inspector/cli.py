@@ -32,6 +32,9 @@ from inspector.protocol.events import (
     VersionRenegotiated,
 )
 from inspector.protocol.versions import LEGACY_VERSIONS, Era, EraSetting
+from inspector.recording.format import REDACTED, Redactor, connection_summary, header_line
+from inspector.recording.writer import RecordingResponder, SessionRecorder
+from inspector.replay_cli import add_replay_parser, run_replay
 from inspector.responder import PolicyResponder, load_answers
 from inspector.session import (
     ConnectError,
@@ -50,7 +53,7 @@ from inspector.transports.base import (
     TransportError,
 )
 from inspector.transports.factory import http_transport
-from inspector.transports.http_common import check_url
+from inspector.transports.http_common import check_url, redact_headers
 from inspector.transports.stdio import StdioParams, StdioTransport
 
 __all__ = ["EXIT_CODES", "main"]
@@ -173,9 +176,13 @@ def build_parser() -> argparse.ArgumentParser:
     out = cli.add_argument_group("output")
     out.add_argument("-v", "--verbose", action="store_true", help="show server stderr, traffic")
     out.add_argument("--compact", action="store_true", help="print JSON on one line")
+    out.add_argument(
+        "--record", metavar="FILE", help="record the session to FILE (JSON Lines; replayable)"
+    )
     cli.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS...]")
     sub.add_parser("gui", help="open the desktop app")
     sub.add_parser("demo-server", help="run the bundled demo MCP server on stdio")
+    add_replay_parser(sub)
     return parser
 
 
@@ -413,12 +420,19 @@ async def run_cli(ns: argparse.Namespace) -> int:
         config.legacy_version = ns.protocol_version
     if ns.method == "logging/setLevel" or ns.log_level:
         config.log_level = ns.log_level
-    session = Session(_transport(ns, command), config, PolicyResponder(answers, roots))
+    transport = _transport(ns, command)
+    responder = PolicyResponder(answers, roots)
+    session = Session(transport, config, responder)
+    recorder = _start_recorder(ns, session, command) if ns.record else None
+    if recorder is not None:
+        session.responder = RecordingResponder(responder, recorder)
     diagnostics = _Diagnostics(ns.verbose)
     session.add_listener(diagnostics)
     try:
         try:
             await session.connect(timeout=ns.timeout)
+            if recorder is not None and session.ready_info is not None:
+                recorder.ready(session.ready_info)
         except ConnectError as exc:
             # Let the reader drain what the dying server still wrote (stderr, garbage).
             await asyncio.sleep(0.1)
@@ -456,6 +470,51 @@ async def run_cli(ns: argparse.Namespace) -> int:
         return code
     finally:
         await session.close()
+        if recorder is not None:
+            recorder.close()
+            if recorder.error:
+                _diag(f"error: {recorder.error}")
+            else:
+                _diag(f"recorded {recorder.lines_written} line(s) to {recorder.path}")
+
+
+def _start_recorder(
+    ns: argparse.Namespace, session: Session, command: list[str]
+) -> SessionRecorder:
+    headers = _headers(ns.header) if ns.url else {}
+    env = _pairs(ns.env, "--env")
+    connection = (
+        connection_summary(transport="http", url=ns.url, headers=headers)
+        if ns.url
+        else connection_summary(
+            transport="stdio", command=command[0], args=command[1:], env=env, cwd=ns.cwd
+        )
+    )
+    config = session.conn.config
+    header = header_line(
+        connection,
+        era=str(config.era),
+        client_info=config.client_info,
+        client_capabilities=config.capabilities,
+        protocol_version=config.legacy_version if config.era is EraSetting.LEGACY else None,
+    )
+    # Secret-looking header values ("Bearer TOKEN": the token too) and env values never
+    # reach the file, wherever they would appear.
+    secrets: list[str] = []
+    shown = redact_headers(headers)
+    for name, value in headers.items():
+        if shown[name] != value:
+            secrets.append(value)
+            secrets.extend(part for part in value.split() if len(part) >= 8)
+    if not ns.url:
+        secrets += [v for k, v in env.items() if connection["env"].get(k) == REDACTED]
+    recorder = SessionRecorder(ns.record, header, redactor=Redactor(secrets))
+    try:
+        recorder.start()
+    except OSError as exc:
+        raise UsageError(f"--record {ns.record}: {exc.strerror or exc}") from exc
+    session.add_traffic_observer(recorder.observe)
+    return recorder
 
 
 def _usage_exit(parser: argparse.ArgumentParser, message: str) -> NoReturn:
@@ -474,6 +533,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # -v shows exchanges our own way
+    if ns.command == "replay":
+        return run_replay(ns)
     if ns.command == "demo-server":
         from inspector.demo.server import main as demo_main
 

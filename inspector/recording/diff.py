@@ -1,0 +1,174 @@
+"""A semantic JSON diff: structure, not text.
+
+Lists of objects that all carry a `name` (tools, prompts, arguments) or a `uri`
+(resources) are matched by that key, so a reordered list is not drift. Volatile values are
+ignored by default (progress tokens, MRTR requestState, session ids, timestamps), and the
+user adds ignore paths as JSON Pointers where `*` matches one segment and `**` any number.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+__all__ = ["DEFAULT_IGNORES", "Change", "IgnoreRules", "diff_json"]
+
+DEFAULT_IGNORES: Final = (
+    "/resultType",  # modern servers stamp "complete"; legacy ones leave it out
+    "/_meta/io.modelcontextprotocol~1serverInfo",  # compared once, in the handshake diff
+    "/**/progressToken",
+    "/**/requestState",
+    "/**/sessionId",
+    "/**/mcp-session-id",
+    "/**/timestamp",
+)
+_ISO: Final = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    path: str  # a JSON Pointer into the result
+    kind: Literal["added", "removed", "changed"]
+    old: Any = None
+    new: Any = None
+
+    def describe(self) -> str:
+        where = self.path or "(the whole result)"
+        if self.kind == "added":
+            return f"+ {where}: {_short(self.new)}"
+        if self.kind == "removed":
+            return f"- {where}: {_short(self.old)}"
+        return f"~ {where}: {_short(self.old)} → {_short(self.new)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "kind": self.kind, "old": self.old, "new": self.new}
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    import json
+
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _escape(segment: str) -> str:
+    return segment.replace("~", "~0").replace("/", "~1")
+
+
+class IgnoreRules:
+    def __init__(self, patterns: Iterable[str] = DEFAULT_IGNORES) -> None:
+        self.patterns = [self._split(p) for p in patterns]
+
+    @staticmethod
+    def _split(pattern: str) -> list[str]:
+        if pattern in ("", "/"):
+            return []
+        if not pattern.startswith("/"):
+            raise ValueError(f"an ignore path is a JSON Pointer starting with '/': {pattern!r}")
+        return pattern[1:].split("/")
+
+    def ignores(self, path: Sequence[str]) -> bool:
+        return any(_match(p, list(path)) for p in self.patterns)
+
+
+def _match(pattern: list[str], path: list[str]) -> bool:
+    if not pattern:
+        return not path
+    head, rest = pattern[0], pattern[1:]
+    if head == "**":
+        return any(_match(rest, path[i:]) for i in range(len(path) + 1))
+    if not path:
+        return False
+    return (head == "*" or head == path[0]) and _match(rest, path[1:])
+
+
+def diff_json(old: Any, new: Any, ignore: IgnoreRules | None = None) -> list[Change]:
+    rules = ignore or IgnoreRules()
+    changes: list[Change] = []
+    _diff(old, new, [], rules, changes)
+    return changes
+
+
+def _pointer(path: Sequence[str]) -> str:
+    return "".join("/" + _escape(p) for p in path)
+
+
+def _diff(old: Any, new: Any, path: list[str], rules: IgnoreRules, out: list[Change]) -> None:
+    if rules.ignores(path):
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in old.keys() | new.keys():
+            sub = [*path, str(key)]
+            if rules.ignores(sub):
+                continue
+            if key not in new:
+                out.append(Change(_pointer(sub), "removed", old=old[key]))
+            elif key not in old:
+                out.append(Change(_pointer(sub), "added", new=new[key]))
+            else:
+                _diff(old[key], new[key], sub, rules, out)
+        return
+    if isinstance(old, list) and isinstance(new, list):
+        key = _identity_key(old) if _identity_key(old) == _identity_key(new) else None
+        if key is not None:
+            _diff_keyed(old, new, key, path, rules, out)
+            return
+        for i in range(max(len(old), len(new))):
+            sub = [*path, str(i)]
+            if i >= len(new):
+                out.append(Change(_pointer(sub), "removed", old=old[i]))
+            elif i >= len(old):
+                out.append(Change(_pointer(sub), "added", new=new[i]))
+            else:
+                _diff(old[i], new[i], sub, rules, out)
+        return
+    if old == new and type(old) is type(new):
+        return
+    if isinstance(old, str) and isinstance(new, str) and _is_timestamp(old) and _is_timestamp(new):
+        return  # both are points in time: volatile by nature
+    out.append(Change(_pointer(path), "changed", old=old, new=new))
+
+
+def _identity_key(items: list[Any]) -> str | None:
+    if not items or not all(isinstance(i, dict) for i in items):
+        return None
+    for key in ("name", "uri", "uriTemplate"):
+        values = [i.get(key) for i in items]
+        if all(isinstance(v, str) for v in values) and len(set(values)) == len(values):
+            return key
+    return None
+
+
+def _diff_keyed(
+    old: list[dict[str, Any]],
+    new: list[dict[str, Any]],
+    key: str,
+    path: list[str],
+    rules: IgnoreRules,
+    out: list[Change],
+) -> None:
+    old_by = {o[key]: o for o in old}
+    new_by = {n[key]: n for n in new}
+    for name in [*old_by, *(n for n in new_by if n not in old_by)]:
+        sub = [*path, f"{key}={name}"]
+        if name not in new_by:
+            out.append(Change(_pointer(sub), "removed", old=old_by[name]))
+        elif name not in old_by:
+            out.append(Change(_pointer(sub), "added", new=new_by[name]))
+        else:
+            _diff(old_by[name], new_by[name], sub, rules, out)
+
+
+def _is_timestamp(value: str) -> bool:
+    if not _ISO.match(value):
+        return False
+    try:
+        dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,164 @@
+"""The session file format (docs/session-format.md): JSON Lines, one object per line.
+
+Line 1 is the header; every later line is one event: a frame in or out (raw text kept
+verbatim; bytes that are not UTF-8 as base64 with a flag), a stderr line, an HTTP
+exchange, a note, the handshake outcome, or a user action worth knowing.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict
+from typing import Any, Final
+
+from inspector import __version__
+from inspector.traffic import TrafficRecord
+from inspector.transports.base import HttpExchange
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "REDACTED",
+    "Redactor",
+    "connection_summary",
+    "header_line",
+    "record_line",
+]
+
+FORMAT_NAME: Final = "mcp-inspector-session"
+FORMAT_VERSION: Final = 1
+REDACTED: Final = "•••redacted•••"
+
+
+class Redactor:
+    """Replaces every known secret value wherever it would be written."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        # Longest first, so a secret that contains another is replaced whole.
+        self._secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+
+    def add(self, secret: str) -> None:
+        if len(secret) >= 4 and secret not in self._secrets:
+            self._secrets.append(secret)
+            self._secrets.sort(key=len, reverse=True)
+
+    def text(self, value: str) -> str:
+        for secret in self._secrets:
+            if secret in value:
+                value = value.replace(secret, REDACTED)
+        return value
+
+    def deep(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {k: self.deep(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.deep(v) for v in value]
+        return value
+
+
+def _now_iso() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
+
+
+def connection_summary(
+    *,
+    transport: str,
+    command: str | None = None,
+    args: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
+    secret_env: Iterable[str] = (),
+    cwd: str | None = None,
+    url: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    name: str | None = None,
+) -> dict[str, Any]:
+    """The connection profile as recorded: env values only when not secret, header names
+    only (header values may carry credentials)."""
+    secret = {k.lower() for k in secret_env}
+    out: dict[str, Any] = {"transport": transport}
+    if name:
+        out["name"] = name
+    if command is not None:
+        out["command"] = command
+        out["args"] = list(args)
+        out["env"] = {
+            k: (REDACTED if k.lower() in secret or _looks_secret(k) else v)
+            for k, v in (env or {}).items()
+        }
+        out["cwd"] = cwd
+    if url is not None:
+        out["url"] = url
+        out["header_names"] = sorted((headers or {}).keys())
+    return out
+
+
+def _looks_secret(name: str) -> bool:
+    low = name.lower()
+    return any(h in low for h in ("token", "secret", "password", "key", "auth", "credential"))
+
+
+def header_line(
+    connection: dict[str, Any],
+    *,
+    era: str,
+    client_info: dict[str, Any],
+    client_capabilities: dict[str, Any],
+    protocol_version: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "type": "header",
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "app_version": __version__,
+        "created": _now_iso(),
+        "connection": connection,
+        "era": era,
+        "protocol_version": protocol_version,
+        "client_info": client_info,
+        "client_capabilities": client_capabilities,
+    }
+
+
+def _raw_fields(raw: str | bytes) -> dict[str, Any]:
+    if isinstance(raw, bytes):
+        return {"b64": base64.b64encode(raw).decode("ascii"), "invalid_utf8": True}
+    return {"text": raw}
+
+
+def _http_fields(exchange: HttpExchange) -> dict[str, Any]:
+    return {k: v for k, v in asdict(exchange).items() if v not in (None, {}, "")}
+
+
+_LINE_TYPES: Final = {"stderr": "stderr", "http": "http", "note": "note"}
+
+
+def record_line(record: TrafficRecord, t0: float) -> dict[str, Any]:
+    """One traffic record as a line. `t0` is the session's monotonic start."""
+    line: dict[str, Any] = {
+        "type": _LINE_TYPES.get(record.kind, "frame"),
+        "t": round(record.mono - t0, 6),
+        "wall": round(record.wall, 6),
+        "transport": record.transport,
+    }
+    if line["type"] == "frame":
+        line["dir"] = record.direction
+        line["kind"] = record.kind
+        if record.truncated:
+            line["truncated"] = True
+            line["size"] = record.size
+        if record.sse_event_id is not None:
+            line["sse_id"] = record.sse_event_id
+        if record.http is not None:
+            via = record.http
+            line["via"] = {"method": via.method, "url": via.url, "status": via.status}
+    if record.note:
+        line["note"] = record.note
+    if record.http is not None and line["type"] == "http":
+        line["exchange"] = _http_fields(record.http)
+    else:
+        line.update(_raw_fields(record.raw))
+    return line

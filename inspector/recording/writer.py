@@ -1,0 +1,162 @@
+"""The recorder: appends one JSON line per event from a bounded queue on a writer thread.
+
+The observer only enqueues (cheap, on the caller's thread); serialization, redaction and
+writing happen on the thread, which flushes after every batch so that a crash of the app
+or the server leaves everything up to the crash in the file. The queue is bounded: if the
+disk falls far behind, `observe` waits for room rather than drop an event.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from pathlib import Path
+from typing import IO, Any, Final
+
+from inspector.protocol.asks import ServerAsk
+from inspector.protocol.events import SessionReady
+from inspector.recording.format import Redactor, record_line
+from inspector.responder import AskRejected, Responder
+from inspector.traffic import TrafficRecord
+
+__all__ = ["RecordingResponder", "SessionRecorder"]
+
+log = logging.getLogger(__name__)
+
+_STOP: Final = object()
+
+
+class SessionRecorder:
+    def __init__(
+        self,
+        path: str | Path,
+        header: dict[str, Any],
+        *,
+        redactor: Redactor | None = None,
+        t0: float | None = None,
+        queue_size: int = 100_000,
+    ) -> None:
+        self.path = Path(path)
+        self.redactor = redactor or Redactor()
+        self.t0 = time.monotonic() if t0 is None else t0
+        self._header = header
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
+        self._thread: threading.Thread | None = None
+        self._file: IO[str] | None = None
+        self.lines_written = 0
+        self.error: str | None = None
+        self.waits = 0  # times the queue was full and observe() had to wait
+
+    def start(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = self.path.open("w", encoding="utf-8", errors="replace", newline="\n")
+        self._write_lines([self._header])
+        self._thread = threading.Thread(target=self._run, name="session-recorder", daemon=True)
+        self._thread.start()
+
+    # -- producers (any thread) --------------------------------------------
+    def observe(self, record: TrafficRecord) -> None:
+        self._put(("record", record))
+
+    def ready(self, ready: SessionReady) -> None:
+        self._put(
+            (
+                "line",
+                {
+                    "type": "ready",
+                    "era": str(ready.era),
+                    "protocol_version": ready.protocol_version,
+                    "server_info": ready.server_info,
+                    "capabilities": ready.capabilities,
+                    "instructions": ready.instructions,
+                    "result": ready.result,
+                },
+            )
+        )
+
+    def action(self, text: str, **data: Any) -> None:
+        """A user action worth knowing, e.g. "answered sampling request 7 by hand"."""
+        line = {"type": "action", "text": text, "wall": round(time.time(), 6)}
+        line["t"] = round(time.monotonic() - self.t0, 6)
+        if data:
+            line["data"] = data
+        self._put(("line", line))
+
+    def _put(self, item: Any) -> None:
+        if self._thread is None:
+            return
+        try:
+            self._queue.put_nowait(item)
+        except queue.Full:
+            self.waits += 1
+            self._queue.put(item)
+
+    def close(self, timeout: float = 10.0) -> None:
+        thread = self._thread
+        if thread is None:
+            return
+        self._queue.put(_STOP)
+        thread.join(timeout)
+        self._thread = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    # -- the writer thread ----------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            batch = [item]
+            while len(batch) < 1000:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = any(b is _STOP for b in batch)
+            lines = [self._to_line(b) for b in batch if b is not _STOP]
+            try:
+                self._write_lines(lines)
+            except OSError as exc:
+                self.error = f"writing {self.path} failed: {exc}"
+                log.error("%s", self.error)
+                return
+            if stop:
+                return
+
+    def _to_line(self, item: Any) -> dict[str, Any]:
+        kind, value = item
+        if kind == "record":
+            return record_line(value, self.t0)
+        return dict(value)
+
+    def _write_lines(self, lines: list[dict[str, Any]]) -> None:
+        if self._file is None or not lines:
+            return
+        text = "".join(
+            self.redactor.text(json.dumps(line, ensure_ascii=False, separators=(",", ":"))) + "\n"
+            for line in lines
+        )
+        self._file.write(text)
+        self._file.flush()
+        self.lines_written += len(lines)
+
+
+class RecordingResponder:
+    """Wraps a Responder and records how each server ask was answered."""
+
+    def __init__(self, inner: Responder, recorder: SessionRecorder, how: str = "by policy") -> None:
+        self.inner = inner
+        self.recorder = recorder
+        self.how = how
+
+    async def respond(self, ask: ServerAsk) -> dict[str, Any]:
+        try:
+            result = await self.inner.respond(ask)
+        except AskRejected as exc:
+            self.recorder.action(f"rejected {ask.kind} ({ask.origin}) {self.how}: {exc}")
+            raise
+        self.recorder.action(f"answered {ask.kind} ({ask.origin}) {self.how}")
+        return result

@@ -1,0 +1,159 @@
+"""`mcp-inspector-qt replay FILE [--use-recorded-command | --url URL | -- COMMAND ...]`.
+
+Exit codes: 0 no drift, 1 drift, 2 usage (or an unreadable session file), 3 could not
+connect. A recorded command is never launched unless `--use-recorded-command` says so:
+the file may come from someone else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from inspector.protocol.connection import ClientConfig
+from inspector.protocol.versions import LEGACY_VERSIONS, EraSetting
+from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
+from inspector.recording.reader import RecordedSession, SessionFileError, read_session
+from inspector.recording.replay import CallOutcome, ReplayResponder, extract_answers, replay
+from inspector.session import ConnectError, Session
+from inspector.transports.base import Transport, TransportError
+from inspector.transports.factory import http_transport
+from inspector.transports.stdio import StdioParams, StdioTransport
+
+__all__ = ["add_replay_parser", "run_replay"]
+
+EXIT_NO_DRIFT = 0
+EXIT_DRIFT = 1
+EXIT_USAGE = 2
+EXIT_CONNECTION = 3
+
+
+def add_replay_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "replay",
+        help="replay a recorded session against a server and diff the answers",
+        usage="mcp-inspector-qt replay FILE [--use-recorded-command | --url URL | "
+        "-- COMMAND [ARGS...]] [--ignore POINTER]... [--report report.json]",
+        epilog="exit codes: 0 no drift, 1 drift, 2 usage or unreadable file, 3 connection "
+        "failure. Ignore paths are JSON Pointers into each result; '*' matches one segment "
+        "and '**' any number. Ignored by default: " + ", ".join(DEFAULT_IGNORES),
+    )
+    parser.add_argument("file", metavar="FILE")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument(
+        "--use-recorded-command",
+        action="store_true",
+        help="launch the command stored in the file (only for files you trust)",
+    )
+    target.add_argument("--url", help="replay against this HTTP server")
+    parser.add_argument("--header", action="append", default=[], metavar="'K: V'")
+    parser.add_argument("--ignore", action="append", default=[], metavar="POINTER")
+    parser.add_argument("--no-default-ignores", action="store_true")
+    parser.add_argument("--report", metavar="FILE", help="write the full diff as JSON")
+    parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    parser.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- COMMAND")
+
+
+def _diag(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def _transport(ns: argparse.Namespace, recorded: RecordedSession) -> Transport:
+    command = list(ns.server_command)
+    if command and command[0] == "--":
+        command = command[1:]
+    chosen = sum(bool(x) for x in (command, ns.url, ns.use_recorded_command))
+    if chosen != 1:
+        raise ValueError(
+            "say where to replay: a command after --, --url URL, or --use-recorded-command"
+        )
+    if ns.url:
+        headers = {}
+        for item in ns.header:
+            name, _, value = item.partition(":")
+            headers[name.strip()] = value.strip()
+        return http_transport(ns.url, headers=headers)
+    if command:
+        return StdioTransport(StdioParams(command[0], command[1:]))
+    conn = recorded.connection
+    if conn.get("transport") == "stdio" and isinstance(conn.get("command"), str):
+        env = {k: v for k, v in (conn.get("env") or {}).items() if isinstance(v, str)}
+        redacted = [k for k, v in env.items() if "redacted" in v]
+        if redacted:
+            raise ValueError(
+                f"the recorded command needs secret env values that were not recorded "
+                f"({', '.join(redacted)}); give the command after -- instead"
+            )
+        return StdioTransport(
+            StdioParams(
+                conn["command"],
+                [str(a) for a in conn.get("args") or []],
+                env=env,
+                cwd=conn.get("cwd") if isinstance(conn.get("cwd"), str) else None,
+            )
+        )
+    if isinstance(conn.get("url"), str):
+        return http_transport(conn["url"])
+    raise ValueError("the file records no command or URL to replay against")
+
+
+def _config(recorded: RecordedSession, timeout: float) -> ClientConfig:
+    header = recorded.header
+    era = recorded.era
+    config = ClientConfig(
+        era=EraSetting.MODERN if era == "modern" else EraSetting.LEGACY,
+        request_timeout=timeout,
+    )
+    version = recorded.protocol_version
+    if era != "modern" and version in LEGACY_VERSIONS:
+        config.legacy_version = version
+    caps = header.get("client_capabilities")
+    if isinstance(caps, dict):
+        config.capabilities = caps
+    return config
+
+
+async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Transport) -> int:
+    patterns = list(ns.ignore) + ([] if ns.no_default_ignores else list(DEFAULT_IGNORES))
+    rules = IgnoreRules(patterns)
+    responder = ReplayResponder(extract_answers(recorded))
+    session = Session(transport, _config(recorded, ns.timeout), responder)
+    try:
+        try:
+            await session.connect(timeout=ns.timeout)
+        except ConnectError as exc:
+            _diag(f"error: could not connect: {exc}")
+            return EXIT_CONNECTION
+
+        def progress(done: int, total: int, outcome: CallOutcome) -> None:
+            _diag(f"[{done}/{total}] {outcome.call.label}: {outcome.status}")
+
+        report = await replay(recorded, session, ignore=rules, on_progress=progress)
+    finally:
+        await session.close()
+    for problem in recorded.problems:
+        report.problems.insert(0, f"recording: {problem}")
+    sys.stdout.write(report.summary() + "\n")
+    if ns.report:
+        Path(ns.report).write_text(json.dumps(report.to_dict(), indent=2, default=str))
+    return EXIT_DRIFT if report.drifted else EXIT_NO_DRIFT
+
+
+def run_replay(ns: argparse.Namespace) -> int:
+    try:
+        recorded = read_session(ns.file)
+    except SessionFileError as exc:
+        _diag(f"error: {exc}")
+        return EXIT_USAGE
+    try:
+        IgnoreRules(ns.ignore)
+        transport = _transport(ns, recorded)
+    except (ValueError, TransportError) as exc:
+        _diag(f"error: {exc}")
+        return EXIT_USAGE
+    return asyncio.run(_run(ns, recorded, transport))
