@@ -154,6 +154,7 @@ class _Pending:
     retry_at: float | None = None  # state-only MRTR backoff
     waiting_since: float | None = None  # MRTR: when the user was asked (not the server's time)
     state_only_streak: int = 0
+    same_version_retried: bool = False  # -32022 listing the version we sent: retried once
 
     def deadline(self) -> float | None:
         if not self.on_wire:
@@ -585,10 +586,27 @@ class ClientConnection:
             wire_id=p.wire_id,
         )
 
+    def _retry_version(self, p: _Pending, supported: list[str]) -> str | None:
+        """The version to retry with after -32022: the best mutual one other than the one
+        refused; else, once per request, the same one if the server lists it as supported
+        (spec 2026-07-28: "choose a mutually supported version from this list and retry")."""
+        better = _best_mutual(supported, MODERN_VERSIONS, exclude=self.protocol_version)
+        current = self.protocol_version
+        if (
+            better is None
+            and current is not None
+            and current in supported
+            and current in MODERN_VERSIONS
+            and not p.same_version_retried
+        ):
+            p.same_version_retried = True
+            return current
+        return better
+
     def _on_error_answer(self, p: _Pending, err: ErrorResponse, now: float) -> list[Event]:
         if err.code == UNSUPPORTED_PROTOCOL_VERSION and self.era is Era.MODERN and not p.raw:
             supported = _supported_list(err.data)
-            better = _best_mutual(supported, MODERN_VERSIONS, exclude=self.protocol_version)
+            better = self._retry_version(p, supported)
             if better is not None:
                 old = self.protocol_version or ""
                 self.protocol_version = better
@@ -830,7 +848,7 @@ class ClientConnection:
             supported = (
                 _supported_list(msg.data) if msg.code == UNSUPPORTED_PROTOCOL_VERSION else []
             )
-            better = _best_mutual(supported, MODERN_VERSIONS, exclude=self.protocol_version)
+            better = self._retry_version(p, supported)
             if better is not None:
                 old = self.protocol_version or ""
                 self.protocol_version = better
