@@ -159,6 +159,12 @@ def _is_valid_id(value: Any) -> bool:
     return isinstance(value, str | int) and not isinstance(value, bool)
 
 
+def _json_error(exc: ValueError) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+    return str(exc)
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"non-standard JSON constant {name}")
 
@@ -188,11 +194,14 @@ def _parse(frame: str | bytes) -> ParsedFrame:
     if not stripped:
         return Invalid(text, "empty frame")
     try:
-        value = _DECODER.decode(stripped)
+        # raw_decode on stripped text: decode() would match leading/trailing space again.
+        value, end = _DECODER.raw_decode(stripped)
     except RecursionError:
         return Invalid(text, "not JSON: nesting too deep")
     except ValueError as exc:
-        return Invalid(text, f"not JSON: {exc}")
+        return Invalid(text, f"not JSON: {_json_error(exc)}")
+    if end != len(stripped):
+        return Invalid(text, f"not JSON: extra data after the value at column {end + 1}")
     if isinstance(value, list):
         return Invalid(
             text,
