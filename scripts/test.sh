@@ -6,11 +6,18 @@ cd "$(dirname "$0")/.."
 scripts/system-deps.sh
 scripts/setup.sh
 scripts/install-peers.sh
+scripts/conformance.sh --install-only
 export QT_QPA_PLATFORM=offscreen
 echo "== ruff" >&2
 .venv/bin/ruff check inspector tests bench
 .venv/bin/ruff format --check --quiet inspector tests bench
 echo "== mypy" >&2
 .venv/bin/mypy
+if [ $# -eq 0 ]; then
+    # The official conformance suite (client scenarios, 2025-11-25 and 2026-07-28) as its
+    # own step; scripts/conformance.sh runs it alone. Results: test-results/conformance/.
+    echo "== conformance" >&2
+    .venv/bin/python -m pytest -q -p no:cacheprovider -m conformance tests/test_conformance.py
+fi
 echo "== pytest" >&2
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
