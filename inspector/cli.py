@@ -180,7 +180,24 @@ def build_parser() -> argparse.ArgumentParser:
         "--record", metavar="FILE", help="record the session to FILE (JSON Lines; replayable)"
     )
     cli.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS...]")
-    sub.add_parser("gui", help="open the desktop app")
+    gui = sub.add_parser(
+        "gui",
+        help="open the desktop app (the default with no command)",
+        description="Open the desktop app; optionally connect at once and take a screenshot.",
+    )
+    gui_target = gui.add_mutually_exclusive_group()
+    gui_target.add_argument("--profile", metavar="NAME", help="connect to a saved profile")
+    gui_target.add_argument("--stdio", metavar='"CMD"', help="connect to this stdio command")
+    gui_target.add_argument("--url", help="connect to this HTTP server URL")
+    gui.add_argument(
+        "--screenshot",
+        metavar="PATH",
+        help="connect, wait for server info and tools, save a PNG of the window and exit",
+    )
+    gui.add_argument("--theme", choices=("system", "light", "dark"), help="color theme")
+    gui.add_argument(
+        "--timeout", type=float, default=30.0, metavar="SECONDS", help="screenshot mode wait"
+    )
     sub.add_parser("demo-server", help="run the bundled demo MCP server on stdio")
     add_replay_parser(sub)
     return parser
@@ -541,11 +558,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         demo_main([])
         return EXIT_OK
     if ns.command in (None, "gui"):
-        _diag(
-            "The desktop window is not built yet. Meanwhile, try:\n"
-            "  mcp-inspector-qt cli --method tools/list -- mcp-inspector-qt demo-server"
+        from inspector.ui.gui import GuiOptions, run_gui
+
+        return run_gui(
+            GuiOptions(
+                profile=getattr(ns, "profile", None),
+                stdio=getattr(ns, "stdio", None),
+                url=getattr(ns, "url", None),
+                screenshot=getattr(ns, "screenshot", None),
+                theme=getattr(ns, "theme", None),
+                timeout=getattr(ns, "timeout", 30.0),
+            )
         )
-        return EXIT_USAGE
     try:
         return asyncio.run(run_cli(ns))
     except UsageError as exc:

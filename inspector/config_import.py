@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 ConfigFormat = Literal["claude", "vscode", "cursor"]
-FORMAT_LABELS: Final[dict[str, str]] = {
+FORMAT_LABELS: Final[dict[ConfigFormat, str]] = {
     "claude": "Claude Desktop",
     "vscode": "VS Code",
     "cursor": "Cursor",

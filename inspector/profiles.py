@@ -397,10 +397,16 @@ class ProfileStore:
     ) -> list[Profile]:
         """Add imported profiles under unique names (fresh ids); returns what was added."""
         added: list[Profile] = []
-        for profile in profiles:
-            fresh = profile.model_copy(deep=True, update={"id": _new_id(), "builtin": False})
-            fresh.name = self.unique_name(profile.name)
-            added.append(self.put(fresh, session_only_secrets=session_only_secrets))
+        try:
+            for profile in profiles:
+                fresh = profile.model_copy(deep=True, update={"id": _new_id(), "builtin": False})
+                fresh.name = self.unique_name(profile.name)
+                added.append(self.put(fresh, session_only_secrets=session_only_secrets))
+        except Exception:
+            # All or nothing: a retry (e.g. with session-only secrets) must not duplicate.
+            for done in added:
+                self.delete(done.id)
+            raise
         return added
 
     # ---------------------------------------------------------------- storage

@@ -1,0 +1,309 @@
+"""The connection controller: one Session at a time, driven for the widgets.
+
+It owns the asyncio tasks (kept, and their failures reported), turns session events
+into the Qt-free stores (traffic, log messages, errors) and emits a few low-rate
+signals (state, server ready, tools). Widgets never touch the Session directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import functools
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from inspector.connect import (
+    SetupError,
+    client_config_for,
+    roots_for,
+    transport_for,
+)
+from inspector.notices import ErrorStore, LogMessageStore
+from inspector.profiles import Profile
+from inspector.protocol.events import (
+    InvalidFrame,
+    LateResponse,
+    ListChanged,
+    LogMessage,
+    NotificationReceived,
+    ProtocolViolation,
+    RequestFailed,
+    UnmatchedResponse,
+    VersionRenegotiated,
+)
+from inspector.secrets import SecretStore
+from inspector.session import Call, ConnectError, Session, SessionError
+from inspector.traffic import TrafficLog
+from inspector.transports.base import StderrLine, TransportClosed
+from inspector.ui.gui_responder import GuiResponder
+
+__all__ = ["ConnState", "ConnectionController"]
+
+log = logging.getLogger(__name__)
+
+
+class ConnState(enum.StrEnum):
+    DISCONNECTED = "disconnected"
+    CONNECTING = "connecting"
+    CONNECTED = "connected"
+    DISCONNECTING = "disconnecting"
+    FAILED = "failed"  # could not connect
+    LOST = "lost"  # the server went away while connected (crash, exit)
+
+
+class ConnectionController(QObject):
+    state_changed = Signal(str, str)  # ConnState value, detail sentence
+    server_ready = Signal(object)  # SessionReady
+    tools_changed = Signal()
+    notice = Signal(str)  # a short sentence for the status bar
+
+    def __init__(
+        self,
+        traffic: TrafficLog,
+        messages: LogMessageStore,
+        errors: ErrorStore,
+        console: Callable[[str], None],
+        secrets: SecretStore | None = None,
+    ) -> None:
+        super().__init__()
+        self.traffic = traffic
+        self.messages = messages
+        self.errors = errors
+        self.console = console
+        self.secrets = secrets
+        self.state = ConnState.DISCONNECTED
+        self.detail = ""
+        self.profile: Profile | None = None
+        self.session: Session | None = None
+        self.tools: list[dict[str, Any]] | None = None
+        self.tools_error: str | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._lock: asyncio.Lock | None = None
+        self._tools_task: asyncio.Task[None] | None = None
+
+    # ---------------------------------------------------------------- tasks
+    def start(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
+        """Run `coro` as a kept task; a failure is reported, never lost."""
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("%s failed", task.get_name(), exc_info=exc)
+            self.errors.add("internal", f"{task.get_name()} failed: {exc!r}")
+
+    def _get_lock(self) -> asyncio.Lock:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+    # ---------------------------------------------------------------- intents
+    def connect_profile(self, profile: Profile) -> asyncio.Task[Any]:
+        return self.start(self._connect(profile), f"connect {profile.name}")
+
+    def disconnect_server(self) -> asyncio.Task[Any]:
+        return self.start(self._disconnect(), "disconnect")
+
+    def reconnect(self) -> asyncio.Task[Any] | None:
+        if self.profile is None:
+            return None
+        return self.connect_profile(self.profile)
+
+    def send_raw(self, text: str) -> asyncio.Task[Any]:
+        return self.start(self._send_raw(text), "send raw")
+
+    async def shutdown(self) -> None:
+        """Close the session (the server is shut down with the transport's ladder)."""
+        await self._disconnect()
+        for task in list(self._tasks):
+            if task is not asyncio.current_task():
+                task.cancel()
+
+    # ---------------------------------------------------------------- state
+    def _set_state(self, state: ConnState, detail: str = "") -> None:
+        self.state = state
+        self.detail = detail
+        self.state_changed.emit(state.value, detail)
+
+    @property
+    def connected(self) -> bool:
+        return self.state is ConnState.CONNECTED
+
+    # ---------------------------------------------------------------- connect
+    async def _connect(self, profile: Profile) -> None:
+        async with self._get_lock():
+            await self._close_session()
+            self.profile = profile
+            self.tools = None
+            self.tools_error = None
+            self.tools_changed.emit()
+            self._set_state(ConnState.CONNECTING, profile.target)
+            try:
+                transport = transport_for(profile, self.secrets)
+            except SetupError as exc:
+                self._fail(str(exc))
+                return
+            responder = GuiResponder(roots_for(profile), self._ask_notice)
+            session = Session(transport, client_config_for(profile), responder)
+            session.add_traffic_observer(self.traffic.observe)
+            session.add_listener(functools.partial(self._on_item, session))
+            self.session = session
+            self.console(f"── connecting to {profile.name}: {profile.target}")
+            timeout = max(profile.timeouts.request or 60.0, 5.0)
+            try:
+                await session.connect(timeout=timeout)
+            except ConnectError as exc:
+                await asyncio.sleep(0.1)  # let the dying server's stderr arrive
+                self._fail(self._with_stderr(str(exc), session))
+                await session.close()
+                self.session = None
+                return
+            info = session.server_info
+            name = info.get("name", "?") if isinstance(info, dict) else "?"
+            self._set_state(ConnState.CONNECTED, f"{name} · {session.protocol_version}")
+            self.server_ready.emit(session.ready_info)
+        await self.load_tools()
+
+    def _fail(self, reason: str) -> None:
+        self._set_state(ConnState.FAILED, reason)
+        self.errors.add("connection", f"could not connect: {reason}")
+        self.console(f"── could not connect: {reason}")
+
+    @staticmethod
+    def _with_stderr(message: str, session: Session) -> str:
+        closed = session.closed
+        if closed is not None and closed.stderr_tail and closed.stderr_tail[-1] not in message:
+            return f"{message} (last stderr: {' | '.join(closed.stderr_tail[-3:])})"
+        return message
+
+    async def load_tools(self) -> None:
+        session = self.session
+        if session is None or not session.is_ready:
+            return
+        if "tools" not in session.server_capabilities:
+            self.tools = []
+            self.tools_error = "the server does not declare the tools capability"
+            self.tools_changed.emit()
+            return
+        try:
+            tools = await session.list_tools()
+        except SessionError as exc:
+            if session is self.session:
+                self.tools_error = str(exc)
+                self.errors.add("request failed", f"tools/list: {exc}")
+                self.tools = []
+                self.tools_changed.emit()
+            return
+        if session is self.session:
+            self.tools = tools
+            self.tools_error = None
+            self.tools_changed.emit()
+
+    # ---------------------------------------------------------------- disconnect
+    async def _disconnect(self) -> None:
+        async with self._get_lock():
+            if self.session is None:
+                if self.state is not ConnState.DISCONNECTED:
+                    self._set_state(ConnState.DISCONNECTED, "")
+                return
+            await self._close_session()
+            self._set_state(ConnState.DISCONNECTED, "")
+
+    async def _close_session(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        self.session = None  # events from now on are from a session we left
+        if self.state is ConnState.CONNECTED:
+            self._set_state(ConnState.DISCONNECTING, "")
+        await session.close()
+        self.console("── disconnected")
+
+    # ---------------------------------------------------------------- raw
+    async def _send_raw(self, text: str) -> Call | None:
+        session = self.session
+        if session is None:
+            raise SessionError("not connected")
+        return await session.send_raw(text)
+
+    # ---------------------------------------------------------------- events
+    def _ask_notice(self, text: str) -> None:
+        self.errors.add("server ask", text)
+        self.notice.emit(text)
+
+    def _on_item(self, session: Session, item: object) -> None:
+        # The hot path (a flood of log notifications): test the common case first.
+        if isinstance(item, NotificationReceived):
+            typed = item.typed
+            if isinstance(typed, LogMessage):
+                entries = self.traffic.entries
+                if entries and entries[-1].method == "notifications/message":
+                    self.messages.add(typed.level, entries[-1])
+            elif (
+                isinstance(typed, ListChanged)
+                and typed.list_name == "tools"
+                and session is self.session
+                and (self._tools_task is None or self._tools_task.done())
+            ):
+                self._tools_task = self.start(self.load_tools(), "reload tools")
+            return
+        if isinstance(item, StderrLine):
+            self.console(item.text)
+        elif isinstance(item, InvalidFrame):
+            raw = item.invalid.raw
+            shown = raw if isinstance(raw, str) else repr(raw)
+            self.errors.add(
+                "invalid frame",
+                f"{item.invalid.reason}: {shown[:300]}",
+                self._last_index(),
+            )
+        elif isinstance(item, ProtocolViolation):
+            self.errors.add(
+                "protocol violation", f"{item.rule}: {item.message}", self._last_index()
+            )
+        elif isinstance(item, UnmatchedResponse):
+            self.errors.add("unmatched response", item.message, self._last_index())
+        elif isinstance(item, LateResponse):
+            self.errors.add(
+                "late response",
+                f"late response to {item.method} (given up: {item.why_given_up})",
+                self._last_index(),
+            )
+        elif isinstance(item, RequestFailed):
+            if item.kind != "cancelled" and item.method not in ("initialize", "server/discover"):
+                self.errors.add("request failed", f"{item.method}: {item.message}")
+        elif isinstance(item, VersionRenegotiated):
+            self.errors.add("version", f"protocol {item.old} → {item.new}: {item.reason}")
+        elif isinstance(item, TransportClosed):
+            self._on_closed(session, item)
+
+    def _last_index(self) -> int | None:
+        return len(self.traffic.entries) - 1 if self.traffic.entries else None
+
+    def _on_closed(self, session: Session, closed: TransportClosed) -> None:
+        if session is not self.session or self.state is not ConnState.CONNECTED:
+            return  # we asked for it, or the connect path reports it
+        reason = closed.reason
+        if closed.stderr_tail:
+            reason += f" (last stderr: {' | '.join(closed.stderr_tail[-3:])})"
+        self.errors.add("connection", f"the server went away: {reason}")
+        self.console(f"── the server went away: {closed.reason}")
+        self._set_state(ConnState.LOST, reason)
+        self.session = None
+        self.start(session.close(), "close lost session")
+        self.tools_changed.emit()
+
+    # ---------------------------------------------------------------- info
+    def elapsed(self) -> float:
+        return time.monotonic() - self.traffic.started_mono

@@ -1,0 +1,166 @@
+"""The selected message in full: pretty (highlighted), raw, and details (parse error, raw
+bytes, HTTP exchange). Only this one message is ever pretty-printed or highlighted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.traffic import TrafficEntry
+from inspector.traffic_format import DIRECTION_ARROWS, cli_command, detail_text
+from inspector.ui.highlighter import JsonHighlighter
+
+__all__ = ["DetailPane"]
+
+_PRETTY_LIMIT: Final = 1024 * 1024  # bigger messages are shown raw (head only)
+_HIGHLIGHT_LIMIT: Final = 256 * 1024
+_RAW_SHOWN: Final = 1024 * 1024
+
+
+def _text_view() -> QPlainTextEdit:
+    view = QPlainTextEdit()
+    view.setReadOnly(True)
+    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    view.setTextInteractionFlags(
+        Qt.TextInteractionFlag.TextSelectableByMouse
+        | Qt.TextInteractionFlag.TextSelectableByKeyboard
+    )
+    return view
+
+
+class DetailPane(QWidget):
+    jump_to_pair = Signal(int)  # the traffic index of the partner
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entry: TrafficEntry | None = None
+        self._target: list[str] | None = None
+        self._url: str | None = None
+        self._era = "legacy"
+        self._pair_of: Callable[[TrafficEntry], TrafficEntry | None] | None = None
+        self.header = QLabel("Select a message to see it in full.")
+        self.header.setTextFormat(Qt.TextFormat.PlainText)
+        self.header.setWordWrap(True)
+        self.pair_button = QPushButton("Jump to pair")
+        self.pair_button.setToolTip("Select the request or response this message pairs with")
+        self.copy_json_button = QPushButton("Copy JSON")
+        self.copy_cli_button = QPushButton("Copy as CLI command")
+        self.copy_cli_button.setToolTip("A mcp-inspector-qt cli command that re-sends this request")
+        self.pair_button.clicked.connect(self._jump)
+        self.copy_json_button.clicked.connect(self.copy_json)
+        self.copy_cli_button.clicked.connect(self.copy_cli)
+        buttons = QHBoxLayout()
+        for button in (self.pair_button, self.copy_json_button, self.copy_cli_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        self.pretty = _text_view()
+        self.raw = _text_view()
+        self.raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.details = _text_view()
+        self.highlighter = JsonHighlighter(self.pretty.document())
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.pretty, "Pretty")
+        self.tabs.addTab(self.raw, "Raw")
+        self.tabs.addTab(self.details, "Details")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.header)
+        layout.addLayout(buttons)
+        layout.addWidget(self.tabs, 1)
+        self.show_entry(None)
+
+    def set_target(self, argv: list[str] | None, url: str | None, era: str) -> None:
+        """What "copy as CLI command" should point at (the connected server)."""
+        self._target, self._url, self._era = argv, url, era
+        self._update_buttons()
+
+    def show_entry(self, entry: TrafficEntry | None) -> None:
+        self.entry = entry
+        if entry is None:
+            self.header.setText("Select a message to see it in full.")
+            for view in (self.pretty, self.raw, self.details):
+                view.setPlainText("")
+            self._update_buttons()
+            return
+        self.header.setText(self._headline(entry))
+        size = len(entry.raw)
+        if size <= _PRETTY_LIMIT:
+            pretty = entry.pretty()
+        else:
+            pretty = (
+                f"(too big to pretty-print: {entry.size:,} bytes; the raw head follows)\n"
+                + entry.text()[:_RAW_SHOWN]
+            )
+        # Highlight small documents only; the highlighter runs per block on the GUI thread.
+        self.highlighter.setDocument(self.pretty.document() if size <= _HIGHLIGHT_LIMIT else None)
+        self.pretty.setPlainText(pretty)
+        raw = entry.text()
+        self.raw.setPlainText(raw if len(raw) <= _RAW_SHOWN else raw[:_RAW_SHOWN] + "\n…")
+        self.details.setPlainText(detail_text(entry))
+        if entry.kind == "invalid":
+            self.tabs.setCurrentWidget(self.details)
+        self._update_buttons()
+
+    @staticmethod
+    def _headline(entry: TrafficEntry) -> str:
+        arrow = DIRECTION_ARROWS.get(entry.direction, "")
+        parts = [f"#{entry.index}", arrow, entry.kind]
+        if entry.method:
+            parts.append(entry.method)
+        if entry.msg_id is not None:
+            parts.append(f"id {entry.msg_id!r}")
+        if entry.latency is not None:
+            parts.append(f"{entry.latency * 1000:.1f} ms")
+        line = " ".join(p for p in parts if p)
+        if entry.note:
+            line += f"\n⚠ {entry.note}"
+        return line
+
+    def _update_buttons(self) -> None:
+        entry = self.entry
+        self.pair_button.setEnabled(entry is not None and entry.pair >= 0)
+        self.copy_json_button.setEnabled(entry is not None)
+        self.copy_cli_button.setEnabled(entry is not None and self.cli_text() is not None)
+
+    def _jump(self) -> None:
+        if self.entry is not None and self.entry.pair >= 0:
+            self.jump_to_pair.emit(self.entry.pair)
+
+    def set_pair_lookup(self, lookup: Callable[[TrafficEntry], TrafficEntry | None]) -> None:
+        self._pair_of = lookup
+
+    def cli_text(self) -> str | None:
+        """The CLI command for the selected request, or for the request a response answers."""
+        entry = self.entry
+        if entry is None:
+            return None
+        if entry.kind != "request" and entry.pair >= 0 and self._pair_of is not None:
+            entry = self._pair_of(entry)
+            if entry is None:
+                return None
+        return cli_command(entry, self._target, url=self._url, era=self._era)
+
+    def copy_json(self) -> None:
+        if self.entry is not None:
+            clipboard = QGuiApplication.clipboard()
+            clipboard.setText(
+                self.entry.pretty() if len(self.entry.raw) <= _PRETTY_LIMIT else self.entry.text()
+            )
+
+    def copy_cli(self) -> None:
+        text = self.cli_text()
+        if text is not None:
+            QGuiApplication.clipboard().setText(text)

@@ -1,0 +1,161 @@
+"""`mcp-inspector-qt gui`: open the window, optionally connect at once, optionally take
+a screenshot and exit (screenshot mode, used for the README and by checks).
+
+Exit codes follow the CLI: 0 ok, 2 usage (an unknown profile), 3 could not connect,
+5 timed out waiting for the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from inspector.connect import http_support
+from inspector.profiles import HttpSettings, Profile, ProfileStore, StdioSettings
+from inspector.secrets import SecretStore
+from inspector.ui.app import run_qt_async
+from inspector.ui.controller import ConnState
+from inspector.ui.main_window import MainWindow, app_icon
+from inspector.ui.theme import ThemeChoice, apply_theme
+
+__all__ = ["GuiOptions", "run_gui"]
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_CONNECTION = 3
+EXIT_TIMEOUT = 5
+
+
+@dataclass
+class GuiOptions:
+    profile: str | None = None
+    stdio: str | None = None
+    url: str | None = None
+    screenshot: str | None = None
+    theme: ThemeChoice | None = None
+    timeout: float = 30.0
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def resolve_target(options: GuiOptions, store: ProfileStore) -> Profile | None:
+    """The profile to connect to at once, or None. Raises ValueError for usage errors."""
+    if options.profile:
+        profile = store.find(options.profile)
+        if profile is None:
+            names = ", ".join(repr(n) for n in store.names())
+            raise ValueError(f"no profile named {options.profile!r} (profiles: {names})")
+        return profile
+    if options.stdio:
+        try:
+            argv = shlex.split(options.stdio)
+        except ValueError as exc:
+            raise ValueError(f"--stdio: {exc}") from exc
+        if not argv:
+            raise ValueError("--stdio needs a command")
+        return Profile(
+            name=f"stdio: {Path(argv[0]).name}", stdio=StdioSettings(command=argv[0], args=argv[1:])
+        )
+    if options.url:
+        return Profile(
+            name=f"URL: {options.url}", transport="http", http=HttpSettings(url=options.url)
+        )
+    return None
+
+
+def run_gui(options: GuiOptions) -> int:
+    store = ProfileStore(secrets=SecretStore())
+    if store.load_error:
+        _say(f"warning: {store.load_error}")
+    try:
+        target = resolve_target(options, store)
+    except ValueError as exc:
+        _say(f"mcp-inspector-qt gui: error: {exc}")
+        return EXIT_USAGE
+    if options.screenshot and target is None:
+        target = store.find("demo")
+    if target is not None and target.transport == "http" and options.screenshot:
+        available, why = http_support()
+        if not available:
+            _say(f"error: could not connect: {why}")
+            return EXIT_CONNECTION
+
+    async def main() -> int:
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        app.setQuitOnLastWindowClosed(False)  # the asyncio main() decides when to end
+        app.setWindowIcon(app_icon())
+        window = MainWindow(store)
+        theme = options.theme or str(window.settings.value("theme", "system"))
+        apply_theme(app, theme if theme in ("system", "light", "dark") else "system")  # type: ignore[arg-type]
+        window.log_panel.detail.highlighter.refresh_colors()
+        window.show()
+        if target is not None:
+            if target.id not in {p.id for p in store.profiles}:
+                window.add_adhoc(target)
+            await asyncio.sleep(0)  # let the window appear before the server starts
+            window.connect_profile(target)
+        try:
+            if options.screenshot:
+                return await take_screenshot(window, Path(options.screenshot), options.timeout)
+            await window.wait_closed()
+            return EXIT_OK
+        finally:
+            await window.controller.shutdown()
+            window.close()
+
+    return run_qt_async(main)
+
+
+async def take_screenshot(window: MainWindow, path: Path, timeout: float) -> int:
+    """Wait for server info and tools (or a failure), then save the window as PNG."""
+    controller = window.controller
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = controller.state
+        if state in (ConnState.FAILED, ConnState.LOST):
+            _say(f"error: could not connect: {controller.detail}")
+            return EXIT_CONNECTION
+        if state is ConnState.CONNECTED and controller.tools is not None:
+            break
+        await asyncio.sleep(0.02)
+    else:
+        _say(
+            f"error: timed out after {timeout:g} s waiting for the server "
+            f"(state: {controller.state.value}; {controller.detail})"
+        )
+        return EXIT_TIMEOUT
+    await _settle(window)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(path)):
+        _say(f"error: could not write {path}")
+        return EXIT_USAGE
+    _say(f"saved {path}")
+    return EXIT_OK
+
+
+async def _settle(window: MainWindow) -> None:
+    """Let batched rows land and pick a telling row for the detail pane."""
+    await asyncio.sleep(0.2)
+    panel = window.log_panel
+    panel.model.flush()
+    for entry in reversed(window.traffic.entries):
+        if entry.kind == "response" and entry.method == "tools/list":
+            panel.select_entry(entry.index)
+            break
+    if window.server_panel.tools.count():
+        window.server_panel.tools.setCurrentRow(0)
+    await asyncio.sleep(0.15)
+    QApplication.processEvents()

@@ -1,0 +1,177 @@
+"""TrafficLogModel: the Qt adapter over the Qt-free `TrafficLog` (napari containers style).
+
+The model holds no protocol state and parses nothing up front: a row's summary is
+computed from the entry's raw text when the row is painted, and cached.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Final
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QFont, QFontDatabase
+
+from inspector.traffic import TrafficEntry, TrafficFilter, TrafficLog
+from inspector.traffic_format import DIRECTION_ARROWS, summarize
+from inspector.ui.batched_model import BatchedTableModel
+from inspector.ui.theme import colors
+
+__all__ = ["COLUMNS", "ENTRY_ROLE", "TrafficLogModel"]
+
+ENTRY_ROLE: Final = Qt.ItemDataRole.UserRole + 1
+COLUMNS: Final = ("Time", "⇄", "Kind", "ID", "Method", "Summary", "Size", "Latency")
+COL_TIME, COL_DIR, COL_KIND, COL_ID, COL_METHOD, COL_SUMMARY, COL_SIZE, COL_LATENCY = range(8)
+_SUMMARY_CACHE: Final = 4096
+_FLAGGED_KINDS: Final = frozenset({"request", "response", "error", "notification"})
+
+ParentIndex = QModelIndex | QPersistentModelIndex
+
+
+def format_time(wall: float) -> str:
+    whole = int(wall)
+    return time.strftime("%H:%M:%S", time.localtime(whole)) + f".{int((wall - whole) * 1000):03d}"
+
+
+def kind_label(entry: TrafficEntry) -> str:
+    if entry.kind == "invalid":
+        return "⚠ invalid"
+    if entry.note and entry.kind in _FLAGGED_KINDS:
+        return f"⚠ {entry.kind}"
+    return entry.kind
+
+
+class TrafficLogModel(BatchedTableModel):
+    def __init__(self, log: TrafficLog) -> None:
+        super().__init__()
+        self.log = log
+        self._filter = TrafficFilter()
+        self._summaries: dict[int, str] = {}
+        self._highlight: set[int] = set()
+        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        log.on_append(self._on_append)
+        log.on_clear(self.reset_rows)
+
+    def _on_append(self, _entry: TrafficEntry) -> None:
+        if not self._scheduled:
+            self.schedule()
+
+    # ---------------------------------------------------------------- source
+    def source_len(self) -> int:
+        return len(self.log.entries)
+
+    def source_filter(self, start: int, stop: int) -> list[int] | None:
+        if not self._filter.active:
+            return None
+        return self.log.filter_indices(self._filter, start, stop)
+
+    @property
+    def filter(self) -> TrafficFilter:
+        return self._filter
+
+    def set_filter(self, flt: TrafficFilter) -> None:
+        if flt == self._filter:
+            return
+        self._filter = flt
+        self.reset_rows()
+
+    def _on_reset(self) -> None:
+        self._summaries.clear()
+        if not self.log.entries:
+            self._highlight.clear()
+
+    def entry_at(self, row: int) -> TrafficEntry | None:
+        if 0 <= row < self.rowCount():
+            return self.log.entries[self.source_index(row)]
+        return None
+
+    # ---------------------------------------------------------------- pairing
+    def set_highlight(self, indices: set[int]) -> None:
+        """Color these entries (the selection's pair) and repaint what changed."""
+        changed = self._highlight ^ indices
+        self._highlight = set(indices)
+        last = self.columnCount() - 1
+        for source in changed:
+            row = self.row_of(source)
+            if row is not None:
+                self.dataChanged.emit(
+                    self.index(row, 0), self.index(row, last), [Qt.ItemDataRole.BackgroundRole]
+                )
+
+    # ---------------------------------------------------------------- Qt API
+    def columnCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def summary(self, entry: TrafficEntry) -> str:
+        text = self._summaries.get(entry.index)
+        if text is None:
+            if len(self._summaries) >= _SUMMARY_CACHE:
+                self._summaries.clear()
+            text = self._summaries[entry.index] = summarize(entry)
+        return text
+
+    def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        entry = self.entry_at(index.row())
+        if entry is None:
+            return None
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(entry, col)
+        if role == ENTRY_ROLE:
+            return entry
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self._foreground(entry, col)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if entry.index in self._highlight:
+                return QBrush(colors().pair_bg)
+            if entry.kind == "invalid" or (entry.note and entry.kind in _FLAGGED_KINDS):
+                return QBrush(colors().invalid_bg)
+            return None
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_SIZE, COL_LATENCY):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and col in (COL_ID, COL_SIZE, COL_LATENCY, COL_TIME):
+            return self._mono
+        if role == Qt.ItemDataRole.FontRole and col == COL_DIR:
+            bold = QFont()
+            bold.setBold(True)
+            return bold
+        return None
+
+    def _display(self, entry: TrafficEntry, col: int) -> str:
+        if col == COL_TIME:
+            return format_time(entry.wall)
+        if col == COL_DIR:
+            return DIRECTION_ARROWS.get(entry.direction, "")
+        if col == COL_KIND:
+            return kind_label(entry)
+        if col == COL_ID:
+            return "" if entry.msg_id is None else json.dumps(entry.msg_id, ensure_ascii=False)
+        if col == COL_METHOD:
+            return entry.method or ""
+        if col == COL_SUMMARY:
+            return self.summary(entry)
+        if col == COL_SIZE:
+            return f"{entry.size:,}"
+        if col == COL_LATENCY:
+            return "" if entry.latency is None else f"{entry.latency * 1000:.1f} ms"
+        return ""
+
+    def _foreground(self, entry: TrafficEntry, col: int) -> QBrush | None:
+        c = colors()
+        if col == COL_DIR:
+            return QBrush(c.out if entry.direction == "out" else c.incoming)
+        if col == COL_KIND and (entry.kind in ("invalid", "error") or entry.note):
+            return QBrush(c.error)
+        if entry.kind in ("stderr", "note", "http"):
+            return QBrush(c.muted)
+        return None
