@@ -1,0 +1,48 @@
+"""Authorization for HTTP servers: MCP OAuth 2.1 (`OAuth`, an `httpx.Auth`), fixed bearer
+tokens, and where tokens are kept (the keyring, never a file). Qt-free."""
+
+from inspector.auth.bearer import BearerAuth, find_bearer_token, store_bearer_token
+from inspector.auth.browser import AuthorizationPrompt, Opener, cli_opener, headless_opener
+from inspector.auth.errors import (
+    AuthCancelled,
+    AuthError,
+    DiscoveryError,
+    RedirectError,
+    RegistrationError,
+    TokenError,
+)
+from inspector.auth.events import AuthEvent, AuthListener, AuthStep, StepHook
+from inspector.auth.models import (
+    AssertionContext,
+    AssertionProvider,
+    OAuthSettings,
+    TokenSet,
+)
+from inspector.auth.oauth import OAuth
+from inspector.auth.store import AuthStore
+
+__all__ = [
+    "AssertionContext",
+    "AssertionProvider",
+    "AuthCancelled",
+    "AuthError",
+    "AuthEvent",
+    "AuthListener",
+    "AuthStep",
+    "AuthStore",
+    "AuthorizationPrompt",
+    "BearerAuth",
+    "DiscoveryError",
+    "OAuth",
+    "OAuthSettings",
+    "Opener",
+    "RedirectError",
+    "RegistrationError",
+    "StepHook",
+    "TokenError",
+    "TokenSet",
+    "cli_opener",
+    "find_bearer_token",
+    "headless_opener",
+    "store_bearer_token",
+]
