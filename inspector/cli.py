@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any, Final, NoReturn, TextIO
 
 from inspector import __version__
+from inspector.export_cli import add_export_parser, run_export_har
 from inspector.jsonrpc import error_name
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.errors import PaginationError
@@ -32,9 +33,15 @@ from inspector.protocol.events import (
     VersionRenegotiated,
 )
 from inspector.protocol.versions import LEGACY_VERSIONS, Era, EraSetting
-from inspector.recording.format import REDACTED, Redactor, connection_summary, header_line
+from inspector.recording.format import (
+    REDACTED,
+    Redactor,
+    connection_summary,
+    header_line,
+    url_secrets,
+)
 from inspector.recording.writer import RecordingResponder, SessionRecorder
-from inspector.replay_cli import add_replay_parser, run_replay
+from inspector.replay_cli import add_replay_parser, run_replay, split_server_command
 from inspector.responder import PolicyResponder, load_answers
 from inspector.session import (
     ConnectError,
@@ -200,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_parser("demo-server", help="run the bundled demo MCP server on stdio")
     add_replay_parser(sub)
+    add_export_parser(sub)
     return parser
 
 
@@ -525,6 +533,7 @@ def _start_recorder(
             secrets.extend(part for part in value.split() if len(part) >= 8)
     if not ns.url:
         secrets += [v for k, v in env.items() if connection["env"].get(k) == REDACTED]
+    secrets += url_secrets(ns.url)
     recorder = SessionRecorder(ns.record, header, redactor=Redactor(secrets))
     try:
         recorder.start()
@@ -541,9 +550,11 @@ def _usage_exit(parser: argparse.ArgumentParser, message: str) -> NoReturn:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv, replay_command = split_server_command(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     ns = parser.parse_args(argv)  # argparse exits 2 on usage errors, as documented
+    if replay_command is not None:
+        ns.server_command = replay_command
     logging.basicConfig(
         level=logging.INFO if getattr(ns, "verbose", False) else logging.WARNING,
         stream=sys.stderr,
@@ -552,6 +563,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # -v shows exchanges our own way
     if ns.command == "replay":
         return run_replay(ns)
+    if ns.command == "export-har":
+        return run_export_har(ns)
     if ns.command == "demo-server":
         from inspector.demo.server import main as demo_main
 

@@ -11,20 +11,23 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.versions import LEGACY_VERSIONS, EraSetting
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
+from inspector.recording.format import REDACTED
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
 from inspector.recording.replay import CallOutcome, ReplayResponder, extract_answers, replay
 from inspector.session import ConnectError, Session
 from inspector.transports.base import Transport, TransportError
 from inspector.transports.factory import http_transport
+from inspector.transports.http_common import check_url
 from inspector.transports.stdio import StdioParams, StdioTransport
 
-__all__ = ["add_replay_parser", "run_replay"]
+__all__ = ["add_replay_parser", "run_replay", "split_server_command"]
 
 EXIT_NO_DRIFT = 0
 EXIT_DRIFT = 1
@@ -40,7 +43,9 @@ def add_replay_parser(sub: Any) -> None:
         "-- COMMAND [ARGS...]] [--ignore POINTER]... [--report report.json]",
         epilog="exit codes: 0 no drift, 1 drift, 2 usage or unreadable file, 3 connection "
         "failure. Ignore paths are JSON Pointers into each result; '*' matches one segment "
-        "and '**' any number. Ignored by default: " + ", ".join(DEFAULT_IGNORES),
+        "and '**' any number. Ignored by default: "
+        + ", ".join(DEFAULT_IGNORES)
+        + ". The format and the rules: docs/session-format.md",
     )
     parser.add_argument("file", metavar="FILE")
     target = parser.add_mutually_exclusive_group()
@@ -50,12 +55,38 @@ def add_replay_parser(sub: Any) -> None:
         help="launch the command stored in the file (only for files you trust)",
     )
     target.add_argument("--url", help="replay against this HTTP server")
-    parser.add_argument("--header", action="append", default=[], metavar="'K: V'")
-    parser.add_argument("--ignore", action="append", default=[], metavar="POINTER")
-    parser.add_argument("--no-default-ignores", action="store_true")
+    parser.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'K: V'",
+        help="an HTTP header (values are never recorded, e.g. Authorization)",
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="POINTER",
+        help="do not compare this JSON Pointer, e.g. /content/*/text or /**/id",
+    )
+    parser.add_argument(
+        "--no-default-ignores", action="store_true", help="compare the volatile fields too"
+    )
     parser.add_argument("--report", metavar="FILE", help="write the full diff as JSON")
     parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
-    parser.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- COMMAND")
+    # The command after `--` is split off before parsing (split_server_command): a
+    # REMAINDER positional after FILE would swallow every option that follows FILE.
+    parser.set_defaults(server_command=[])
+
+
+def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
+    """`replay FILE [options] -- COMMAND ARGS...`: (the arguments to parse, the COMMAND
+    words, or None for other subcommands and when there is no `--`)."""
+    argv = list(argv)
+    if not argv or argv[0] != "replay" or "--" not in argv:
+        return argv, None
+    cut = argv.index("--")
+    return argv[:cut], argv[cut + 1 :]
 
 
 def _diag(text: str) -> None:
@@ -72,18 +103,23 @@ def _transport(ns: argparse.Namespace, recorded: RecordedSession) -> Transport:
         raise ValueError(
             "say where to replay: a command after --, --url URL, or --use-recorded-command"
         )
+    headers: dict[str, str] = {}
+    for item in ns.header:
+        name, sep, value = item.partition(":")
+        if not sep or not name.strip():
+            raise ValueError(f"--header expects 'Name: value', got {item!r}")
+        headers[name.strip()] = value.strip()
+    if headers and command:
+        raise ValueError("--header applies to HTTP servers (--url, or a recorded URL)")
     if ns.url:
-        headers = {}
-        for item in ns.header:
-            name, _, value = item.partition(":")
-            headers[name.strip()] = value.strip()
+        check_url(ns.url)
         return http_transport(ns.url, headers=headers)
     if command:
         return StdioTransport(StdioParams(command[0], command[1:]))
     conn = recorded.connection
     if conn.get("transport") == "stdio" and isinstance(conn.get("command"), str):
         env = {k: v for k, v in (conn.get("env") or {}).items() if isinstance(v, str)}
-        redacted = [k for k, v in env.items() if "redacted" in v]
+        redacted = [k for k, v in env.items() if v == REDACTED]
         if redacted:
             raise ValueError(
                 f"the recorded command needs secret env values that were not recorded "
@@ -98,7 +134,23 @@ def _transport(ns: argparse.Namespace, recorded: RecordedSession) -> Transport:
             )
         )
     if isinstance(conn.get("url"), str):
-        return http_transport(conn["url"])
+        if REDACTED in conn["url"]:
+            raise ValueError(
+                "the recorded URL carried a secret that was not recorded; give it with --url"
+            )
+        check_url(conn["url"])
+        names = conn.get("header_names")
+        missing = [
+            n
+            for n in (names if isinstance(names, list) else [])
+            if isinstance(n, str) and n.lower() not in {h.lower() for h in headers}
+        ]
+        if missing:
+            _diag(
+                f"note: the recording sent header(s) {', '.join(missing)}, whose values are "
+                "not recorded; add them with --header 'Name: value' if the server needs them"
+            )
+        return http_transport(conn["url"], headers=headers)
     raise ValueError("the file records no command or URL to replay against")
 
 

@@ -70,7 +70,9 @@ class IgnoreRules:
             return []
         if not pattern.startswith("/"):
             raise ValueError(f"an ignore path is a JSON Pointer starting with '/': {pattern!r}")
-        return pattern[1:].split("/")
+        # Segments are unescaped like any JSON Pointer ("~1" is "/", "~0" is "~"), so that
+        # "/_meta/io.modelcontextprotocol~1serverInfo" names the key with a slash in it.
+        return [seg.replace("~1", "/").replace("~0", "~") for seg in pattern[1:].split("/")]
 
     def ignores(self, path: Sequence[str]) -> bool:
         return any(_match(p, list(path)) for p in self.patterns)
@@ -102,7 +104,8 @@ def _diff(old: Any, new: Any, path: list[str], rules: IgnoreRules, out: list[Cha
     if rules.ignores(path):
         return
     if isinstance(old, dict) and isinstance(new, dict):
-        for key in old.keys() | new.keys():
+        # The recorded key order first, then new keys: a stable, readable order.
+        for key in [*old, *(k for k in new if k not in old)]:
             sub = [*path, str(key)]
             if rules.ignores(sub):
                 continue
@@ -114,12 +117,14 @@ def _diff(old: Any, new: Any, path: list[str], rules: IgnoreRules, out: list[Cha
                 _diff(old[key], new[key], sub, rules, out)
         return
     if isinstance(old, list) and isinstance(new, list):
-        key = _identity_key(old) if _identity_key(old) == _identity_key(new) else None
+        key = _list_key(old, new)
         if key is not None:
             _diff_keyed(old, new, key, path, rules, out)
             return
         for i in range(max(len(old), len(new))):
             sub = [*path, str(i)]
+            if rules.ignores(sub):
+                continue
             if i >= len(new):
                 out.append(Change(_pointer(sub), "removed", old=old[i]))
             elif i >= len(old):
@@ -127,11 +132,26 @@ def _diff(old: Any, new: Any, path: list[str], rules: IgnoreRules, out: list[Cha
             else:
                 _diff(old[i], new[i], sub, rules, out)
         return
-    if old == new and type(old) is type(new):
-        return
+    if old == new and (type(old) is type(new) or _both_numbers(old, new)):
+        return  # 1 and 1.0 are the same JSON number; true and 1 are not the same value
     if isinstance(old, str) and isinstance(new, str) and _is_timestamp(old) and _is_timestamp(new):
         return  # both are points in time: volatile by nature
     out.append(Change(_pointer(path), "changed", old=old, new=new))
+
+
+def _both_numbers(a: Any, b: Any) -> bool:
+    return all(isinstance(x, int | float) and not isinstance(x, bool) for x in (a, b))
+
+
+def _list_key(old: list[Any], new: list[Any]) -> str | None:
+    """The key both lists are matched by; an empty list takes the other side's key, so a
+    list that lost all its tools still reports them by name."""
+    old_key, new_key = _identity_key(old), _identity_key(new)
+    if not old:
+        return new_key
+    if not new:
+        return old_key
+    return old_key if old_key == new_key else None
 
 
 def _identity_key(items: list[Any]) -> str | None:
@@ -156,6 +176,8 @@ def _diff_keyed(
     new_by = {n[key]: n for n in new}
     for name in [*old_by, *(n for n in new_by if n not in old_by)]:
         sub = [*path, f"{key}={name}"]
+        if rules.ignores(sub):
+            continue
         if name not in new_by:
             out.append(Change(_pointer(sub), "removed", old=old_by[name]))
         elif name not in old_by:

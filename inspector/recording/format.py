@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any, Final
+from urllib.parse import parse_qsl, unquote_plus, urlsplit
 
 from inspector import __version__
 from inspector.traffic import TrafficRecord
@@ -25,6 +27,7 @@ __all__ = [
     "connection_summary",
     "header_line",
     "record_line",
+    "url_secrets",
 ]
 
 FORMAT_NAME: Final = "mcp-inspector-session"
@@ -33,28 +36,53 @@ REDACTED: Final = "•••redacted•••"
 
 
 class Redactor:
-    """Replaces every known secret value wherever it would be written."""
+    """Replaces every known secret value wherever it would be written.
+
+    A secret is matched as given and as it appears inside JSON text (escaped, with or
+    without \\uXXXX escapes), since raw frames are JSON and may echo it. Redaction works on
+    string values (and keys) before serialization, so it never breaks the JSON of a line,
+    and on the bytes of frames that are not UTF-8.
+    """
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
-        # Longest first, so a secret that contains another is replaced whole.
-        self._secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+        self._secrets: list[str] = []
+        self._forms: list[str] = []
+        for secret in secrets:
+            self.add(secret)
 
     def add(self, secret: str) -> None:
-        if len(secret) >= 4 and secret not in self._secrets:
-            self._secrets.append(secret)
-            self._secrets.sort(key=len, reverse=True)
+        if len(secret) < 4 or secret in self._secrets:
+            return
+        self._secrets.append(secret)
+        forms = {secret}
+        for ascii_only in (False, True):
+            forms.add(json.dumps(secret, ensure_ascii=ascii_only)[1:-1])
+        # Longest first, so a secret that contains another is replaced whole.
+        self._forms = sorted(set(self._forms) | forms, key=len, reverse=True)
+
+    def __bool__(self) -> bool:
+        return bool(self._forms)
 
     def text(self, value: str) -> str:
-        for secret in self._secrets:
-            if secret in value:
-                value = value.replace(secret, REDACTED)
+        for form in self._forms:
+            if form in value:
+                value = value.replace(form, REDACTED)
+        return value
+
+    def redact_bytes(self, value: bytes) -> bytes:
+        for form in self._forms:
+            encoded = form.encode("utf-8")
+            if encoded in value:
+                value = value.replace(encoded, REDACTED.encode("utf-8"))
         return value
 
     def deep(self, value: Any) -> Any:
+        if not self._forms:
+            return value
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, dict):
-            return {k: self.deep(v) for k, v in value.items()}
+            return {self.text(str(k)): self.deep(v) for k, v in value.items()}
         if isinstance(value, list):
             return [self.deep(v) for v in value]
         return value
@@ -91,9 +119,30 @@ def connection_summary(
         }
         out["cwd"] = cwd
     if url is not None:
-        out["url"] = url
+        out["url"] = _redact_url(url)
         out["header_names"] = sorted((headers or {}).keys())
     return out
+
+
+def url_secrets(url: str | None) -> list[str]:
+    """The secret parts of a URL: a password, and query values whose names look secret
+    (`?api_key=...`, `?token=...`). The recorder's Redactor replaces them everywhere."""
+    if not url:
+        return []
+    parts = urlsplit(url)
+    found = [parts.password] if parts.password else []
+    found += [v for k, v in parse_qsl(parts.query, keep_blank_values=True) if _looks_secret(k)]
+    # ... and as written in the URL, percent-encoded
+    for pair in parts.query.split("&"):
+        name, _, value = pair.partition("=")
+        if _looks_secret(unquote_plus(name)):
+            found.append(value)
+    return [v for v in dict.fromkeys(found) if v]
+
+
+def _redact_url(url: str) -> str:
+    redactor = Redactor(url_secrets(url))
+    return redactor.text(url) if redactor else url
 
 
 def _looks_secret(name: str) -> bool:
@@ -123,8 +172,10 @@ def header_line(
     }
 
 
-def _raw_fields(raw: str | bytes) -> dict[str, Any]:
+def _raw_fields(raw: str | bytes, redactor: Redactor | None = None) -> dict[str, Any]:
     if isinstance(raw, bytes):
+        if redactor:
+            raw = redactor.redact_bytes(raw)
         return {"b64": base64.b64encode(raw).decode("ascii"), "invalid_utf8": True}
     return {"text": raw}
 
@@ -136,8 +187,16 @@ def _http_fields(exchange: HttpExchange) -> dict[str, Any]:
 _LINE_TYPES: Final = {"stderr": "stderr", "http": "http", "note": "note"}
 
 
-def record_line(record: TrafficRecord, t0: float) -> dict[str, Any]:
-    """One traffic record as a line. `t0` is the session's monotonic start."""
+def record_line(
+    record: TrafficRecord,
+    t0: float,
+    *,
+    xid: int | None = None,
+    redactor: Redactor | None = None,
+) -> dict[str, Any]:
+    """One traffic record as a line. `t0` is the session's monotonic start; `xid` numbers
+    the HTTP exchange of an `http` line, or of the exchange that carried a frame, so the two
+    can be linked (HAR export). String values are redacted by the writer, bytes here."""
     line: dict[str, Any] = {
         "type": _LINE_TYPES.get(record.kind, "frame"),
         "t": round(record.mono - t0, 6),
@@ -155,10 +214,16 @@ def record_line(record: TrafficRecord, t0: float) -> dict[str, Any]:
         if record.http is not None:
             via = record.http
             line["via"] = {"method": via.method, "url": via.url, "status": via.status}
+            if xid is not None:
+                line["via"]["xid"] = xid
+    elif line["type"] == "stderr" and record.truncated:
+        line["truncated"] = True  # an over-long stderr line: only its head was kept
     if record.note:
         line["note"] = record.note
     if record.http is not None and line["type"] == "http":
+        if xid is not None:
+            line["xid"] = xid
         line["exchange"] = _http_fields(record.http)
     else:
-        line.update(_raw_fields(record.raw))
+        line.update(_raw_fields(record.raw, redactor))
     return line

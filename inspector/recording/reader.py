@@ -98,7 +98,7 @@ def read_session(path: str | Path) -> RecordedSession:
     ends_cleanly = data.endswith(b"\n")
     if ends_cleanly:
         lines = lines[:-1]
-    header = _parse_header(path, lines[0])
+    header = _parse_header(path, lines[0], complete=len(lines) > 1 or ends_cleanly)
     session = RecordedSession(path, header)
     last = len(lines)
     for no, raw in enumerate(lines[1:], start=2):
@@ -122,10 +122,16 @@ def read_session(path: str | Path) -> RecordedSession:
     return session
 
 
-def _parse_header(path: Path, first: bytes) -> dict[str, Any]:
+def _parse_header(path: Path, first: bytes, *, complete: bool) -> dict[str, Any]:
     try:
         header = json.loads(first.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
+        head = first.lstrip()[:80]
+        if not complete and (FORMAT_NAME.encode() in head or head.startswith(b'{"type":"header"')):
+            raise SessionFileError(
+                f"{path} is an MCP Inspector session file cut off inside its header line "
+                "(the recording stopped at once, e.g. a crash); there is nothing to read"
+            ) from None
         raise SessionFileError(
             f"{path} is not an MCP Inspector session file (its first line is not JSON)"
         ) from None
@@ -134,7 +140,7 @@ def _parse_header(path: Path, first: bytes) -> dict[str, Any]:
             f"{path} is not an MCP Inspector session file (no '{FORMAT_NAME}' header)"
         )
     version = header.get("version")
-    if not isinstance(version, int):
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SessionFileError(f"{path}: the header has no format version")
     if version > FORMAT_VERSION:
         raise SessionFileError(

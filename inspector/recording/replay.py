@@ -18,7 +18,7 @@ from inspector.protocol.asks import ServerAsk, ask_kind
 from inspector.recording.diff import Change, IgnoreRules, diff_json
 from inspector.recording.reader import RecordedSession
 from inspector.responder import AskRejected
-from inspector.session import RequestError, ServerError, Session
+from inspector.session import RequestError, RequestNotAllowed, ServerError, Session
 
 __all__ = [
     "CallOutcome",
@@ -291,7 +291,7 @@ class ReplayResponder:
         return dict(chosen.result)
 
 
-def _error_dict(exc: RequestError) -> dict[str, Any]:
+def _error_dict(exc: RequestError | RequestNotAllowed) -> dict[str, Any]:
     if isinstance(exc, ServerError) and exc.failure.error is not None:
         err = exc.failure.error
         out: dict[str, Any] = {"code": err.code, "message": err.message}
@@ -350,7 +350,9 @@ async def _replay_one(session: Session, call: RecordedCall, rules: IgnoreRules) 
             on_progress=(lambda _u: None) if call.progress else None,
             override=True,
         )
-    except RequestError as exc:
+    except (RequestError, RequestNotAllowed) as exc:
+        # RequestNotAllowed: the protocol core refused to send it to this server (e.g. a
+        # method its negotiated version lacks); for the user, the request now fails.
         new_error = _error_dict(exc)
         if call.error is not None:
             old = {"code": call.error.get("code"), "message": call.error.get("message")}
@@ -368,4 +370,16 @@ async def _replay_one(session: Session, call: RecordedCall, rules: IgnoreRules) 
             new_result=result,
         )
     changes = diff_json(call.result, result, rules)
+    # A tool result's isError is the tool's own success or failure: report the flip as a
+    # whole request that now fails or newly succeeds, with the changes under it.
+    was_error = (call.result or {}).get("isError") is True
+    is_error = result.get("isError") is True
+    if was_error != is_error and call.method == "tools/call":
+        flip: Status = "now-fails" if is_error else "newly-succeeds"
+        message = (
+            "the tool now returns isError: true"
+            if is_error
+            else "the tool returned isError: true in the recording, succeeds now"
+        )
+        return CallOutcome(call, flip, changes, message=message, new_result=result)
     return CallOutcome(call, "drift" if changes else "same", changes, new_result=result)

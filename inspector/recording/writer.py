@@ -21,12 +21,14 @@ from inspector.protocol.events import SessionReady
 from inspector.recording.format import Redactor, record_line
 from inspector.responder import AskRejected, Responder
 from inspector.traffic import TrafficRecord
+from inspector.transports.base import HttpExchange
 
 __all__ = ["RecordingResponder", "SessionRecorder"]
 
 log = logging.getLogger(__name__)
 
 _STOP: Final = object()
+_MAX_OPEN_EXCHANGES: Final = 4096
 
 
 class SessionRecorder:
@@ -49,6 +51,10 @@ class SessionRecorder:
         self.lines_written = 0
         self.error: str | None = None
         self.waits = 0  # times the queue was full and observe() had to wait
+        # HTTP exchanges numbered by identity (the frames they carried hold the same
+        # object); the exchange is kept so that its id() is not reused while listed.
+        self._xids: dict[int, tuple[HttpExchange, int]] = {}
+        self._next_xid = 1
 
     def start(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,22 +92,36 @@ class SessionRecorder:
         self._put(("line", line))
 
     def _put(self, item: Any) -> None:
-        if self._thread is None:
-            return
+        thread = self._thread
+        if thread is None or self.error is not None:
+            return  # not started, closed, or the disk failed (the error says so)
         try:
             self._queue.put_nowait(item)
         except queue.Full:
             self.waits += 1
-            self._queue.put(item)
+            # Wait for room, but not for a writer that has died (it would never make any).
+            while thread.is_alive():
+                try:
+                    self._queue.put(item, timeout=0.5)
+                    return
+                except queue.Full:
+                    continue
 
     def close(self, timeout: float = 10.0) -> None:
         thread = self._thread
         if thread is None:
             return
-        self._queue.put(_STOP)
-        thread.join(timeout)
-        self._thread = None
-        if self._file is not None:
+        self._thread = None  # later events are dropped, not queued behind the stop
+        deadline = time.monotonic() + timeout
+        while thread.is_alive():
+            try:
+                self._queue.put(_STOP, timeout=0.1)
+                break
+            except queue.Full:
+                if time.monotonic() > deadline:
+                    break
+        thread.join(max(0.0, deadline - time.monotonic()))
+        if self._file is not None and not thread.is_alive():
             self._file.close()
             self._file = None
 
@@ -116,10 +136,10 @@ class SessionRecorder:
                 except queue.Empty:
                     break
             stop = any(b is _STOP for b in batch)
-            lines = [self._to_line(b) for b in batch if b is not _STOP]
             try:
+                lines = [self._to_line(b) for b in batch if b is not _STOP]
                 self._write_lines(lines)
-            except OSError as exc:
+            except (OSError, ValueError) as exc:
                 self.error = f"writing {self.path} failed: {exc}"
                 log.error("%s", self.error)
                 return
@@ -129,14 +149,26 @@ class SessionRecorder:
     def _to_line(self, item: Any) -> dict[str, Any]:
         kind, value = item
         if kind == "record":
-            return record_line(value, self.t0)
+            xid = self._xid(value.http) if value.http is not None else None
+            return record_line(value, self.t0, xid=xid, redactor=self.redactor)
         return dict(value)
+
+    def _xid(self, exchange: HttpExchange) -> int:
+        known = self._xids.get(id(exchange))
+        if known is not None and known[0] is exchange:
+            return known[1]
+        xid = self._next_xid
+        self._next_xid += 1
+        self._xids[id(exchange)] = (exchange, xid)
+        if len(self._xids) > _MAX_OPEN_EXCHANGES:
+            del self._xids[next(iter(self._xids))]
+        return xid
 
     def _write_lines(self, lines: list[dict[str, Any]]) -> None:
         if self._file is None or not lines:
             return
         text = "".join(
-            self.redactor.text(json.dumps(line, ensure_ascii=False, separators=(",", ":"))) + "\n"
+            json.dumps(self.redactor.deep(line), ensure_ascii=False, separators=(",", ":")) + "\n"
             for line in lines
         )
         self._file.write(text)

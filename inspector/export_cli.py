@@ -1,0 +1,66 @@
+"""`mcp-inspector-qt export-har FILE [-o out.har]`: a session's HTTP exchanges as HAR 1.2.
+
+Exit codes: 0 written, 2 usage or an unreadable session file (the message says why).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from inspector.recording.har import export_har
+from inspector.recording.reader import SessionFileError, read_session
+
+__all__ = ["add_export_parser", "run_export_har"]
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+def add_export_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "export-har",
+        help="export the HTTP exchanges of a recorded session as HAR 1.2",
+        usage="mcp-inspector-qt export-har FILE [-o out.har]",
+        epilog="exit codes: 0 written, 2 usage or unreadable session file. Secrets were "
+        "redacted when the session was recorded; they are not in the HAR either.",
+    )
+    parser.add_argument("file", metavar="FILE", help="a session file (JSON Lines)")
+    parser.add_argument(
+        "-o", "--output", metavar="OUT", default="-", help="the HAR file to write (default: stdout)"
+    )
+
+
+def _diag(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def run_export_har(ns: argparse.Namespace) -> int:
+    try:
+        recorded = read_session(ns.file)
+    except SessionFileError as exc:
+        _diag(f"error: {exc}")
+        return EXIT_USAGE
+    for problem in recorded.problems:
+        _diag(f"note: {problem}")
+    har = export_har(recorded)
+    entries = har["log"]["entries"]
+    if not entries:
+        transport = recorded.connection.get("transport", "?")
+        _diag(f"note: the session has no HTTP exchanges (transport: {transport}); the HAR is empty")
+    text = json.dumps(har, indent=2, ensure_ascii=False) + "\n"
+    if ns.output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return EXIT_OK
+    try:
+        Path(ns.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _diag(f"error: cannot write {ns.output}: {exc.strerror or exc}")
+        return EXIT_USAGE
+    _diag(f"wrote {len(entries)} HTTP exchange(s) to {ns.output}")
+    return EXIT_OK
