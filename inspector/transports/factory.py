@@ -43,13 +43,16 @@ def http_transport(
     headers: Mapping[str, str] | None = None,
     secret_headers: frozenset[str] = frozenset(),
     client: httpx.AsyncClient | None = None,
+    auth: httpx.Auth | None = None,
 ) -> Transport:
-    params = HttpParams(
-        url,
-        dict(headers or {}),
-        frozenset(h.lower() for h in secret_headers),
-        client=client,
-    )
+    """`auth` (e.g. `inspector.auth.OAuth`) is applied to every request of the connection;
+    its DPoP proofs are redacted from exchange reports like the Authorization header."""
+    secret = frozenset(h.lower() for h in secret_headers)
+    if auth is not None:
+        secret |= {"dpop"}
+        if client is not None:
+            client.auth = auth
+    params = HttpParams(url, dict(headers or {}), secret, client=client, auth=auth)
     if kind == "streamable-http":
         return StreamableHttpTransport(params)
     if kind == "sse":

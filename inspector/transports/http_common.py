@@ -44,6 +44,7 @@ class HttpParams:
     max_resume_attempts: int = 5
     default_retry_ms: int = 1000
     client: httpx.AsyncClient | None = None  # injectable (tests pass a MockTransport client)
+    auth: httpx.Auth | None = None  # e.g. inspector.auth.OAuth: applied to every request
 
 
 def check_url(url: str) -> None:

@@ -64,6 +64,7 @@ class LegacySseTransport(Transport):
                     connect=self.params.connect_timeout, read=None, write=30.0, pool=30.0
                 ),
                 follow_redirects=False,
+                auth=self.params.auth,
             )
         self._endpoint_ready = asyncio.get_running_loop().create_future()
         self._stream_task = asyncio.create_task(self._run_stream(), name="sse-stream")

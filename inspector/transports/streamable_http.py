@@ -87,6 +87,7 @@ class StreamableHttpTransport(Transport):
                     connect=self.params.connect_timeout, read=None, write=30.0, pool=30.0
                 ),
                 follow_redirects=False,
+                auth=self.params.auth,
             )
 
     async def send(self, text: str, *, info: Outgoing | None = None) -> None:
