@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from inspector.conformance_auth import oauth_for_scenario
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.versions import LATEST_LEGACY, Era, EraSetting, era_of
@@ -170,7 +171,12 @@ def _log_traffic(record: TrafficRecord) -> None:
 
 
 def open_session(scenario: Scenario, responder: ConformanceResponder) -> Session:
-    transport = http_transport(scenario.url, kind="auto")
+    auth = (
+        oauth_for_scenario(scenario.name, scenario.url, scenario.context)
+        if scenario.name.startswith("auth/")
+        else None
+    )
+    transport = http_transport(scenario.url, kind="auto", auth=auth)
     session = Session(transport, config_for(scenario), responder)
     session.add_traffic_observer(_log_traffic)
     return session
