@@ -19,6 +19,13 @@ from collections.abc import Sequence
 from typing import Any, Final, NoReturn, TextIO
 
 from inspector import __version__
+from inspector.auth_cli import (
+    AuthUsageError,
+    add_auth_arguments,
+    add_logout_parser,
+    build_auth,
+    run_logout,
+)
 from inspector.export_cli import add_export_parser, run_export_har
 from inspector.jsonrpc import error_name
 from inspector.protocol.connection import ClientConfig
@@ -145,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--transport", choices=("auto", "stdio", "streamable-http", "sse"), default="auto"
     )
     target.add_argument("--header", action="append", default=[], metavar="'K: V'")
+    add_auth_arguments(cli)
     target.add_argument("--env", action="append", default=[], metavar="K=V")
     target.add_argument("--full-env", action="store_true", help="pass the whole environment")
     target.add_argument("--cwd")
@@ -207,6 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_parser("demo-server", help="run the bundled demo MCP server on stdio")
     add_replay_parser(sub)
+    add_logout_parser(sub)
     add_export_parser(sub)
     return parser
 
@@ -411,11 +420,17 @@ def _transport(ns: argparse.Namespace, command: list[str]) -> Transport:
             check_url(ns.url)
         except TransportError as exc:
             raise UsageError(f"--url: {exc}") from exc
-        return http_transport(ns.url, kind=ns.transport, headers=_headers(ns.header))
+        try:
+            auth = build_auth(ns, verbose=ns.verbose)
+        except AuthUsageError as exc:
+            raise UsageError(str(exc)) from exc
+        return http_transport(ns.url, kind=ns.transport, headers=_headers(ns.header), auth=auth)
     if ns.transport not in ("auto", "stdio"):
         raise UsageError(f"--transport {ns.transport} needs --url")
     if ns.header:
         raise UsageError("--header applies to --url servers only")
+    if ns.auth != "none":
+        raise UsageError(f"--auth {ns.auth} applies to --url servers only")
     params = StdioParams(
         command[0],
         command[1:],
@@ -428,6 +443,7 @@ def _transport(ns: argparse.Namespace, command: list[str]) -> Transport:
 
 async def run_cli(ns: argparse.Namespace) -> int:
     command = _check_usage(ns)
+    transport = _transport(ns, command)  # first: an OAuth browser login extends ns.timeout
     answers: dict[str, Any] = {}
     if ns.answers:
         try:
@@ -445,7 +461,6 @@ async def run_cli(ns: argparse.Namespace) -> int:
         config.legacy_version = ns.protocol_version
     if ns.method == "logging/setLevel" or ns.log_level:
         config.log_level = ns.log_level
-    transport = _transport(ns, command)
     responder = PolicyResponder(answers, roots)
     session = Session(transport, config, responder)
     recorder = _start_recorder(ns, session, command) if ns.record else None
@@ -561,6 +576,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # -v shows exchanges our own way
+    if ns.command == "logout":
+        return run_logout(ns)
     if ns.command == "replay":
         return run_replay(ns)
     if ns.command == "export-har":
