@@ -238,13 +238,16 @@ def test_bad_answers_file_is_a_usage_error(tmp_path: Path) -> None:
     assert "unknown keys" in err
 
 
-def test_no_arguments_points_to_the_cli() -> None:
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.run(
-        [PY, "-m", "inspector.cli"], capture_output=True, text=True, timeout=20, env=env
-    )
-    assert proc.returncode == 2
-    assert "cli --method tools/list" in proc.stderr
+def test_no_arguments_opens_the_gui(monkeypatch: pytest.MonkeyPatch) -> None:
+    import inspector.ui.gui as gui
+    from inspector.cli import main
+
+    seen: list[gui.GuiOptions] = []
+    monkeypatch.setattr(gui, "run_gui", lambda options: seen.append(options) or 0)
+    assert main([]) == 0
+    assert main(["gui", "--profile", "demo", "--screenshot", "out.png"]) == 0
+    assert seen[0] == gui.GuiOptions()
+    assert (seen[1].profile, seen[1].screenshot) == ("demo", "out.png")
 
 
 def test_help_lists_exit_codes() -> None:

@@ -238,8 +238,9 @@ class ConnectionController(QObject):
         return await session.send_raw(text)
 
     # ---------------------------------------------------------------- events
-    def _ask_notice(self, text: str) -> None:
-        self.errors.add("server ask", text)
+    def _ask_notice(self, text: str, declined: bool) -> None:
+        if declined:
+            self.errors.add("server ask", text)
         self.notice.emit(text)
 
     def _on_item(self, session: Session, item: object) -> None:

@@ -17,7 +17,10 @@ __all__ = ["GuiResponder"]
 
 
 class GuiResponder(PolicyResponder):
-    def __init__(self, roots: Sequence[dict[str, Any]], on_notice: Callable[[str], None]) -> None:
+    def __init__(
+        self, roots: Sequence[dict[str, Any]], on_notice: Callable[[str, bool], None]
+    ) -> None:
+        """`on_notice(text, declined)`: declined asks belong in the Errors tab."""
         super().__init__(None, roots)
         self._on_notice = on_notice
 
@@ -25,13 +28,15 @@ class GuiResponder(PolicyResponder):
         if ask.kind == "roots":
             self._on_notice(
                 f"The server asked for roots ({ask.origin}); answered with the profile's "
-                f"{len(self.roots)} root(s)."
+                f"{len(self.roots)} root(s).",
+                False,
             )
         else:
             outcome = "declined" if ask.kind == "elicitation" else "rejected"
             self._on_notice(
                 f"The server asked for {ask.kind} ({ask.method}, {ask.origin}); it was "
                 f"{outcome} automatically. Answering sampling and elicitation by hand in a "
-                "dialog comes in the next version of the app."
+                "dialog comes in the next version of the app.",
+                True,
             )
         return await super().respond(ask)

@@ -211,6 +211,7 @@ class ProfilesDialog(QDialog):
             self.status.setText(f"Not saved: {exc}")
             return None
         self.reload(select_id=saved.id)
+        self.editor.show_problems(problems)  # warnings stay visible after saving
         self.status.setText(f"Saved “{saved.name}”.")
         return saved
 

@@ -36,7 +36,7 @@ class _NumberItem(QTableWidgetItem):
     def __init__(self, text: str, value: float) -> None:
         super().__init__(text)
         self.value = value
-        self.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+        self.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
     def __lt__(self, other: QTableWidgetItem) -> bool:
         if isinstance(other, _NumberItem):
