@@ -277,7 +277,7 @@ async def test_token_endpoint_auth_methods(
     form, headers = world.token_requests[0]
     assert ("authorization" in headers) == (expect == "basic")
     assert ("client_secret" in form) == (expect == "post")
-    assert form.get("client_id") == (None if expect == "basic" else "client-1")
+    assert form.get("client_id") == "client-1"
     assert world.registrations[0]["token_endpoint_auth_method"] == registered
 
 

@@ -1301,6 +1301,9 @@ class OAuth(httpx.Auth):
             # RFC 6749 §2.3.1: form-urlencode id and secret before Base64.
             pair = f"{quote(client.client_id, safe='')}:{quote(client.client_secret, safe='')}"
             headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode("ascii")
+            # Not an authentication method of its own (RFC 6749 §3.2.1), and some servers
+            # (the mcp SDK's) look the client up by it before reading the header.
+            form["client_id"] = client.client_id
         elif method == "client_secret_post":
             if not client.client_secret:
                 raise TokenError("client_secret_post needs a client secret, and there is none")
