@@ -257,3 +257,47 @@ def test_cli_logout_without_keyring_says_so() -> None:
     assert proc.returncode == 0
     assert "nothing was stored" in proc.stderr
     assert "memory for this session only" in proc.stderr
+
+
+# ---------------------------------------------------------------- GUI helpers, layering
+async def test_step_gate_pauses_until_advanced_and_can_stop() -> None:
+    from inspector.auth import AuthStep, AuthTimeline, StepGate
+    from inspector.auth.events import AuthEvent
+
+    shown: list[str | None] = []
+    gate = StepGate(enabled=True, on_waiting=lambda s: shown.append(s.name if s else None))
+    task = asyncio.ensure_future(gate(AuthStep("token", "exchange the code")))
+    await asyncio.sleep(0.01)
+    assert not task.done() and gate.waiting is not None and gate.waiting.name == "token"
+    gate.advance()
+    await task
+    assert shown == ["token", None]
+    task = asyncio.ensure_future(gate(AuthStep("register", "DCR")))
+    await asyncio.sleep(0.01)
+    gate.stop()
+    with pytest.raises(AuthCancelled):
+        await task
+    task = asyncio.ensure_future(gate(AuthStep("authorize", "open")))
+    await asyncio.sleep(0.01)
+    gate.set_enabled(False)  # releases the waiting step
+    await task
+    await StepGate()(AuthStep("x", "y"))  # disabled: no wait
+    timeline = AuthTimeline(limit=2)
+    seen: list[str] = []
+    timeline.add_listener(lambda e: seen.append(e.step))
+    for step in ("a", "b", "c"):
+        timeline(AuthEvent(step, "m", "error" if step == "c" else "info"))
+    assert [e.step for e in timeline.events] == ["b", "c"] and seen == ["a", "b", "c"]
+    assert [e.step for e in timeline.errors()] == ["c"]
+
+
+def test_auth_imports_no_higher_layer() -> None:
+    import ast
+
+    for path in sorted((REPO / "inspector" / "auth").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith(
+                    ("inspector.transports", "inspector.session", "inspector.ui", "inspector.cli")
+                ), f"{path.name} imports {node.module}"

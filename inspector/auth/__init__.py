@@ -19,6 +19,7 @@ from inspector.auth.models import (
     TokenSet,
 )
 from inspector.auth.oauth import OAuth
+from inspector.auth.stepper import AuthTimeline, StepGate
 from inspector.auth.store import AuthStore
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "AuthListener",
     "AuthStep",
     "AuthStore",
+    "AuthTimeline",
     "AuthorizationPrompt",
     "BearerAuth",
     "DiscoveryError",
@@ -38,6 +40,7 @@ __all__ = [
     "Opener",
     "RedirectError",
     "RegistrationError",
+    "StepGate",
     "StepHook",
     "TokenError",
     "TokenSet",
