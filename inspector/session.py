@@ -16,7 +16,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from inspector.jsonrpc import (
     ErrorResponse,
@@ -77,6 +77,7 @@ __all__ = [
     "Session",
     "SessionError",
     "SessionListener",
+    "TransportFailure",
 ]
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,11 @@ class ProtocolFailure(RequestError):
     pass
 
 
+class TransportFailure(RequestError):
+    """The request could not be delivered or answered at the transport level (HTTP 500 with
+    an HTML body, a wrong content type, a refused connection...). The session goes on."""
+
+
 _ERROR_FOR: dict[str, type[RequestError]] = {
     "error": ServerError,
     "timeout": RequestTimeout,
@@ -150,7 +156,12 @@ _ERROR_FOR: dict[str, type[RequestError]] = {
     "closed": ConnectionClosed,
     "rejected": InputRejected,
     "protocol": ProtocolFailure,
+    "transport": TransportFailure,
 }
+# spec 2026-07-28: a broken response stream means re-sending under a new id; a server that
+# breaks every stream would make that loop forever, so give up after this many in a row.
+_MAX_RESENDS: Final = 3
+_RESEND_WINDOW: Final = 30.0
 
 
 @dataclass
@@ -202,6 +213,7 @@ class Session:
         self.auto_reinitialize = False
         self.session_expired: str | None = None
         self._reinit_task: asyncio.Task[None] | None = None
+        self._resends: dict[int, tuple[int, float]] = {}  # request key -> (count, last at)
         self._ready: asyncio.Future[SessionReady] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._closed: TransportClosed | None = None
@@ -537,8 +549,17 @@ class Session:
 
     def _send_message(self, message: Message) -> None:
         text = encode(message)
-        self._record_out(text, message)
-        self._outq.put_nowait((text, self._outgoing(message)))
+        info = self._outgoing(message)
+        if info.cancels is not None and info.era == "modern" and self.transport.kind == "http":
+            # spec 2026-07-28 streamable HTTP: the transport cancels by closing the response
+            # stream and sends no notifications/cancelled; the log must not show one going out.
+            self._note(
+                f"request {info.cancels!r} cancelled by closing its response stream "
+                "(streamable HTTP sends no notifications/cancelled)"
+            )
+        else:
+            self._record_out(text, message)
+        self._outq.put_nowait((text, info))
 
     def _outgoing(self, frame: Message | Invalid) -> Outgoing:
         """What an HTTP transport needs to know about a message, without parsing it."""
@@ -686,9 +707,22 @@ class Session:
         self._after_change()
 
     def _on_stream_lost(self, event: StreamLost) -> None:
-        new_id = self.conn.resend(event.wire_id, self._clock())
-        if new_id is not None:
-            self._note(f"{event.reason}; re-sent request {event.wire_id!r} as {new_id!r}")
+        now = self._clock()
+        key = self.conn.key_of_wire_id(event.wire_id)
+        if key is None:
+            return
+        count, last = self._resends.get(key, (0, now))
+        count = count + 1 if now - last < _RESEND_WINDOW else 1
+        if count > _MAX_RESENDS:
+            self._resends.pop(key, None)
+            why = f"{event.reason}; gave up after re-sending it {_MAX_RESENDS} times"
+            for ev in self.conn.fail_wire(event.wire_id, why, now):
+                self._dispatch(ev)
+        else:
+            self._resends[key] = (count, now)
+            new_id = self.conn.resend(event.wire_id, now)
+            if new_id is not None:
+                self._note(f"{event.reason}; re-sent request {event.wire_id!r} as {new_id!r}")
         self._after_change()
 
     def _on_session_expired(self, event: SessionExpired) -> None:
@@ -785,11 +819,13 @@ class Session:
 
     def _dispatch(self, event: Event) -> None:
         if isinstance(event, RequestCompleted):
+            self._resends.pop(event.key, None)
             call = self._calls.pop(event.key, None)
             self._progress.pop(event.key, None)
             if call is not None and not call.future.done():
                 call.future.set_result(event.result)
         elif isinstance(event, RequestFailed):
+            self._resends.pop(event.key, None)
             call = self._calls.pop(event.key, None)
             self._progress.pop(event.key, None)
             if call is not None and not call.future.done():

@@ -15,15 +15,13 @@ from typing import Final, Literal
 import httpx
 
 from inspector.transports.base import (
-    DeliveryFailed,
-    FrameReceived,
     HttpExchange,
     Outgoing,
     Transport,
     TransportError,
     TransportEvent,
 )
-from inspector.transports.http_common import HttpParams
+from inspector.transports.http_common import HttpParams, is_modern_error_body
 from inspector.transports.legacy_sse import LegacySseTransport
 from inspector.transports.streamable_http import StreamableHttpTransport
 
@@ -33,7 +31,6 @@ log = logging.getLogger(__name__)
 
 HttpKind = Literal["auto", "streamable-http", "sse"]
 _FALLBACK_STATUSES: Final = frozenset({400, 404, 405})
-_MODERN_CODES: Final = frozenset({-32022, -32021, -32020, -32601})
 
 
 def http_transport(
@@ -94,17 +91,22 @@ class AutoHttpTransport(Transport):
         while True:
             switched = False
             async for event in self.inner.events():
-                if not self.decided:
-                    if isinstance(event, FrameReceived):
+                if not self.decided and isinstance(event, HttpExchange) and event.method == "POST":
+                    # The answer to the first POST decides (its exchange comes before the
+                    # frames and failures it carried).
+                    if not self._refused_like_an_old_server(event):
                         self.decided = True
-                    elif isinstance(event, DeliveryFailed) and self._should_fall_back(event):
-                        replacement = await self._switch(event)
-                        if replacement is not None:
-                            yield replacement
-                            yield event
-                            return
+                        yield event
+                        continue
+                    yield event
+                    failure = await self._switch(event)
+                    if failure is None:
                         switched = True
                         break
+                    # Not HTTP+SSE either: carry on with streamable HTTP, whose error
+                    # (frames, DeliveryFailed) follows, so the request fails with it.
+                    yield failure
+                    continue
                 yield event
             if not switched:
                 return
@@ -112,14 +114,14 @@ class AutoHttpTransport(Transport):
                 "POST", self.params.url, None, note=self.switch_note or "auto-detect: switched"
             )
 
-    def _should_fall_back(self, event: DeliveryFailed) -> bool:
-        if self._first is None or event.wire_id != self._first[1].wire_id:
+    def _refused_like_an_old_server(self, exchange: HttpExchange) -> bool:
+        """spec 2026-07-28 "Backward Compatibility": 400, 404 or 405 whose body is not a
+        recognised modern JSON-RPC error."""
+        if self._first is None or exchange.status not in _FALLBACK_STATUSES:
             return False
-        if event.status not in _FALLBACK_STATUSES:
-            return False
-        return not (event.error and event.error.get("code") in _MODERN_CODES)
+        return not is_modern_error_body(exchange.body_excerpt or "")
 
-    async def _switch(self, refused: DeliveryFailed) -> TransportEvent | None:
+    async def _switch(self, refused: HttpExchange) -> TransportEvent | None:
         """Try HTTP+SSE. None on success; else an exchange note to show before the failure."""
         assert self._first is not None
         log.info(

@@ -6,13 +6,14 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
 from inspector.transports.base import HttpExchange, TransportError
 
 __all__ = [
+    "MODERN_ERROR_CODES",
     "REDACTED",
     "HttpParams",
     "check_url",
@@ -20,6 +21,7 @@ __all__ = [
     "exchange_of",
     "is_modern_error_body",
     "redact_headers",
+    "redact_url",
 ]
 
 REDACTED: Final = "•••redacted•••"
@@ -27,9 +29,12 @@ _ALWAYS_SECRET: Final = frozenset(
     {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"}
 )
 _SECRET_HINTS: Final = ("token", "secret", "password", "apikey", "api-key", "auth")
-# Modern JSON-RPC errors a 2026-07-28 server returns with HTTP 4xx (backward compatibility:
-# such a body means "modern server", not "legacy server, fall back").
-_MODERN_ERROR_CODES: Final = frozenset({-32022, -32021, -32020, -32601, -32602, -32600})
+# Modern JSON-RPC errors a 2026-07-28 server returns with HTTP 4xx (spec 2026-07-28
+# streamable-http "Backward Compatibility": unsupported version, missing client capability,
+# header mismatch, unknown method). Such a body means "modern server", not "old server,
+# fall back". -32600/-32602 are not on the list: servers of every era send them.
+MODERN_ERROR_CODES: Final = frozenset({-32022, -32021, -32020, -32601})
+_SECRET_QUERY: Final = ("token", "secret", "password", "passwd", "key", "auth", "sig", "code")
 
 
 @dataclass
@@ -70,6 +75,29 @@ def redact_headers(
     return out
 
 
+def redact_url(url: str) -> str:
+    """The URL without a password and without the values of secret-looking query parameters."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, host = netloc.rpartition("@")
+        user, sep, _password = userinfo.partition(":")
+        netloc = f"{user}:{REDACTED}@{host}" if sep else f"{userinfo}@{host}"
+    query = parts.query
+    if query:
+        pairs = []
+        for item in query.split("&"):
+            name, sep, value = item.partition("=")
+            low = name.lower()
+            if sep and value and any(h in low for h in _SECRET_QUERY):
+                value = REDACTED
+            pairs.append(f"{name}{sep}{value}")
+        query = "&".join(pairs)
+    if netloc == parts.netloc and query == parts.query:
+        return url
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
 def exchange_of(
     request: httpx.Request,
     response: httpx.Response | None,
@@ -79,7 +107,7 @@ def exchange_of(
 ) -> HttpExchange:
     return HttpExchange(
         method=request.method,
-        url=str(request.url),
+        url=redact_url(str(request.url)),
         status=response.status_code if response is not None else None,
         request_headers=redact_headers(request.headers, secret),
         response_headers=redact_headers(response.headers, secret) if response is not None else {},
@@ -97,10 +125,12 @@ def is_modern_error_body(body: str) -> bool:
         return False
     if not isinstance(value, dict) or not isinstance(value.get("error"), dict):
         return False
-    return value["error"].get("code") in _MODERN_ERROR_CODES
+    code = value["error"].get("code")
+    return isinstance(code, int) and not isinstance(code, bool) and code in MODERN_ERROR_CODES
 
 
 def describe_http_error(exc: httpx.HTTPError, url: str) -> str:
+    url = redact_url(url)
     if isinstance(exc, httpx.ConnectError):
         return f"cannot connect to {url}: {exc or 'connection refused'}"
     if isinstance(exc, httpx.ConnectTimeout):

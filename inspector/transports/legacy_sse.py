@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Final
 from urllib.parse import urljoin, urlsplit
 
 import httpx
@@ -34,6 +35,8 @@ from inspector.transports.http_common import (
 from inspector.transports.sse import SseDecoder
 
 __all__ = ["LegacySseTransport"]
+
+_POST_WAIT: Final = 30.0  # the endpoint answers 202 at once; the real answer comes by SSE
 
 
 class LegacySseTransport(Transport):
@@ -117,7 +120,7 @@ class LegacySseTransport(Transport):
                 async for chunk in response.aiter_bytes():
                     for event in decoder.feed(chunk):
                         if event.event == "endpoint":
-                            self._on_endpoint(event.data, exchange)
+                            self._on_endpoint(event.text, exchange)
                             continue
                         await self._queue.put(
                             FrameReceived(
@@ -165,9 +168,13 @@ class LegacySseTransport(Transport):
             "POST", self.endpoint, content=text.encode("utf-8"), headers=headers
         )
         try:
-            response = await self._client.send(request)
-        except httpx.HTTPError as exc:
-            why = describe_http_error(exc, self.endpoint)
+            response = await asyncio.wait_for(self._client.send(request), _POST_WAIT)
+        except (httpx.HTTPError, TimeoutError) as exc:
+            why = (
+                describe_http_error(exc, self.endpoint)
+                if isinstance(exc, httpx.HTTPError)
+                else f"the POST to {self.endpoint} got no answer within {_POST_WAIT:g} s"
+            )
             await self._queue.put(exchange_of(request, None, self._secret, note=why))
             if info.kind == "request" and info.wire_id is not None:
                 await self._queue.put(DeliveryFailed(info.wire_id, why))

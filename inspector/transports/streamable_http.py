@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any, Final
 
 import httpx
@@ -50,6 +50,8 @@ __all__ = ["StreamableHttpTransport"]
 log = logging.getLogger(__name__)
 
 _ACCEPT: Final = "application/json, text/event-stream"
+_GET_STREAM_NOTE: Final = "GET stream open"
+_SIMPLE_BODY_WAIT: Final = 5.0  # seconds to read the body of a 202-expected answer
 
 
 def _content_type(response: httpx.Response) -> str:
@@ -199,6 +201,7 @@ class StreamableHttpTransport(Transport):
     async def _post_simple(self, text: str, info: Outgoing) -> None:
         """POST a notification or a response; the server should answer 202."""
         assert self._client is not None
+        sent_session = self.session_id
         request = self._client.build_request(
             "POST",
             self.params.url,
@@ -214,23 +217,49 @@ class StreamableHttpTransport(Transport):
                 )
             )
             return
-        try:
-            body, _, _ = await self._read_body(response)
-        except httpx.HTTPError:
-            body = ""
-        finally:
-            await response.aclose()
         note = None
         if response.status_code != 202:
             note = f"expected 202 Accepted for a {info.kind}, got {response.status_code}"
+        if response.status_code == 200 and _content_type(response) == "text/event-stream":
+            # Not allowed, but whatever the stream carries is shown, and it must not hold up
+            # the messages queued behind this one: read it in the background.
+            exchange = exchange_of(
+                request, response, self._secret, note=f"{note}; reading the SSE stream it opened"
+            )
+            await self._emit(exchange)
+            self._spawn(self._drain_stream(response, exchange))
+            return
+        try:
+            body, _, _ = await asyncio.wait_for(self._read_body(response), _SIMPLE_BODY_WAIT)
+        except (httpx.HTTPError, TimeoutError):
+            body = ""
+            note = (note + "; " if note else "") + "the body was not read to its end"
+        finally:
+            await response.aclose()
         shown = body if isinstance(body, str) else body.decode("utf-8", "replace")
         await self._emit(
             exchange_of(
                 request, response, self._secret, note=note, body_excerpt=shown[:2000] or None
             )
         )
-        if response.status_code == 404 and self.session_id is not None and info.era == "legacy":
+        if (
+            response.status_code == 404
+            and sent_session is not None
+            and sent_session == self.session_id
+            and info.era == "legacy"
+        ):
             await self._session_expired()
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _drain_stream(self, response: httpx.Response, exchange: HttpExchange) -> None:
+        try:
+            await self._pump_sse(response, SseDecoder(self.params.max_event_bytes), None, exchange)
+        finally:
+            await response.aclose()
 
     async def _post_request(self, text: str, info: Outgoing) -> None:
         assert self._client is not None and info.wire_id is not None
@@ -271,7 +300,12 @@ class StreamableHttpTransport(Transport):
         session_id = response.headers.get("mcp-session-id")
         if info.era == "legacy" and session_id and info.method == "initialize":
             self.session_id = session_id
-        if status == 404 and sent_session is not None and info.era == "legacy":
+        if (
+            status == 404
+            and sent_session is not None
+            and sent_session == self.session_id
+            and info.era == "legacy"
+        ):
             body, _, _ = await self._read_body(response)
             shown = body if isinstance(body, str) else body.decode("utf-8", "replace")
             await self._emit(
@@ -312,6 +346,17 @@ class StreamableHttpTransport(Transport):
                 await self._emit(
                     DeliveryFailed(
                         info.wire_id, f"the response of {size:,} bytes exceeds the size limit"
+                    )
+                )
+            elif not _answers(body, info.wire_id):
+                # The body of a POST can only be the answer to that POST: it is not.
+                shown = body if isinstance(body, str) else body.decode("utf-8", "replace")
+                await self._emit(
+                    DeliveryFailed(
+                        info.wire_id,
+                        f"the JSON body of HTTP {status} is not a response to request "
+                        f"{info.wire_id!r}: {shown[:200]!r}",
+                        status,
                     )
                 )
             return
@@ -395,6 +440,8 @@ class StreamableHttpTransport(Transport):
                     answered = await self._deliver(event, wire_id, exchange) or answered
         except httpx.HTTPError as exc:
             return answered, describe_http_error(exc, str(response.request.url))
+        finally:
+            decoder.close()  # a half-received event dies with its stream (SSE spec)
         return answered, None
 
     async def _deliver(
@@ -409,7 +456,21 @@ class StreamableHttpTransport(Transport):
                 sse_event_id=event.id,
             )
         )
-        return wire_id is not None and _answers(event.data, wire_id)
+        if wire_id is None:
+            if exchange.note == _GET_STREAM_NOTE and (rid := _response_id(event.text)) is not None:
+                # spec 2025-11-25: the standalone GET stream carries no responses (except
+                # when resuming); the session still pairs it, but the log says so.
+                await self._emit(
+                    HttpExchange(
+                        exchange.method,
+                        exchange.url,
+                        exchange.status,
+                        note=f"a JSON-RPC response (id {rid!r}) arrived on the standalone "
+                        "GET stream; the spec sends responses on the POST stream of their request",
+                    )
+                )
+            return False
+        return _answers(event.text, wire_id)
 
     async def _resume(self, info: Outgoing, decoder: SseDecoder) -> None:
         """Legacy: GET with Last-Event-ID until the answer arrives (spec 2025-11-25
@@ -516,7 +577,7 @@ class StreamableHttpTransport(Transport):
                         if status == 404 and self.session_id is not None:
                             await self._session_expired(from_get=True)
                         return
-                    exchange = exchange_of(request, response, self._secret, note="GET stream open")
+                    exchange = exchange_of(request, response, self._secret, note=_GET_STREAM_NOTE)
                     await self._emit(exchange)
                     failures = 0
                     _, broke = await self._pump_sse(response, decoder, None, exchange)
@@ -587,15 +648,22 @@ def _json_rpc_error(body: str) -> tuple[dict[str, Any] | None, str | int | None]
     return None, None
 
 
-def _answers(data: str, wire_id: str | int) -> bool:
+def _response_id(data: str | bytes) -> str | int | None:
+    """The id of a JSON-RPC response (result or error), else None."""
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", "replace")
     if '"id"' not in data:
-        return False
+        return None
     try:
         value = json.loads(data)
     except ValueError:
-        return False
-    return (
-        isinstance(value, dict)
-        and value.get("id") == wire_id
-        and ("result" in value or "error" in value)
-    )
+        return None
+    if not isinstance(value, dict) or not ("result" in value or "error" in value):
+        return None
+    rid = value.get("id")
+    return rid if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+
+
+def _answers(data: str | bytes, wire_id: str | int) -> bool:
+    rid = _response_id(data)
+    return rid is not None and rid == wire_id and type(rid) is type(wire_id)
