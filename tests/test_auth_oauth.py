@@ -576,7 +576,7 @@ async def test_jwt_bearer_is_not_retried_after_a_refusal() -> None:
     oauth = make_oauth(world, settings)
     with pytest.raises(AuthError, match="invalid_grant"):
         await call(world, oauth)
-    with pytest.raises(AuthError, match="not retried"):
+    with pytest.raises(AuthError, match=r"not retried|not trying again"):
         await call(world, oauth)
     assert len(world.token_requests) == 1
     assert world.token_requests[0][0]["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer"
@@ -693,3 +693,32 @@ async def test_expiry_is_reported() -> None:
     left = oauth.tokens.expires_in(time.time())
     assert left is not None and 3500 < left <= 3600
     assert "logged in at https://auth.test" in oauth.status_line()
+
+
+async def test_a_failed_login_is_not_retried_at_once() -> None:
+    world = FakeWorld(state_mode="wrong")
+    oauth = make_oauth(world)
+    with pytest.raises(RedirectError):
+        await call(world, oauth)
+    with pytest.raises(AuthError, match="last login failed"):
+        await call(world, oauth)
+    assert len(world.authorize_requests) == 1
+    world.state_mode = "echo"
+    await oauth.login()  # an explicit login clears it
+    assert (await call(world, oauth)).status_code == 200
+
+
+async def test_a_server_refusing_every_token_gets_one_login_per_request() -> None:
+    world = FakeWorld()
+    original = world._rs
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        original(request)
+        return httpx.Response(401, headers={"WWW-Authenticate": "Bearer"})
+
+    world._rs = refuse  # type: ignore[method-assign]
+    events: list[AuthEvent] = []
+    response = await call(world, make_oauth(world, events=events))
+    assert response.status_code == 401
+    assert len(world.authorize_requests) == 1
+    assert any("still answers 401" in e.message for e in events)

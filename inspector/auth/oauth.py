@@ -92,6 +92,7 @@ log = logging.getLogger("inspector.auth")
 
 _OFFLINE: Final = "offline_access"
 _BODY_EXCERPT: Final = 300
+_LOGIN_COOLDOWN: Final = 30.0  # seconds before a failed login is tried again by itself
 
 
 # ----------------------------------------------------------------------- helpers
@@ -206,6 +207,7 @@ class OAuth(httpx.Auth):
         self._pending: LoopbackRedirect | None = None
         self._futile_scopes: set[frozenset[str]] = set()
         self._grant_failure: str | None = None
+        self._login_failure: tuple[float, AuthError] | None = None
         self._keyring_noted = False
 
     # ================================================================ public API
@@ -229,6 +231,7 @@ class OAuth(httpx.Auth):
         """Log in now, without waiting for the server to ask (the GUI's "Log in", the
         CLI before connecting). Discovery uses the well-known locations."""
         async with self._get_lock():
+            self._login_failure = None
             prm = await self._discover_resource(None)
             meta = await self._discover_server(prm)
             chosen = scope or select_scope(
@@ -252,6 +255,7 @@ class OAuth(httpx.Auth):
         self._dpop = None
         self._futile_scopes.clear()
         self._grant_failure = None
+        self._login_failure = None
         self._emit(
             "logout",
             "logged out: " + ("; ".join(forgotten) if forgotten else "nothing was stored"),
@@ -286,6 +290,7 @@ class OAuth(httpx.Auth):
         response = yield request
         nonce_retries = 0
         unauthorized = 0
+        last_outcome = ""
         step_ups = 0
         while True:
             self._remember_nonce(response)
@@ -307,7 +312,7 @@ class OAuth(httpx.Auth):
                     sent = self._authorize(request)
                     response = yield request
                     continue
-                if unauthorized >= 2:
+                if unauthorized >= 2 or last_outcome == "login":
                     self._emit(
                         "error",
                         "the server still answers 401 Unauthorized after a new token; giving up "
@@ -318,7 +323,7 @@ class OAuth(httpx.Auth):
                     )
                     return
                 unauthorized += 1
-                await self._on_unauthorized(info, sent, force_login=unauthorized > 1)
+                last_outcome = await self._on_unauthorized(info, sent, force_login=unauthorized > 1)
                 sent = self._authorize(request)
                 response = yield request
                 continue
@@ -411,10 +416,21 @@ class OAuth(httpx.Auth):
 
     async def _on_unauthorized(
         self, info: ChallengeInfo, sent: TokenSet | None, *, force_login: bool
-    ) -> None:
+    ) -> str:
+        """Get a usable token: "other" (another request renewed it meanwhile), "refresh" or
+        "login". A login that failed a moment ago is not retried at once (an open GET
+        stream would otherwise start one login after another)."""
         async with self._get_lock():
             if self.tokens is not None and self.tokens is not sent:
-                return  # another request already got a new token
+                return "other"  # another request already got a new token
+            if self._login_failure is not None:
+                when, error = self._login_failure
+                if time.monotonic() - when < _LOGIN_COOLDOWN:
+                    raise AuthError(
+                        f"the last login failed {int(time.monotonic() - when)} s ago ({error}); "
+                        "not trying again yet (log in again explicitly)",
+                        step=error.step,
+                    )
             self._emit(
                 "challenge",
                 "the server answered 401 Unauthorized"
@@ -441,7 +457,7 @@ class OAuth(httpx.Auth):
                 and not force_login
                 and await self._refresh(meta, current)
             ):
-                return
+                return "refresh"
             scope = select_scope(
                 override=self.settings.scope,
                 challenge_scope=info.scope,
@@ -449,7 +465,13 @@ class OAuth(httpx.Auth):
                 meta=meta,
                 offline_access=self.settings.request_offline_access,
             )
-            await self._obtain(meta, scope)
+            try:
+                await self._obtain(meta, scope)
+            except AuthError as exc:
+                self._login_failure = (time.monotonic(), exc)
+                raise
+            self._login_failure = None
+            return "login"
 
     async def _on_insufficient_scope(self, info: ChallengeInfo, sent: TokenSet | None) -> bool:
         """Step up; False when it would not help (then the 403 stands)."""
