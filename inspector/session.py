@@ -178,6 +178,8 @@ class Call:
         return await asyncio.shield(self.future)
 
     def cancel(self, reason: str = "cancelled by the user") -> None:
+        if self.future.done():
+            return  # over; its key may already belong to a newer request (re-initialize)
         self.session.cancel(self.key, reason)
 
     @property

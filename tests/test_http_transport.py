@@ -382,6 +382,30 @@ async def test_404_on_the_session_expires_it_and_reinitialize_starts_a_new_one(
     assert fake.seen[-1].headers["mcp-session-id"] == SESSION_ID + "-2"
 
 
+async def test_a_call_from_the_expired_session_cannot_cancel_a_new_request(
+    opened: list[Opened],
+) -> None:
+    fake = FakeHttp()
+    release = asyncio.Event()
+
+    async def tools_call(seen: Seen) -> Any:
+        if seen.headers.get("mcp-session-id") == SESSION_ID:
+            return httpx.Response(404)
+        await release.wait()
+        return result(seen, {"content": []})
+
+    fake.on("tools/call", tools_call)
+    item = await start(opened, fake)
+    old = item.session.start_request("tools/call", {"name": "a", "arguments": {}})
+    with pytest.raises(ConnectionClosed):
+        await old.result()
+    await item.session.reinitialize(timeout=5)
+    new = item.session.start_request("tools/call", {"name": "b", "arguments": {}})
+    old.cancel("a stale button")  # must not touch the new request, whatever its key
+    release.set()
+    assert await asyncio.wait_for(new.result(), 5) == {"content": []}
+
+
 async def test_auto_reinitialize_after_a_404(opened: list[Opened]) -> None:
     fake = FakeHttp()
     fake.get_handler = lambda seen: (
