@@ -218,6 +218,7 @@ class Session:
         self._resends: dict[int, tuple[int, float]] = {}  # request key -> (count, last at)
         self._ready: asyncio.Future[SessionReady] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_deadline: float | None = None  # what _timer is armed for
         self._closed: TransportClosed | None = None
         self._closing = False
         self._close_task: asyncio.Future[None] | None = None
@@ -604,11 +605,20 @@ class Session:
         )
 
     def _arm_timer(self) -> None:
+        """(Re-)arm the one timer for the connection's next deadline, only when it moved.
+
+        Most frames leave the deadline where it was. Re-creating the timer per frame is
+        costly under qasync: a cancelled timer (its Qt timer, handle and context) stays
+        alive until its original deadline, so a flood of frames piled up one per frame.
+        """
+        deadline = None if self._closing else self.conn.next_deadline()
         if self._timer is not None:
+            if deadline == self._timer_deadline:
+                return
             self._timer.cancel()
             self._timer = None
-        deadline = self.conn.next_deadline()
-        if deadline is None or self._closing:
+        self._timer_deadline = deadline
+        if deadline is None:
             return
         loop = asyncio.get_running_loop()
         delay = max(0.0, deadline - self._clock())
