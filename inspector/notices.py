@@ -1,8 +1,8 @@
 """Qt-free stores behind the Notifications and Errors tabs.
 
-`LogMessageStore` keeps logging notifications as references to their traffic
-entries plus one byte for the level, so a flood of a million log lines costs
-about nine bytes each here; the text is parsed again only when a row is shown.
+`LogMessageStore` keeps logging notifications as the indices of their traffic
+rows plus one byte for the level, so a flood of a million log lines costs about
+nine bytes each here; the text is parsed again only when a row is shown.
 `ErrorStore` keeps what must never be hidden: invalid frames, protocol
 violations, failed requests, a server that went away, and notices about asks
 the app declined.
@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from inspector.jsonrpc import Notification
-from inspector.traffic import TrafficEntry
+from inspector.traffic import TrafficEntry, TrafficLog
 
 __all__ = ["LEVELS", "ErrorItem", "ErrorStore", "LogMessageStore", "level_index"]
 
@@ -52,22 +53,30 @@ class _Listeners:
 
 
 class LogMessageStore(_Listeners):
-    def __init__(self) -> None:
+    """Logging notifications, by traffic row. Cleared with the traffic log."""
+
+    def __init__(self, traffic: TrafficLog) -> None:
         super().__init__()
-        self.entries: list[TrafficEntry] = []
+        self.traffic = traffic
+        self.rows = array("q")  # traffic indices
         self.levels = bytearray()
+        traffic.on_clear(self.clear)
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self.rows)
 
-    def add(self, level: str, entry: TrafficEntry) -> None:
-        self.entries.append(entry)
+    def add(self, level: str, traffic_index: int) -> None:
+        self.rows.append(traffic_index)
         self.levels.append(level_index(level))
-        self._appended()
+        for listener in self._append:
+            listener()
+
+    def entry(self, i: int) -> TrafficEntry:
+        return self.traffic.entries[self.rows[i]]
 
     def clear(self) -> None:
-        self.entries.clear()
-        self.levels.clear()
+        del self.rows[:]
+        del self.levels[:]
         self._cleared()
 
     def indices_at_least(self, minimum: int, start: int = 0) -> list[int]:
@@ -114,3 +123,10 @@ class ErrorStore(_Listeners):
     def clear(self) -> None:
         self.items.clear()
         self._cleared()
+
+    def forget_entries(self) -> None:
+        """The traffic log was cleared: row references no longer point anywhere."""
+        self.items = [
+            ErrorItem(i.wall, i.category, i.message, None) if i.entry_index is not None else i
+            for i in self.items
+        ]

@@ -27,6 +27,7 @@ from tests.ui_helpers import (
     new_loop,
     python_profile,
     run,
+    then_shutdown,
     until,
 )
 
@@ -94,7 +95,7 @@ def test_server_everything_connect_disconnect_reconnect(
         ]
         assert len(initializes) == 2
 
-    run(loop, scenario(), timeout=60)
+    run(loop, then_shutdown(window, scenario()), timeout=60)
 
 
 def test_invalid_frames_show_flagged(window: MainWindow, loop: asyncio.AbstractEventLoop) -> None:
@@ -108,7 +109,7 @@ def test_invalid_frames_show_flagged(window: MainWindow, loop: asyncio.AbstractE
         assert result["content"][0]["text"] == "answered after garbage"
         await asyncio.sleep(0.1)
 
-    run(loop, scenario())
+    run(loop, then_shutdown(window, scenario()))
     model = window.log_panel.model
     model.flush()
     invalid_rows = [
@@ -163,7 +164,7 @@ def test_crash_shows_clear_state_app_stays_usable_and_reconnect_works(
         )
         assert window.bar.state_label.text() == "Connected"
 
-    run(loop, scenario())
+    run(loop, then_shutdown(window, scenario()))
 
 
 def test_a_server_that_exits_at_once_fails_with_its_reason(
@@ -174,10 +175,11 @@ def test_a_server_that_exits_at_once_fails_with_its_reason(
     async def scenario() -> None:
         window.connect_profile(profile)
         await until(lambda: window.controller.state is ConnState.FAILED, "the failure")
+        assert window.bar.state_label.text() == "Could not connect"
+        assert "API_KEY" in window.controller.detail
+        assert "API_KEY" in window.bar.server_label.text()
 
-    run(loop, scenario())
-    assert window.bar.state_label.text() == "Could not connect"
-    assert "API_KEY" in window.controller.detail
+    run(loop, then_shutdown(window, scenario()))
     assert "API_KEY" in window.console.text()
     assert window.server_panel.title.text() == "Could not connect"
 
@@ -186,7 +188,13 @@ def test_server_text_is_never_rendered_as_rich_text(
     window: MainWindow, loop: asyncio.AbstractEventLoop
 ) -> None:
     profile = python_profile("html", RICH_TEXT)
-    run(loop, connected(window, profile))
+
+    async def scenario() -> None:
+        await connected(window, profile)
+        assert window.bar.server_label.text() == "<b>html-server</b>"
+        await until(lambda: "<b>stderr markup</b>" in window.console.text(), "stderr")
+
+    run(loop, then_shutdown(window, scenario()))
     panel = window.server_panel
     for label in [*panel.findChildren(QLabel), *window.bar.findChildren(QLabel)]:
         if "<" in label.text():
@@ -199,7 +207,6 @@ def test_server_text_is_never_rendered_as_rich_text(
     panel.tools.setCurrentRow(0)
     assert '<img src=x onerror="alert(1)">' in panel.tool_detail.toPlainText()
     assert "<b>stderr markup</b>" in window.console.text()
-    assert window.bar.server_label.text() == "<b>html-server</b>"
     # The detail pane is a plain-text document: the markup is there as characters.
     response = next(e for e in window.traffic if e.kind == "response" and e.method == "tools/list")
     window.log_panel.select_entry(response.index)

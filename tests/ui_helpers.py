@@ -70,3 +70,13 @@ async def close_window(window: MainWindow) -> None:
     await window.controller.shutdown()
     window.close()
     window.deleteLater()
+
+
+async def then_shutdown(window: MainWindow, scenario: Coroutine[Any, Any, T]) -> T:
+    """Run `scenario`, then close the session: no server may outlive a test body, since
+    pytest-qt processes Qt events between test phases, when no asyncio loop runs (qasync
+    timers would then fire outside the loop)."""
+    try:
+        return await scenario
+    finally:
+        await window.controller.shutdown()

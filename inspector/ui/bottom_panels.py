@@ -88,7 +88,7 @@ class LogMessagesModel(BatchedTableModel):
         store.on_clear(self.reset_rows)
 
     def source_len(self) -> int:
-        return len(self.store.entries)
+        return len(self.store.rows)
 
     def source_filter(self, start: int, stop: int) -> list[int] | None:
         if self.min_level <= 0:
@@ -117,8 +117,8 @@ class LogMessagesModel(BatchedTableModel):
         if not index.isValid():
             return None
         source = self.source_index(index.row())
-        entry = self.store.entries[source]
         if role == Qt.ItemDataRole.DisplayRole:
+            entry = self.store.entry(source)
             if index.column() == 0:
                 return format_time(entry.wall)
             fields = self._cache.get(source)

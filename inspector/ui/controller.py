@@ -248,9 +248,11 @@ class ConnectionController(QObject):
         if isinstance(item, NotificationReceived):
             typed = item.typed
             if isinstance(typed, LogMessage):
-                entries = self.traffic.entries
-                if entries and entries[-1].method == "notifications/message":
-                    self.messages.add(typed.level, entries[-1])
+                # The session records the frame before it dispatches its events, so the
+                # notification is the log's last row.
+                last = len(self.traffic) - 1
+                if last >= 0:
+                    self.messages.add(typed.level, last)
             elif (
                 isinstance(typed, ListChanged)
                 and typed.list_name == "tools"

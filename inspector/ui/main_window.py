@@ -64,8 +64,9 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings(str(settings_path()), QSettings.Format.IniFormat)
         self.adhoc: dict[str, Profile] = {}  # profiles from the command line (not saved)
         self.traffic = TrafficLog()
-        self.messages = LogMessageStore()
+        self.messages = LogMessageStore(self.traffic)
         self.errors = ErrorStore()
+        self.traffic.on_clear(self.errors.forget_entries)
         self.console = ServerConsole()
         self.controller = ConnectionController(
             self.traffic, self.messages, self.errors, self.console.append, store.secrets

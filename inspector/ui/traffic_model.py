@@ -25,6 +25,16 @@ COLUMNS: Final = ("Time", "⇄", "Kind", "ID", "Method", "Summary", "Size", "Lat
 COL_TIME, COL_DIR, COL_KIND, COL_ID, COL_METHOD, COL_SUMMARY, COL_SIZE, COL_LATENCY = range(8)
 _SUMMARY_CACHE: Final = 4096
 _FLAGGED_KINDS: Final = frozenset({"request", "response", "error", "notification"})
+_ROLES: Final = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        ENTRY_ROLE,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.BackgroundRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.FontRole,
+    }
+)
 
 ParentIndex = QModelIndex | QPersistentModelIndex
 
@@ -50,10 +60,10 @@ class TrafficLogModel(BatchedTableModel):
         self._summaries: dict[int, str] = {}
         self._highlight: set[int] = set()
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        log.on_append(self._on_append)
+        log.on_grow(self._on_grow)
         log.on_clear(self.reset_rows)
 
-    def _on_append(self, _entry: TrafficEntry) -> None:
+    def _on_grow(self) -> None:
         if not self._scheduled:
             self.schedule()
 
@@ -119,7 +129,8 @@ class TrafficLogModel(BatchedTableModel):
         return text
 
     def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        # Views ask for a dozen roles per cell; answer the ones we do not use at once.
+        if role not in _ROLES or not index.isValid():
             return None
         entry = self.entry_at(index.row())
         if entry is None:
