@@ -335,6 +335,20 @@ def _text_hit(needle: str) -> Callable[[str | bytes], bool]:
     return hit
 
 
+def _caseless_key(needle: str) -> str:
+    """The longest run of the needle's characters that have no case (at least 2 long)."""
+    best = ""
+    run: list[str] = []
+    for ch in needle + "A":
+        if ch.lower() == ch.upper():
+            run.append(ch)
+            continue
+        if len(run) > len(best):
+            best = "".join(run)
+        run = []
+    return best if len(best) >= 2 else ""
+
+
 class _Entries(Sequence[TrafficEntry]):
     """`TrafficLog.entries`: a read-only sequence of row views."""
 
@@ -586,9 +600,10 @@ class TrafficLog:
         stop = n if stop is None else min(stop, n)
         cand: list[int] | None = None
 
-        def narrow(column: Sequence[int], wanted: set[int]) -> list[int]:
+        def narrow(column: array[int] | bytearray, wanted: set[int]) -> list[int]:
             if cand is None:
-                return [i for i in range(start, stop) if column[i] in wanted]
+                span = column if start == 0 and stop == len(column) else column[start:stop]
+                return [i for i, c in enumerate(span, start) if c in wanted]
             return [i for i in cand if column[i] in wanted]
 
         if flt.directions is not None:
@@ -616,12 +631,24 @@ class TrafficLog:
         if cand is not None:
             return [i for i in cand if hit(raws[i])]
         span = raws if start == 0 and stop == len(raws) else raws[start:stop]
-        if needle == needle.lower():
+        if needle != needle.lower():  # exact case: a plain substring test per row
             return [
                 i
                 for i, r in enumerate(span, start)
-                if (needle in r.lower() if r.__class__ is str else hit(r))
+                if (needle in r if r.__class__ is str else hit(r))
+            ]
+        # Ignoring case needs a lower-cased copy of each row, which is slow over a million
+        # rows. A row can only match if it holds the needle's caseless part (digits,
+        # punctuation, spaces) as is: test that first, then lower-case the few survivors.
+        key = _caseless_key(needle)
+        if key:
+            return [
+                i
+                for i, r in enumerate(span, start)
+                if (key in r if r.__class__ is str else True) and hit(r)
             ]
         return [
-            i for i, r in enumerate(span, start) if (needle in r if r.__class__ is str else hit(r))
+            i
+            for i, r in enumerate(span, start)
+            if (needle in r.lower() if r.__class__ is str else hit(r))
         ]

@@ -76,3 +76,16 @@ def test_stats_summary() -> None:
     assert p50 == p95 == worst == 0.010
     call = log.stats["tools/call"]
     assert call.errors == 1 and call.summary()[2] == 1.0
+
+
+def test_smart_case_prefilter_keeps_every_case_insensitive_hit() -> None:
+    log = TrafficLog()
+    for text in ("Line 42 of", "LINE 42 OF", "line 42 of", "line 43 of", "line42 of"):
+        feed(
+            log,
+            "in",
+            {"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": text}},
+        )
+    assert log.filter_indices(TrafficFilter(text="line 42 of")) == [0, 1, 2]
+    assert log.filter_indices(TrafficFilter(text="line")) == [0, 1, 2, 3, 4]
+    assert log.filter_indices(TrafficFilter(text="Line 42")) == [0]

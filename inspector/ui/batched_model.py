@@ -1,10 +1,10 @@
 """A table model over an append-only Python store, inserting rows in batches.
 
 The store calls `schedule()` on every append (cheap: a flag test). A single-shot
-timer then inserts everything that arrived, at most about 30 times a second, so a
-flood of messages costs the view one `beginInsertRows` per frame instead of one per
-message. Rows map to store indices; with a filter active they are the indices the
-filter kept (sorted, so a row is found by bisection).
+timer then inserts everything that arrived, at most about 30 times a second (10 times
+while a flood lasts), so a flood of messages costs the view one `beginInsertRows` per
+frame instead of one per message. Rows map to store indices; with a filter active they
+are the indices the filter kept (sorted, so a row is found by bisection).
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 __all__ = ["FLUSH_INTERVAL_MS", "BatchedTableModel"]
 
-FLUSH_INTERVAL_MS = 33
+FLUSH_INTERVAL_MS = 33  # at most ~30 inserts (and repaints) a second
+FLOOD_INTERVAL_MS = 100  # during a flood, fewer repaints leave more time for the flood
+FLOOD_ROWS = 1000  # a flush that inserted this many rows means a flood
 
 ParentIndex = QModelIndex | QPersistentModelIndex
 
@@ -86,6 +88,7 @@ class BatchedTableModel(QAbstractTableModel):
             return 0
         if n == self._seen:
             return 0
+        first_seen = self._seen
         if self._rows is None:
             first = self._seen
             self.beginInsertRows(QModelIndex(), first, n - 1)
@@ -101,6 +104,9 @@ class BatchedTableModel(QAbstractTableModel):
                 self.beginInsertRows(QModelIndex(), first, first + added - 1)
                 self._rows.extend(new)
                 self.endInsertRows()
+        self._timer.setInterval(
+            FLOOD_INTERVAL_MS if n - first_seen >= FLOOD_ROWS else FLUSH_INTERVAL_MS
+        )
         if added:
             self.batch_inserted.emit(added)
         return added

@@ -303,6 +303,7 @@ class MainWindow(QMainWindow):
             apply_theme(app, choice)
             self.settings.setValue("theme", choice)
             self.log_panel.detail.highlighter.refresh_colors()
+            self.log_panel.model.refresh_colors()
             self._state_changed(self.controller.state.value, self.controller.detail)
 
     def about(self) -> None:

@@ -24,6 +24,8 @@ ENTRY_ROLE: Final = Qt.ItemDataRole.UserRole + 1
 COLUMNS: Final = ("Time", "⇄", "Kind", "ID", "Method", "Summary", "Size", "Latency")
 COL_TIME, COL_DIR, COL_KIND, COL_ID, COL_METHOD, COL_SUMMARY, COL_SIZE, COL_LATENCY = range(8)
 _SUMMARY_CACHE: Final = 4096
+_LOOK_CACHE: Final = 2048
+_RIGHT: Final = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _FLAGGED_KINDS: Final = frozenset({"request", "response", "error", "notification"})
 _ROLES: Final = frozenset(
     {
@@ -60,6 +62,10 @@ class TrafficLogModel(BatchedTableModel):
         self._summaries: dict[int, str] = {}
         self._highlight: set[int] = set()
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self._bold = QFont()
+        self._bold.setBold(True)
+        self._looks: dict[int, tuple[tuple[str, ...], tuple[QBrush | None, ...], bool]] = {}
+        self._brushes: dict[str, QBrush] = {}
         log.on_grow(self._on_grow)
         log.on_clear(self.reset_rows)
 
@@ -88,6 +94,7 @@ class TrafficLogModel(BatchedTableModel):
 
     def _on_reset(self) -> None:
         self._summaries.clear()
+        self._looks.clear()
         if not self.log.entries:
             self._highlight.clear()
 
@@ -129,34 +136,63 @@ class TrafficLogModel(BatchedTableModel):
         return text
 
     def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        # Views ask for a dozen roles per cell; answer the ones we do not use at once.
+        # Views ask for a dozen roles per cell, 30 times a second in a flood: answer the
+        # roles we do not use at once, the per-column ones without touching the row, and
+        # the rest from a small cache of computed rows.
         if role not in _ROLES or not index.isValid():
             return None
-        entry = self.entry_at(index.row())
-        if entry is None:
-            return None
         col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(entry, col)
-        if role == ENTRY_ROLE:
-            return entry
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return self._foreground(entry, col)
-        if role == Qt.ItemDataRole.BackgroundRole:
-            if entry.index in self._highlight:
-                return QBrush(colors().pair_bg)
-            if entry.kind == "invalid" or (entry.note and entry.kind in _FLAGGED_KINDS):
-                return QBrush(colors().invalid_bg)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if col in (COL_SIZE, COL_LATENCY) else None
+        if role == Qt.ItemDataRole.FontRole:
+            if col in (COL_ID, COL_SIZE, COL_LATENCY, COL_TIME):
+                return self._mono
+            return self._bold if col == COL_DIR else None
+        row = index.row()
+        if not 0 <= row < self.rowCount():
             return None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_SIZE, COL_LATENCY):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.FontRole and col in (COL_ID, COL_SIZE, COL_LATENCY, COL_TIME):
-            return self._mono
-        if role == Qt.ItemDataRole.FontRole and col == COL_DIR:
-            bold = QFont()
-            bold.setBold(True)
-            return bold
+        source = self.source_index(row)
+        if role == ENTRY_ROLE:
+            return self.log.entries[source]
+        look = self._looks.get(source)
+        if look is None:
+            look = self._look(source)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return look[0][col]
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return look[1][col]
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if source in self._highlight:
+                return self._brush("pair_bg")
+            return self._brush("invalid_bg") if look[2] else None
         return None
+
+    def _look(self, source: int) -> tuple[tuple[str, ...], tuple[QBrush | None, ...], bool]:
+        """Texts, foregrounds and the flag of one row, computed once and cached."""
+        if len(self._looks) >= _LOOK_CACHE:
+            self._looks.clear()
+        entry = self.log.entries[source]
+        texts = tuple(self._display(entry, col) for col in range(len(COLUMNS)))
+        brushes = tuple(self._foreground(entry, col) for col in range(len(COLUMNS)))
+        flagged = entry.kind == "invalid" or bool(entry.note and entry.kind in _FLAGGED_KINDS)
+        look = (texts, brushes, flagged)
+        self._looks[source] = look
+        return look
+
+    def _brush(self, name: str) -> QBrush:
+        brush = self._brushes.get(name)
+        if brush is None:
+            brush = self._brushes[name] = QBrush(getattr(colors(), name))
+        return brush
+
+    def refresh_colors(self) -> None:
+        """The theme changed: recompute colors of every row on the next paint."""
+        self._brushes.clear()
+        self._looks.clear()
+        if self.rowCount():
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(self.rowCount() - 1, len(COLUMNS) - 1)
+            )
 
     def _display(self, entry: TrafficEntry, col: int) -> str:
         if col == COL_TIME:
@@ -178,11 +214,10 @@ class TrafficLogModel(BatchedTableModel):
         return ""
 
     def _foreground(self, entry: TrafficEntry, col: int) -> QBrush | None:
-        c = colors()
         if col == COL_DIR:
-            return QBrush(c.out if entry.direction == "out" else c.incoming)
+            return self._brush("out" if entry.direction == "out" else "incoming")
         if col == COL_KIND and (entry.kind in ("invalid", "error") or entry.note):
-            return QBrush(c.error)
+            return self._brush("error")
         if entry.kind in ("stderr", "note", "http"):
-            return QBrush(c.muted)
+            return self._brush("muted")
         return None
