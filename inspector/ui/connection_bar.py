@@ -4,11 +4,12 @@ connected to (state, negotiated version, era, server name)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from inspector.profiles import Profile
 from inspector.ui.controller import ConnState
 from inspector.ui.theme import colors
+from inspector.ui.widgets import ElidedLabel
 
 __all__ = ["ConnectionBar"]
 
@@ -42,7 +43,11 @@ class ConnectionBar(QWidget):
         self.profile_combo = QComboBox()
         self.profile_combo.setObjectName("profileCombo")
         self.profile_combo.setMinimumWidth(200)
-        self.profile_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # Long profile names must not widen the window: show about 28 characters.
+        self.profile_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.profile_combo.setMinimumContentsLength(28)
         self.profile_combo.currentIndexChanged.connect(self._chosen)
         self.profiles_button = QPushButton("Profiles…")
         self.connect_button = QPushButton("Connect")
@@ -57,10 +62,8 @@ class ConnectionBar(QWidget):
         self.state_label.setFont(bold)
         self.version_label = _plain()
         self.era_label = _plain()
-        self.server_label = _plain()
-        self.server_label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.reason_label = _plain()
-        self.reason_label.setWordWrap(False)
+        self.server_label = ElidedLabel()
+        self.server_label.setObjectName("serverLabel")
         self.profiles_button.clicked.connect(self.profiles_clicked)
         self.connect_button.clicked.connect(self.connect_clicked)
         self.disconnect_button.clicked.connect(self.disconnect_clicked)

@@ -285,7 +285,10 @@ class ConnectionController(QObject):
             )
         elif isinstance(item, RequestFailed):
             if item.kind != "cancelled" and item.method not in ("initialize", "server/discover"):
-                self.errors.add("request failed", f"{item.method}: {item.message}")
+                message = item.message
+                if not message.startswith(item.method):
+                    message = f"{item.method}: {message}"
+                self.errors.add("request failed", message)
         elif isinstance(item, VersionRenegotiated):
             self.errors.add("version", f"protocol {item.old} → {item.new}: {item.reason}")
         elif isinstance(item, TransportClosed):

@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QTabWidget,
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
 from inspector.traffic import TrafficEntry
 from inspector.traffic_format import DIRECTION_ARROWS, cli_command, detail_text
 from inspector.ui.highlighter import JsonHighlighter
+from inspector.ui.widgets import ElidedLabel
 
 __all__ = ["DetailPane"]
 
@@ -51,9 +51,7 @@ class DetailPane(QWidget):
         self._url: str | None = None
         self._era = "legacy"
         self._pair_of: Callable[[TrafficEntry], TrafficEntry | None] | None = None
-        self.header = QLabel("Select a message to see it in full.")
-        self.header.setTextFormat(Qt.TextFormat.PlainText)
-        self.header.setWordWrap(True)
+        self.header = ElidedLabel("Select a message to see it in full.")
         self.pair_button = QPushButton("Jump to pair")
         self.pair_button.setToolTip("Select the request or response this message pairs with")
         self.copy_json_button = QPushButton("Copy JSON")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -70,7 +70,7 @@ class TrafficLogPanel(QWidget):
         self.splitter.addWidget(self.detail)
         self.splitter.setStretchFactor(0, 5)
         self.splitter.setStretchFactor(1, 3)
-        self.splitter.setSizes([680, 350])
+        self.splitter.setSizes([710, 330])
         self._build_search()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -112,7 +112,7 @@ class TrafficLogPanel(QWidget):
         self.clear_button = QToolButton()
         self.clear_button.setText("Clear")
         self.clear_button.clicked.connect(self.clear)
-        self.count_label = QLabel()
+        self.count_label = QLabel()  # the main window shows it in its status bar
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(150)
@@ -129,7 +129,6 @@ class TrafficLogPanel(QWidget):
         row.addWidget(self.hide_noise)
         row.addWidget(self.pause_button)
         row.addWidget(self.clear_button)
-        row.addWidget(self.count_label)
         self.filter_row = row
 
     def _build_table(self) -> None:
@@ -151,8 +150,23 @@ class TrafficLogPanel(QWidget):
         header = table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
-        for col, width in _COLUMN_WIDTHS.items():
-            table.setColumnWidth(col, width)
+        # Widths from the fonts in use, so times and numbers are never cut off.
+        mono = QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        plain = table.fontMetrics()
+        pad = 14
+        for col, sample, metrics in (
+            (COL_TIME, "00:00:00.000", mono),
+            (COL_DIR, "→", plain),
+            (COL_KIND, "⚠ notification", plain),
+            (COL_ID, "9999", mono),
+            (COL_METHOD, "notifications/initialized", plain),
+            (COL_SIZE, "999,999", mono),
+            (COL_LATENCY, "9999.9 ms", mono),
+        ):
+            table.setColumnWidth(
+                col, max(_COLUMN_WIDTHS[col], metrics.horizontalAdvance(sample) + pad)
+            )
+        table.setColumnWidth(COL_SUMMARY, _COLUMN_WIDTHS[COL_SUMMARY])
         # The summary takes what is left; the table scrolls sideways when it is narrow.
         header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(24)

@@ -108,11 +108,12 @@ class MainWindow(QMainWindow):
 
         self.errors_label = QLabel()
         self.statusBar().addPermanentWidget(self.errors_label)
+        self.statusBar().addPermanentWidget(self.log_panel.count_label)
         self._build_menus()
         self._wire()
         self.refresh_profiles()
         self.resize(1280, 800)
-        self.main_split.setSizes([250, 1030])
+        self.main_split.setSizes([240, 1040])
         self.right_split.setSizes([520, 200])
         self.restore_state()
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -56,15 +57,19 @@ class KeyValueTable(QWidget):
         self.table = QTableWidget(0, 3)
         self.table.setHorizontalHeaderLabels(["Name", "Value", "Secret"])
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setStretchLastSection(False)
-        self.table.setColumnWidth(0, 170)
-        self.table.setColumnWidth(1, 240)
-        self.table.setColumnWidth(2, 60)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setColumnWidth(0, 180)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setMinimumHeight(110)
         self._name_hint = name_hint
         add = QPushButton("Add")
         add.clicked.connect(lambda: self.add_row("", "", False))
         remove = QPushButton("Remove")
+        remove.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keep focus in the row to remove
         remove.clicked.connect(self.remove_current)
         buttons = QVBoxLayout()
         buttons.addWidget(add)
@@ -103,12 +108,25 @@ class KeyValueTable(QWidget):
         secret_box.toggled.connect(self.changed)
         self.table.setCellWidget(row, 0, name_edit)
         self.table.setCellWidget(row, 1, value_edit)
-        self.table.setCellWidget(row, 2, secret_box)
+        holder = QWidget()  # centers the check box in its cell
+        holder_layout = QHBoxLayout(holder)
+        holder_layout.setContentsMargins(0, 0, 0, 0)
+        holder_layout.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        holder_layout.addWidget(secret_box)
+        self.table.setCellWidget(row, 2, holder)
         self.changed.emit()
         return row
 
     def remove_current(self) -> None:
-        row = self.table.currentRow()
+        row = next(
+            (
+                r
+                for r in range(self.table.rowCount())
+                for c in (0, 1)
+                if (w := self.table.cellWidget(r, c)) is not None and w.hasFocus()
+            ),
+            self.table.currentRow(),
+        )
         if row < 0:
             row = self.table.rowCount() - 1
         if row >= 0:
@@ -123,7 +141,8 @@ class KeyValueTable(QWidget):
         for row in range(self.table.rowCount()):
             name = self.table.cellWidget(row, 0)
             value = self.table.cellWidget(row, 1)
-            secret = self.table.cellWidget(row, 2)
+            holder = self.table.cellWidget(row, 2)
+            secret = holder.findChild(QCheckBox) if holder is not None else None
             assert isinstance(name, QLineEdit) and isinstance(value, QLineEdit)
             assert isinstance(secret, QCheckBox)
             if name.text().strip() or value.text():
@@ -303,8 +322,10 @@ class ProfileEditor(QWidget):
         self.source.setText(f"Imported from {p.source}" if p.source else "")
         self.source.setVisible(bool(p.source))
         read_only = p.builtin
-        for widget in (self.tabs,):
-            widget.setEnabled(not read_only)
+        for page in range(self.tabs.count()):  # the tabs stay browsable
+            widget = self.tabs.widget(page)
+            if widget is not None:
+                widget.setEnabled(not read_only)
         self.problems.setText(
             "The demo profile is built in: duplicate it to make your own changes."
             if read_only
