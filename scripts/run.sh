@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Set up and launch the app against the bundled demo server.
-# Until the desktop window lands, this runs the headless CLI: it lists the demo's tools
-# and calls one. Usage: scripts/run.sh
+# Set up and launch the desktop app, connected to the bundled demo server.
+# With no display (a headless Linux), it saves a screenshot of the connected window
+# to out/demo.png instead, and says so. Usage: scripts/run.sh [gui options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/system-deps.sh
 scripts/setup.sh
-demo=(.venv/bin/python -m inspector.demo)
-echo "== tools/list on the bundled demo server" >&2
-.venv/bin/mcp-inspector-qt cli --method tools/list -- "${demo[@]}"
-echo "== tools/call add a=2 b=40" >&2
-.venv/bin/mcp-inspector-qt cli --method tools/call --tool-name add --tool-arg a=2 --tool-arg b=40 -- "${demo[@]}"
+if [ "$(uname)" = Linux ] && [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] &&
+    [ -z "${QT_QPA_PLATFORM:-}" ]; then
+    echo "run: no display here; saving a screenshot of the connected window to out/demo.png" >&2
+    exec env QT_QPA_PLATFORM=offscreen \
+        .venv/bin/mcp-inspector-qt gui --profile demo --screenshot out/demo.png "$@"
+fi
+exec .venv/bin/mcp-inspector-qt gui --profile demo "$@"

@@ -11,11 +11,13 @@ import asyncio
 import gc
 import logging
 import shlex
+import signal
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from inspector.connect import http_support
@@ -115,6 +117,12 @@ def run_gui(options: GuiOptions) -> int:
         window.log_panel.detail.highlighter.refresh_colors()
         window.show()
         settle_heap()
+        # Ctrl+C in the terminal closes the window (Python only sees the signal when it
+        # runs, so a slow timer wakes it up).
+        signal.signal(signal.SIGINT, lambda *_: window.close())
+        wake = QTimer(window)
+        wake.timeout.connect(lambda: None)
+        wake.start(250)
         if target is not None:
             if target.id not in {p.id for p in store.profiles}:
                 window.add_adhoc(target)
