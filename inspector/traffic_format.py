@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 from typing import Any, Final
 
 from inspector.jsonrpc import ErrorResponse, Invalid, Notification, Request, error_name
@@ -56,6 +57,13 @@ def _one_line(text: str, limit: int = _SUMMARY_LIMIT) -> str:
 def summarize(entry: TrafficEntry) -> str:
     """One line for the log's summary column."""
     kind = entry.kind
+    exchange = entry.http if kind == "http" else None
+    if exchange is not None:
+        path = urlsplit(exchange.url).path or exchange.url
+        text = f"{exchange.method} {path} → {exchange.status if exchange.status else 'no answer'}"
+        if exchange.content_type:
+            text += f" ({exchange.content_type})"
+        return _one_line(f"{text}: {exchange.note}" if exchange.note else text)
     if kind in ("stderr", "http", "note"):
         text = _one_line(entry.text())
         return f"{text} ({entry.note})" if kind == "note" and entry.note else text

@@ -108,3 +108,12 @@ def test_cli_command_reproduces_requests() -> None:
     )
     assert cli_command(sub, ["x"]) is None
     assert cli_command(entry("in", {"jsonrpc": "2.0", "id": 3, "result": {}}), ["x"]) is None
+
+
+def test_http_rows_summarize_the_exchange() -> None:
+    exchange = HttpExchange("GET", "http://h:1/ok/mcp?x=1", 405, {}, {}, None, "no GET stream")
+    log = TrafficLog()
+    record = TrafficRecord(
+        "", "http", "GET http://h:1/ok/mcp → 405", 0.0, 0.0, "http", http=exchange
+    )
+    assert summarize(log.observe(record)) == "GET /ok/mcp → 405: no GET stream"

@@ -72,9 +72,7 @@ def resolve_target(options: GuiOptions, store: ProfileStore) -> Profile | None:
             name=f"stdio: {Path(argv[0]).name}", stdio=StdioSettings(command=argv[0], args=argv[1:])
         )
     if options.url:
-        return Profile(
-            name=f"URL: {options.url}", transport="http", http=HttpSettings(url=options.url)
-        )
+        return Profile(name=options.url, transport="http", http=HttpSettings(url=options.url))
     return None
 
 
