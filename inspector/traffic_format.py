@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Sequence
-from urllib.parse import urlsplit
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from inspector.jsonrpc import ErrorResponse, Invalid, Notification, Request, error_name
 from inspector.traffic import TrafficEntry
