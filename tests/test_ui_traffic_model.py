@@ -139,3 +139,23 @@ def test_panel_autoscroll_pause_and_clear(qapp: QApplication) -> None:
     panel.clear()
     assert panel.model.rowCount() == 0 and panel.count_label.text() == "0 messages"
     panel.close()
+
+
+def test_theme_switch_recolors_rows(qapp: QApplication) -> None:
+    from inspector.ui.theme import apply_theme, is_dark
+
+    log = TrafficLog()
+    model = TrafficLogModel(log)
+    feed(log, "in", "garbage")
+    model.flush()
+    apply_theme(qapp, "light")
+    model.refresh_colors()
+    light = model.index(0, 0).data(Qt.ItemDataRole.BackgroundRole).color().name()
+    try:
+        apply_theme(qapp, "dark")
+        assert is_dark()
+        model.refresh_colors()
+        dark = model.index(0, 0).data(Qt.ItemDataRole.BackgroundRole).color().name()
+        assert light != dark
+    finally:
+        apply_theme(qapp, "light")

@@ -112,7 +112,7 @@ def run_gui(options: GuiOptions) -> int:
         window = MainWindow(store)
         theme = options.theme or str(window.settings.value("theme", "system"))
         apply_theme(app, theme if theme in ("system", "light", "dark") else "system")  # type: ignore[arg-type]
-        window.log_panel.detail.highlighter.refresh_colors()
+        window.refresh_colors()
         window.show()
         settle_heap()
         # Ctrl+C in the terminal closes the window (Python only sees the signal when it

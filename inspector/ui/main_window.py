@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -189,6 +189,9 @@ class MainWindow(QMainWindow):
         self.errors_panel.count_changed.connect(self._errors_changed)
         self.errors_panel.jump_to_entry.connect(self.log_panel.select_entry)
         self.store.on_changed(self.refresh_profiles)
+        hints = QGuiApplication.styleHints()
+        if hints is not None:  # the system switched light/dark: recolor after the palette
+            hints.colorSchemeChanged.connect(lambda _s: QTimer.singleShot(0, self.refresh_colors))
 
     # ---------------------------------------------------------------- profiles
     def all_profiles(self) -> list[Profile]:
@@ -303,9 +306,13 @@ class MainWindow(QMainWindow):
         if isinstance(app, QApplication):
             apply_theme(app, choice)
             self.settings.setValue("theme", choice)
-            self.log_panel.detail.highlighter.refresh_colors()
-            self.log_panel.model.refresh_colors()
-            self._state_changed(self.controller.state.value, self.controller.detail)
+            self.refresh_colors()
+
+    def refresh_colors(self) -> None:
+        """Colors we computed from the palette (highlighting, rows, the state label)."""
+        self.log_panel.detail.highlighter.refresh_colors()
+        self.log_panel.model.refresh_colors()
+        self.bar.set_state(self.controller.state, self.controller.detail)
 
     def about(self) -> None:
         box = QMessageBox(self)
