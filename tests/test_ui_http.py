@@ -68,8 +68,10 @@ def test_http_profile_with_a_secret_header(
     async def scenario() -> None:
         window.connect_profile(profile)
         await until(
-            lambda: window.controller.state is ConnState.CONNECTED
-            and window.controller.tools is not None,
+            lambda: (
+                window.controller.state is ConnState.CONNECTED
+                and window.controller.tools is not None
+            ),
             f"the HTTP connection ({window.controller.state}: {window.controller.detail})",
         )
         assert window.server_panel.tool_names() == ["echo"]
