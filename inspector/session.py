@@ -414,9 +414,33 @@ class Session:
         tools = await self.list_all("tools/list", "tools")
         if not self._mirrors_headers():
             return tools
+        return self._admit_tools(tools, fresh=True)
+
+    async def list_tools_page(self, cursor: str | None = None) -> dict[str, Any]:
+        """One page of tools/list, as the server sent it (the explorer's "load more").
+
+        Over modern HTTP, each tool's x-mcp-header spec is kept for calls, and tools whose
+        annotations are invalid are noted in `excluded_tools` (they stay in the result, so
+        the caller can show them flagged). The first page (no cursor) starts afresh."""
+        result = await self.request("tools/list", {"cursor": cursor} if cursor else None)
+        if cursor is None:
+            self._tool_headers.clear()
+            self.excluded_tools.clear()
+        tools = result.get("tools")
+        if self._mirrors_headers() and isinstance(tools, list):
+            self._admit_tools([t for t in tools if isinstance(t, dict)], fresh=False)
+        return result
+
+    @property
+    def mirrors_tool_headers(self) -> bool:
+        """Whether tool arguments marked x-mcp-header go out as Mcp-Param-* headers."""
+        return self._mirrors_headers()
+
+    def _admit_tools(self, tools: list[dict[str, Any]], *, fresh: bool) -> list[dict[str, Any]]:
         kept: list[dict[str, Any]] = []
-        self._tool_headers.clear()
-        self.excluded_tools.clear()
+        if fresh:
+            self._tool_headers.clear()
+            self.excluded_tools.clear()
         for tool in tools:
             name = tool.get("name")
             spec = parse_tool_headers(tool.get("inputSchema"))
@@ -424,10 +448,12 @@ class Session:
                 continue
             if spec.valid:
                 self._tool_headers[name] = spec
+                self.excluded_tools.pop(name, None)
                 kept.append(tool)
             else:
                 why = f"invalid x-mcp-header: {spec.describe_problems()}"
                 self.excluded_tools[name] = why
+                self._tool_headers.pop(name, None)
                 log.warning("tool %r excluded: %s", name, why)
         return kept
 
