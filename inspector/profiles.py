@@ -23,6 +23,13 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from inspector.auth_options import (
+    BearerOptions,
+    HttpAuth,
+    OAuthOptions,
+    SecretValue,
+    validate_auth,
+)
 from inspector.paths import profiles_path
 
 if TYPE_CHECKING:
@@ -30,14 +37,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEMO_PROFILE_ID",
+    "BearerOptions",
     "ClientCapabilitySwitches",
     "EnvVar",
     "HeaderEntry",
+    "HttpAuth",
     "HttpSettings",
+    "OAuthOptions",
     "Problem",
     "Profile",
     "ProfileStore",
     "RootEntry",
+    "SecretValue",
     "StdioSettings",
     "Timeouts",
     "demo_profile",
@@ -84,6 +95,7 @@ class HttpSettings(_Model):
     url: str = ""
     transport: HttpTransportChoice = "auto"
     headers: list[HeaderEntry] = Field(default_factory=list)
+    auth: HttpAuth = Field(default_factory=HttpAuth)
 
 
 class Timeouts(_Model):
@@ -136,13 +148,22 @@ class Profile(_Model):
         return shlex.join([self.stdio.command, *self.stdio.args])
 
     def secret_slots(self) -> Iterator[tuple[str, str]]:
-        """(kind, name) of every value marked secret: kind is "env" or "header"."""
+        """(kind, name) of every value marked secret: kind is "env", "header" or "auth"."""
         for env in self.stdio.env:
             if env.secret:
                 yield "env", env.name
         for header in self.http.headers:
             if header.secret:
                 yield "header", header.name
+        for name, value in self.http.auth.secret_values():
+            if value.present:
+                yield "auth", name
+
+    def has_typed_secrets(self) -> bool:
+        """True when the form holds secret values not yet in the secret store."""
+        return any(
+            entry.secret and entry.value for entry in [*self.stdio.env, *self.http.headers]
+        ) or any(value.value for _name, value in self.http.auth.secret_values())
 
     def stored_form(self) -> dict[str, Any]:
         """What goes into the JSON file: secret values blanked."""
@@ -153,6 +174,9 @@ class Profile(_Model):
         for header in data["http"]["headers"]:
             if header["secret"]:
                 header["value"] = ""
+        auth = data["http"]["auth"]
+        for holder, key in ((auth["bearer"], "token"), (auth["oauth"], "client_secret")):
+            holder[key].pop("value", None)
         return data
 
 
@@ -271,6 +295,12 @@ def _validate_http(http: HttpSettings) -> list[Problem]:
     for header in http.headers:
         if not _HEADER_NAME.match(header.name):
             problems.append(Problem("http.headers", f"“{header.name}” is not a valid header name."))
+    problems.extend(
+        Problem(field, message, severity)
+        for field, message, severity in validate_auth(
+            http.auth, http.url, [h.name for h in http.headers], [h.secret for h in http.headers]
+        )
+    )
     return problems
 
 
@@ -354,14 +384,20 @@ class ProfileStore:
             *(("header", h) for h in profile.http.headers),
         ]
         pending = [(kind, e) for kind, e in entries if e.secret and e.value]
-        if not pending:
+        auth_pending = [(n, v) for n, v in profile.http.auth.secret_values() if v.value]
+        if not pending and not auth_pending:
             return
         if self.secrets is None:
             raise ValueError("no secret store: cannot save secret values")
         for kind, entry in pending:
             self.secrets.set(profile.id, kind, entry.name, entry.value, session_only=session_only)
+        for name, value in auth_pending:
+            self.secrets.set(profile.id, "auth", name, value.value, session_only=session_only)
         for _kind, entry in pending:
             entry.value = ""
+        for _name, value in auth_pending:
+            value.value = ""
+            value.stored = True
 
     def _forget_removed_secrets(self, old: Profile, new: Profile) -> None:
         if self.secrets is None:
