@@ -227,16 +227,24 @@ class OAuth(httpx.Auth):
         self._load_stored()
         return self.tokens is not None
 
-    async def login(self, *, scope: str | None = None) -> TokenSet:
+    async def login(
+        self,
+        *,
+        scope: str | None = None,
+        resource_metadata: str | None = None,
+        challenge_scope: str | None = None,
+    ) -> TokenSet:
         """Log in now, without waiting for the server to ask (the GUI's "Log in", the
-        CLI before connecting). Discovery uses the well-known locations."""
+        CLI before connecting). Discovery uses the well-known locations, after the
+        `resource_metadata` URL and with the `challenge_scope` of a 401 the caller saw
+        (the GUI asks the server once without a token first)."""
         async with self._get_lock():
             self._login_failure = None
-            prm = await self._discover_resource(None)
+            prm = await self._discover_resource(resource_metadata)
             meta = await self._discover_server(prm)
             chosen = scope or select_scope(
                 override=self.settings.scope,
-                challenge_scope=None,
+                challenge_scope=challenge_scope,
                 prm=prm,
                 meta=meta,
                 offline_access=self.settings.request_offline_access,
