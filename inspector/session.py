@@ -314,7 +314,7 @@ class Session:
         if self._timer is not None:
             self._timer.cancel()
         for task in list(self._ask_tasks.values()):
-            task.cancel()
+            task.cancel("the session was closed")
         # Let queued frames go out first (e.g. a cancellation), then end the writer.
         await self._outq.put(None)
         writer = self._tasks[1] if len(self._tasks) > 1 else None
@@ -557,6 +557,15 @@ class Session:
             raise
         self._after_change()
         return call
+
+    def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        """Send a client notification (e.g. notifications/roots/list_changed)."""
+        if self._closed is not None:
+            raise ConnectionClosed(
+                RequestFailed(0, method, "closed", f"{method}: {self._closed.reason}")
+            )
+        self.conn.send_notification(method, params)
+        self._after_change()
 
     def answer_ask(self, ask_id: int, result: dict[str, Any]) -> None:
         for event in self.conn.answer_ask(ask_id, result, self._clock()):
@@ -877,7 +886,7 @@ class Session:
         elif isinstance(event, AskCancelled):
             task = self._ask_tasks.pop(event.ask_id, None)
             if task is not None:
-                task.cancel()
+                task.cancel(event.reason)  # the responder can tell the user why
         elif isinstance(event, NotificationReceived) and isinstance(event.typed, ProgressUpdate):
             key = event.typed.request_key
             callback = self._progress.get(key) if key is not None else None

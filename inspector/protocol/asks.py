@@ -49,4 +49,6 @@ class ServerAsk:
     def origin(self) -> str:
         if self.era is Era.LEGACY:
             return f"server request {self.wire_id!r}"
+        if self.request_key is None:  # e.g. a task's input request (tasks/get), no request of ours
+            return f"input request {self.input_key!r} of {self.request_method}"
         return f"input request {self.input_key!r} of {self.request_method} #{self.request_key}"

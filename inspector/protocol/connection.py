@@ -28,6 +28,7 @@ from inspector.jsonrpc import (
 )
 from inspector.protocol.config import (
     CAPABILITY_FOR,
+    META_CLIENT_CAPS,
     META_PREFIX,
     ClientConfig,
     ConnectionState,
@@ -305,6 +306,19 @@ class ClientConnection(HandshakeMixin, MrtrMixin, ServerSideMixin):
         result_type = result.get("resultType", "complete")  # spec: absent means "complete"
         if result_type == "complete":
             return self._complete(p, result)
+        if result_type == "task" and p.method == "tools/call":
+            # The io.modelcontextprotocol/tasks extension (SEP-2663): a CreateTaskResult, which
+            # a server must only send when the request declared the extension.
+            if _declares_tasks(self.config.capabilities, p.params):
+                return self._complete(p, result)
+            return [
+                ProtocolViolation(
+                    "task-undeclared",
+                    f"{p.method}: the server answered with a task, but this request did not "
+                    "declare the io.modelcontextprotocol/tasks extension; shown as is",
+                ),
+                *self._complete(p, result),
+            ]
         if result_type != "input_required":
             events: list[Event] = [
                 ProtocolViolation(
@@ -389,3 +403,19 @@ def _has_capability(caps: dict[str, Any], path: str) -> bool:
             return False
         node = node[part]
     return node is not False and node is not None
+
+
+TASKS_EXTENSION = META_PREFIX + "tasks"
+
+
+def _declares_tasks(caps: dict[str, Any], params: dict[str, Any] | None) -> bool:
+    """Did this request declare the tasks extension (the connection's caps or its own)?"""
+    sources: list[Any] = [caps]
+    meta = (params or {}).get("_meta")
+    if isinstance(meta, dict):
+        sources.append(meta.get(META_CLIENT_CAPS))
+    for source in sources:
+        extensions = source.get("extensions") if isinstance(source, dict) else None
+        if isinstance(extensions, dict) and TASKS_EXTENSION in extensions:
+            return True
+    return False

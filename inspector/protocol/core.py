@@ -145,7 +145,14 @@ class ConnectionCore:
         if self.era is Era.MODERN:
             meta[META_VERSION] = self.protocol_version or self.config.modern_version
             meta[META_CLIENT_INFO] = self.config.client_info
-            meta[META_CLIENT_CAPS] = self.config.capabilities
+            # A request may add capabilities for itself (e.g. the tasks extension on one
+            # tools/call: "Run as task"); the connection's own are always declared.
+            extra = meta.get(META_CLIENT_CAPS)
+            meta[META_CLIENT_CAPS] = (
+                _merged(self.config.capabilities, extra)
+                if isinstance(extra, dict)
+                else self.config.capabilities
+            )
             if self.config.log_level is not None:
                 meta[META_LOG_LEVEL] = self.config.log_level
             if p.responses:
@@ -222,3 +229,15 @@ class ConnectionCore:
         self.server_capabilities = caps if isinstance(caps, dict) else {}
         instructions = result.get("instructions")
         self.instructions = instructions if isinstance(instructions, str) else None
+
+
+def _merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """`base` with `extra` laid over it, objects merged key by key."""
+    out = dict(base)
+    for key, value in extra.items():
+        old = out.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            out[key] = _merged(old, value)
+        else:
+            out[key] = value
+    return out
