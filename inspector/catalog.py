@@ -25,6 +25,7 @@ __all__ = [
     "CatalogList",
     "ListDiff",
     "definition_hash",
+    "matches",
 ]
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,17 @@ class CatalogItem:
         return definition_hash(self.raw)
 
 
+def matches(item: CatalogItem, needle: str) -> bool:
+    """Search within a list: key (name or uri), title and description, any case.
+    `needle` is already stripped and lower-cased; empty matches everything."""
+    return (
+        not needle
+        or needle in item.key.lower()
+        or needle in item.title.lower()
+        or needle in item.description.lower()
+    )
+
+
 @dataclass(frozen=True)
 class ListDiff:
     added: tuple[str, ...] = ()
@@ -123,6 +135,11 @@ class CatalogList:
     stale: bool = False  # a list_changed arrived since the last load
     error: str | None = None  # the last load's failure, shown in the tree
     last_diff: ListDiff = field(default_factory=ListDiff)
+    pages: int = 0  # pages loaded since the last reset or reload
+    loading: bool = False  # a listing is under way
+    absent: str | None = None  # why nothing is listed (e.g. the server does not offer it)
+    _reloading: bool = field(default=False, repr=False)
+    _compare: bool = field(default=False, repr=False)
     _listeners: list[Listener] = field(default_factory=list, repr=False)
     _seen_cursors: set[str] = field(default_factory=set, repr=False)
     _previous: dict[str, str] = field(default_factory=dict, repr=False)  # key -> hash
@@ -157,22 +174,24 @@ class CatalogList:
     def filtered(self, text: str) -> list[CatalogItem]:
         """Search within the list: name, title and description, any case."""
         needle = text.strip().lower()
-        if not needle:
-            return list(self.items)
-        return [
-            i
-            for i in self.items
-            if needle in i.key.lower()
-            or needle in i.title.lower()
-            or needle in i.description.lower()
-        ]
+        return [i for i in self.items if matches(i, needle)]
 
     # -- loading ---------------------------------------------------------------
     def begin_reload(self) -> dict[str, Any]:
-        """Start a fresh listing; returns the params of the first page."""
+        """Start a fresh listing; returns the params of the first page.
+
+        Until `end_reload`, each page updates `last_diff` against what was listed before;
+        pages loaded later ("load more") leave it alone."""
         self._previous = {i.key: i.hash for i in self.items}
+        self._compare = self.loaded  # a first listing adds nothing worth telling
         self._seen_cursors = set()
+        self._reloading = True
         return {}
+
+    def end_reload(self) -> ListDiff:
+        """The listing started by `begin_reload` is over (all wanted pages, or a failure)."""
+        self._reloading = False
+        return self.last_diff
 
     def next_page_params(self) -> dict[str, Any] | None:
         return {"cursor": self.next_cursor} if self.next_cursor is not None else None
@@ -195,12 +214,18 @@ class CatalogList:
         ]
         if first:
             self.items = new_items
+            self.pages = 1
         else:
             self.items.extend(new_items)
+            self.pages += 1
         for name, why in (excluded or {}).items():
             item = self.find(name)
             if item is not None:
                 item.excluded = why
+        if first:
+            self.error = None
+        if page is not None and not isinstance(page, list):
+            self.error = f"{self.method}: '{key}' is not a list ({type(page).__name__})"
         cursor = result.get("nextCursor")
         if isinstance(cursor, str) and cursor and cursor not in self._seen_cursors:
             self._seen_cursors.add(cursor)
@@ -208,12 +233,13 @@ class CatalogList:
         else:
             if isinstance(cursor, str) and cursor in self._seen_cursors:
                 self.error = f"the server returned cursor {cursor[:40]!r} twice; stopped paging"
+            elif cursor is not None and not isinstance(cursor, str):
+                self.error = f"nextCursor is not a string ({cursor!r:.40}); stopped paging"
             self.next_cursor = None
         self.loaded = True
         self.stale = False
-        if first:
-            self.error = None
-        self.last_diff = self._diff()
+        if self._reloading:
+            self.last_diff = self._diff()
         self._changed()
 
     def add_excluded(self, raw: dict[str, Any], why: str) -> None:
@@ -231,18 +257,35 @@ class CatalogList:
         self.stale = True
         self._changed()
 
-    def reset(self) -> None:
+    def set_loading(self, loading: bool) -> None:
+        if loading != self.loading:
+            self.loading = loading
+            self._changed()
+
+    def set_absent(self, reason: str) -> None:
+        """Nothing will be listed, and why (the server does not declare the capability)."""
+        self.reset(notify=False)
+        self.absent = reason
+        self._changed()
+
+    def reset(self, *, notify: bool = True) -> None:
         self.items = []
+        self.loading = False
+        self.absent = None
         self.next_cursor = None
         self.loaded = False
         self.stale = False
         self.error = None
         self.last_diff = ListDiff()
+        self.pages = 0
+        self._reloading = False
+        self._compare = False
         self._previous = {}
-        self._changed()
+        if notify:
+            self._changed()
 
     def _diff(self) -> ListDiff:
-        if not self._previous:
+        if not self._compare:
             return ListDiff()
         now = {i.key: i.hash for i in self.items}
         return ListDiff(
