@@ -17,6 +17,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from inspector.catalog import Catalog, CatalogKind, ListDiff
+from inspector.catalog_loader import CatalogLoader
 from inspector.connect import (
     SetupError,
     client_config_for,
@@ -24,6 +26,7 @@ from inspector.connect import (
     transport_for,
 )
 from inspector.notices import ErrorStore, LogMessageStore
+from inspector.pins import PinStore
 from inspector.profiles import Profile
 from inspector.protocol.events import (
     InvalidFrame,
@@ -61,6 +64,8 @@ class ConnectionController(QObject):
     server_ready = Signal(object)  # SessionReady
     tools_changed = Signal()
     notice = Signal(str)  # a short sentence for the status bar
+    catalog_relisted = Signal(str, object)  # kind, ListDiff: a re-list changed the list
+    pins_changed = Signal()  # catalog_loader.pin_alerts changed
 
     def __init__(
         self,
@@ -69,6 +74,7 @@ class ConnectionController(QObject):
         errors: ErrorStore,
         console: Callable[[str], None],
         secrets: SecretStore | None = None,
+        pins: PinStore | None = None,
     ) -> None:
         super().__init__()
         self.traffic = traffic
@@ -80,11 +86,18 @@ class ConnectionController(QObject):
         self.detail = ""
         self.profile: Profile | None = None
         self.session: Session | None = None
-        self.tools: list[dict[str, Any]] | None = None
-        self.tools_error: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._lock: asyncio.Lock | None = None
-        self._tools_task: asyncio.Task[None] | None = None
+        # The catalog (explorer): filled by the loader after connect, kept after a disconnect.
+        self.catalog = Catalog()
+        self.pins = pins
+        self.catalog_loader = CatalogLoader(
+            self.catalog, self.start, lambda category, text: self._report(category, text), pins
+        )
+        self.catalog_loader.relisted.append(self._relisted)
+        self.catalog_loader.pins_changed.append(self.pins_changed.emit)
+        self.catalog.tools.on_change(lambda _lst: self.tools_changed.emit())
+        self.pin_scope: Callable[[Profile], str] = lambda p: p.id  # whose pins a profile uses
 
     # ---------------------------------------------------------------- tasks
     def start(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
@@ -145,9 +158,7 @@ class ConnectionController(QObject):
         async with self._get_lock():
             await self._close_session()
             self.profile = profile
-            self.tools = None
-            self.tools_error = None
-            self.tools_changed.emit()
+            self.catalog.reset()
             self._set_state(ConnState.CONNECTING, profile.target)
             try:
                 transport = transport_for(profile, self.secrets)
@@ -173,7 +184,7 @@ class ConnectionController(QObject):
             name = info.get("name", "?") if isinstance(info, dict) else "?"
             self._set_state(ConnState.CONNECTED, f"{name} · {session.protocol_version}")
             self.server_ready.emit(session.ready_info)
-        await self.load_tools()
+            self.catalog_loader.attach(session, self.pin_scope(profile))
 
     def _fail(self, reason: str) -> None:
         self._set_state(ConnState.FAILED, reason)
@@ -187,28 +198,34 @@ class ConnectionController(QObject):
             return f"{message} (last stderr: {' | '.join(closed.stderr_tail[-3:])})"
         return message
 
-    async def load_tools(self) -> None:
-        session = self.session
-        if session is None or not session.is_ready:
-            return
-        if "tools" not in session.server_capabilities:
-            self.tools = []
-            self.tools_error = "the server does not declare the tools capability"
-            self.tools_changed.emit()
-            return
-        try:
-            tools = await session.list_tools()
-        except SessionError as exc:
-            if session is self.session:
-                self.tools_error = str(exc)
-                self.errors.add("request failed", f"tools/list: {exc}")
-                self.tools = []
-                self.tools_changed.emit()
-            return
-        if session is self.session:
-            self.tools = tools
-            self.tools_error = None
-            self.tools_changed.emit()
+    # ---------------------------------------------------------------- catalog
+    @property
+    def tools(self) -> list[dict[str, Any]] | None:
+        """The listed tools' raw definitions; None until the first listing ended."""
+        lst = self.catalog.tools
+        if lst.loaded or lst.error or lst.absent:
+            return [i.raw for i in lst]
+        return None
+
+    @property
+    def tools_error(self) -> str | None:
+        return self.catalog.tools.error or self.catalog.tools.absent
+
+    def reload_list(self, kind: CatalogKind) -> asyncio.Task[None] | None:
+        return self.catalog_loader.reload(kind)
+
+    def load_more(self, kind: CatalogKind) -> asyncio.Task[None] | None:
+        return self.catalog_loader.load_more(kind)
+
+    def load_all(self, kind: CatalogKind) -> asyncio.Task[None] | None:
+        return self.catalog_loader.load_all(kind)
+
+    def _relisted(self, kind: CatalogKind, diff: ListDiff) -> None:
+        self.catalog_relisted.emit(kind, diff)
+        self.notice.emit(f"{self.catalog[kind].method}: {diff.describe()}")
+
+    def _report(self, category: str, text: str) -> None:
+        self.errors.add(category, text)
 
     # ---------------------------------------------------------------- disconnect
     async def _disconnect(self) -> None:
@@ -225,6 +242,7 @@ class ConnectionController(QObject):
         if session is None:
             return
         self.session = None  # events from now on are from a session we left
+        self.catalog_loader.detach()
         if self.state is ConnState.CONNECTED:
             self._set_state(ConnState.DISCONNECTING, "")
         await session.close()
@@ -253,13 +271,8 @@ class ConnectionController(QObject):
                 last = len(self.traffic) - 1
                 if last >= 0:
                     self.messages.add(typed.level, last)
-            elif (
-                isinstance(typed, ListChanged)
-                and typed.list_name == "tools"
-                and session is self.session
-                and (self._tools_task is None or self._tools_task.done())
-            ):
-                self._tools_task = self.start(self.load_tools(), "reload tools")
+            elif isinstance(typed, ListChanged) and session is self.session:
+                self.catalog_loader.list_changed(typed.list_name)
             return
         if isinstance(item, StderrLine):
             self.console(item.text)
@@ -307,6 +320,7 @@ class ConnectionController(QObject):
         self.console(f"── the server went away: {closed.reason}")
         self._set_state(ConnState.LOST, reason)
         self.session = None
+        self.catalog_loader.detach()
         self.start(session.close(), "close lost session")
         self.tools_changed.emit()
 
