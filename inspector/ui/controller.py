@@ -39,6 +39,7 @@ from inspector.protocol.events import (
     UnmatchedResponse,
     VersionRenegotiated,
 )
+from inspector.resource_watch import ResourceWatches
 from inspector.secrets import SecretStore
 from inspector.session import Call, ConnectError, Session, SessionError
 from inspector.traffic import TrafficLog
@@ -98,6 +99,8 @@ class ConnectionController(QObject):
         self.catalog_loader.pins_changed.append(self.pins_changed.emit)
         self.catalog.tools.on_change(lambda _lst: self.tools_changed.emit())
         self.pin_scope: Callable[[Profile], str] = lambda p: p.id  # whose pins a profile uses
+        # Resource subscriptions outlive the views that start them (engineer C).
+        self.watches = ResourceWatches()
 
     # ---------------------------------------------------------------- tasks
     def start(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
