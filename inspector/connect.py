@@ -12,6 +12,8 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
+from inspector.auth import OAuth
+from inspector.profile_auth import ProfileAuthError, auth_for
 from inspector.profiles import Profile, RootEntry
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.versions import EraSetting
@@ -82,8 +84,12 @@ def resolved_headers(profile: Profile, secrets: SecretStore | None) -> dict[str,
     }
 
 
-def transport_for(profile: Profile, secrets: SecretStore | None = None) -> Transport:
-    """The transport a profile describes, with its secrets filled in from the keyring."""
+def transport_for(
+    profile: Profile, secrets: SecretStore | None = None, *, oauth: OAuth | None = None
+) -> Transport:
+    """The transport a profile describes, with its secrets filled in from the keyring.
+    Its auth (inspector.profile_auth): a bearer token, or OAuth (`oauth` when the caller
+    keeps one per profile, as the GUI does; else one with the keyring token store)."""
     if profile.transport == "stdio":
         if not profile.stdio.command.strip():
             raise SetupError("The profile has no command.")
@@ -100,11 +106,16 @@ def transport_for(profile: Profile, secrets: SecretStore | None = None) -> Trans
         raise SetupError(http_support()[1])
     headers = resolved_headers(profile, secrets)
     secret_names = frozenset(h.name for h in profile.http.headers if h.secret)
+    try:
+        auth = auth_for(profile, secrets, oauth=oauth)
+    except ProfileAuthError as exc:
+        raise SetupError(str(exc)) from None
     return factory(
         profile.http.url,
         kind=profile.http.transport,
         headers=headers,
         secret_headers=secret_names,
+        auth=auth,
     )
 
 

@@ -161,9 +161,10 @@ class Profile(_Model):
 
     def has_typed_secrets(self) -> bool:
         """True when the form holds secret values not yet in the secret store."""
-        return any(
-            entry.secret and entry.value for entry in [*self.stdio.env, *self.http.headers]
-        ) or any(value.value for _name, value in self.http.auth.secret_values())
+        entries: list[EnvVar | HeaderEntry] = [*self.stdio.env, *self.http.headers]
+        return any(e.secret and e.value for e in entries) or any(
+            value.value for _name, value in self.http.auth.secret_values()
+        )
 
     def stored_form(self) -> dict[str, Any]:
         """What goes into the JSON file: secret values blanked."""
