@@ -40,13 +40,8 @@ from inspector.protocol.events import (
     VersionRenegotiated,
 )
 from inspector.protocol.versions import LEGACY_VERSIONS, Era, EraSetting
-from inspector.recording.format import (
-    REDACTED,
-    Redactor,
-    connection_summary,
-    header_line,
-    url_secrets,
-)
+from inspector.recording.live import start_recorder
+from inspector.recording.redaction import spec_for_connection
 from inspector.recording.writer import RecordingResponder, SessionRecorder
 from inspector.replay_cli import add_replay_parser, run_replay, split_server_command
 from inspector.responder import PolicyResponder, load_answers
@@ -67,7 +62,7 @@ from inspector.transports.base import (
     TransportError,
 )
 from inspector.transports.factory import http_transport
-from inspector.transports.http_common import check_url, redact_headers
+from inspector.transports.http_common import check_url
 from inspector.transports.stdio import StdioParams, StdioTransport
 
 __all__ = ["EXIT_CODES", "main"]
@@ -521,41 +516,23 @@ async def run_cli(ns: argparse.Namespace) -> int:
 def _start_recorder(
     ns: argparse.Namespace, session: Session, command: list[str]
 ) -> SessionRecorder:
-    headers = _headers(ns.header) if ns.url else {}
-    env = _pairs(ns.env, "--env")
-    connection = (
-        connection_summary(transport="http", url=ns.url, headers=headers)
+    # The shared rules (inspector/recording/redaction.py): secret-looking header values
+    # ("Bearer TOKEN": the token too), env values and URL parts never reach the file.
+    spec = (
+        spec_for_connection(transport="http", url=ns.url, headers=_headers(ns.header))
         if ns.url
-        else connection_summary(
-            transport="stdio", command=command[0], args=command[1:], env=env, cwd=ns.cwd
+        else spec_for_connection(
+            transport="stdio",
+            command=command[0],
+            args=command[1:],
+            env=_pairs(ns.env, "--env"),
+            cwd=ns.cwd,
         )
     )
-    config = session.conn.config
-    header = header_line(
-        connection,
-        era=str(config.era),
-        client_info=config.client_info,
-        client_capabilities=config.capabilities,
-        protocol_version=config.legacy_version if config.era is EraSetting.LEGACY else None,
-    )
-    # Secret-looking header values ("Bearer TOKEN": the token too) and env values never
-    # reach the file, wherever they would appear.
-    secrets: list[str] = []
-    shown = redact_headers(headers)
-    for name, value in headers.items():
-        if shown[name] != value:
-            secrets.append(value)
-            secrets.extend(part for part in value.split() if len(part) >= 8)
-    if not ns.url:
-        secrets += [v for k, v in env.items() if connection["env"].get(k) == REDACTED]
-    secrets += url_secrets(ns.url)
-    recorder = SessionRecorder(ns.record, header, redactor=Redactor(secrets))
     try:
-        recorder.start()
+        return start_recorder(ns.record, spec, session)
     except OSError as exc:
         raise UsageError(f"--record {ns.record}: {exc.strerror or exc}") from exc
-    session.add_traffic_observer(recorder.observe)
-    return recorder
 
 
 def _usage_exit(parser: argparse.ArgumentParser, message: str) -> NoReturn:

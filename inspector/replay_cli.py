@@ -15,13 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.versions import LEGACY_VERSIONS, EraSetting
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
-from inspector.recording.format import REDACTED
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
-from inspector.recording.replay import CallOutcome, ReplayResponder, extract_answers, replay
-from inspector.session import ConnectError, Session
+from inspector.recording.replay import CallOutcome
+from inspector.recording.replay_target import connect_and_replay, recorded_target
+from inspector.session import ConnectError
 from inspector.transports.base import Transport, TransportError
 from inspector.transports.factory import http_transport
 from inspector.transports.http_common import check_url
@@ -116,80 +114,29 @@ def _transport(ns: argparse.Namespace, recorded: RecordedSession) -> Transport:
         return http_transport(ns.url, headers=headers)
     if command:
         return StdioTransport(StdioParams(command[0], command[1:]))
-    conn = recorded.connection
-    if conn.get("transport") == "stdio" and isinstance(conn.get("command"), str):
-        env = {k: v for k, v in (conn.get("env") or {}).items() if isinstance(v, str)}
-        redacted = [k for k, v in env.items() if v == REDACTED]
-        if redacted:
-            raise ValueError(
-                f"the recorded command needs secret env values that were not recorded "
-                f"({', '.join(redacted)}); give the command after -- instead"
-            )
-        return StdioTransport(
-            StdioParams(
-                conn["command"],
-                [str(a) for a in conn.get("args") or []],
-                env=env,
-                cwd=conn.get("cwd") if isinstance(conn.get("cwd"), str) else None,
-            )
-        )
-    if isinstance(conn.get("url"), str):
-        if REDACTED in conn["url"]:
-            raise ValueError(
-                "the recorded URL carried a secret that was not recorded; give it with --url"
-            )
-        check_url(conn["url"])
-        names = conn.get("header_names")
-        missing = [
-            n
-            for n in (names if isinstance(names, list) else [])
-            if isinstance(n, str) and n.lower() not in {h.lower() for h in headers}
-        ]
-        if missing:
-            _diag(
-                f"note: the recording sent header(s) {', '.join(missing)}, whose values are "
-                "not recorded; add them with --header 'Name: value' if the server needs them"
-            )
-        return http_transport(conn["url"], headers=headers)
-    raise ValueError("the file records no command or URL to replay against")
-
-
-def _config(recorded: RecordedSession, timeout: float) -> ClientConfig:
-    header = recorded.header
-    era = recorded.era
-    config = ClientConfig(
-        era=EraSetting.MODERN if era == "modern" else EraSetting.LEGACY,
-        request_timeout=timeout,
-    )
-    version = recorded.protocol_version
-    if era != "modern" and version in LEGACY_VERSIONS:
-        config.legacy_version = version
-    caps = header.get("client_capabilities")
-    if isinstance(caps, dict):
-        config.capabilities = caps
-    return config
+    target = recorded_target(recorded, headers)
+    for note in target.notes:
+        _diag(f"note: {note} (--header 'Name: value')")
+    return target.transport()
 
 
 async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Transport) -> int:
     patterns = list(ns.ignore) + ([] if ns.no_default_ignores else list(DEFAULT_IGNORES))
-    rules = IgnoreRules(patterns)
-    responder = ReplayResponder(extract_answers(recorded))
-    session = Session(transport, _config(recorded, ns.timeout), responder)
+
+    def progress(done: int, total: int, outcome: CallOutcome) -> None:
+        _diag(f"[{done}/{total}] {outcome.call.label}: {outcome.status}")
+
     try:
-        try:
-            await session.connect(timeout=ns.timeout)
-        except ConnectError as exc:
-            _diag(f"error: could not connect: {exc}")
-            return EXIT_CONNECTION
-
-        def progress(done: int, total: int, outcome: CallOutcome) -> None:
-            _diag(f"[{done}/{total}] {outcome.call.label}: {outcome.status}")
-
-        report = await replay(recorded, session, ignore=rules, on_progress=progress)
-    finally:
-        await session.close()
-    for problem in recorded.problems:
-        report.problems.insert(0, f"recording: {problem}")
+        report = await connect_and_replay(
+            recorded,
+            transport,
+            ignore=IgnoreRules(patterns),
+            timeout=ns.timeout,
+            on_progress=progress,
+        )
+    except ConnectError as exc:
+        _diag(f"error: could not connect: {exc}")
+        return EXIT_CONNECTION
     sys.stdout.write(report.summary() + "\n")
     if ns.report:
         Path(ns.report).write_text(json.dumps(report.to_dict(), indent=2, default=str))

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-__all__ = ["DEFAULT_IGNORES", "Change", "IgnoreRules", "diff_json"]
+__all__ = ["DEFAULT_IGNORES", "Change", "IgnoreRules", "diff_json", "list_key"]
 
 DEFAULT_IGNORES: Final = (
     "/resultType",  # modern servers stamp "complete"; legacy ones leave it out
@@ -152,6 +152,12 @@ def _list_key(old: list[Any], new: list[Any]) -> str | None:
     if not new:
         return old_key
     return old_key if old_key == new_key else None
+
+
+def list_key(old: list[Any], new: list[Any]) -> str | None:
+    """The key two lists are matched by ("name", "uri", "uriTemplate"), or None when they
+    are compared by position: the side-by-side view lays them out the same way."""
+    return _list_key(old, new)
 
 
 def _identity_key(items: list[Any]) -> str | None:

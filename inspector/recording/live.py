@@ -1,0 +1,174 @@
+"""Recording a live Session: `start_recorder` (the CLI's `--record` and the GUI), and
+`AutoRecorder`, the GUI's always-on recording into the sessions folder.
+
+The recorder observes every frame; the handshake outcome, the user's cancels and the
+way each server ask was answered become `ready` and `action` lines. Nothing here blocks
+the caller: the recorder writes from its own thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from inspector.protocol.asks import ServerAsk
+from inspector.protocol.events import RequestFailed, SessionReady
+from inspector.protocol.versions import EraSetting
+from inspector.recording.format import header_line
+from inspector.recording.redaction import RecordingSpec, spec_for_profile
+from inspector.recording.retention import RecordingSettings, cleanup, new_session_path
+from inspector.recording.writer import RecordingResponder, SessionRecorder
+from inspector.responder import AskRejected, Responder
+from inspector.session import Session
+from inspector.transports.base import TransportClosed
+
+if TYPE_CHECKING:
+    from inspector.profiles import Profile
+    from inspector.secrets import SecretStore
+
+__all__ = ["AskActionResponder", "AutoRecorder", "header_for", "start_recorder"]
+
+log = logging.getLogger(__name__)
+
+
+def header_for(spec: RecordingSpec, session: Session) -> dict[str, Any]:
+    config = session.conn.config
+    return header_line(
+        spec.connection,
+        era=str(config.era),
+        client_info=config.client_info,
+        client_capabilities=config.capabilities,
+        protocol_version=config.legacy_version if config.era is EraSetting.LEGACY else None,
+    )
+
+
+def start_recorder(path: str | Path, spec: RecordingSpec, session: Session) -> SessionRecorder:
+    """Start recording `session` (before it connects) to `path`. Raises OSError when
+    the file cannot be created."""
+    recorder = SessionRecorder(path, header_for(spec, session), redactor=spec.redactor())
+    recorder.start()
+    session.add_traffic_observer(recorder.observe)
+    return recorder
+
+
+class AskActionResponder(RecordingResponder):
+    """Records how each server ask was answered. `how(ask)` says by whom: "by hand"
+    for a dialog the user answered, "with the profile's roots" for roots..."""
+
+    def __init__(
+        self, inner: Responder, recorder: SessionRecorder, how: Callable[[ServerAsk], str]
+    ) -> None:
+        super().__init__(inner, recorder)
+        self.how_for = how
+
+    async def respond(self, ask: ServerAsk) -> dict[str, Any]:
+        how = self.how_for(ask)
+        try:
+            result = await self.inner.respond(ask)
+        except AskRejected as exc:
+            self.recorder.action(
+                f"rejected {ask.kind} ({ask.origin}) {how}: {exc}", kind=ask.kind, how=how
+            )
+            raise
+        self.recorder.action(f"answered {ask.kind} ({ask.origin}) {how}", kind=ask.kind, how=how)
+        return result
+
+
+def default_how(inner: Responder) -> Callable[[ServerAsk], str]:
+    """The responder may say how it answers (`how_answered(ask)`); else sampling and
+    elicitation are answered by hand and roots from the profile."""
+    own = getattr(inner, "how_answered", None)
+    if callable(own):
+        return lambda ask: str(own(ask))
+    return lambda ask: "with the profile's roots" if ask.kind == "roots" else "by hand"
+
+
+class AutoRecorder:
+    """Records each GUI connection to its own file in the sessions folder.
+
+    `attach(session, profile)` is called with every new Session before it connects;
+    the previous recording is closed then. A recording ends when its transport closes;
+    cleanup of old files runs after each one ends (and once at the first attach).
+    """
+
+    def __init__(
+        self,
+        folder: Callable[[], Path],
+        settings: RecordingSettings | None = None,
+        secrets: SecretStore | None = None,
+    ) -> None:
+        self.folder = folder
+        self.settings = settings or RecordingSettings()
+        self.secrets = secrets
+        self.recorder: SessionRecorder | None = None
+        self.last_path: Path | None = None  # the latest recording (open or finished)
+        self.last_spec: RecordingSpec | None = None
+        self.error: str | None = None  # why the latest recording could not start
+        self.removed: list[Path] = []  # what the last cleanup deleted
+        self._cleaned_once = False
+
+    @property
+    def recording(self) -> bool:
+        return self.recorder is not None
+
+    def attach(self, session: Session, profile: Profile) -> SessionRecorder | None:
+        self.finish()
+        self.error = None
+        if not self.settings.enabled:
+            return None
+        spec = spec_for_profile(profile, self.secrets)
+        folder = self.folder()
+        if not self._cleaned_once:
+            self._cleaned_once = True
+            self.clean_up()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            recorder = start_recorder(new_session_path(folder, profile.name), spec, session)
+        except OSError as exc:
+            self.error = f"could not record the session in {folder}: {exc.strerror or exc}"
+            log.warning("%s", self.error)
+            return None
+        self.recorder = recorder
+        self.last_path = recorder.path
+        self.last_spec = spec
+        session.responder = AskActionResponder(
+            session.responder, recorder, default_how(session.responder)
+        )
+        session.add_listener(lambda item: self._on_item(recorder, item))
+        return recorder
+
+    def _on_item(self, recorder: SessionRecorder, item: object) -> None:
+        if isinstance(item, SessionReady):
+            recorder.ready(item)
+        elif isinstance(item, RequestFailed) and item.kind == "cancelled":
+            what = f"request {item.wire_id!r}" if item.wire_id is not None else "a request"
+            recorder.action(
+                f"cancelled {what} ({item.method})",
+                request_id=item.wire_id,
+                method=item.method,
+                reason=item.message,
+            )
+        elif isinstance(item, TransportClosed) and recorder is self.recorder:
+            self.finish()
+
+    def action(self, text: str, **data: Any) -> None:
+        """A user action worth knowing, into the current recording (if any)."""
+        if self.recorder is not None:
+            self.recorder.action(text, **data)
+
+    def finish(self) -> None:
+        """Close the current recording (its file stays) and clean up old ones."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is None:
+            return
+        recorder.close()
+        if recorder.error:
+            self.error = recorder.error
+        self.clean_up()
+
+    def clean_up(self) -> list[Path]:
+        keep = [self.recorder.path] if self.recorder is not None else []
+        self.removed = cleanup(self.folder(), self.settings, keep=keep)
+        return self.removed

@@ -1,0 +1,271 @@
+"""A recorded session as the stores the live window shows: the offline view's model.
+
+`load_offline(recorded)` feeds the file's events into a fresh `TrafficLog` (one
+`TrafficRecord` per line, keeping direction, times, the raw text, notes and HTTP
+exchanges, so pairing, latency, filters and the detail pane work as they do live),
+rebuilds the `Catalog` from the recorded tools/resources/templates/prompts list results,
+collects the stderr lines, the handshake outcome (`ready`), the user's actions, the
+logging notifications, and everything wrong with the file or the traffic.
+
+Qt-free, and cheap enough to run in a worker thread for a big file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from inspector.catalog import Catalog, CatalogKind
+from inspector.jsonrpc import Invalid, Notification, Request, Response, parse_frame
+from inspector.notices import ErrorStore, LogMessageStore
+from inspector.protocol.events import SessionReady
+from inspector.protocol.versions import Era
+from inspector.recording.reader import RecordedEvent, RecordedSession
+from inspector.traffic import KINDS, EntryKind, TrafficLog, TrafficRecord, kind_of
+from inspector.transports.base import HttpExchange
+
+__all__ = ["OfflineSession", "RecordedAction", "load_offline", "ready_of"]
+
+_LIST_KINDS: Final[dict[str, CatalogKind]] = {
+    "tools/list": "tools",
+    "resources/list": "resources",
+    "resources/templates/list": "templates",
+    "prompts/list": "prompts",
+}
+_LIST_CHANGED: Final = {
+    "notifications/tools/list_changed": "tools",
+    "notifications/resources/list_changed": "resources",
+    "notifications/prompts/list_changed": "prompts",
+}
+_EXCHANGE_FIELDS: Final = (
+    "request_headers",
+    "response_headers",
+    "content_type",
+    "note",
+    "body_excerpt",
+)
+
+
+@dataclass(frozen=True)
+class RecordedAction:
+    t: float
+    wall: float
+    text: str
+
+
+@dataclass
+class OfflineSession:
+    recorded: RecordedSession
+    traffic: TrafficLog
+    catalog: Catalog
+    messages: LogMessageStore
+    errors: ErrorStore
+    stderr: list[str] = field(default_factory=list)
+    ready: SessionReady | None = None
+    actions: list[RecordedAction] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # the reader's problems and ours
+
+    @property
+    def title(self) -> str:
+        """How the view names the session: the profile name, else the server or file."""
+        name = self.recorded.connection.get("name")
+        if isinstance(name, str) and name:
+            return name
+        if self.ready is not None:
+            server = self.ready.server_info.get("name")
+            if isinstance(server, str) and server:
+                return server
+        return self.recorded.path.name
+
+
+def ready_of(data: dict[str, Any]) -> SessionReady | None:
+    """The `ready` line as the live session's SessionReady (None if it is unusable)."""
+    try:
+        era = Era(str(data.get("era", "legacy")))
+    except ValueError:
+        era = Era.LEGACY
+    info = data.get("server_info")
+    caps = data.get("capabilities")
+    instructions = data.get("instructions")
+    result = data.get("result")
+    return SessionReady(
+        era=era,
+        protocol_version=str(data.get("protocol_version") or "?"),
+        server_info=info if isinstance(info, dict) else {},
+        capabilities=caps if isinstance(caps, dict) else {},
+        instructions=instructions if isinstance(instructions, str) else None,
+        result=result if isinstance(result, dict) else None,
+    )
+
+
+def _exchange(data: Any) -> HttpExchange | None:
+    if not isinstance(data, dict):
+        return None
+    status = data.get("status")
+    fields: dict[str, Any] = {}
+    for name in _EXCHANGE_FIELDS:
+        value = data.get(name)
+        if name.endswith("headers"):
+            if isinstance(value, dict):
+                fields[name] = {str(k): str(v) for k, v in value.items()}
+        elif isinstance(value, str):
+            fields[name] = value
+    return HttpExchange(
+        method=str(data.get("method", "?")),
+        url=str(data.get("url", "")),
+        status=status if isinstance(status, int) and not isinstance(status, bool) else None,
+        **fields,
+    )
+
+
+class _Loader:
+    def __init__(self, recorded: RecordedSession) -> None:
+        self.recorded = recorded
+        self.traffic = TrafficLog()
+        self.out = OfflineSession(
+            recorded,
+            self.traffic,
+            Catalog(),
+            LogMessageStore(self.traffic),
+            ErrorStore(),
+            notes=[f"the file: {p}" for p in recorded.problems],
+        )
+        self.exchanges: dict[int, HttpExchange] = {}
+        self.list_requests: dict[Any, tuple[CatalogKind, bool]] = {}  # id -> kind, first page
+        self.unknown: dict[str, int] = {}
+
+    def run(self) -> OfflineSession:
+        for event in self.recorded.events:
+            handler = getattr(self, f"_on_{event.type}", None)
+            if handler is None:
+                self.unknown[event.type] = self.unknown.get(event.type, 0) + 1
+                continue
+            handler(event)
+        for kind, count in self.unknown.items():
+            self.out.notes.append(f"{count} line(s) of type {kind!r} were skipped (unknown)")
+        for problem in self.recorded.problems:
+            self.out.errors.add("session file", problem)
+        return self.out
+
+    # -- rows -------------------------------------------------------------------
+    def _row(self, event: RecordedEvent, kind: EntryKind, raw: str | bytes, **extra: Any) -> int:
+        data = event.data
+        wall = data.get("wall")
+        record = TrafficRecord(
+            direction=extra.pop("direction", ""),
+            kind=kind,
+            raw=raw,
+            mono=event.t,
+            wall=float(wall) if isinstance(wall, int | float) else 0.0,
+            transport=str(data.get("transport", "")),
+            **extra,
+        )
+        self.traffic.observe(record)
+        return len(self.traffic) - 1
+
+    def _on_frame(self, event: RecordedEvent) -> None:
+        data = event.data
+        raw = event.raw
+        direction = event.direction if event.direction in ("in", "out") else ""
+        truncated = data.get("truncated") is True
+        frame = parse_frame(raw)
+        if truncated and not isinstance(frame, Invalid):
+            frame = Invalid(raw, "over the size limit: only its head was kept")
+        recorded_kind = data.get("kind")
+        kind: EntryKind = (
+            recorded_kind
+            if recorded_kind in KINDS and recorded_kind not in ("stderr", "http", "note")
+            else kind_of(frame)
+        )
+        size = data.get("size")
+        note = data.get("note")
+        sse_id = data.get("sse_id")
+        index = self._row(
+            event,
+            kind,
+            raw,
+            direction=direction,
+            frame=frame,
+            size=size if isinstance(size, int) else len(raw),
+            truncated=truncated,
+            note=note if isinstance(note, str) else None,
+            http=self._via(data.get("via")),
+            sse_event_id=sse_id if isinstance(sse_id, str) else None,
+        )
+        if kind == "invalid" or isinstance(frame, Invalid):
+            shown = raw if isinstance(raw, str) else repr(raw)
+            reason = note if isinstance(note, str) else getattr(frame, "reason", "invalid")
+            self.out.errors.add("invalid frame", f"{reason}: {shown[:300]}", index)
+        elif isinstance(note, str):
+            self.out.errors.add("note", note, index)
+        self._follow(frame, direction, index)
+
+    def _via(self, via: Any) -> HttpExchange | None:
+        if not isinstance(via, dict):
+            return None
+        xid = via.get("xid")
+        if isinstance(xid, int) and xid in self.exchanges:
+            return self.exchanges[xid]
+        return _exchange(via)
+
+    def _follow(self, frame: object, direction: str, index: int) -> None:
+        """What a frame means for the other stores: list results, list changes, logs."""
+        if isinstance(frame, Request) and direction == "out":
+            kind = _LIST_KINDS.get(frame.method)
+            if kind is not None:
+                params = frame.params if isinstance(frame.params, dict) else {}
+                self.list_requests[frame.id] = (kind, "cursor" not in params)
+        elif isinstance(frame, Response) and direction == "in":
+            wanted = self.list_requests.pop(frame.id, None)
+            if wanted is not None and isinstance(frame.result, dict):
+                kind, first = wanted
+                target = self.out.catalog[kind]
+                if first:
+                    target.begin_reload()
+                target.apply_page(frame.result, first=first)
+        elif isinstance(frame, Notification) and direction == "in":
+            if frame.method == "notifications/message":
+                params = frame.params if isinstance(frame.params, dict) else {}
+                self.out.messages.add(str(params.get("level", "info")), index)
+            elif frame.method in _LIST_CHANGED:
+                self.out.catalog.list_changed(_LIST_CHANGED[frame.method])
+
+    def _on_stderr(self, event: RecordedEvent) -> None:
+        text = event.raw if isinstance(event.raw, str) else event.raw.decode("utf-8", "replace")
+        self.out.stderr.append(text)
+        self._row(event, "stderr", text, truncated=event.data.get("truncated") is True)
+
+    def _on_http(self, event: RecordedEvent) -> None:
+        exchange = _exchange(event.data.get("exchange")) or HttpExchange("?", "", None)
+        xid = event.data.get("xid")
+        if isinstance(xid, int):
+            self.exchanges[xid] = exchange
+        note = event.data.get("note")
+        summary = f"{exchange.method} {exchange.url} → {exchange.status}"
+        self._row(
+            event, "http", summary, http=exchange, note=note if isinstance(note, str) else None
+        )
+
+    def _on_note(self, event: RecordedEvent) -> None:
+        note = event.data.get("note")
+        self._row(event, "note", event.raw, note=note if isinstance(note, str) else None)
+
+    def _on_action(self, event: RecordedEvent) -> None:
+        text = str(event.data.get("text", ""))
+        wall = event.data.get("wall")
+        self.out.actions.append(
+            RecordedAction(event.t, float(wall) if isinstance(wall, int | float) else 0.0, text)
+        )
+        data = event.data.get("data")
+        if isinstance(data, dict) and data:
+            text += "  " + json.dumps(data, ensure_ascii=False, default=str)
+        self._row(event, "note", text, note="user action")
+
+    def _on_ready(self, event: RecordedEvent) -> None:
+        if self.out.ready is None:
+            self.out.ready = ready_of(event.data)
+
+
+def load_offline(recorded: RecordedSession) -> OfflineSession:
+    return _Loader(recorded).run()

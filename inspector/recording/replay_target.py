@@ -1,0 +1,218 @@
+"""Where a replay runs, and how it connects: shared by `replay` (CLI) and the replay window.
+
+A target is the command or URL recorded in the file (which may come from someone else:
+the CLI needs `--use-recorded-command`, the GUI an explicit confirmation showing
+`describe()`), a saved profile, or a command or URL the user typed. The connection uses
+the recorded era, legacy version and client capabilities, so the server sees the same
+client it saw then.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from inspector.protocol.connection import ClientConfig
+from inspector.protocol.versions import LEGACY_VERSIONS, EraSetting
+from inspector.recording.diff import IgnoreRules
+from inspector.recording.format import REDACTED
+from inspector.recording.reader import RecordedSession
+from inspector.recording.replay import CallOutcome, ReplayReport, ReplayResponder, extract_answers
+from inspector.recording.replay import replay as replay_session
+from inspector.session import Session
+from inspector.transports.base import Transport
+from inspector.transports.http_common import check_url
+from inspector.transports.stdio import StdioParams, StdioTransport
+
+if TYPE_CHECKING:
+    from inspector.profiles import Profile
+    from inspector.secrets import SecretStore
+
+__all__ = [
+    "ReplayTarget",
+    "connect_and_replay",
+    "recorded_target",
+    "replay_config",
+    "target_for_profile",
+    "target_from_text",
+]
+
+
+@dataclass(frozen=True)
+class ReplayTarget:
+    kind: Literal["stdio", "http"]
+    argv: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    inherit_full_env: bool = False
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    secret_headers: frozenset[str] = frozenset()
+    http_kind: Literal["auto", "streamable-http", "sse"] = "auto"
+    notes: tuple[str, ...] = ()  # e.g. recorded header names whose values are not known
+
+    def describe(self) -> str:
+        """What will run, exactly (secret header values are never shown)."""
+        if self.kind == "http":
+            return f"{self.url}" + (
+                f" (headers: {', '.join(sorted(self.headers))})" if self.headers else ""
+            )
+        return shlex.join(self.argv)
+
+    def transport(self) -> Transport:
+        if self.kind == "http":
+            assert self.url is not None
+            from inspector.transports.factory import http_transport
+
+            return http_transport(
+                self.url,
+                kind=self.http_kind,
+                headers=dict(self.headers),
+                secret_headers=self.secret_headers,
+            )
+        return StdioTransport(
+            StdioParams(
+                self.argv[0],
+                list(self.argv[1:]),
+                env=dict(self.env),
+                cwd=self.cwd,
+                inherit_full_env=self.inherit_full_env,
+            )
+        )
+
+
+def recorded_target(
+    recorded: RecordedSession, headers: Mapping[str, str] | None = None
+) -> ReplayTarget:
+    """The command or URL recorded in the file. Raises ValueError when it cannot be used
+    as is (a redacted env value or URL secret: the user must give it)."""
+    headers = dict(headers or {})
+    conn = recorded.connection
+    if conn.get("transport") == "stdio" and isinstance(conn.get("command"), str):
+        raw_env = conn.get("env")
+        env = {
+            str(k): v
+            for k, v in (raw_env if isinstance(raw_env, dict) else {}).items()
+            if isinstance(v, str)
+        }
+        redacted = [k for k, v in env.items() if v == REDACTED]
+        if redacted:
+            raise ValueError(
+                f"the recorded command needs secret env values that were not recorded "
+                f"({', '.join(redacted)}); give the command yourself instead"
+            )
+        args = conn.get("args")
+        cwd = conn.get("cwd")
+        return ReplayTarget(
+            "stdio",
+            argv=(conn["command"], *(str(a) for a in (args if isinstance(args, list) else []))),
+            env=env,
+            cwd=cwd if isinstance(cwd, str) and cwd else None,
+        )
+    if isinstance(conn.get("url"), str):
+        url: str = conn["url"]
+        if REDACTED in url:
+            raise ValueError("the recorded URL carried a secret that was not recorded; give it")
+        check_url(url)
+        names = conn.get("header_names")
+        given = {h.lower() for h in headers}
+        missing = [
+            n
+            for n in (names if isinstance(names, list) else [])
+            if isinstance(n, str) and n.lower() not in given
+        ]
+        notes = (
+            (
+                f"the recording sent header(s) {', '.join(missing)}, whose values are not "
+                "recorded; give them if the server needs them",
+            )
+            if missing
+            else ()
+        )
+        return ReplayTarget("http", url=url, headers=headers, notes=notes)
+    raise ValueError("the file records no command or URL to replay against")
+
+
+def target_for_profile(profile: Profile, secrets: SecretStore | None) -> ReplayTarget:
+    """A saved profile, with its secrets from the keyring. Raises ValueError."""
+    from inspector.connect import SetupError, resolved_env, resolved_headers
+
+    try:
+        if profile.transport == "http":
+            check_url(profile.http.url)
+            return ReplayTarget(
+                "http",
+                url=profile.http.url,
+                headers=resolved_headers(profile, secrets),
+                secret_headers=frozenset(h.name for h in profile.http.headers if h.secret),
+                http_kind=profile.http.transport,
+            )
+        if not profile.stdio.command.strip():
+            raise ValueError(f"the profile “{profile.name}” has no command")
+        return ReplayTarget(
+            "stdio",
+            argv=(profile.stdio.command, *profile.stdio.args),
+            env=resolved_env(profile, secrets),
+            cwd=profile.stdio.cwd or None,
+            inherit_full_env=profile.stdio.inherit_full_env,
+        )
+    except SetupError as exc:
+        raise ValueError(str(exc)) from exc
+
+
+def target_from_text(text: str) -> ReplayTarget:
+    """A command line (POSIX shell words) or an http(s) URL the user typed."""
+    text = text.strip()
+    if not text:
+        raise ValueError("enter a command or an http(s) URL")
+    if text.lower().startswith(("http://", "https://")):
+        check_url(text)
+        return ReplayTarget("http", url=text)
+    try:
+        argv = shlex.split(text)
+    except ValueError as exc:
+        raise ValueError(f"the command cannot be read: {exc}") from exc
+    return ReplayTarget("stdio", argv=tuple(argv))
+
+
+def replay_config(recorded: RecordedSession, timeout: float) -> ClientConfig:
+    """The recorded era (as the `ready` line says), legacy version and capabilities."""
+    config = ClientConfig(
+        era=EraSetting.MODERN if recorded.era == "modern" else EraSetting.LEGACY,
+        request_timeout=timeout,
+    )
+    version = recorded.protocol_version
+    if recorded.era != "modern" and version in LEGACY_VERSIONS:
+        config.legacy_version = version
+    caps = recorded.header.get("client_capabilities")
+    if isinstance(caps, dict):
+        config.capabilities = caps
+    return config
+
+
+async def connect_and_replay(
+    recorded: RecordedSession,
+    transport: Transport,
+    *,
+    ignore: IgnoreRules,
+    timeout: float = 60.0,
+    on_progress: Callable[[int, int, CallOutcome], None] | None = None,
+    on_session: Callable[[Session], None] | None = None,
+) -> ReplayReport:
+    """Connect, replay, close. Raises `inspector.session.ConnectError` when the server
+    cannot be reached. `on_session` sees the session first (to observe its traffic)."""
+    session = Session(
+        transport, replay_config(recorded, timeout), ReplayResponder(extract_answers(recorded))
+    )
+    if on_session is not None:
+        on_session(session)
+    try:
+        await session.connect(timeout=timeout)
+        report = await replay_session(recorded, session, ignore=ignore, on_progress=on_progress)
+    finally:
+        await session.close()
+    for problem in recorded.problems:
+        report.problems.insert(0, f"recording: {problem}")
+    return report

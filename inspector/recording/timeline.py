@@ -1,0 +1,117 @@
+"""The numbers of a recorded session's timeline: how long it ran, what went each way,
+per-method counts and latency percentiles (from `TrafficLog.stats`), and an activity
+histogram over time. Qt-free; the timeline panel only shows them."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Final
+
+from inspector.recording.offline import OfflineSession
+
+__all__ = ["MethodTimes", "Timeline", "format_duration", "timeline_of"]
+
+_BUCKETS: Final = 60
+
+
+@dataclass(frozen=True)
+class MethodTimes:
+    method: str
+    count: int
+    errors: int
+    answered: int
+    p50: float | None
+    p90: float | None
+    p99: float | None
+    max: float | None
+
+
+@dataclass
+class Timeline:
+    started: str  # the header's creation time, local and readable ("" if unknown)
+    duration: float  # seconds from the start of the recording to its last line
+    sent: int = 0  # frames client -> server
+    received: int = 0
+    invalid: int = 0
+    stderr_lines: int = 0
+    http_exchanges: int = 0
+    actions: int = 0
+    methods: list[MethodTimes] = field(default_factory=list)
+    bucket_seconds: float = 0.0
+    sent_per_bucket: list[int] = field(default_factory=list)
+    received_per_bucket: list[int] = field(default_factory=list)
+    errors_per_bucket: list[int] = field(default_factory=list)
+
+    @property
+    def requests(self) -> int:
+        return sum(m.count for m in self.methods)
+
+    def method(self, name: str) -> MethodTimes | None:
+        return next((m for m in self.methods if m.method == name), None)
+
+
+def format_duration(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.2f} s"
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min {secs:02d} s" if hours else f"{minutes} min {secs:02d} s"
+
+
+def _started(created: object) -> str:
+    if not isinstance(created, str):
+        return ""
+    try:
+        when = dt.datetime.fromisoformat(created.replace("Z", "+00:00"))
+    except ValueError:
+        return created
+    return when.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def timeline_of(offline: OfflineSession, buckets: int = _BUCKETS) -> Timeline:
+    recorded = offline.recorded
+    traffic = offline.traffic
+    timeline = Timeline(_started(recorded.header.get("created")), recorded.duration)
+    timeline.actions = len(offline.actions)
+    span = max(timeline.duration, 1e-6)
+    timeline.bucket_seconds = span / buckets
+    sent = [0] * buckets
+    received = [0] * buckets
+    errors = [0] * buckets
+    for i in range(len(traffic)):
+        direction, kind, _method, _wall, _size, _latency = traffic.row(i)
+        slot = min(buckets - 1, max(0, int(traffic.entries[i].mono / span * buckets)))
+        if kind == "stderr":
+            timeline.stderr_lines += 1
+        elif kind == "http":
+            timeline.http_exchanges += 1
+        if direction == "out":
+            timeline.sent += 1
+            sent[slot] += 1
+        elif direction == "in":
+            timeline.received += 1
+            received[slot] += 1
+        if kind == "invalid":
+            timeline.invalid += 1
+        if kind in ("invalid", "error"):
+            errors[slot] += 1
+    timeline.sent_per_bucket = sent
+    timeline.received_per_bucket = received
+    timeline.errors_per_bucket = errors
+    for stats in sorted(traffic.stats.values(), key=lambda s: s.method):
+        timeline.methods.append(
+            MethodTimes(
+                stats.method,
+                stats.count,
+                stats.errors,
+                len(stats.latencies),
+                stats.percentile(50),
+                stats.percentile(90),
+                stats.percentile(99),
+                stats.max_latency,
+            )
+        )
+    return timeline
