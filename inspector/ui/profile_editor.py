@@ -42,6 +42,7 @@ from inspector.profiles import (
     Timeouts,
 )
 from inspector.secrets import SecretStore
+from inspector.ui.auth_section import AuthSection
 
 __all__ = ["KeyValueTable", "ProfileEditor"]
 
@@ -265,6 +266,8 @@ class ProfileEditor(QWidget):
         server_layout.addWidget(self.source)
         tabs.addTab(server, "Server")
         tabs.addTab(protocol, "Protocol")
+        self.auth = AuthSection()
+        tabs.addTab(self.auth, "Auth")
         self.tabs = tabs
         secrets_box = QGroupBox("Secrets")
         secrets_layout = QVBoxLayout(secrets_box)
@@ -276,6 +279,8 @@ class ProfileEditor(QWidget):
         layout.addWidget(self.problems)
 
         self.transport.currentIndexChanged.connect(lambda i: self.target_stack.setCurrentIndex(i))
+        self.transport.currentIndexChanged.connect(lambda i: self.auth.set_http(i == 1))
+        self.auth.changed.connect(self.changed)
         for edit in (self.name, self.command, self.args, self.cwd, self.url):
             edit.textChanged.connect(self.changed)
         for combo in (self.transport, self.http_transport, self.era):
@@ -309,6 +314,8 @@ class ProfileEditor(QWidget):
         self.headers.clear()
         for h in p.http.headers:
             self.headers.add_row(h.name, h.value, h.secret, self._where("header", h.name, h.secret))
+        self.auth.load(p.http.auth, lambda slot: self._where("auth", slot, True))
+        self.auth.set_http(p.transport == "http")
         self.era.setCurrentIndex(max(0, self.era.findData(p.era)))
         self.request_timeout.setValue(p.timeouts.request or 0)
         self.reset_on_progress.setChecked(p.timeouts.reset_on_progress)
@@ -360,6 +367,7 @@ class ProfileEditor(QWidget):
                 url=self.url.text().strip(),
                 transport=self.http_transport.currentData(),
                 headers=[HeaderEntry(name=n, value=v, secret=s) for n, v, s in self.headers.rows()],
+                auth=self.auth.value(),
             ),
             era=self.era.currentData(),
             timeouts=Timeouts(

@@ -181,6 +181,10 @@ class ProfilesDialog(QDialog):
         for header in copy.http.headers:
             if header.secret and self.store.secrets is not None:
                 header.value = self.store.secrets.get(source.id, "header", header.name) or ""
+        for slot, secret in copy.http.auth.secret_values():
+            if secret.stored and not secret.value and self.store.secrets is not None:
+                secret.value = self.store.secrets.get(source.id, "auth", slot) or ""
+                secret.stored = False  # the copy's own slot is empty until it is saved
         self.editor.load(copy)
         self.list.clearSelection()
         self.delete_button.setEnabled(False)
@@ -237,7 +241,10 @@ class ProfilesDialog(QDialog):
     def _connect(self) -> None:
         profile = self.editor.profile()
         saved = self.store.get(profile.id)
-        if saved is None or (not saved.builtin and saved.stored_form() != profile.stored_form()):
+        changed = saved is not None and (
+            saved.stored_form() != profile.stored_form() or profile.has_typed_secrets()
+        )
+        if saved is None or (not saved.builtin and changed):
             stored = self.save()
             if stored is None:
                 return
