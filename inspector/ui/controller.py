@@ -16,7 +16,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
 
+from inspector.canned_replies import CannedReplies
 from inspector.catalog import Catalog, CatalogKind, ListDiff
 from inspector.catalog_loader import CatalogLoader
 from inspector.connect import (
@@ -39,6 +41,7 @@ from inspector.protocol.events import (
     UnmatchedResponse,
     VersionRenegotiated,
 )
+from inspector.protocol.versions import Era
 from inspector.resource_watch import ResourceWatches
 from inspector.secrets import SecretStore
 from inspector.session import Call, ConnectError, Session, SessionError
@@ -101,6 +104,12 @@ class ConnectionController(QObject):
         self.pin_scope: Callable[[Profile], str] = lambda p: p.id  # whose pins a profile uses
         # Resource subscriptions outlive the views that start them (engineer C).
         self.watches = ResourceWatches()
+        # Server asks (engineer D): where their dialogs open, the canned sampling replies,
+        # the live responder, and hooks that see each new session (tasks, MRTR rounds).
+        self.dialog_parent: QWidget | None = None
+        self.canned_replies: CannedReplies | None = None
+        self.responder: GuiResponder | None = None
+        self.session_hooks: list[Callable[[Session], None]] = []
 
     # ---------------------------------------------------------------- tasks
     def start(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
@@ -168,10 +177,19 @@ class ConnectionController(QObject):
             except SetupError as exc:
                 self._fail(str(exc))
                 return
-            responder = GuiResponder(roots_for(profile), self._ask_notice)
+            responder = GuiResponder(
+                roots_for(profile),
+                self._ask_notice,
+                parent=self.dialog_parent,
+                profile_id=profile.id,
+                canned=self.canned_replies,
+            )
+            self.responder = responder
             session = Session(transport, client_config_for(profile), responder)
             session.add_traffic_observer(self.traffic.observe)
             session.add_listener(functools.partial(self._on_item, session))
+            for hook in self.session_hooks:
+                hook(session)
             self.session = session
             self.console(f"── connecting to {profile.name}: {profile.target}")
             timeout = max(profile.timeouts.request or 60.0, 5.0)
@@ -257,6 +275,30 @@ class ConnectionController(QObject):
         if session is None:
             raise SessionError("not connected")
         return await session.send_raw(text)
+
+    # ---------------------------------------------------------------- roots
+    def set_roots(self, roots: list[dict[str, Any]]) -> str:
+        """Answer roots/list with `roots` from now on, and tell the server when the protocol
+        lets us (legacy notifications/roots/list_changed, if roots.listChanged was declared).
+        Returns what happened, as a sentence for the user."""
+        if self.responder is not None:
+            self.responder.roots = [dict(r) for r in roots]
+        session = self.session
+        if session is None or not session.is_ready:
+            return "Roots saved; they are sent when a server asks."
+        if session.era is Era.MODERN:
+            return (
+                "Roots updated. The modern protocol has no roots/list_changed notification: "
+                "the server gets them the next time it asks."
+            )
+        declared = session.conn.config.capabilities.get("roots")
+        if not (isinstance(declared, dict) and declared.get("listChanged")):
+            return "Roots updated (roots.listChanged is not declared, so the server is not told)."
+        try:
+            session.notify("notifications/roots/list_changed")
+        except SessionError as exc:
+            return f"Roots updated, but the server could not be told: {exc}"
+        return "Roots updated; notifications/roots/list_changed sent."
 
     # ---------------------------------------------------------------- events
     def _ask_notice(self, text: str, declined: bool) -> None:
