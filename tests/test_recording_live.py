@@ -24,10 +24,12 @@ from inspector.recording.redaction import (
     spec_for_profile,
 )
 from inspector.recording.retention import RecordingSettings, list_sessions
+from inspector.recording.snapshot import copy_recording, write_traffic_log
 from inspector.recording.timeline import format_duration, timeline_of
 from inspector.responder import PolicyResponder
 from inspector.secrets import SecretStore
 from inspector.session import RequestError, Session
+from inspector.traffic import TrafficLog
 from tests.conftest import PY, REPO
 from tests.keyring_helpers import MemoryKeyring, installed_memory_keyring
 
@@ -264,3 +266,42 @@ def test_a_profile_as_a_recorded_connection(memory_keyring: MemoryKeyring) -> No
     }
     assert "team-secret-77" in spec.secrets
     assert "team-secret-77" not in json.dumps(connection_for_profile(profile))
+
+
+async def test_save_as_copies_the_recording_or_writes_the_traffic_log(
+    tmp_path: Path, memory_keyring: MemoryKeyring
+) -> None:
+    store = SecretStore()
+    profile = demo_profile(EnvVar(name="DEMO_SETTING", value="", secret=True))
+    store.set(profile.id, "env", "DEMO_SETTING", SECRET)
+    # Recording off: the in-memory traffic log is written through the same recorder.
+    traffic = TrafficLog()
+    session = Session(transport_for(profile, store), client_config_for(profile))
+    session.add_traffic_observer(traffic.observe)
+    async with session:
+        await session.connect(timeout=20)
+        await session.request("tools/call", {"name": "echo", "arguments": {"message": SECRET}})
+        ready = session.ready_info
+    out = tmp_path / "saved.jsonl"
+    lines = write_traffic_log(
+        out,
+        traffic,
+        spec_for_profile(profile, store),
+        client_config_for(profile),
+        transport="stdio",
+        ready=ready,
+    )
+    assert lines == len(traffic) + 2  # the header and the ready line
+    assert SECRET not in out.read_text(encoding="utf-8")
+    saved = read_session(out)
+    assert saved.problems == [] and saved.ready is not None
+    types = [e.type for e in saved.events]
+    answer = next(i for i, e in enumerate(saved.events) if '"serverInfo"' in str(e.raw))
+    assert types.index("ready") == answer + 1  # right after the answer to initialize
+    assert any("tools/call" in str(e.raw) for e in saved.frames())
+    # Recording on: a copy, without a last line cut mid-write.
+    copy = tmp_path / "copy.jsonl"
+    out.write_bytes(out.read_bytes() + b'{"type":"stde')
+    copy_recording(out, copy)
+    assert read_session(copy).problems == []
+    assert copy.read_bytes().endswith(b"\n")

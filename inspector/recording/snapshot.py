@@ -1,0 +1,105 @@
+""" "Save session as…": a copy of the recording, or the in-memory traffic log as a file.
+
+With recording on, the session is already on disk: `copy_recording` copies it (while it
+may still be written, so a last line cut mid-write is left out). With recording off,
+`write_traffic_log` writes the traffic log in the same format, through the same
+recorder (same redaction, same HTTP exchange numbering).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from inspector.protocol.connection import ClientConfig
+from inspector.protocol.events import SessionReady
+from inspector.protocol.versions import EraSetting
+from inspector.recording.format import header_line
+from inspector.recording.redaction import RecordingSpec
+from inspector.recording.writer import SessionRecorder
+from inspector.traffic import TrafficLog, TrafficRecord
+
+__all__ = ["copy_recording", "write_traffic_log"]
+
+_HANDSHAKE = frozenset({"initialize", "server/discover"})
+
+
+def copy_recording(source: Path, target: Path) -> int:
+    """Copy `source` to `target`; returns the bytes written. Raises OSError."""
+    if source.resolve() == target.resolve():
+        return source.stat().st_size
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".part")
+    with source.open("rb") as src, tmp.open("wb") as dst:
+        shutil.copyfileobj(src, dst)
+    data_end = tmp.stat().st_size
+    with tmp.open("rb+") as f:
+        # A line being written right now may be cut: keep whole lines only.
+        if data_end:
+            f.seek(max(0, data_end - 1))
+            if f.read(1) != b"\n":
+                f.seek(0)
+                content = f.read()
+                cut = content.rfind(b"\n") + 1
+                f.truncate(cut)
+                data_end = cut
+    tmp.replace(target)
+    return data_end
+
+
+def write_traffic_log(
+    path: Path,
+    traffic: TrafficLog,
+    spec: RecordingSpec,
+    config: ClientConfig,
+    *,
+    transport: str,
+    ready: SessionReady | None = None,
+    start: int = 0,
+) -> int:
+    """Write rows `start:` of `traffic` as a session file; returns the lines written.
+    The `ready` line goes right after the handshake's answer. Raises OSError."""
+    header = header_line(
+        spec.connection,
+        era=str(config.era),
+        client_info=config.client_info,
+        client_capabilities=config.capabilities,
+        protocol_version=config.legacy_version if config.era is EraSetting.LEGACY else None,
+    )
+    entries = traffic.entries[start:]
+    t0 = entries[0].mono if entries else 0.0
+    recorder = SessionRecorder(path, header, redactor=spec.redactor(), t0=t0)
+    recorder.start()
+    ready_written = ready is None
+    try:
+        for entry in entries:
+            extra = entry.extra or {}
+            recorder.observe(
+                TrafficRecord(
+                    direction=entry.direction,
+                    kind=entry.kind,
+                    raw=entry.raw,
+                    mono=entry.mono,
+                    wall=entry.wall,
+                    transport=transport,
+                    size=entry.size,
+                    truncated=entry.truncated,
+                    note=entry.note,
+                    http=entry.http,
+                    sse_event_id=extra.get("sse_event_id"),
+                )
+            )
+            if (
+                not ready_written
+                and ready is not None
+                and entry.direction == "in"
+                and entry.kind == "response"
+                and entry.method in _HANDSHAKE
+            ):
+                recorder.ready(ready)
+                ready_written = True
+    finally:
+        recorder.close()
+    if recorder.error:
+        raise OSError(recorder.error)
+    return recorder.lines_written
