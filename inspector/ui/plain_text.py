@@ -1,0 +1,41 @@
+"""Server text shown safely: labels in plain-text format, tooltips escaped.
+
+Qt guesses whether a string is rich text (Qt.mightBeRichText) for labels and tooltips, so a
+server's description starting with a tag would be rendered as HTML. These helpers make the
+choice explicit: labels are PlainText, and tooltips are escaped before Qt sees them.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+__all__ = ["plain_label", "plain_tooltip", "short"]
+
+_TOOLTIP_LIMIT = 4000
+
+
+def plain_tooltip(text: str) -> str:
+    """A tooltip that shows `text` verbatim (escaped, line breaks kept, length capped)."""
+    if not text:
+        return ""
+    if len(text) > _TOOLTIP_LIMIT:
+        text = text[:_TOOLTIP_LIMIT] + "…"
+    body = html.escape(text).replace("\n", "<br>")
+    return f"<qt><p style='white-space:pre-wrap'>{body}</p></qt>"
+
+
+def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = False) -> QLabel:
+    label = QLabel(parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    label.setText(text)
+    return label
+
+
+def short(text: str, limit: int) -> str:
+    """One line of at most `limit` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
