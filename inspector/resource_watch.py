@@ -165,10 +165,10 @@ class ResourceWatches:
 
     def _listen_ended(self, watch: Watch, call: Call) -> None:
         """The modern listen call ended without our unsubscribe."""
+        future = call.future
+        exc = None if future.cancelled() else future.exception()  # retrieved, always
         if watch.call is not call or not watch.watching:
             return
-        future = call.future
-        exc = None if future.cancelled() else future.exception()
         if exc is None or isinstance(exc, RequestCancelled):
             watch.state = "ended"
             watch.detail = str(exc) if exc is not None else "the server ended the subscription"
