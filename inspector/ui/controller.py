@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
+from inspector.auth import AuthCancelled, AuthError
 from inspector.canned_replies import CannedReplies
 from inspector.catalog import Catalog, CatalogKind, ListDiff
 from inspector.catalog_loader import CatalogLoader
@@ -29,6 +30,7 @@ from inspector.connect import (
 )
 from inspector.notices import ErrorStore, LogMessageStore
 from inspector.pins import PinStore
+from inspector.profile_auth import ProfileAuth, ProfileAuthError
 from inspector.profiles import Profile
 from inspector.protocol.events import (
     InvalidFrame,
@@ -47,6 +49,7 @@ from inspector.secrets import SecretStore
 from inspector.session import Call, ConnectError, Session, SessionError
 from inspector.traffic import TrafficLog
 from inspector.transports.base import StderrLine, TransportClosed
+from inspector.ui.auth_opener import desktop_opener
 from inspector.ui.gui_responder import GuiResponder
 
 __all__ = ["ConnState", "ConnectionController"]
@@ -110,6 +113,9 @@ class ConnectionController(QObject):
         self.canned_replies: CannedReplies | None = None
         self.responder: GuiResponder | None = None
         self.session_hooks: list[Callable[[Session], None]] = []
+        # Authorization (issue 7): OAuth per profile, its timeline and step-through gate.
+        self.auth = ProfileAuth(secrets)
+        self.auth.opener = desktop_opener(self.auth.note)
 
     # ---------------------------------------------------------------- tasks
     def start(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
@@ -138,6 +144,7 @@ class ConnectionController(QObject):
         return self.start(self._connect(profile), f"connect {profile.name}")
 
     def disconnect_server(self) -> asyncio.Task[Any]:
+        self.auth.cancel_login()  # a login before connecting holds the connect
         return self.start(self._disconnect(), "disconnect")
 
     def reconnect(self) -> asyncio.Task[Any] | None:
@@ -150,6 +157,7 @@ class ConnectionController(QObject):
 
     async def shutdown(self) -> None:
         """Close the session (the server is shut down with the transport's ladder)."""
+        self.auth.cancel_login()
         await self._disconnect()
         for task in list(self._tasks):
             if task is not asyncio.current_task():
@@ -173,9 +181,16 @@ class ConnectionController(QObject):
             self.catalog.reset()
             self._set_state(ConnState.CONNECTING, profile.target)
             try:
-                transport = transport_for(profile, self.secrets)
-            except SetupError as exc:
+                oauth = await self.auth.prepare(profile)  # logs in first if need be
+                transport = transport_for(profile, self.secrets, oauth=oauth)
+            except (SetupError, ProfileAuthError) as exc:
                 self._fail(str(exc))
+                return
+            except AuthCancelled:
+                self._fail("the login was cancelled")
+                return
+            except AuthError as exc:
+                self._fail(f"authorization failed: {exc}")
                 return
             responder = GuiResponder(
                 roots_for(profile),
@@ -193,6 +208,8 @@ class ConnectionController(QObject):
             self.session = session
             self.console(f"── connecting to {profile.name}: {profile.target}")
             timeout = max(profile.timeouts.request or 60.0, 5.0)
+            if oauth is not None and not oauth.logged_in:  # the login happens on the 401
+                timeout = max(timeout, oauth.settings.login_timeout + 30.0)
             try:
                 await session.connect(timeout=timeout)
             except ConnectError as exc:
