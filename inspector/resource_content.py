@@ -289,9 +289,13 @@ def hex_dump(data: bytes, offset: int = 0, limit: int = HEX_PREVIEW_BYTES) -> st
     return "\n".join(lines)
 
 
-def display_chunks(text: str, start: int = 0, chunk: int = DISPLAY_CHUNK) -> Iterator[str]:
-    """Slices of `text[start:]` for display, each ending at a line break where one is near,
-    with lines over LONG_LINE broken (for display only)."""
+def display_chunks(
+    text: str, start: int = 0, chunk: int = DISPLAY_CHUNK
+) -> Iterator[tuple[int, str]]:
+    """Slices of `text[start:]` for display: (where the slice ends in `text`, what to show).
+
+    Each slice ends at a line break where one is near; lines over LONG_LINE are broken
+    (for display only)."""
     pos = start
     n = len(text)
     while pos < n:
@@ -300,7 +304,7 @@ def display_chunks(text: str, start: int = 0, chunk: int = DISPLAY_CHUNK) -> Ite
             newline = text.rfind("\n", pos, end)
             if newline > pos + chunk // 2:
                 end = newline + 1
-        yield break_long_lines(text[pos:end])
+        yield end, break_long_lines(text[pos:end])
         pos = end
 
 

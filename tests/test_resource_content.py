@@ -113,7 +113,10 @@ def test_head_truncates_huge_text() -> None:
 
 def test_display_chunks_cover_the_text_and_break_long_lines() -> None:
     text = ("line\n" * 100_000) + ("y" * (LONG_LINE * 3))
-    chunks = list(display_chunks(text, 0, chunk=64 * 1024))
+    pairs = list(display_chunks(text, 0, chunk=64 * 1024))
+    assert pairs[-1][0] == len(text)
+    assert [end for end, _ in pairs] == sorted(end for end, _ in pairs)
+    chunks = [piece for _, piece in pairs]
     joined = "".join(chunks)
     assert joined.replace("\n", "") == text.replace("\n", "")
     assert all(len(line) <= LONG_LINE for line in joined.split("\n"))
