@@ -43,6 +43,7 @@ def _text_view() -> QPlainTextEdit:
 
 class DetailPane(QWidget):
     jump_to_pair = Signal(int)  # the traffic index of the partner
+    conversation_requested = Signal(int)  # show every round of this entry's request
 
     def __init__(self) -> None:
         super().__init__()
@@ -58,10 +59,22 @@ class DetailPane(QWidget):
         self.copy_cli_button = QPushButton("Copy as CLI command")
         self.copy_cli_button.setToolTip("A mcp-inspector-qt cli command that re-sends this request")
         self.pair_button.clicked.connect(self._jump)
+        self.conversation_button = QPushButton("Show conversation")
+        self.conversation_button.setToolTip(
+            "Every round of this request (MRTR retries) in one window"
+        )
+        self.conversation_button.clicked.connect(self._conversation)
+        self.conversation_button.hide()
+        self._conversation_of: Callable[[int], list[int]] | None = None
         self.copy_json_button.clicked.connect(self.copy_json)
         self.copy_cli_button.clicked.connect(self.copy_cli)
         buttons = QHBoxLayout()
-        for button in (self.pair_button, self.copy_json_button, self.copy_cli_button):
+        for button in (
+            self.pair_button,
+            self.conversation_button,
+            self.copy_json_button,
+            self.copy_cli_button,
+        ):
             buttons.addWidget(button)
         buttons.addStretch(1)
         self.pretty = _text_view()
@@ -132,6 +145,19 @@ class DetailPane(QWidget):
         self.pair_button.setEnabled(entry is not None and entry.pair >= 0)
         self.copy_json_button.setEnabled(entry is not None)
         self.copy_cli_button.setEnabled(entry is not None and self.cli_text() is not None)
+        lookup = self._conversation_of
+        self.conversation_button.setVisible(
+            entry is not None and lookup is not None and bool(lookup(entry.index))
+        )
+
+    def set_conversation_lookup(self, lookup: Callable[[int], list[int]] | None) -> None:
+        """`lookup(index)`: the entries of the conversation `index` belongs to ([] if none)."""
+        self._conversation_of = lookup
+        self._update_buttons()
+
+    def _conversation(self) -> None:
+        if self.entry is not None:
+            self.conversation_requested.emit(self.entry.index)
 
     def _jump(self) -> None:
         if self.entry is not None and self.entry.pair >= 0:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
@@ -68,6 +69,7 @@ class TrafficLogModel(BatchedTableModel):
         self._brushes: dict[str, QBrush] = {}
         log.on_grow(self._on_grow)
         log.on_clear(self.reset_rows)
+        self._marker: Callable[[int], str] | None = None  # e.g. MRTR "round 2/3"
 
     def _on_grow(self) -> None:
         if not self._scheduled:
@@ -132,8 +134,26 @@ class TrafficLogModel(BatchedTableModel):
         if text is None:
             if len(self._summaries) >= _SUMMARY_CACHE:
                 self._summaries.clear()
-            text = self._summaries[entry.index] = summarize(entry)
+            text = summarize(entry)
+            mark = self._marker(entry.index) if self._marker is not None else ""
+            if mark:
+                text = f"⟳ {mark} · {text}"
+            self._summaries[entry.index] = text
         return text
+
+    def set_marker(self, marker: Callable[[int], str] | None) -> None:
+        """A short mark shown before a row's summary (MRTR rounds), by traffic index."""
+        self._marker = marker
+
+    def refresh_entries(self, indices: list[int]) -> None:
+        """These entries' marks changed: recompute and repaint their rows."""
+        last = self.columnCount() - 1
+        for source in indices:
+            self._summaries.pop(source, None)
+            self._looks.pop(source, None)
+            row = self.row_of(source)
+            if row is not None:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
 
     def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # Views ask for a dozen roles per cell, 30 times a second in a flood: answer the
