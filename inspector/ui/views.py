@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from inspector.ui.workspace_registry import register_view
+
 __all__ = ["register_all"]
 
 _done = False
@@ -12,3 +14,7 @@ def register_all() -> None:
     if _done:
         return
     _done = True
+    from inspector.ui.resource_views import resource_view, template_view
+
+    register_view("resources", "Read", resource_view)
+    register_view("templates", "Read", template_view)

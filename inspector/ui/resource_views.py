@@ -1,0 +1,193 @@
+"""The workspace's "Read" views: a resource, and a resource template.
+
+A resource is read as is. A template gets a form with one field per RFC 6570 variable
+(completions from completion/complete with ref/resource and the variables already
+filled), shows the URI it expands to as the user types, and reads that URI with the same
+reader (Subscribe included).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+
+from inspector.catalog import CatalogItem
+from inspector.completion import Completer, resource_ref
+from inspector.ui.controller import ConnectionController
+from inspector.ui.forms.completion import CompletionProvider
+from inspector.ui.forms.schema_form import SchemaForm
+from inspector.ui.resource_reader import ResourceReader
+from inspector.ui.theme import colors
+from inspector.ui.widgets import ElidedLabel
+from inspector.uri_template import UriTemplate, variables_schema
+
+__all__ = ["ResourceReadView", "TemplateReadView", "resource_view", "template_view"]
+
+log = logging.getLogger(__name__)
+
+
+def _plain(text: str = "", *, wrap: bool = False) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def _muted(label: QLabel) -> QLabel:
+    label.setStyleSheet(f"color: {colors().muted.name()}")
+    return label
+
+
+def _listing_facts(item: CatalogItem) -> str:
+    raw = item.raw
+    bits = []
+    mime = raw.get("mimeType")
+    if isinstance(mime, str):
+        bits.append(mime)
+    size = raw.get("size")
+    if isinstance(size, int) and not isinstance(size, bool):
+        bits.append(f"{size:,} bytes (listed)")
+    return " · ".join(bits)
+
+
+class ResourceReadView(QWidget):
+    def __init__(self, item: CatalogItem, controller: ConnectionController) -> None:
+        super().__init__()
+        self.setObjectName("resourceReadView")
+        self.item = item
+        self.uri_label = _plain(item.key)
+        self.uri_label.setObjectName("resourceUri")
+        font = self.uri_label.font()
+        font.setBold(True)
+        self.uri_label.setFont(font)
+        facts = _muted(_plain(_listing_facts(item)))
+        self.reader = ResourceReader(controller)
+        self.reader.set_uri(item.key)
+        self.reader.contents.clear("Press Read to fetch this resource.")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.uri_label)
+        if facts.text():
+            layout.addWidget(facts)
+        layout.addWidget(self.reader, 1)
+
+    def read(self) -> asyncio.Task[Any] | None:
+        return self.reader.read()
+
+
+class TemplateReadView(QWidget):
+    def __init__(self, item: CatalogItem, controller: ConnectionController) -> None:
+        super().__init__()
+        self.setObjectName("templateReadView")
+        self.item = item
+        self.controller = controller
+        self.template = UriTemplate(item.key)
+
+        title = _plain(item.key)
+        title.setObjectName("uriTemplate")
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+        self.problems = _plain(wrap=True)
+        self.problems.setObjectName("templateProblems")
+        self.problems.setStyleSheet(f"color: {colors().warn.name()}")
+        self.problems.setText("\n".join(f"⚠ {p}" for p in self.template.problems))
+        self.problems.setVisible(bool(self.template.problems))
+        self.form = SchemaForm()
+        self.form.setObjectName("templateForm")
+        self.form.set_schema(variables_schema(self.template))
+        self.expanded = ElidedLabel()
+        self.expanded.setObjectName("expandedUri")
+        self.completion_note = _muted(_plain(wrap=True))
+        self.completion_note.setObjectName("completionNote")
+        facts = _muted(_plain(_listing_facts(item)))
+        uri_row = QFormLayout()
+        uri_row.setContentsMargins(0, 0, 0, 0)
+        uri_row.addRow("URI:", self.expanded)
+        self.reader = ResourceReader(controller)
+        self.reader.contents.clear("Fill the variables, then press Read.")
+
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(title)
+        if facts.text():
+            top_layout.addWidget(facts)
+        top_layout.addWidget(self.problems)
+        if not self.template.variables:
+            top_layout.addWidget(_muted(_plain("This template has no variables.")))
+        top_layout.addWidget(self.form, 1)
+        top_layout.addWidget(self.completion_note)
+        top_layout.addLayout(uri_row)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setObjectName("templateSplitter")
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(self.reader)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.splitter)
+
+        self.form.changed.connect(self._update_uri)
+        controller.server_ready.connect(lambda _r: self._update_completer())
+        controller.state_changed.connect(lambda _s, _d: self._update_completer())
+        self._update_completer()
+        self._update_uri()
+
+    # ---------------------------------------------------------------- completions
+    def _update_completer(self) -> None:
+        session = self.controller.session
+        if session is None or not session.is_ready or not self.template.variables:
+            self.form.set_completer(None)
+            self.completion_note.setVisible(False)
+            return
+        completer = Completer(session, resource_ref(self.item.key), self.template.names)
+        ok, why = completer.available
+        self.form.set_completer(self._provider(completer) if ok else None)
+        self.completion_note.setText("" if ok else f"No suggestions: {why}.")
+        self.completion_note.setVisible(not ok)
+
+    def _provider(self, completer: Completer) -> CompletionProvider:
+        async def provide(name: str, prefix: str, values: dict[str, Any]) -> list[str]:
+            if self.template.variable(name) is None:
+                return []
+            got = await completer.complete(name, prefix, values)  # failures: the form's note
+            problems = completer.last.problems if completer.last is not None else []
+            self.completion_note.setText("Completion: " + "; ".join(problems) if problems else "")
+            self.completion_note.setVisible(bool(problems))
+            return got
+
+        return provide
+
+    # ---------------------------------------------------------------- uri
+    def values(self) -> dict[str, Any]:
+        return self.form.values()
+
+    def _update_uri(self) -> None:
+        expanded = self.template.expand(self.form.values())
+        blocked = ""
+        if expanded.missing:
+            blocked = "Fill " + ", ".join(expanded.missing) + " first."
+        self.expanded.setText(expanded.uri)
+        self.expanded.setToolTip(expanded.uri)
+        color = colors().muted if blocked else colors().ok
+        self.expanded.setStyleSheet(f"color: {color.name()}")
+        self.reader.set_uri(expanded.uri, blocked)
+
+    def read(self) -> asyncio.Task[Any] | None:
+        return self.reader.read()
+
+
+def resource_view(item: CatalogItem, controller: ConnectionController) -> QWidget:
+    return ResourceReadView(item, controller)
+
+
+def template_view(item: CatalogItem, controller: ConnectionController) -> QWidget:
+    return TemplateReadView(item, controller)
