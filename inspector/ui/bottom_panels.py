@@ -170,7 +170,9 @@ class NotificationsPanel(QWidget):
         hint = QLabel("Ask the server for logs with logging/setLevel (Send raw…).")
         hint.setTextFormat(Qt.TextFormat.PlainText)
         hint.setEnabled(False)
+        self.hint = hint
         bar = QHBoxLayout()
+        self.bar = bar
         bar.addWidget(QLabel("Level:"))
         bar.addWidget(self.level_combo)
         bar.addWidget(hint, 1)
@@ -192,6 +194,15 @@ class NotificationsPanel(QWidget):
     def _after_batch(self, _n: int) -> None:
         self.table.scrollToBottom()
         self._update_count()
+
+    def add_control(self, widget: QWidget) -> None:
+        """A control next to the filter, e.g. the server's log level (which replaces the
+        hint about logging/setLevel)."""
+        self.hint.hide()
+        index = self.bar.indexOf(self.hint)
+        self.bar.insertSpacing(index, 16)
+        self.bar.insertWidget(index + 1, widget)
+        self.bar.insertStretch(index + 2, 1)
 
     def _update_count(self) -> None:
         total, shown = len(self.store), self.model.rowCount()
