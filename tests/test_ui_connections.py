@@ -66,7 +66,7 @@ def test_server_everything_connect_disconnect_reconnect(
 
     async def scenario() -> None:
         await connected(window, profile)
-        names = window.server_panel.tool_names()
+        names = window.explorer.tool_names()
         assert "echo" in names and "get-sum" in names
         assert window.bar.state_label.text() == "Connected"
         # It asks for roots right after initialized; answered from the profile, quietly.
@@ -202,10 +202,11 @@ def test_server_text_is_never_rendered_as_rich_text(
     assert panel.title.text() == "<b>html-server</b>"
     assert panel.version.text() == "<b>html-server</b> <i>1</i>"
     assert "<img src=x" in panel.instructions.toPlainText()
-    item = panel.tools.item(0)
-    assert "<img src=x" in item.text() and "<b>bold</b>" in item.text()
-    panel.tools.setCurrentRow(0)
-    assert '<img src=x onerror="alert(1)">' in panel.tool_detail.toPlainText()
+    assert window.explorer.select("tools", "<b>markup</b>")
+    page = window.workspace.current
+    assert page is not None and page.title.text() == "<b>markup</b>"
+    page.details.fill()
+    assert '<img src=x onerror="alert(1)">' in page.details.description.toPlainText()
     assert "<b>stderr markup</b>" in window.console.text()
     # The detail pane is a plain-text document: the markup is there as characters.
     response = next(e for e in window.traffic if e.kind == "response" and e.method == "tools/list")

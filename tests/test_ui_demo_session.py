@@ -87,8 +87,10 @@ def test_connected_state_server_info_and_tools(
     assert "demo" in panel.title.text()
     assert '"tools"' in panel.capabilities.toPlainText()
     assert panel.instructions.toPlainText()
-    assert "echo" in panel.tool_names() and "add" in panel.tool_names()
-    assert panel.tools_label.text().startswith("Tools (")
+    names = window.explorer.tool_names()
+    assert "echo" in names and "add" in names
+    tabs = window.explorer.tabs
+    assert tabs.tabText(0) == f"Tools {len(names)}"
     assert window.bar.state_label.text() == "Disconnected"
 
 

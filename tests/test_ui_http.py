@@ -74,7 +74,7 @@ def test_http_profile_with_a_secret_header(
             ),
             f"the HTTP connection ({window.controller.state}: {window.controller.detail})",
         )
-        assert window.server_panel.tool_names() == ["echo"]
+        assert window.explorer.tool_names() == ["echo"]
 
     run(loop, then_shutdown(window, scenario()))
     assert f"authorization={SECRET!r}" in server.log()  # it reached the server

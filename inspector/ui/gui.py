@@ -174,7 +174,8 @@ async def _settle(window: MainWindow) -> None:
         if entry.kind == "response" and entry.method == "tools/list":
             panel.select_entry(entry.index)
             break
-    if window.server_panel.tools.count():
-        window.server_panel.tools.setCurrentRow(0)
+    tools = window.explorer.tool_names()
+    if tools:
+        window.explorer.select("tools", tools[0])
     await asyncio.sleep(0.15)
     QApplication.processEvents()

@@ -1,4 +1,5 @@
-"""The main window: connection bar, server info (left), traffic log (center), and the
+"""The main window: connection bar, the explorer (left: server info and the catalog's
+trees), the centre tabs ("Workspace": the selected item; "Traffic": the log), and the
 bottom tabs (server console, notifications, errors, statistics).
 
 It wires panels to the controller and keeps window state in QSettings; the panels
@@ -30,18 +31,23 @@ from inspector import __version__
 from inspector.connect import http_support
 from inspector.notices import ErrorStore, LogMessageStore
 from inspector.paths import settings_path
+from inspector.pins import PinStore
 from inspector.profiles import Profile, ProfileStore
 from inspector.protocol.events import SessionReady
 from inspector.traffic import TrafficLog
+from inspector.ui.auth_panel import AuthPanel
 from inspector.ui.bottom_panels import ErrorsPanel, NotificationsPanel, ServerConsole
+from inspector.ui.client_features import ClientFeatures
 from inspector.ui.composer import RawComposerDialog
 from inspector.ui.connection_bar import ConnectionBar
 from inspector.ui.controller import ConnectionController, ConnState
+from inspector.ui.explorer import ExplorerPanel
 from inspector.ui.log_panel import TrafficLogPanel
 from inspector.ui.profiles_dialog import ImportDialog, ProfilesDialog
-from inspector.ui.server_panel import ServerInfoPanel
 from inspector.ui.stats_panel import MethodStatsPanel
 from inspector.ui.theme import ThemeChoice, apply_theme
+from inspector.ui.views import register_all
+from inspector.ui.workspace import Workspace
 
 __all__ = ["MainWindow", "app_icon"]
 
@@ -69,13 +75,24 @@ class MainWindow(QMainWindow):
         self.traffic.on_clear(self.errors.forget_entries)
         self.console = ServerConsole()
         self.controller = ConnectionController(
-            self.traffic, self.messages, self.errors, self.console.append, store.secrets
+            self.traffic,
+            self.messages,
+            self.errors,
+            self.console.append,
+            store.secrets,
+            pins=PinStore(store.path.with_name("pins.json")),
         )
+        # Pins of a command-line server (not saved) follow its command or URL.
+        self.controller.pin_scope = lambda p: f"target:{p.target}" if p.id in self.adhoc else p.id
         self.composer: RawComposerDialog | None = None
+        self._workspace_profile: str | None = None
         self._closed: asyncio.Future[None] | None = None
 
         self.bar = ConnectionBar()
-        self.server_panel = ServerInfoPanel()
+        register_all()
+        self.explorer = ExplorerPanel(self.controller, self.settings)
+        self.server_panel = self.explorer.server
+        self.workspace = Workspace(self.controller)
         self.log_panel = TrafficLogPanel(self.traffic)
         self.notifications = NotificationsPanel(self.messages)
         self.errors_panel = ErrorsPanel(self.errors)
@@ -86,16 +103,24 @@ class MainWindow(QMainWindow):
         self.bottom.addTab(self.notifications, "Notifications")
         self.bottom.addTab(self.errors_panel, "Errors")
         self.bottom.addTab(self.stats_panel, "Statistics")
+        self.auth_panel = AuthPanel(  # issue 7: the OAuth steps, log in / log out
+            self.controller, lambda: self.profile_by_id(self.bar.current_profile_id())
+        )
+        self.bottom.addTab(self.auth_panel, "Auth")
 
+        self.centre = QTabWidget()
+        self.centre.setObjectName("centreTabs")
+        self.centre.addTab(self.workspace, "Workspace")
+        self.centre.addTab(self.log_panel, "Traffic")
         self.right_split = QSplitter(Qt.Orientation.Vertical)
         self.right_split.setObjectName("rightSplitter")
-        self.right_split.addWidget(self.log_panel)
+        self.right_split.addWidget(self.centre)
         self.right_split.addWidget(self.bottom)
         self.right_split.setStretchFactor(0, 3)
         self.right_split.setStretchFactor(1, 1)
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("mainSplitter")
-        self.main_split.addWidget(self.server_panel)
+        self.main_split.addWidget(self.explorer)
         self.main_split.addWidget(self.right_split)
         self.main_split.setStretchFactor(0, 1)
         self.main_split.setStretchFactor(1, 4)
@@ -111,9 +136,11 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.log_panel.count_label)
         self._build_menus()
         self._wire()
+        # Server asks, roots, MRTR rounds in the log, tasks (engineer D)
+        self.client_features = ClientFeatures(self)
         self.refresh_profiles()
         self.resize(1280, 800)
-        self.main_split.setSizes([240, 1040])
+        self.main_split.setSizes([390, 890])
         self.right_split.setSizes([520, 200])
         self.restore_state()
 
@@ -182,9 +209,13 @@ class MainWindow(QMainWindow):
         bar.profiles_clicked.connect(self.open_profiles)
         bar.send_raw_clicked.connect(self.open_composer)
         bar.profile_chosen.connect(lambda _id: self._update_connect_gate())
+        bar.profile_chosen.connect(lambda _id: self.auth_panel.refresh())
+        self.auth_panel.attention.connect(lambda: self.bottom.setCurrentWidget(self.auth_panel))
+        self.store.on_changed(self.auth_panel.refresh)
         c.state_changed.connect(self._state_changed)
         c.server_ready.connect(self._server_ready)
-        c.tools_changed.connect(self._tools_changed)
+        self.explorer.item_selected.connect(self._item_selected)
+        self.workspace.pin_diff_requested.connect(self.explorer.show_pin_diff)
         c.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.errors_panel.count_changed.connect(self._errors_changed)
         self.errors_panel.jump_to_entry.connect(self.log_panel.select_entry)
@@ -312,6 +343,7 @@ class MainWindow(QMainWindow):
         """Colors we computed from the palette (highlighting, rows, the state label)."""
         self.log_panel.detail.highlighter.refresh_colors()
         self.log_panel.model.refresh_colors()
+        self.explorer.refresh_colors()
         self.bar.set_state(self.controller.state, self.controller.detail)
 
     def about(self) -> None:
@@ -332,6 +364,10 @@ class MainWindow(QMainWindow):
         self.send_raw_action.setEnabled(st is ConnState.CONNECTED)
         if st is ConnState.CONNECTING:
             self.server_panel.clear("Connecting…")
+            profile = self.controller.profile
+            if profile is not None and profile.id != self._workspace_profile:
+                self._workspace_profile = profile.id
+                self.workspace.clear()  # another server: the old items' pages go
         elif st is ConnState.FAILED:
             self.server_panel.clear("Could not connect")
             self.statusBar().showMessage(f"Could not connect: {detail}", 15000)
@@ -351,8 +387,9 @@ class MainWindow(QMainWindow):
         self.bar.set_server(name, ready.protocol_version, ready.era.value)
         self.setWindowTitle(f"MCP Inspector — {name}")
 
-    def _tools_changed(self) -> None:
-        self.server_panel.set_tools(self.controller.tools, self.controller.tools_error)
+    def _item_selected(self, item: object) -> None:
+        self.workspace.show_item(item)
+        self.centre.setCurrentWidget(self.workspace)
 
     def _errors_changed(self, count: int) -> None:
         index = self.bottom.indexOf(self.errors_panel)

@@ -1,21 +1,20 @@
-"""The left area: what the server said about itself (serverInfo, capabilities,
-instructions) and its tools. All of it is server text, shown as plain text only."""
+"""What the server said about itself (serverInfo, capabilities, instructions), at the top of
+the explorer. The header (name, version, protocol, era) always shows; capabilities and
+instructions fold away. All of it is server text, shown as plain text only."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QPlainTextEdit,
     QSizePolicy,
     QSplitter,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -46,12 +45,14 @@ def _plain_box(placeholder: str) -> QPlainTextEdit:
 
 
 class ServerInfoPanel(QWidget):
+    expanded_changed = Signal(bool)
+
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("serverInfoPanel")
         self.title = plain_label("Not connected")
         font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setPointSizeF(font.pointSizeF() * 1.2)
         font.setBold(True)
         self.title.setFont(font)
         self.version = plain_label()
@@ -59,63 +60,66 @@ class ServerInfoPanel(QWidget):
         self.era = plain_label()
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
+        form.setVerticalSpacing(1)
         form.addRow("Server version:", self.version)
         form.addRow("Protocol:", self.protocol)
         form.addRow("Era:", self.era)
-        header = QWidget()
-        header_layout = QVBoxLayout(header)
-        header_layout.setContentsMargins(0, 0, 0, 0)
-        header_layout.addWidget(self.title)
-        header_layout.addLayout(form)
+
+        self.toggle = QToolButton()
+        self.toggle.setObjectName("serverDetailsToggle")
+        self.toggle.setText("Capabilities and instructions")
+        self.toggle.setCheckable(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setAutoRaise(True)
+        self.toggle.toggled.connect(self.set_expanded)
 
         self.capabilities = _plain_box("Capabilities appear here after connecting.")
         self.capabilities.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.instructions = _plain_box("The server's instructions (if it gives any).")
-        self.tools_label = plain_label("Tools")
-        self.tools = QListWidget()
-        self.tools.setObjectName("toolsList")
-        self.tools.setUniformItemSizes(True)
-        self.tool_detail = _plain_box("Select a tool to read its description and schema.")
-        self.tools.currentItemChanged.connect(self._tool_selected)
 
-        def section(title: str, *widgets: QWidget) -> QWidget:
+        def section(title: str, widget: QWidget) -> QWidget:
             box = QWidget()
             layout = QVBoxLayout(box)
-            layout.setContentsMargins(0, 4, 0, 0)
+            layout.setContentsMargins(0, 2, 0, 0)
+            layout.setSpacing(2)
             heading = QLabel(title)
             heading.setTextFormat(Qt.TextFormat.PlainText)
             bold = heading.font()
             bold.setBold(True)
             heading.setFont(bold)
             layout.addWidget(heading)
-            for w in widgets:
-                layout.addWidget(w)
+            layout.addWidget(widget)
             return box
-
-        tools_box = QWidget()
-        tools_layout = QVBoxLayout(tools_box)
-        tools_layout.setContentsMargins(0, 4, 0, 0)
-        bold = self.tools_label.font()
-        bold.setBold(True)
-        self.tools_label.setFont(bold)
-        tools_layout.addWidget(self.tools_label)
-        tools_layout.addWidget(self.tools, 2)
-        tools_layout.addWidget(self.tool_detail, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("serverSplitter")
         self.splitter.addWidget(section("Capabilities", self.capabilities))
         self.splitter.addWidget(section("Instructions", self.instructions))
-        self.splitter.addWidget(tools_box)
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setStretchFactor(2, 4)
+        self.splitter.setMinimumHeight(160)
+        self.splitter.setMaximumHeight(360)
+        self.splitter.setVisible(False)
+
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(header)
-        layout.addWidget(self.splitter, 1)
-        self._tools: list[dict[str, Any]] = []
+        layout.setContentsMargins(6, 6, 6, 2)
+        layout.setSpacing(2)
+        layout.addWidget(self.title)
+        layout.addLayout(form)
+        layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.splitter)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.clear()
+
+    @property
+    def expanded(self) -> bool:
+        return self.splitter.isVisibleTo(self)
+
+    def set_expanded(self, on: bool) -> None:
+        self.splitter.setVisible(on)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        if self.toggle.isChecked() != on:
+            self.toggle.setChecked(on)
+        self.expanded_changed.emit(on)
 
     def clear(self, title: str = "Not connected") -> None:
         self.title.setText(title)
@@ -124,7 +128,6 @@ class ServerInfoPanel(QWidget):
         self.era.setText("–")
         self.capabilities.setPlainText("")
         self.instructions.setPlainText("")
-        self.set_tools(None)
 
     def show_ready(self, ready: SessionReady) -> None:
         info = ready.server_info if isinstance(ready.server_info, dict) else {}
@@ -135,31 +138,6 @@ class ServerInfoPanel(QWidget):
         self.era.setText(ready.era.value)
         self.capabilities.setPlainText(json.dumps(ready.capabilities, indent=2, ensure_ascii=False))
         self.instructions.setPlainText(ready.instructions or "")
-
-    def set_tools(self, tools: list[dict[str, Any]] | None, error: str | None = None) -> None:
-        self._tools = list(tools or [])
-        self.tools.clear()
-        self.tool_detail.setPlainText("")
-        if tools is None:
-            self.tools_label.setText("Tools")
-            return
-        self.tools_label.setText(f"Tools ({len(self._tools)})" + (f" — {error}" if error else ""))
-        for tool in self._tools:
-            name = str(tool.get("title") or tool.get("name") or "?")
-            description = str(tool.get("description") or "").strip().splitlines()
-            first = description[0] if description else ""
-            item = QListWidgetItem(f"{name} — {first}" if first else name)
-            self.tools.addItem(item)
-
-    def _tool_selected(self, current: QListWidgetItem | None, _previous: object) -> None:
-        row = self.tools.row(current) if current is not None else -1
-        if not 0 <= row < len(self._tools):
-            self.tool_detail.setPlainText("")
-            return
-        tool = self._tools[row]
-        text = str(tool.get("description") or "(no description)")
-        schema = json.dumps(tool.get("inputSchema", {}), indent=2, ensure_ascii=False)
-        self.tool_detail.setPlainText(f"{tool.get('name')}\n\n{text}\n\ninputSchema:\n{schema}")
-
-    def tool_names(self) -> list[str]:
-        return [str(t.get("name")) for t in self._tools]
+        self.toggle.setText(
+            "Capabilities and instructions" if ready.instructions else "Capabilities"
+        )

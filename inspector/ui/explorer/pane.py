@@ -1,0 +1,243 @@
+"""One explorer tab: search, a status line with Refresh, the tree, "Load more"/"Load all",
+and what the last re-list changed. It adapts one `CatalogList`; intents go out as signals."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QStackedWidget,
+    QToolButton,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.catalog import CatalogItem, CatalogKind, CatalogList
+from inspector.ui.catalog_models import ITEM_ROLE, CatalogFilterProxy, CatalogListModel
+from inspector.ui.explorer.delegate import CatalogDelegate
+from inspector.ui.theme import colors
+from inspector.ui.widgets import ElidedLabel
+
+__all__ = ["NOUNS", "CatalogPane"]
+
+# kind -> (singular, plural, tab title)
+NOUNS: Final[dict[CatalogKind, tuple[str, str, str]]] = {
+    "tools": ("tool", "tools", "Tools"),
+    "resources": ("resource", "resources", "Resources"),
+    "templates": ("template", "templates", "Templates"),
+    "prompts": ("prompt", "prompts", "Prompts"),
+}
+
+
+class CatalogPane(QWidget):
+    selected = Signal(object)  # CatalogItem | None
+    refresh_requested = Signal()
+    more_requested = Signal()
+    all_requested = Signal()
+
+    def __init__(self, lst: CatalogList) -> None:
+        super().__init__()
+        self.kind = lst.kind
+        self.list = lst
+        _one, plural, _title = NOUNS[lst.kind]
+        self.setObjectName(f"{lst.kind}Pane")
+        self.connected = False
+        self._selected_key: str | None = None
+        self._selected_item: CatalogItem | None = None
+
+        self.model = CatalogListModel(lst, self)
+        self.proxy = CatalogFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+
+        self.search = QLineEdit()
+        self.search.setObjectName(f"{lst.kind}Search")
+        self.search.setPlaceholderText(f"Search {plural} (name, title, description)")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._search_changed)
+        self.refresh_button = QToolButton()
+        self.refresh_button.setText("⟳ Refresh")
+        self.refresh_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.refresh_button.setToolTip(f"List the {plural} again ({lst.method})")
+        self.refresh_button.clicked.connect(self.refresh_requested)
+        self.status = ElidedLabel()
+        self.status.setObjectName(f"{lst.kind}Status")
+
+        self.tree = QTreeView()
+        self.tree.setObjectName(f"{lst.kind}Tree")
+        self.tree.setModel(self.proxy)
+        self.tree.setHeaderHidden(True)
+        self.tree.setRootIsDecorated(False)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setItemDelegate(CatalogDelegate(self.tree))
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.tree.setIconSize(QSize(18, 18))
+        self.tree.setMouseTracking(True)
+        selection = self.tree.selectionModel()
+        selection.currentChanged.connect(self._current_changed)
+        self.model.modelReset.connect(self._reselect)
+
+        self.empty = QLabel()
+        self.empty.setObjectName(f"{lst.kind}Empty")
+        self.empty.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setMargin(16)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.tree)
+        self.stack.addWidget(self.empty)
+
+        self.more_button = QPushButton("Load more")
+        self.more_button.setToolTip("Ask for the next page (nextCursor)")
+        self.more_button.clicked.connect(self.more_requested)
+        self.all_button = QPushButton("Load all")
+        self.all_button.setToolTip("Follow nextCursor to the last page")
+        self.all_button.clicked.connect(self.all_requested)
+        self.change_label = ElidedLabel()
+        self.change_label.setObjectName(f"{lst.kind}Changes")
+
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.status, 1)
+        top.addWidget(self.refresh_button)
+        paging = QHBoxLayout()
+        paging.setContentsMargins(0, 0, 0, 0)
+        paging.addWidget(self.more_button)
+        paging.addWidget(self.all_button)
+        paging.addStretch(1)
+        self.paging = QWidget()
+        self.paging.setLayout(paging)
+        self.paging.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        layout.addWidget(self.search)
+        layout.addLayout(top)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.paging)
+        layout.addWidget(self.change_label)
+        lst.on_change(lambda _lst: self.update_state())
+        self.update_state()
+
+    # ---------------------------------------------------------------- state
+    def set_connected(self, connected: bool) -> None:
+        self.connected = connected
+        self.update_state()
+
+    def update_state(self) -> None:
+        lst = self.list
+        one, plural, _title = NOUNS[self.kind]
+        count = len(lst)
+        shown = self.proxy.rowCount()
+        busy = lst.loading
+        if lst.absent:
+            status = "Not offered"
+        elif busy:
+            status = f"Listing {plural}…"
+        elif not lst.loaded and not lst.error:
+            status = "Not listed yet" if self.connected else "Not connected"
+        else:
+            status = f"{count} {one if count == 1 else plural}"
+            if lst.has_more:
+                status += " (more pages)"
+            if self.proxy.needle:
+                status = f"{shown} of {status}"
+        c = colors()
+        if lst.stale and not busy:
+            status += " · stale: the server says the list changed"
+        if lst.error:
+            status += f" · {lst.error}"
+        self.status.setText(status)
+        warn = lst.error or (lst.stale and not busy)
+        color = c.error.name() if lst.error else c.warn.name() if warn else ""
+        self.status.setStyleSheet(f"color: {color}" if color else "")
+        self.status.setToolTip("")
+        self.refresh_button.setEnabled(self.connected and not lst.absent and not busy)
+        self.paging.setVisible(lst.has_more)
+        self.more_button.setEnabled(self.connected and not busy)
+        self.all_button.setEnabled(self.connected and not busy)
+        diff = lst.last_diff
+        self.change_label.setVisible(not diff.empty)
+        self.change_label.setText(f"Last re-list: {diff.describe()}" if not diff.empty else "")
+        self.change_label.setStyleSheet(f"color: {c.muted.name()}")
+        empty = self._empty_text(count, shown)
+        self.empty.setText(empty)
+        self.stack.setCurrentWidget(self.empty if empty else self.tree)
+
+    def _empty_text(self, count: int, shown: int) -> str:
+        lst = self.list
+        _one, plural, _title = NOUNS[self.kind]
+        if lst.absent:
+            return lst.absent
+        if count == 0:
+            if lst.loading:
+                return f"Listing {plural}…"
+            if lst.error:
+                return lst.error
+            if lst.loaded:
+                return f"The server lists no {plural}."
+            if self.connected:
+                return ""
+            return f"Connect to a server to list its {plural}."
+        if shown == 0:
+            return f"No {plural} match “{self.search.text().strip()}”."
+        return ""
+
+    # ---------------------------------------------------------------- search
+    def _search_changed(self, text: str) -> None:
+        self.proxy.set_search(text)
+        self.update_state()
+
+    # ---------------------------------------------------------------- selection
+    def current_item(self) -> CatalogItem | None:
+        index = self.tree.currentIndex()
+        item = index.data(ITEM_ROLE) if index.isValid() else None
+        return item if isinstance(item, CatalogItem) else None
+
+    def select_key(self, key: str) -> bool:
+        row = self.model.row_of(key)
+        if row < 0:
+            return False
+        index = self.proxy.mapFromSource(self.model.index(row))
+        if not index.isValid():  # hidden by the search
+            self.search.clear()
+            index = self.proxy.mapFromSource(self.model.index(row))
+        self.tree.setCurrentIndex(index)
+        self.tree.scrollTo(index)
+        return True
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        item = current.data(ITEM_ROLE) if current.isValid() else None
+        if isinstance(item, CatalogItem):
+            self._selected_key = item.key
+            if item is not self._selected_item:
+                self._selected_item = item
+                self.selected.emit(item)
+
+    def _reselect(self) -> None:
+        """After a re-list, keep the same item selected (the new definition, if it changed)."""
+        key = self._selected_key
+        if key is None:
+            return
+        row = self.model.row_of(key)
+        if row < 0:
+            return
+        index = self.proxy.mapFromSource(self.model.index(row))
+        if index.isValid():
+            self.tree.setCurrentIndex(index)
+        item = self.model.item_at(row)
+        if item is not None and item is not self._selected_item:
+            self._selected_item = item
+            self.selected.emit(item)
+
+    def tool_names(self) -> list[str]:
+        return [i.key for i in self.list]
