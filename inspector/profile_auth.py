@@ -412,10 +412,12 @@ class ProfileAuth:
                 else "the keyring"
             )
             return f"“{profile.name}” sends a fixed bearer token from {where}."
-        try:
-            oauth = self.oauth_for(profile)
-        except ProfileAuthError as exc:
-            return str(exc)
+        oauth = self.cached(profile)
+        if oauth is None:
+            try:
+                oauth = self.oauth_for(profile)
+            except ProfileAuthError as exc:
+                return str(exc)
         return f"“{profile.name}”: OAuth, {oauth.status_line()}."
 
     async def aclose(self) -> None:
