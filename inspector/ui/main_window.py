@@ -44,6 +44,7 @@ from inspector.ui.controller import ConnectionController, ConnState
 from inspector.ui.explorer import ExplorerPanel
 from inspector.ui.log_panel import TrafficLogPanel
 from inspector.ui.profiles_dialog import ImportDialog, ProfilesDialog
+from inspector.ui.session_controls import LogLevelControl, PingControl
 from inspector.ui.stats_panel import MethodStatsPanel
 from inspector.ui.theme import ThemeChoice, apply_theme
 from inspector.ui.views import register_all
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
         self.workspace = Workspace(self.controller)
         self.log_panel = TrafficLogPanel(self.traffic)
         self.notifications = NotificationsPanel(self.messages)
+        self.notifications.add_control(LogLevelControl(self.controller))
         self.errors_panel = ErrorsPanel(self.errors)
         self.stats_panel = MethodStatsPanel(self.traffic)
         self.bottom = QTabWidget()
@@ -129,6 +131,8 @@ class MainWindow(QMainWindow):
         toolbar.setObjectName("connectionToolbar")
         toolbar.setMovable(False)
         toolbar.addWidget(self.bar)
+        self.ping = PingControl(self.controller)
+        toolbar.addWidget(self.ping)
         self.addToolBar(toolbar)
 
         self.errors_label = QLabel()
