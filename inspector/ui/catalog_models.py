@@ -192,8 +192,13 @@ class CatalogFilterProxy(QSortFilterProxyModel):
     def set_search(self, text: str) -> None:
         needle = text.strip().lower()
         if needle != self._needle:
-            self._needle = needle
-            self.invalidateRowsFilter()
+            if hasattr(self, "beginFilterChange"):  # Qt 6.10+: invalidateRowsFilter is deprecated
+                self.beginFilterChange()
+                self._needle = needle
+                self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+            else:  # pragma: no cover - older Qt
+                self._needle = needle
+                self.invalidateRowsFilter()
 
     @property
     def needle(self) -> str:
