@@ -106,9 +106,15 @@ def test_text_json_and_blob_image(
         )
         assert not part.banner_box.isVisible()
         assert "text/markdown" in part.meta_label.text()
-        assert reader.status.text().startswith("Read in")
+        assert reader.status.text().startswith("Read at")
+        assert reader.read_button.isEnabled() and not reader.cancel_button.isVisible()
         part = await read(reader, "demo://logo.png")
         assert part.mode == "image"
+        image = part.image_scroll.image
+        assert image is not None and image.width() == 16
+        assert part.image_scroll.scale == 8  # a tiny icon is shown 8× ("Fit")
+        assert part.image_label.pixmap().width() == 128
+        part.zoom_combo.setCurrentText("100%")
         assert part.image_label.pixmap().width() == 16
         assert "16×16 px" in part.meta_label.text()
         part.show_mode("hex")

@@ -14,9 +14,17 @@ from pathlib import Path
 from typing import Final, Literal
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase, QGuiApplication, QImage, QPixmap, QTextCursor
+from PySide6.QtGui import (
+    QFontDatabase,
+    QGuiApplication,
+    QImage,
+    QPixmap,
+    QResizeEvent,
+    QTextCursor,
+)
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -78,6 +86,64 @@ def _mono_editor(name: str) -> QPlainTextEdit:
     return view
 
 
+class ImageView(QScrollArea):
+    """An image with a zoom: "Fit" scales to the view (tiny icons up to 8×, with crisp
+    pixels), or a fixed percentage."""
+
+    ZOOMS: Final = ("Fit", "50%", "100%", "200%", "400%", "800%")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.label = QLabel()
+        self.label.setObjectName("partImage")
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setWidget(self.label)
+        self.setWidgetResizable(True)
+        self.image: QImage | None = None
+        self.zoom = "Fit"
+        self.scale = 1.0
+
+    def set_image(self, image: QImage) -> None:
+        self.image = image
+        self._render()
+
+    def set_zoom(self, zoom: str) -> None:
+        self.zoom = zoom
+        self._render()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.zoom == "Fit":
+            self._render()
+
+    def _render(self) -> None:
+        image = self.image
+        if image is None or image.isNull():
+            return
+        if self.zoom == "Fit":
+            room = self.viewport().size()
+            fit = min(
+                (room.width() - 8) / max(1, image.width()),
+                (room.height() - 8) / max(1, image.height()),
+            )
+            scale = min(8.0, fit) if fit >= 1 else max(fit, 0.01)
+            if scale >= 1:
+                scale = float(int(scale))  # whole multiples keep pixels square
+        else:
+            scale = int(self.zoom.rstrip("%")) / 100
+        self.scale = scale
+        mode = (
+            Qt.TransformationMode.FastTransformation
+            if scale >= 1
+            else Qt.TransformationMode.SmoothTransformation
+        )
+        size = image.size() * scale
+        pixmap = QPixmap.fromImage(image)
+        if scale != 1:
+            pixmap = pixmap.scaled(size, Qt.AspectRatioMode.KeepAspectRatio, mode)
+        self.label.setPixmap(pixmap)
+
+
 class PartView(QWidget):
     """One part of a read result."""
 
@@ -93,7 +159,6 @@ class PartView(QWidget):
         self._shown_chars = 0
         self._hex_shown = 0
         self._image: QImage | None = None
-        self._zoom = 1.0
 
         self.uri_label = ElidedLabel(part.uri or "(no uri)")
         self.uri_label.setObjectName("partUri")
@@ -117,6 +182,12 @@ class PartView(QWidget):
             group.addButton(button)
             self.mode_buttons[mode] = button
             head.addWidget(button)
+        self.zoom_combo = QComboBox()
+        self.zoom_combo.setObjectName("imageZoom")
+        self.zoom_combo.addItems(list(ImageView.ZOOMS))
+        self.zoom_combo.setToolTip("Zoom")
+        self.zoom_combo.setVisible(False)
+        head.addWidget(self.zoom_combo)
         self.copy_button = QToolButton()
         self.copy_button.setText("Copy")
         self.copy_button.setToolTip("Copy the whole text (not only what is shown)")
@@ -155,15 +226,12 @@ class PartView(QWidget):
         self.text_view = _mono_editor("partText")
         self.hex_view = _mono_editor("partHex")
         self.hex_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.image_label = QLabel()
-        self.image_label.setObjectName("partImage")
-        self.image_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.image_scroll = QScrollArea()
-        self.image_scroll.setWidget(self.image_label)
-        self.image_scroll.setWidgetResizable(True)
+        self.image_scroll = ImageView()
+        self.image_label = self.image_scroll.label
         self.message = _plain(wrap=True)
         self.message.setObjectName("partMessage")
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.zoom_combo.currentTextChanged.connect(self.image_scroll.set_zoom)
         self.stack = QStackedWidget()
         for widget in (self.text_view, self.image_scroll, self.hex_view, self.message):
             self.stack.addWidget(widget)
@@ -220,6 +288,7 @@ class PartView(QWidget):
     def show_mode(self, mode: Mode) -> None:
         self.stop_loading()
         self.mode = mode
+        self.zoom_combo.setVisible(False)
         button = self.mode_buttons[mode]
         button.setChecked(True)
         if self.part.kind == "text":
@@ -346,7 +415,8 @@ class PartView(QWidget):
                 return
             self._image = image
         image = self._image
-        self.image_label.setPixmap(QPixmap.fromImage(image))
+        self.image_scroll.set_image(image)
+        self.zoom_combo.setVisible(True)
         self.image_label.setToolTip(f"{image.width()} × {image.height()} px")
         self.meta_label.setText(f"{self._meta_text()} · {image.width()}×{image.height()} px")
         self.stack.setCurrentWidget(self.image_scroll)
@@ -447,21 +517,18 @@ class ResourceContentsView(QWidget):
         self.summary.setVisible(False)
         self.problems.setVisible(False)
 
-    def show_result(self, result: ReadResult, note: str = "") -> None:
+    def show_result(self, result: ReadResult) -> None:
         self.clear()
         self.result = result
-        size = result.total_size
-        bits = [result.summary()]
-        if size:
-            bits.append(
-                format_size(size)
-                if any(p.kind == "blob" for p in result.parts)
-                else f"{size:,} characters"
-            )
-        if note:
-            bits.append(note)
-        self.summary.setText(" · ".join(bits))
-        self.summary.setVisible(True)
+        # One part says it all in its own header; several get a summary line.
+        if len(result.parts) > 1:
+            size = result.total_size
+            bits = [result.summary()]
+            if size:
+                blob = any(p.kind == "blob" for p in result.parts)
+                bits.append(format_size(size) if blob else f"{size:,} characters")
+            self.summary.setText(" · ".join(bits))
+            self.summary.setVisible(True)
         if result.problems:
             self.problems.setText("\n".join(f"⚠ {p}" for p in result.problems))
             self.problems.setStyleSheet(f"color: {colors().warn.name()}")

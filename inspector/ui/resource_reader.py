@@ -47,6 +47,7 @@ class ResourceReader(QWidget):
         self.watch_task: asyncio.Task[Any] | None = None
         self.result: ReadResult | None = None
         self.reads = 0
+        self._busy = False
 
         self.read_button = QPushButton("Read")
         self.read_button.setObjectName("readButton")
@@ -137,7 +138,7 @@ class ResourceReader(QWidget):
 
     @property
     def reading(self) -> bool:
-        return self.task is not None and not self.task.done()
+        return self._busy
 
     def watch(self) -> Watch | None:
         if self.uri is None:
@@ -231,34 +232,47 @@ class ResourceReader(QWidget):
         except SessionError as exc:
             self._failed(str(exc))
             return
+        self._busy = True
         self._elapsed.start()
         self.refresh()
         self._set_status("Reading…", None)
         try:
             result = await self.call.result()
         except RequestCancelled:
+            self._done()
             if _alive(self):
                 self._set_status("Cancelled", None)
                 self.read_finished.emit(False)
             return
         except SessionError as exc:
+            self._done()
             if _alive(self):
                 self._failed(str(exc))
             return
-        finally:
-            self.call = None
-            if _alive(self):
-                self._elapsed.stop()
+        except asyncio.CancelledError:
+            self._done()
+            raise
+        self._done()
         elapsed = time.monotonic() - self._started
         parsed = parse_read_result(result, uri)
         self.result = parsed
         self.reads += 1
-        note = f"read at {_clock_time(time.time())} in {_ms(elapsed)}"
-        self.contents.show_result(parsed, note)
-        warn = f" · {len(parsed.all_problems)} problem(s)" if parsed.all_problems else ""
-        self._set_status(f"Read in {_ms(elapsed)}{warn}", "warn" if warn else "ok")
+        self.contents.show_result(parsed)
+        problems = len(parsed.all_problems)
+        warn = f" · {problems} problem{'s' if problems != 1 else ''}" if problems else ""
+        self._set_status(
+            f"Read at {_clock_time(time.time())} in {_ms(elapsed)}{warn}",
+            "warn" if warn else "ok",
+        )
         self.refresh()
         self.read_finished.emit(True)
+
+    def _done(self) -> None:
+        self._busy = False
+        self.call = None
+        if _alive(self):
+            self._elapsed.stop()
+            self.refresh()
 
     def _failed(self, message: str) -> None:
         self.contents.clear(f"Could not read {self.uri}:\n{message}", error=True)

@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFormLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from inspector.catalog import CatalogItem
@@ -51,29 +52,25 @@ def _listing_facts(item: CatalogItem) -> str:
         bits.append(mime)
     size = raw.get("size")
     if isinstance(size, int) and not isinstance(size, bool):
-        bits.append(f"{size:,} bytes (listed)")
+        bits.append(f"{size:,} bytes")
     return " · ".join(bits)
 
 
 class ResourceReadView(QWidget):
+    """The workspace header names the resource; this adds what the listing declared."""
+
     def __init__(self, item: CatalogItem, controller: ConnectionController) -> None:
         super().__init__()
         self.setObjectName("resourceReadView")
         self.item = item
-        self.uri_label = _plain(item.key)
-        self.uri_label.setObjectName("resourceUri")
-        font = self.uri_label.font()
-        font.setBold(True)
-        self.uri_label.setFont(font)
-        facts = _muted(_plain(_listing_facts(item)))
         self.reader = ResourceReader(controller)
         self.reader.set_uri(item.key)
         self.reader.contents.clear("Press Read to fetch this resource.")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(self.uri_label)
-        if facts.text():
-            layout.addWidget(facts)
+        facts = _listing_facts(item)
+        if facts:
+            layout.addWidget(_muted(_plain(f"Listed as {facts}")))
         layout.addWidget(self.reader, 1)
 
     def read(self) -> asyncio.Task[Any] | None:
@@ -87,12 +84,8 @@ class TemplateReadView(QWidget):
         self.item = item
         self.controller = controller
         self.template = UriTemplate(item.key)
+        self._sized = False
 
-        title = _plain(item.key)
-        title.setObjectName("uriTemplate")
-        font = title.font()
-        font.setBold(True)
-        title.setFont(font)
         self.problems = _plain(wrap=True)
         self.problems.setObjectName("templateProblems")
         self.problems.setStyleSheet(f"color: {colors().warn.name()}")
@@ -105,7 +98,6 @@ class TemplateReadView(QWidget):
         self.expanded.setObjectName("expandedUri")
         self.completion_note = _muted(_plain(wrap=True))
         self.completion_note.setObjectName("completionNote")
-        facts = _muted(_plain(_listing_facts(item)))
         uri_row = QFormLayout()
         uri_row.setContentsMargins(0, 0, 0, 0)
         uri_row.addRow("URI:", self.expanded)
@@ -115,13 +107,11 @@ class TemplateReadView(QWidget):
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.addWidget(title)
-        if facts.text():
-            top_layout.addWidget(facts)
         top_layout.addWidget(self.problems)
         if not self.template.variables:
             top_layout.addWidget(_muted(_plain("This template has no variables.")))
         top_layout.addWidget(self.form, 1)
+        self.top = top
         top_layout.addWidget(self.completion_note)
         top_layout.addLayout(uri_row)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
@@ -140,6 +130,24 @@ class TemplateReadView(QWidget):
         controller.state_changed.connect(lambda _s, _d: self._update_completer())
         self._update_completer()
         self._update_uri()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            total = max(self.splitter.height(), 400)
+            top = min(self._top_height(), int(total * 0.45))
+            self.splitter.setSizes([top, total - top])
+
+    def _top_height(self) -> int:
+        """What the form needs: its rows, plus the bars around it."""
+        rows = len(self.template.variables) or 1
+        line = self.fontMetrics().height()
+        return (
+            110
+            + rows * (line + 16)
+            + (self.problems.sizeHint().height() if self.template.problems else 0)
+        )
 
     # ---------------------------------------------------------------- completions
     def _update_completer(self) -> None:
