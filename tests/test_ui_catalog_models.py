@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QModelIndex, Qt
-from PySide6.QtGui import QColor, QIcon, QImage
+from PySide6.QtGui import QColor, QIcon, QImage, QImageWriter
 from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QApplication
 
@@ -32,7 +32,7 @@ def png_data_uri() -> str:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, b"PNG")
+    assert QImageWriter(buffer, QByteArray(b"png")).write(image)
     return "data:image/png;base64," + base64.b64encode(bytes(data.data())).decode()
 
 
