@@ -125,8 +125,8 @@ def test_log_pairs_requests_with_responses_and_shows_latency(
     # Copy as CLI command reproduces the request against the same server.
     panel.detail.copy_cli()
     cli = QGuiApplication.clipboard().text()
-    assert cli.startswith("mcp-inspector-qt cli --method tools/list -- ")
-    assert "inspector.demo" in cli
+    assert cli.startswith("mcp-inspector-qt cli --method tools/list ")
+    assert " -- " in cli and "inspector.demo" in cli and "--env PYTHONPATH=" in cli
     panel.detail.copy_json()
     assert json.loads(QGuiApplication.clipboard().text())["method"] == "tools/list"
 

@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.catalog import Catalog, CatalogKind
-from inspector.jsonrpc import Invalid, Notification, Request, Response, parse_frame
+from inspector.jsonrpc import (
+    ErrorResponse,
+    Invalid,
+    Notification,
+    Request,
+    Response,
+    parse_frame,
+)
 from inspector.notices import ErrorStore, LogMessageStore
 from inspector.protocol.events import SessionReady
 from inspector.protocol.versions import Era
@@ -146,7 +153,22 @@ class _Loader:
             self.out.notes.append(f"{count} line(s) of type {kind!r} were skipped (unknown)")
         for problem in self.recorded.problems:
             self.out.errors.add("session file", problem)
+        self._mark_unlisted()
         return self.out
+
+    def _mark_unlisted(self) -> None:
+        """Say why a list is empty: the server did not offer it, or no one listed it."""
+        caps = self.out.ready.capabilities if self.out.ready is not None else None
+        for kind, lst in self.out.catalog.lists.items():
+            if lst.loaded or lst.error:
+                continue
+            capability = (
+                "prompts" if kind == "prompts" else "tools" if kind == "tools" else "resources"
+            )
+            if caps is not None and capability not in caps:
+                lst.set_absent(f"The server did not offer {capability} in this session.")
+            else:
+                lst.set_absent(f"No {lst.method} was recorded in this session.")
 
     # -- rows -------------------------------------------------------------------
     def _row(self, event: RecordedEvent, kind: EntryKind, raw: str | bytes, **extra: Any) -> int:
@@ -216,14 +238,21 @@ class _Loader:
             if kind is not None:
                 params = frame.params if isinstance(frame.params, dict) else {}
                 self.list_requests[frame.id] = (kind, "cursor" not in params)
-        elif isinstance(frame, Response) and direction == "in":
+        elif isinstance(frame, Response | ErrorResponse) and direction == "in":
             wanted = self.list_requests.pop(frame.id, None)
-            if wanted is not None and isinstance(frame.result, dict):
-                kind, first = wanted
-                target = self.out.catalog[kind]
-                if first:
-                    target.begin_reload()
-                target.apply_page(frame.result, first=first)
+            if wanted is None:
+                return
+            kind, first = wanted
+            target = self.out.catalog[kind]
+            if isinstance(frame, ErrorResponse):
+                target.fail(f"{target.method} failed: {frame.message} ({frame.code})")
+                target.end_reload()
+                return
+            if first:
+                target.begin_reload()
+            target.apply_page(frame.result, first=first)
+            if not target.has_more:
+                target.end_reload()
         elif isinstance(frame, Notification) and direction == "in":
             if frame.method == "notifications/message":
                 params = frame.params if isinstance(frame.params, dict) else {}

@@ -4,7 +4,7 @@ bytes, HTTP exchange). Only this one message is ever pretty-printed or highlight
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
@@ -17,8 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.jsonrpc import Request
+from inspector.recording.cli_command import CliCommandError, cli_command_for
 from inspector.traffic import TrafficEntry
-from inspector.traffic_format import DIRECTION_ARROWS, cli_command, detail_text
+from inspector.traffic_format import DIRECTION_ARROWS, detail_text
 from inspector.ui.highlighter import JsonHighlighter
 from inspector.ui.widgets import ElidedLabel
 
@@ -48,9 +50,9 @@ class DetailPane(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.entry: TrafficEntry | None = None
-        self._target: list[str] | None = None
-        self._url: str | None = None
+        self._connection: dict[str, Any] | None = None  # a recorded connection (header form)
         self._era = "legacy"
+        self.cli_problem = ""  # why the selected message cannot be a CLI command
         self._pair_of: Callable[[TrafficEntry], TrafficEntry | None] | None = None
         self.header = ElidedLabel("Select a message to see it in full.")
         self.pair_button = QPushButton("Jump to pair")
@@ -94,8 +96,20 @@ class DetailPane(QWidget):
         self.show_entry(None)
 
     def set_target(self, argv: list[str] | None, url: str | None, era: str) -> None:
-        """What "copy as CLI command" should point at (the connected server)."""
-        self._target, self._url, self._era = argv, url, era
+        """What "copy as CLI command" should point at: a command line or a URL."""
+        if url:
+            connection: dict[str, Any] | None = {"transport": "http", "url": url}
+        elif argv:
+            connection = {"transport": "stdio", "command": argv[0], "args": argv[1:]}
+        else:
+            connection = None
+        self.set_connection(connection, era)
+
+    def set_connection(self, connection: dict[str, Any] | None, era: str) -> None:
+        """The server "copy as CLI command" points at, as a recorded connection (command,
+        args, env, cwd; or url and header names: `recording.redaction.connection_for_profile`),
+        so secret values become shell variables and never reach the clipboard."""
+        self._connection, self._era = connection, era
         self._update_buttons()
 
     def show_entry(self, entry: TrafficEntry | None) -> None:
@@ -145,6 +159,11 @@ class DetailPane(QWidget):
         self.pair_button.setEnabled(entry is not None and entry.pair >= 0)
         self.copy_json_button.setEnabled(entry is not None)
         self.copy_cli_button.setEnabled(entry is not None and self.cli_text() is not None)
+        self.copy_cli_button.setToolTip(
+            f"Not as a CLI command: {self.cli_problem}"
+            if self.cli_problem
+            else "A mcp-inspector-qt cli command that re-sends this request"
+        )
         lookup = self._conversation_of
         self.conversation_button.setVisible(
             entry is not None and lookup is not None and bool(lookup(entry.index))
@@ -169,13 +188,23 @@ class DetailPane(QWidget):
     def cli_text(self) -> str | None:
         """The CLI command for the selected request, or for the request a response answers."""
         entry = self.entry
+        self.cli_problem = ""
         if entry is None:
             return None
         if entry.kind != "request" and entry.pair >= 0 and self._pair_of is not None:
             entry = self._pair_of(entry)
             if entry is None:
                 return None
-        return cli_command(entry, self._target, url=self._url, era=self._era)
+        if entry.kind != "request" or entry.direction != "out" or self._connection is None:
+            return None
+        frame = entry.parse()
+        if not isinstance(frame, Request):
+            return None
+        try:
+            return cli_command_for(frame.method, frame.params, self._connection, era=self._era)
+        except CliCommandError as exc:
+            self.cli_problem = str(exc)
+            return None
 
     def copy_json(self) -> None:
         if self.entry is not None:

@@ -34,6 +34,7 @@ from inspector.paths import settings_path
 from inspector.pins import PinStore
 from inspector.profiles import Profile, ProfileStore
 from inspector.protocol.events import SessionReady
+from inspector.recording.redaction import connection_for_profile
 from inspector.traffic import TrafficLog
 from inspector.ui.auth_panel import AuthPanel
 from inspector.ui.bottom_panels import ErrorsPanel, NotificationsPanel, ServerConsole
@@ -45,6 +46,7 @@ from inspector.ui.explorer import ExplorerPanel
 from inspector.ui.log_panel import TrafficLogPanel
 from inspector.ui.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.session_controls import LogLevelControl, PingControl
+from inspector.ui.session_files import SessionFiles
 from inspector.ui.stats_panel import MethodStatsPanel
 from inspector.ui.theme import ThemeChoice, apply_theme
 from inspector.ui.views import register_all
@@ -142,6 +144,8 @@ class MainWindow(QMainWindow):
         self._wire()
         # Server asks, roots, MRTR rounds in the log, tasks (engineer D)
         self.client_features = ClientFeatures(self)
+        # Session files (issue 6): recording, Open Session (offline view), Save As, HAR, Replay
+        self.session_files = SessionFiles(self)
         self.refresh_profiles()
         self.resize(1280, 800)
         self.main_split.setSizes([390, 890])
@@ -296,11 +300,7 @@ class MainWindow(QMainWindow):
         if self.bar.current_profile_id() != profile.id:
             self.bar.set_profiles(self.all_profiles(), profile.id)
         self._remember(profile)
-        argv = (
-            [profile.stdio.command, *profile.stdio.args] if profile.transport == "stdio" else None
-        )
-        url = profile.http.url if profile.transport == "http" else None
-        self.log_panel.detail.set_target(argv, url, profile.era)
+        self.log_panel.detail.set_connection(connection_for_profile(profile), profile.era)
         return self.controller.connect_profile(profile)
 
     def disconnect_server(self) -> None:
