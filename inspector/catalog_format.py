@@ -21,6 +21,7 @@ from inspector.protocol.models import Icon, Tool, ToolAnnotations
 __all__ = [
     "Badge",
     "Tone",
+    "annotation_badges",
     "data_icon",
     "detail_sections",
     "human_size",
@@ -122,8 +123,30 @@ def item_badges(item: CatalogItem, *, mirror_headers: bool = False) -> list[Badg
                         "muted",
                     )
                 )
+    if item.kind in ("resources", "templates"):
+        out.extend(annotation_badges(item.raw.get("annotations")))
     if item.problems:
         out.append(Badge("malformed", "; ".join(item.problems[:5]), "warn"))
+    return out
+
+
+def annotation_badges(annotations: Any) -> list[Badge]:
+    """spec Annotations of a resource: audience and priority as pills (lastModified is in
+    the tooltip and the Details view)."""
+    if not isinstance(annotations, dict):
+        return []
+    out: list[Badge] = []
+    audience = annotations.get("audience")
+    if isinstance(audience, list) and audience:
+        who = ", ".join(str(a) for a in audience)
+        out.append(Badge(f"for {who}", f"audience: {who}", "info"))
+    priority = annotations.get("priority")
+    if isinstance(priority, int | float) and not isinstance(priority, bool):
+        tip = "priority (0 = optional, 1 = required)"
+        modified = annotations.get("lastModified")
+        if isinstance(modified, str) and modified:
+            tip += f"; last modified {modified}"
+        out.append(Badge(f"priority {priority:g}", tip, "muted"))
     return out
 
 

@@ -97,6 +97,19 @@ def test_sizes_and_resource_annotations() -> None:
     assert resource_annotations("junk") == ""
 
 
+def test_resource_annotation_badges() -> None:
+    raw = {
+        "uri": "a:b",
+        "name": "b",
+        "annotations": {"audience": ["user"], "priority": 0.25, "lastModified": "2025-05-01"},
+    }
+    badges = item_badges(item("resources", "a:b", raw))
+    assert [b.label for b in badges] == ["for user", "priority 0.25"]
+    assert "last modified 2025-05-01" in badges[1].tooltip
+    odd = item_badges(item("resources", "x", {"uri": "x", "annotations": [1]}))
+    assert [b.label for b in odd] == ["malformed"]  # no pills from a non-object
+
+
 def test_only_data_uri_icons_are_used() -> None:
     png = base64.b64encode(b"\x89PNG fake").decode()
     icons = [

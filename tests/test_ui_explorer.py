@@ -103,6 +103,14 @@ def test_demo_lists_every_kind_and_relists_on_list_changed(
         assert tools.proxy.rowCount() == len(names) + 1
         marks = [m.label for m in tools.model.index(row).data(MARKS_ROLE)]
         assert marks == ["new"]
+        # The tool on screen goes away: the workspace says so.
+        assert explorer.select("tools", "reverse")
+        page = window.workspace.current
+        assert page is not None and page.item.key == "reverse"
+        await session.call_tool("toggle_bonus_tool", {})
+        await until(lambda: "reverse" not in explorer.tool_names(), "the tool to go")
+        await until(lambda: page.warning.isVisible(), "the workspace note")
+        assert "no longer lists this tool" in page.warning.text()
 
     run_with(loop, window, body())
 

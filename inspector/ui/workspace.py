@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.catalog import CatalogItem
+from inspector.catalog import CatalogItem, ListDiff
 from inspector.catalog_format import Badge, detail_sections, item_badges, mirrored_headers
 from inspector.catalog_format import resource_annotations as annotations_line
 from inspector.protocol.models import Tool
@@ -241,6 +241,11 @@ class ItemPage(QWidget):
         layout.addLayout(header)
         layout.addWidget(self.tabs, 1)
 
+    def set_note(self, text: str) -> None:
+        """A warning about the item (e.g. the server no longer lists it)."""
+        self.warning.setText(text)
+        self.warning.setVisible(True)
+
     def set_pin_alert(self, text: str | None) -> None:
         if self.item.excluded:
             return
@@ -271,6 +276,7 @@ class Workspace(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.stack)
         controller.pins_changed.connect(self._pins_changed)
+        controller.catalog_relisted.connect(self._relisted)
 
     def show_item(self, item: object) -> ItemPage | None:
         if not isinstance(item, CatalogItem):
@@ -309,6 +315,14 @@ class Workspace(QWidget):
             self.stack.removeWidget(page)
             page.deleteLater()
         self.pages.clear()
+
+    def _relisted(self, kind: str, diff: object) -> None:
+        page = self.current
+        if page is None or page.item.kind != kind or not isinstance(diff, ListDiff):
+            return
+        if page.item.key in diff.removed:
+            noun = NOUNS[page.item.kind][0]
+            page.set_note(f"The server no longer lists this {noun} (removed by the last re-list).")
 
     def _pins_changed(self) -> None:
         page = self.current

@@ -152,6 +152,8 @@ class CatalogPane(QWidget):
             if self.proxy.needle:
                 status = f"{shown} of {status}"
         c = colors()
+        if not self.connected and (lst.loaded or lst.items):
+            status += " · not connected (the last listing)"
         if lst.stale and not busy:
             status += " · stale: the server says the list changed"
         if lst.error:
