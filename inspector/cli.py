@@ -26,6 +26,7 @@ from inspector.auth_cli import (
     build_auth,
     run_logout,
 )
+from inspector.cli_methods import CLI_METHODS
 from inspector.export_cli import add_export_parser, run_export_har
 from inspector.jsonrpc import error_name
 from inspector.protocol.connection import ClientConfig
@@ -84,20 +85,7 @@ EXIT_CODES: Final = {
     EXIT_TIMEOUT: "timeout",
 }
 
-METHODS: Final = (
-    "initialize",
-    "server/discover",
-    "ping",
-    "tools/list",
-    "tools/call",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "prompts/list",
-    "prompts/get",
-    "completion/complete",
-    "logging/setLevel",
-)
+METHODS: Final = CLI_METHODS
 LOG_LEVELS: Final = (
     "debug",
     "info",

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from inspector.cli_methods import CLI_METHODS
 from inspector.jsonrpc import ErrorResponse, Invalid, Notification, Request, error_name
 from inspector.traffic import TrafficEntry
 
@@ -26,22 +27,7 @@ __all__ = [
 DIRECTION_ARROWS: Final = {"out": "→", "in": "←", "": ""}
 _SUMMARY_LIMIT: Final = 200
 _PARSE_LIMIT: Final = 256 * 1024  # bigger frames are summarized without parsing
-_CLI_METHODS: Final = frozenset(
-    {
-        "initialize",
-        "server/discover",
-        "ping",
-        "tools/list",
-        "tools/call",
-        "resources/list",
-        "resources/read",
-        "resources/templates/list",
-        "prompts/list",
-        "prompts/get",
-        "completion/complete",
-        "logging/setLevel",
-    }
-)
+_CLI_METHODS: Final = frozenset(CLI_METHODS)
 
 
 def _compact(value: Any, limit: int = _SUMMARY_LIMIT) -> str:

@@ -15,28 +15,14 @@ import shlex
 from collections.abc import Mapping
 from typing import Any, Final
 
+from inspector.cli_methods import CLI_METHODS
 from inspector.recording.format import REDACTED
 
 __all__ = ["CliCommandError", "cli_command_for"]
 
 PROGRAM: Final = "mcp-inspector-qt"
 # What `cli --method` accepts (inspector/cli.py METHODS; a test keeps the two equal).
-_CLI_METHODS: Final = frozenset(
-    {
-        "initialize",
-        "server/discover",
-        "ping",
-        "tools/list",
-        "tools/call",
-        "resources/list",
-        "resources/read",
-        "resources/templates/list",
-        "prompts/list",
-        "prompts/get",
-        "completion/complete",
-        "logging/setLevel",
-    }
-)
+_CLI_METHODS: Final = frozenset(CLI_METHODS)
 _SHELL_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
