@@ -13,7 +13,16 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.resource_content import ReadResult, parse_read_result
 from inspector.resource_watch import Watch, subscribe_supported
@@ -23,7 +32,7 @@ from inspector.ui.resource_display import ResourceContentsView
 from inspector.ui.theme import colors
 from inspector.ui.widgets import ElidedLabel
 
-__all__ = ["ResourceReader"]
+__all__ = ["ResourceReadDialog", "ResourceReader", "open_resource"]
 
 
 def _clock_time(wall: float) -> str:
@@ -317,3 +326,37 @@ class ResourceReader(QWidget):
 def _ms(seconds: float) -> str:
     ms = seconds * 1000
     return f"{ms:.0f} ms" if ms < 10_000 else f"{seconds:.1f} s"
+
+
+class ResourceReadDialog(QDialog):
+    """A resource opened from elsewhere (a resource_link in a prompt message or a tool
+    result): the same reader, in its own window, reading at once."""
+
+    def __init__(self, controller: ConnectionController, uri: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Read {uri}")
+        self.setObjectName("resourceReadDialog")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.reader = ResourceReader(controller)
+        self.reader.set_uri(uri)
+        label = ElidedLabel(uri)
+        label.setToolTip(uri)
+        font = label.font()
+        font.setBold(True)
+        label.setFont(font)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addWidget(self.reader, 1)
+        layout.addWidget(buttons)
+        self.resize(760, 560)
+
+
+def open_resource(
+    controller: ConnectionController, uri: str, parent: QWidget
+) -> ResourceReadDialog:
+    dialog = ResourceReadDialog(controller, uri, parent)
+    dialog.show()
+    dialog.reader.read()
+    return dialog

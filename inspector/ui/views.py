@@ -14,7 +14,9 @@ def register_all() -> None:
     if _done:
         return
     _done = True
+    from inspector.ui.prompt_view import prompt_view
     from inspector.ui.resource_views import resource_view, template_view
 
     register_view("resources", "Read", resource_view)
     register_view("templates", "Read", template_view)
+    register_view("prompts", "Get", prompt_view)
