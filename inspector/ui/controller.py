@@ -38,6 +38,7 @@ from inspector.protocol.events import (
     ListChanged,
     LogMessage,
     NotificationReceived,
+    ProgressUpdate,
     ProtocolViolation,
     RequestFailed,
     UnmatchedResponse,
@@ -154,6 +155,23 @@ class ConnectionController(QObject):
 
     def send_raw(self, text: str) -> asyncio.Task[Any]:
         return self.start(self._send_raw(text), "send raw")
+
+    def start_tool_call(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        on_progress: Callable[[ProgressUpdate], None],
+        *,
+        params: dict[str, Any] | None = None,
+    ) -> Call:
+        """tools/call as a Call (progress, cancel): the caller awaits it in a kept task
+        (`start`). `params` replaces the default {name, arguments} (e.g. run as a task).
+        Raises SessionError when not connected."""
+        session = self.session
+        if session is None or not session.is_ready:
+            raise SessionError("not connected")
+        sent = params if params is not None else {"name": name, "arguments": arguments}
+        return session.start_request("tools/call", sent, on_progress=on_progress)
 
     async def shutdown(self) -> None:
         """Close the session (the server is shut down with the transport's ladder)."""
