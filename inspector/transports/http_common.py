@@ -20,6 +20,7 @@ __all__ = [
     "describe_http_error",
     "exchange_of",
     "is_modern_error_body",
+    "new_client",
     "redact_headers",
     "redact_url",
 ]
@@ -50,6 +51,16 @@ class HttpParams:
     default_retry_ms: int = 1000
     client: httpx.AsyncClient | None = None  # injectable (tests pass a MockTransport client)
     auth: httpx.Auth | None = None  # e.g. inspector.auth.OAuth: applied to every request
+
+
+def new_client(params: HttpParams) -> httpx.AsyncClient:
+    """One client per connection. No read timeout: SSE streams live long, and the protocol
+    core owns request timeouts. Redirects are shown, never followed."""
+    return httpx.AsyncClient(
+        timeout=httpx.Timeout(connect=params.connect_timeout, read=None, write=30.0, pool=30.0),
+        follow_redirects=False,
+        auth=params.auth,
+    )
 
 
 def check_url(url: str) -> None:

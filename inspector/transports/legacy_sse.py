@@ -31,6 +31,7 @@ from inspector.transports.http_common import (
     check_url,
     describe_http_error,
     exchange_of,
+    new_client,
 )
 from inspector.transports.sse import SseDecoder
 
@@ -62,13 +63,7 @@ class LegacySseTransport(Transport):
     async def start(self) -> None:
         check_url(self.params.url)
         if self._client is None:
-            self._client = httpx.AsyncClient(
-                timeout=httpx.Timeout(
-                    connect=self.params.connect_timeout, read=None, write=30.0, pool=30.0
-                ),
-                follow_redirects=False,
-                auth=self.params.auth,
-            )
+            self._client = new_client(self.params)
         self._endpoint_ready = asyncio.get_running_loop().create_future()
         self._stream_task = asyncio.create_task(self._run_stream(), name="sse-stream")
         try:

@@ -42,6 +42,7 @@ from inspector.transports.http_common import (
     check_url,
     describe_http_error,
     exchange_of,
+    new_client,
 )
 from inspector.transports.sse import SseDecoder, SseEvent
 
@@ -84,13 +85,7 @@ class StreamableHttpTransport(Transport):
     async def start(self) -> None:
         check_url(self.params.url)
         if self._client is None:
-            self._client = httpx.AsyncClient(
-                timeout=httpx.Timeout(
-                    connect=self.params.connect_timeout, read=None, write=30.0, pool=30.0
-                ),
-                follow_redirects=False,
-                auth=self.params.auth,
-            )
+            self._client = new_client(self.params)
 
     async def send(self, text: str, *, info: Outgoing | None = None) -> None:
         if self._closing or self._client is None:
@@ -198,16 +193,20 @@ class StreamableHttpTransport(Transport):
         except UnicodeDecodeError:
             return data, size, size > kept
 
-    async def _post_simple(self, text: str, info: Outgoing) -> None:
-        """POST a notification or a response; the server should answer 202."""
+    def _build_post(self, text: str, info: Outgoing) -> httpx.Request:
         assert self._client is not None
-        sent_session = self.session_id
-        request = self._client.build_request(
+        return self._client.build_request(
             "POST",
             self.params.url,
             content=text.encode("utf-8"),
             headers={**self._headers(info), "Content-Type": "application/json"},
         )
+
+    async def _post_simple(self, text: str, info: Outgoing) -> None:
+        """POST a notification or a response; the server should answer 202."""
+        assert self._client is not None
+        sent_session = self.session_id
+        request = self._build_post(text, info)
         try:
             response = await self._client.send(request, stream=True)
         except httpx.HTTPError as exc:
@@ -264,12 +263,7 @@ class StreamableHttpTransport(Transport):
     async def _post_request(self, text: str, info: Outgoing) -> None:
         assert self._client is not None and info.wire_id is not None
         sent_session = self.session_id
-        request = self._client.build_request(
-            "POST",
-            self.params.url,
-            content=text.encode("utf-8"),
-            headers={**self._headers(info), "Content-Type": "application/json"},
-        )
+        request = self._build_post(text, info)
         try:
             response = await self._client.send(request, stream=True)
         except httpx.HTTPError as exc:
