@@ -73,7 +73,7 @@ class PinDiffDialog(QDialog):
         self.diff = QPlainTextEdit()
         self.diff.setObjectName("pinDiff")
         self.diff.setReadOnly(True)
-        self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # read it all
         self.diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self._highlighter = _DiffHighlighter(self.diff.document())
         right = QWidget()
@@ -84,7 +84,7 @@ class PinDiffDialog(QDialog):
         split = QSplitter()
         split.addWidget(self.list)
         split.addWidget(right)
-        split.setSizes([220, 660])
+        split.setSizes([170, 710])
         buttons = QDialogButtonBox()
         self.accept_button = QPushButton("Accept this tool")
         self.accept_button.setToolTip("Pin the tool's current definition")
