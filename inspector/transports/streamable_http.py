@@ -425,13 +425,18 @@ class StreamableHttpTransport(Transport):
         decoder: SseDecoder,
         wire_id: str | int | None,
         exchange: HttpExchange,
+        *,
+        stop_when_answered: bool = False,
     ) -> tuple[bool, str | None]:
-        """Deliver events until the stream ends. (answered our request?, why it broke)."""
+        """Deliver events until the stream ends (or, for a resumed stream, until the answer
+        arrived). Returns (answered our request?, why it broke)."""
         answered = False
         try:
             async for chunk in response.aiter_bytes():
                 for event in decoder.feed(chunk):
                     answered = await self._deliver(event, wire_id, exchange) or answered
+                if answered and stop_when_answered:
+                    break
         except httpx.HTTPError as exc:
             return answered, describe_http_error(exc, str(response.request.url))
         finally:
@@ -513,7 +518,9 @@ class StreamableHttpTransport(Transport):
                     return
                 exchange = exchange_of(request, response, self._secret, note=note)
                 await self._emit(exchange)
-                answered, _ = await self._pump_sse(response, decoder, info.wire_id, exchange)
+                answered, _ = await self._pump_sse(
+                    response, decoder, info.wire_id, exchange, stop_when_answered=True
+                )
                 if answered:
                     return
             finally:
