@@ -133,7 +133,6 @@ class GuiResponder:
         dialog = self._make_dialog(waiting.ask)
         dialog.withdraw_delay_ms = self.withdraw_delay_ms
         waiting.dialog = dialog
-        dialog.answer.add_done_callback(functools.partial(self._answered, waiting))
         dialog.finished.connect(functools.partial(self._closed, waiting))
         dialog.set_waiting(len(self._queue))
         dialog.open()
@@ -147,10 +146,23 @@ class GuiResponder:
             return SamplingDialog(ask, self.parent, can_auto_answer=can_auto)
         return elicitation_dialog(ask, self.parent)
 
-    def _answered(self, waiting: _Waiting, answer: asyncio.Future[dict[str, Any]]) -> None:
-        """The dialog produced an answer (or refusal): hand it to the waiting `respond`."""
-        if waiting.future.done():
-            return
+    def _closed(self, waiting: _Waiting, _code: int = 0) -> None:
+        """The dialog closed: hand its answer (or refusal) to the waiting `respond`."""
+        dialog = waiting.dialog
+        if dialog is not None:
+            self._take_answer(waiting, dialog)
+        if self._current is waiting:
+            self._current = None
+            if dialog is not None:
+                dialog.deleteLater()
+            waiting.dialog = None
+            # Next one after the event loop turns (the closing dialog has gone away).
+            QTimer.singleShot(0, self._next)
+
+    def _take_answer(self, waiting: _Waiting, dialog: AskDialog) -> None:
+        answer = dialog.answer
+        if waiting.future.done() or not answer.done():
+            return  # withdrawn: nothing to send
         if answer.cancelled():
             waiting.future.cancel()
             return
@@ -159,7 +171,6 @@ class GuiResponder:
             waiting.future.set_exception(exc)
             return
         result = answer.result()
-        dialog = waiting.dialog
         if (
             isinstance(dialog, SamplingDialog)
             and dialog.auto_answer.isChecked()
@@ -168,16 +179,6 @@ class GuiResponder:
         ):
             self.canned.put(self.profile_id, result, enabled=True)
         waiting.future.set_result(result)
-
-    def _closed(self, waiting: _Waiting, _code: int = 0) -> None:
-        if self._current is waiting:
-            self._current = None
-            dialog = waiting.dialog
-            if dialog is not None:
-                dialog.deleteLater()
-            waiting.dialog = None
-            # Next one after the event loop turns (the closing dialog has gone away).
-            QTimer.singleShot(0, self._next)
 
     def _next(self) -> None:
         self._pump()

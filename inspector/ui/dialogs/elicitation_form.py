@@ -60,7 +60,7 @@ class _FieldEditor:
         if f.kind == "boolean":
             box = QCheckBox(f.label)
             box.setChecked(bool(f.default))
-            box.toggled.connect(changed.emit)
+            box.toggled.connect(lambda *_: changed.emit())
             return box
         if f.kind == "enum":
             combo = QComboBox()
@@ -70,7 +70,7 @@ class _FieldEditor:
                 combo.addItem(label if label == value else f"{label}  ({value})", value)
             if f.default is not None:
                 combo.setCurrentIndex(max(0, combo.findData(str(f.default))))
-            combo.currentIndexChanged.connect(changed.emit)
+            combo.currentIndexChanged.connect(lambda *_: changed.emit())
             return combo
         if f.kind == "multi":
             lst = QListWidget()
@@ -85,7 +85,7 @@ class _FieldEditor:
                 lst.addItem(item)
             rows = min(len(f.options), 6)
             lst.setMaximumHeight(lst.sizeHintForRow(0) * rows + 2 * lst.frameWidth() + 4)
-            lst.itemChanged.connect(changed.emit)
+            lst.itemChanged.connect(lambda *_: changed.emit())
             return lst
         edit = QLineEdit()
         if f.kind == "integer":
@@ -114,7 +114,7 @@ class _FieldEditor:
                 edit.setText(json.dumps(f.default, ensure_ascii=False))
             else:
                 edit.setText(str(f.default))
-        edit.textChanged.connect(changed.emit)
+        edit.textChanged.connect(lambda *_: changed.emit())
         return edit
 
     def value(self) -> tuple[Any, str | None]:

@@ -102,9 +102,9 @@ class RootsDialog(QDialog):
                 "notifications/roots/list_changed)."
             )
         )
-        note = plain(where)
-        note.setEnabled(False)
-        layout.addWidget(note)
+        self.where_label = plain(where)
+        self.where_label.setEnabled(False)
+        layout.addWidget(self.where_label)
         layout.addWidget(self.table, 1)
         layout.addLayout(edit_row)
         layout.addLayout(buttons)

@@ -1,0 +1,68 @@
+"""Helpers for the server-ask GUI tests: connect, wait for a dialog, call a tool."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, TypeVar
+
+from inspector.profiles import Profile
+from inspector.session import Call, Session
+from inspector.ui.controller import ConnState
+from inspector.ui.dialogs.ask_dialog import AskDialog
+from inspector.ui.gui_responder import GuiResponder
+from inspector.ui.main_window import MainWindow
+from tests.ui_helpers import until
+
+D = TypeVar("D", bound=AskDialog)
+
+
+async def connect(win: MainWindow, profile: Profile, timeout: float = 30) -> Session:
+    win.connect_profile(profile)
+    await until(
+        lambda: win.controller.state is ConnState.CONNECTED,
+        f"{profile.name} to connect ({win.controller.state}: {win.controller.detail})",
+        timeout=timeout,
+    )
+    session = win.controller.session
+    assert session is not None
+    responder = win.controller.responder
+    assert responder is not None
+    responder.withdraw_delay_ms = 150
+    return session
+
+
+def responder(win: MainWindow) -> GuiResponder:
+    r = win.controller.responder
+    assert r is not None
+    return r
+
+
+async def dialog_of(win: MainWindow, kind: type[D], timeout: float = 20) -> D:
+    await until(
+        lambda: isinstance(responder(win).dialog, kind) and responder(win).dialog.isVisible(),  # type: ignore[union-attr]
+        f"a {kind.__name__}",
+        timeout=timeout,
+    )
+    dialog = responder(win).dialog
+    assert isinstance(dialog, kind)
+    return dialog
+
+
+async def no_dialog(win: MainWindow, timeout: float = 10) -> None:
+    await until(lambda: responder(win).dialog is None, "the dialog to close", timeout=timeout)
+
+
+def call_tool(session: Session, name: str, arguments: dict[str, Any] | None = None) -> Call:
+    return session.start_request("tools/call", {"name": name, "arguments": arguments or {}})
+
+
+async def result_of(call: Call, timeout: float = 20) -> dict[str, Any]:
+    return await asyncio.wait_for(call.result(), timeout)
+
+
+def text_of(result: dict[str, Any]) -> str:
+    return "\n".join(
+        str(block.get("text", ""))
+        for block in result.get("content", [])
+        if isinstance(block, dict) and block.get("type") == "text"
+    )
