@@ -115,7 +115,7 @@ def test_demo_review_code(
             "code": "print(1)",
             "language": "python",
         }
-        assert view.description.text() == "Code review (python)"
+        assert view.description.text() == "Description: Code review (python)"
         (card,) = view.cards
         assert card.message.role == "user"
         assert "Please review this python code" in card.blocks.cards[0].info.text  # type: ignore[operator]

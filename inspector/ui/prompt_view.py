@@ -164,6 +164,7 @@ class PromptGetView(QWidget):
 
         self.description = _plain(wrap=True)
         self.description.setObjectName("promptDescription")
+        self.description.setStyleSheet(f"color: {colors().muted.name()}")
         self.result_problems = _plain(wrap=True)
         self.result_problems.setObjectName("resultProblems")
         self.result_problems.setStyleSheet(f"color: {colors().warn.name()}")
@@ -212,8 +213,8 @@ class PromptGetView(QWidget):
         if not self._sized:
             self._sized = True
             total = max(self.splitter.height(), 400)
-            line = self.fontMetrics().height()
-            need = 150 + max(1, len(self.names)) * (line + 18)
+            page = self.form.form_area.widget()
+            need = (page.sizeHint().height() if page is not None else 60) + 90
             if self.declared.isVisible():
                 need += self.declared.sizeHint().height()
             top = min(need, int(total * 0.5))
@@ -347,7 +348,7 @@ class PromptGetView(QWidget):
     def show_conversation(self, conversation: Conversation) -> None:
         self._clear_cards()
         self.conversation = conversation
-        self.description.setText(conversation.description or "")
+        self.description.setText(f"Description: {conversation.description or ''}")
         self.description.setVisible(bool(conversation.description))
         problems = conversation.problems
         self.result_problems.setText("\n".join(f"⚠ {p}" for p in problems))

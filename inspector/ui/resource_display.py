@@ -18,8 +18,6 @@ from PySide6.QtGui import (
     QFontDatabase,
     QGuiApplication,
     QImage,
-    QPixmap,
-    QResizeEvent,
     QTextCursor,
 )
 from PySide6.QtWidgets import (
@@ -30,7 +28,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QStackedWidget,
     QTabWidget,
     QToolButton,
@@ -38,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.content_blocks import MARKDOWN_LIMIT, json_pretty, looks_like_markdown
 from inspector.resource_content import (
     DISPLAY_CHUNK,
     HEX_PREVIEW_BYTES,
@@ -52,6 +50,8 @@ from inspector.resource_content import (
     hex_dump,
     suggested_filename,
 )
+from inspector.ui.content_panes import SafeMarkdownBrowser
+from inspector.ui.image_view import ImageView
 from inspector.ui.theme import colors
 from inspector.ui.widgets import ElidedLabel
 
@@ -59,9 +59,16 @@ __all__ = ["PartView", "ResourceContentsView"]
 
 log = logging.getLogger(__name__)
 
-Mode = Literal["text", "image", "hex"]
+Mode = Literal["text", "markdown", "json", "image", "hex"]
 _TEXTUAL_MIME: Final = ("text/", "application/json", "application/xml", "application/yaml")
 _TEXTUAL_SUFFIX: Final = ("+json", "+xml", "+yaml")
+
+
+# A checked mode button must stand out in both themes (the dark palette's is faint).
+_CHECKED_STYLE: Final = (
+    "QToolButton:checked { background: palette(highlight); color: palette(highlighted-text); "
+    "border-radius: 3px; }"
+)
 
 
 def _plain(text: str = "", *, wrap: bool = False) -> QLabel:
@@ -86,64 +93,6 @@ def _mono_editor(name: str) -> QPlainTextEdit:
     return view
 
 
-class ImageView(QScrollArea):
-    """An image with a zoom: "Fit" scales to the view (tiny icons up to 8×, with crisp
-    pixels), or a fixed percentage."""
-
-    ZOOMS: Final = ("Fit", "50%", "100%", "200%", "400%", "800%")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.label = QLabel()
-        self.label.setObjectName("partImage")
-        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setWidget(self.label)
-        self.setWidgetResizable(True)
-        self.image: QImage | None = None
-        self.zoom = "Fit"
-        self.scale = 1.0
-
-    def set_image(self, image: QImage) -> None:
-        self.image = image
-        self._render()
-
-    def set_zoom(self, zoom: str) -> None:
-        self.zoom = zoom
-        self._render()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if self.zoom == "Fit":
-            self._render()
-
-    def _render(self) -> None:
-        image = self.image
-        if image is None or image.isNull():
-            return
-        if self.zoom == "Fit":
-            room = self.viewport().size()
-            fit = min(
-                (room.width() - 8) / max(1, image.width()),
-                (room.height() - 8) / max(1, image.height()),
-            )
-            scale = min(8.0, fit) if fit >= 1 else max(fit, 0.01)
-            if scale >= 1:
-                scale = float(int(scale))  # whole multiples keep pixels square
-        else:
-            scale = int(self.zoom.rstrip("%")) / 100
-        self.scale = scale
-        mode = (
-            Qt.TransformationMode.FastTransformation
-            if scale >= 1
-            else Qt.TransformationMode.SmoothTransformation
-        )
-        size = image.size() * scale
-        pixmap = QPixmap.fromImage(image)
-        if scale != 1:
-            pixmap = pixmap.scaled(size, Qt.AspectRatioMode.KeepAspectRatio, mode)
-        self.label.setPixmap(pixmap)
-
-
 class PartView(QWidget):
     """One part of a read result."""
 
@@ -159,6 +108,8 @@ class PartView(QWidget):
         self._shown_chars = 0
         self._hex_shown = 0
         self._image: QImage | None = None
+        self._pretty: str | None = None
+        self.markdown_view: SafeMarkdownBrowser | None = None
 
         self.uri_label = ElidedLabel(part.uri or "(no uri)")
         self.uri_label.setObjectName("partUri")
@@ -172,11 +123,18 @@ class PartView(QWidget):
         head = QHBoxLayout()
         head.addWidget(self.uri_label, 1)
         head.addWidget(self.meta_label)
-        modes: tuple[tuple[Mode, str], ...] = (("text", "Text"), ("image", "Image"), ("hex", "Hex"))
+        modes: tuple[tuple[Mode, str], ...] = (
+            ("text", "Text"),
+            ("markdown", "Markdown"),
+            ("json", "JSON"),
+            ("image", "Image"),
+            ("hex", "Hex"),
+        )
         for mode, title in modes:
             button = QToolButton()
             button.setText(title)
             button.setCheckable(True)
+            button.setStyleSheet(_CHECKED_STYLE)
             button.setObjectName(f"mode_{mode}")
             button.clicked.connect(lambda _c=False, m=mode: self.show_mode(m))
             group.addButton(button)
@@ -262,9 +220,20 @@ class PartView(QWidget):
 
     def _init_modes(self) -> None:
         p = self.part
+        text = p.text if p.kind == "text" else None
+        self._pretty = json_pretty(text) if text is not None else None
+        markdown = (
+            text is not None
+            and len(text) <= MARKDOWN_LIMIT
+            and ("markdown" in (p.mime_type or "") or looks_like_markdown(text))
+        )
+        self.mode_buttons["text"].setVisible(
+            p.kind == "blob" or markdown or self._pretty is not None
+        )
+        self.mode_buttons["markdown"].setVisible(markdown)
+        self.mode_buttons["json"].setVisible(self._pretty is not None)
         self.mode_buttons["image"].setVisible(p.kind == "blob")
         self.mode_buttons["hex"].setVisible(p.kind == "blob")
-        self.mode_buttons["text"].setVisible(p.kind == "blob")
         self.mode_buttons["image"].setEnabled(p.image_format() is not None)
         self.copy_button.setVisible(p.kind == "text")
         self.save_button.setEnabled(p.kind != "invalid")
@@ -291,6 +260,12 @@ class PartView(QWidget):
         self.zoom_combo.setVisible(False)
         button = self.mode_buttons[mode]
         button.setChecked(True)
+        if mode == "markdown":
+            self._show_markdown(self.part.text or "")
+            return
+        if mode == "json" and self._pretty is not None:
+            self._show_text(self._pretty)
+            return
         if self.part.kind == "text":
             self._show_text(self.part.text or "")
             return
@@ -401,6 +376,15 @@ class PartView(QWidget):
         clipboard = QGuiApplication.clipboard()
         if clipboard is not None:
             clipboard.setText(self._text_source)
+
+    def _show_markdown(self, text: str) -> None:
+        if self.markdown_view is None:
+            self.markdown_view = SafeMarkdownBrowser()
+            self.markdown_view.setObjectName("partMarkdown")
+            self.stack.addWidget(self.markdown_view)
+            self.markdown_view.set_markdown(text)
+        self.stack.setCurrentWidget(self.markdown_view)
+        self.banner_box.setVisible(False)
 
     # ---------------------------------------------------------------- image
     def _show_image(self, data: bytes) -> None:

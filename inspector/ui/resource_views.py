@@ -141,13 +141,11 @@ class TemplateReadView(QWidget):
 
     def _top_height(self) -> int:
         """What the form needs: its rows, plus the bars around it."""
-        rows = len(self.template.variables) or 1
-        line = self.fontMetrics().height()
-        return (
-            110
-            + rows * (line + 16)
-            + (self.problems.sizeHint().height() if self.template.problems else 0)
-        )
+        page = self.form.form_area.widget()
+        need = (page.sizeHint().height() if page is not None else 60) + 80
+        if self.template.problems:
+            need += self.problems.sizeHint().height()
+        return need
 
     # ---------------------------------------------------------------- completions
     def _update_completer(self) -> None:
