@@ -129,3 +129,16 @@ def test_the_replay_speaks_as_the_recorded_client() -> None:
     assert config.legacy_version == "2025-03-26"
     assert config.capabilities == {"sampling": {}}
     assert config.request_timeout == 12.0
+
+
+def test_a_reordered_keyed_list_lines_up_in_the_recorded_order() -> None:
+    old = {"tools": [{"name": "a"}, {"name": "echo", "d": 1}, {"name": "fail"}]}
+    new = {"tools": [{"name": "a"}, {"name": "new"}, {"name": "echo", "d": 2}]}
+    changes = diff_json(old, new, IgnoreRules())
+    left, right = side_by_side(old, new, changes)
+    for a, b in zip(left, right, strict=True):
+        if a.mark in ("", "changed") and b.mark in ("", "changed"):
+            assert a.path == b.path, (a, b)  # the same item side by side
+    assert [line.text.strip() for line in right if line.mark == "changed"] == ['"d": 2']
+    added = [line.text.strip() for line in right if line.mark == "added"]
+    assert '"name": "new"' in added

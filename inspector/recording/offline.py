@@ -221,6 +221,11 @@ class _Loader:
             self.out.errors.add("invalid frame", f"{reason}: {shown[:300]}", index)
         elif isinstance(note, str):
             self.out.errors.add("note", note, index)
+        elif isinstance(frame, ErrorResponse) and direction == "in":
+            method = self.traffic[index].method or "a request"
+            self.out.errors.add(
+                "request failed", f"{method}: {frame.message} ({frame.code})", index
+            )
         self._follow(frame, direction, index)
 
     def _via(self, via: Any) -> HttpExchange | None:

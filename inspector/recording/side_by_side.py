@@ -35,8 +35,11 @@ def _escape(segment: str) -> str:
 
 
 class _Printer:
-    def __init__(self) -> None:
+    def __init__(self, follow_peer_order: bool = False) -> None:
         self.lines: list[tuple[str, str]] = []  # (token, text)
+        # The new side lists keyed items (tools by name...) in the recorded order, then
+        # the added ones: their order is not drift, and the sides line up.
+        self.follow_peer_order = follow_peer_order
 
     def walk(self, value: Any, other: Any, path: str, indent: int, label: str, comma: str) -> None:
         pad = "  " * indent
@@ -64,6 +67,8 @@ class _Printer:
             if key is not None:
                 peers = {str(p.get(key)): p for p in peer_list if isinstance(p, dict)}
             self.lines.append((path, f"{pad}{label}["))
+            if key is not None and self.follow_peer_order:
+                value = _in_peer_order(value, peer_list, key)
             for i, item in enumerate(value):
                 if key is not None and isinstance(item, dict):
                     name = str(item.get(key))
@@ -79,10 +84,17 @@ class _Printer:
             self.lines.append((path, f"{pad}{label}{text}{comma}"))
 
 
-def _print(value: Any, other: Any) -> list[tuple[str, str]]:
+def _in_peer_order(items: list[Any], peers: list[Any], key: str) -> list[Any]:
+    order = {str(p.get(key)): i for i, p in enumerate(peers) if isinstance(p, dict)}
+    known = [i for i in items if isinstance(i, dict) and str(i.get(key)) in order]
+    known.sort(key=lambda i: order[str(i.get(key))])
+    return known + [i for i in items if not (isinstance(i, dict) and str(i.get(key)) in order)]
+
+
+def _print(value: Any, other: Any, follow_peer_order: bool = False) -> list[tuple[str, str]]:
     if value is _MISSING:
         return []
-    printer = _Printer()
+    printer = _Printer(follow_peer_order)
     printer.walk(value, other, "", 0, "", "")
     if len(printer.lines) > _MAX_LINES:
         printer.lines = printer.lines[:_MAX_LINES]
@@ -112,7 +124,7 @@ def side_by_side(
     """(recorded lines, new lines), the same length, aligned; filler lines pad a side
     where the other has lines it lacks. Pass `_MISSING`-free values: None prints null."""
     left = _print(old, new)
-    right = _print(new, old)
+    right = _print(new, old, follow_peer_order=True)
     out_left: list[DiffLine] = []
     out_right: list[DiffLine] = []
 

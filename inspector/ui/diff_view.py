@@ -94,6 +94,9 @@ class SideBySideView(QWidget):
         layout.addWidget(self.paths)
         layout.addWidget(split, 1)
         self.lines: tuple[list[DiffLine], list[DiffLine]] = ([], [])
+        self.changes: list[Change] = []
+        self.paths.cursorPositionChanged.connect(self._path_clicked)
+        self.paths.setToolTip("Click a change to show it")
 
     def clear(self, message: str = "") -> None:
         self.show_diff(None, None, [], message=message)
@@ -115,8 +118,39 @@ class SideBySideView(QWidget):
         self.paths.setPlainText("\n".join(c.describe() for c in changes))
         left, right = side_by_side(old, new, changes) if (old, new) != (None, None) else ([], [])
         self.lines = (left, right)
+        self.changes = list(changes)
         self._fill(self.left, left)
         self._fill(self.right, right)
+        marked = [
+            i
+            for side in (right, left)
+            for i, line in enumerate(side)
+            if line.mark and line.mark != "filler"
+        ]
+        first = min(marked) if marked else None
+        self.scroll_to_row(first if first is not None else 0)
+
+    def scroll_to_row(self, row: int) -> None:
+        """Show `row` (both sides), a few lines below the top so its context shows."""
+        for view in (self.left, self.right):
+            view.verticalScrollBar().setValue(max(0, row - 3))
+            view.horizontalScrollBar().setValue(0)
+
+    def _path_clicked(self) -> None:
+        """A line of the drift list: show where that change is."""
+        number = self.paths.textCursor().blockNumber()
+        if not 0 <= number < len(self.changes):
+            return
+        target = self.changes[number].path
+        for lines in (self.lines[1], self.lines[0]):
+            for row, line in enumerate(lines):
+                if (
+                    line.mark
+                    and line.path is not None
+                    and (line.path == target or line.path.startswith(target + "/"))
+                ):
+                    self.scroll_to_row(row)
+                    return
 
     @staticmethod
     def _fill(view: QPlainTextEdit, lines: list[DiffLine]) -> None:

@@ -121,7 +121,7 @@ class OfflineView(QWidget):
             pane.refresh_button.setToolTip("A recording cannot be listed again")
             pane.selected.connect(self._item_selected)
             self.panes[kind] = pane
-            self.catalog_tabs.addTab(pane, f"{NOUNS[kind][2]} ({len(offline.catalog[kind])})")
+            self.catalog_tabs.addTab(pane, NOUNS[kind][2])
         self.definition = QPlainTextEdit()
         self.definition.setObjectName("offlineDefinition")
         self.definition.setReadOnly(True)

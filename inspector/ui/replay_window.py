@@ -135,7 +135,7 @@ class ReplayWindow(QWidget):
         grid.addWidget(self.use_typed, 1, 0)
         grid.addWidget(self.typed, 1, 1)
         grid.addWidget(self.use_recorded, 2, 0, Qt.AlignmentFlag.AlignTop)
-        grid.addWidget(self.recorded_label, 2, 1)
+        grid.addWidget(self.recorded_label, 2, 1, Qt.AlignmentFlag.AlignTop)
         grid.setColumnStretch(1, 1)
         target_box = QGroupBox("Replay against")
         target_box.setLayout(grid)

@@ -283,6 +283,9 @@ class SessionFiles(QObject):
         else:
             self._saved_title = self.window.windowTitle()
         view = OfflineView(offline)
+        self._live_status(False)
+        self.window.statusBar().addPermanentWidget(view.log_panel.count_label)
+        view.log_panel.count_label.show()
         view.close_requested.connect(self.close_offline)
         view.replay_requested.connect(lambda: self.open_replay(offline.recorded))
         self.view = view
@@ -315,13 +318,22 @@ class SessionFiles(QObject):
     def _drop_view(self) -> None:
         view, self.view = self.view, None
         if view is not None:
+            self.window.statusBar().removeWidget(view.log_panel.count_label)
             self.stack.removeWidget(view)
             view.deleteLater()
+
+    def _live_status(self, visible: bool) -> None:
+        """The live log's counters in the status bar (hidden while a recording shows)."""
+        w = self.window
+        for label in (getattr(w, "errors_label", None), w.log_panel.count_label):
+            if isinstance(label, QLabel):
+                label.setVisible(visible)
 
     def close_offline(self) -> None:
         if self.view is None:
             return
         self._drop_view()
+        self._live_status(True)
         if self.live is not None:
             self.stack.setCurrentWidget(self.live)
         self.close_action.setEnabled(False)
