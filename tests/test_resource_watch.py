@@ -152,3 +152,16 @@ async def test_everything_subscription_updates_and_context_completions(
     text_template = next(t["uriTemplate"] for t in templates if "text" in t["uriTemplate"])
     ids = Completer(session, resource_ref(text_template))
     assert await ids.complete("resourceId", "7", {}) == ["7"]
+
+
+async def test_sdk_peer_modern_listen_is_acknowledged(connect: Callable[..., Any]) -> None:
+    peer = [sys.executable, str(REPO / "tests" / "peers" / "sdk_server.py")]
+    session, log = await connect(peer, EraSetting.MODERN)
+    assert subscribe_supported(session) == (True, "")
+    watches = ResourceWatches()
+    watch = await watches.subscribe(session, "info://server")
+    await until(lambda: watch.state == "active", "the acknowledgement")
+    acks = [e for e in log if e.method == "notifications/subscriptions/acknowledged"]
+    assert '"resourceSubscriptions":["info://server"]' in str(acks[0].raw)
+    await watches.unsubscribe("info://server")
+    await until(lambda: "notifications/cancelled" in methods(log), "the cancellation")

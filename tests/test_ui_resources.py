@@ -309,3 +309,39 @@ def test_bad_blob_and_weird_shapes(
         await controller.shutdown()
 
     run(loop, scenario())
+
+
+@pytest.mark.peers
+def test_everything_subscription_through_the_reader(
+    loop: asyncio.AbstractEventLoop,
+    controller: ConnectionController,
+    qtbot: object,
+    everything_command: list[str],
+) -> None:
+    async def scenario() -> None:
+        profile = Profile(name="everything")
+        profile.stdio.command = everything_command[0]
+        profile.stdio.args = everything_command[1:]
+        await connect(controller, profile)
+        session = controller.session
+        assert session is not None
+        uri = (await session.list_resources())[0]["uri"]
+        reader = ResourceReader(controller)
+        reader.show()
+        part = await read(reader, uri)
+        assert part.part.kind in ("text", "blob")
+        task = reader.toggle_subscription()
+        assert task is not None
+        await task
+        assert reader.watch_label.text().startswith("Subscribed since")
+        await session.call_tool("toggle-subscriber-updates", {})
+        await until(lambda: "updated at" in reader.watch_label.text(), "an update", timeout=8)
+        assert reader.reread_button.text() == "Re-read (changed)"
+        reader.read()
+        await until(lambda: reader.reads == 2, "the re-read")
+        assert reader.reread_button.text() == "Re-read"
+        await session.call_tool("toggle-subscriber-updates", {})
+        await controller.shutdown()
+        assert reader.watch_label.text().startswith("Not subscribed: the connection ended")
+
+    run(loop, scenario())
