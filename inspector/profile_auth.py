@@ -49,6 +49,7 @@ __all__ = [
     "ProfileAuthError",
     "auth_for",
     "bearer_token_for",
+    "describe_login",
     "oauth_settings_for",
     "uses_oauth",
 ]
@@ -148,6 +149,37 @@ def auth_for(
             return oauth
         return OAuth(profile.http.url, oauth_settings_for(profile, secrets))
     return None
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{int(seconds)} s"
+    minutes = int(seconds // 60)
+    if minutes < 90:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60} min"
+
+
+def describe_login(oauth: OAuth) -> str:
+    """The login state in a few words: where, what kind of token, until when, which scope."""
+    if not oauth.logged_in or oauth.tokens is None:
+        return "not logged in (connecting logs in first)"
+    tokens = oauth.tokens
+    left = tokens.expires_in()
+    if left is None:
+        expiry = "no stated expiry"
+    elif left <= 0:
+        expiry = "expired" + (
+            " (it is refreshed on the next request)" if tokens.refresh_token else ""
+        )
+    else:
+        expiry = f"expires in {_duration(left)}"
+    parts = [f"logged in at {tokens.issuer}", tokens.token_type, expiry]
+    if tokens.refresh_token:
+        parts.append("refresh token")
+    if tokens.scope:
+        parts.append(f"scope {tokens.scope}")
+    return " · ".join(parts)
 
 
 class ProfileAuth:
@@ -253,7 +285,7 @@ class ProfileAuth:
         oauth = self.oauth_for(profile)
         self.note("connect", f"connecting with “{profile.name}” to {profile.http.url}")
         if oauth.logged_in:
-            self.note("connect", f"{oauth.status_line()}; no login needed", "ok")
+            self.note("connect", f"{describe_login(oauth)}: no login needed", "ok")
             return oauth
         await self.login(profile, oauth=oauth, before_connect=True)
         return oauth
@@ -318,7 +350,7 @@ class ProfileAuth:
         except AuthError as exc:
             self.note("error", f"login failed: {oauth.redactor.text(str(exc))}", "error")
             raise
-        self.note("login", f"logged in: {oauth.status_line()}", "ok")
+        self.note("login", describe_login(oauth), "ok")
         return tokens
 
     async def _probe(self, profile: Profile) -> tuple[bool, str | None, str | None]:
@@ -418,7 +450,7 @@ class ProfileAuth:
                 oauth = self.oauth_for(profile)
             except ProfileAuthError as exc:
                 return str(exc)
-        return f"“{profile.name}”: OAuth, {oauth.status_line()}."
+        return f"“{profile.name}” · OAuth · {describe_login(oauth)}"
 
     async def aclose(self) -> None:
         """Cancel a login in progress (the app is closing)."""

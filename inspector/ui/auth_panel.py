@@ -28,6 +28,8 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -80,6 +82,12 @@ class _Bar(QFrame):
         )
 
 
+class _MiddleElide(QStyledItemDelegate):
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:  # type: ignore[override]
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
 class AuthPanel(QWidget):
     attention = Signal()  # a login started, or failed: the window shows this panel
 
@@ -117,13 +125,13 @@ class AuthPanel(QWidget):
         clear.setText("Clear")
         clear.clicked.connect(self.clear)
         top = QHBoxLayout()
-        top.addWidget(self.status, 1)
-        for widget in (self.login_button, self.logout_button, self.cancel_button):
-            top.addWidget(widget)
+        for button in (self.login_button, self.logout_button, self.cancel_button):
+            top.addWidget(button)
         top.addSpacing(12)
-        for widget in (self.step_box, self.next_button, self.stop_button):
-            top.addWidget(widget)
-        top.addSpacing(12)
+        top.addWidget(self.step_box)
+        top.addWidget(self.next_button)
+        top.addWidget(self.stop_button)
+        top.addStretch(1)
         top.addWidget(clear)
 
         self.pause_bar = _Bar("authPauseBar")
@@ -152,13 +160,16 @@ class AuthPanel(QWidget):
         self.table.setShowGrid(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.table.setItemDelegateForColumn(4, _MiddleElide(self.table))  # URLs: both ends
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(False)
+        header.setMinimumSectionSize(12)
         metrics = self.fontMetrics()
-        for column, sample in enumerate(("00:00:00.000 ", "registration ", "⚠ warning ")):
-            self.table.setColumnWidth(column, metrics.horizontalAdvance(sample) + 16)
+        for column, sample in enumerate(("00:00:00.000", "registration", "⚠")):
+            self.table.setColumnWidth(column, metrics.horizontalAdvance(sample) + 14)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.table.setColumnWidth(4, metrics.horizontalAdvance("x" * 36))
+        self.table.setColumnWidth(4, metrics.horizontalAdvance("x" * 22))
         self.table.selectionModel().currentRowChanged.connect(self._selected)
         self.details = QPlainTextEdit()
         self.details.setObjectName("authDetails")
@@ -170,11 +181,12 @@ class AuthPanel(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.details)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setStretchFactor(0, 7)
+        self.splitter.setStretchFactor(1, 3)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.status)
         layout.addLayout(top)
         layout.addWidget(self.keyring_note)
         layout.addWidget(self.pause_bar)
@@ -245,14 +257,16 @@ class AuthPanel(QWidget):
     def _event(self, event: AuthEvent) -> None:
         if event.level == "error":
             self.show_error(event.message)
+        elif event.step == "error":  # a login the user stopped: said, but not as an error
+            self.show_error(event.message, tint="warn")
         elif event.step == "login" and event.level == "ok":
             self.error_bar.setVisible(False)
         QTimer.singleShot(0, self.table.scrollToBottom)
         QTimer.singleShot(0, self._tick)
 
-    def show_error(self, message: str) -> None:
-        self.error_bar.label.setText(f"✖ {message}")
-        self.error_bar.recolor()
+    def show_error(self, message: str, tint: str = "error") -> None:
+        self.error_bar.label.setText(("✖ " if tint == "error" else "⚠ ") + message)
+        self.error_bar.set_tint(tint)
         self.error_bar.setVisible(True)
         self.attention.emit()
 

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -55,6 +54,7 @@ def _note(text: str = "") -> QLabel:
     label = QLabel(text)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
     label.setEnabled(False)  # the palette's muted text color
     return label
 
@@ -313,13 +313,10 @@ class AuthSection(QScrollArea):
         self.kind = _combo(_KINDS)
         self.kind.setObjectName("authKind")
         self.kind_note = _note()
+        # Pages shown one at a time (not a QStackedWidget: its size is the tallest page's,
+        # which would scroll a short page).
         self.bearer = _BearerPage()
         self.oauth = _OAuthPage()
-        self.pages = QStackedWidget()
-        self._page_index = {"none": 0, "headers": 0, "bearer": 1, "oauth": 2}
-        self.pages.addWidget(QWidget())
-        self.pages.addWidget(self.bearer)
-        self.pages.addWidget(self.oauth)
         self.stdio_note = _note(
             "Authorization applies to HTTP servers. A stdio server takes its credentials from "
             "its environment (the Environment table on the Server tab)."
@@ -331,12 +328,14 @@ class AuthSection(QScrollArea):
         http_layout = QVBoxLayout(self.http_box)
         http_layout.setContentsMargins(0, 0, 0, 0)
         http_layout.addLayout(top)
-        http_layout.addWidget(self.pages)
+        http_layout.addWidget(self.bearer)
+        http_layout.addWidget(self.oauth)
         http_layout.addStretch(1)
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.addWidget(self.stdio_note)
-        layout.addWidget(self.http_box, 1)
+        layout.addWidget(self.http_box)
+        layout.addStretch(1)
         self.setWidget(body)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self._kind_changed()
@@ -358,8 +357,8 @@ class AuthSection(QScrollArea):
 
     def _kind_changed(self) -> None:
         kind = str(self.kind.currentData())
-        self.pages.setCurrentIndex(self._page_index.get(kind, 0))
-        self.pages.setVisible(kind in ("bearer", "oauth"))
+        self.bearer.setVisible(kind == "bearer")
+        self.oauth.setVisible(kind == "oauth")
         self.kind_note.setText(_NOTES.get(kind, ""))
         self.kind_note.setVisible(kind in _NOTES)
 

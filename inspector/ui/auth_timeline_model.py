@@ -21,11 +21,11 @@ __all__ = ["AuthTimelineModel"]
 
 ParentIndex = QModelIndex | QPersistentModelIndex
 EVENT_ROLE: Final = Qt.ItemDataRole.UserRole + 1
-_LEVEL_TEXT: Final = {"info": "", "ok": "✔ ok", "warning": "⚠ warning", "error": "✖ error"}
+_LEVEL_TEXT: Final = {"info": "", "ok": "✔", "warning": "⚠", "error": "✖"}
 
 
 class AuthTimelineModel(QAbstractTableModel):
-    COLUMNS: Final = ("Time", "Step", "Result", "What happened", "URL")
+    COLUMNS: Final = ("Time", "Step", "", "What happened", "URL")
 
     def __init__(self, timeline: AuthTimeline) -> None:
         super().__init__()
@@ -87,6 +87,8 @@ class AuthTimelineModel(QAbstractTableModel):
                 event.level
             )
             return QBrush(color) if color is not None else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == 2:
+            return Qt.AlignmentFlag.AlignCenter
         if role == EVENT_ROLE:
             return event
         return None
