@@ -20,3 +20,6 @@ def register_all() -> None:
     register_view("resources", "Read", resource_view)
     register_view("templates", "Read", template_view)
     register_view("prompts", "Get", prompt_view)
+    from inspector.ui.tool_view import tool_view
+
+    register_view("tools", "Call", tool_view)

@@ -1,0 +1,346 @@
+"""The tool Call view against the demo server and server-everything: forms, results of
+every kind, progress and Cancel, several calls in flight, errors of both kinds, remembered
+arguments across reconnects, and an excluded tool."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from inspector.catalog import CatalogItem
+from inspector.notices import ErrorStore, LogMessageStore
+from inspector.profiles import Profile, StdioSettings
+from inspector.traffic import TrafficLog
+from inspector.ui.call_card import CallCard
+from inspector.ui.content_panes import ImagePane
+from inspector.ui.controller import ConnectionController, ConnState
+from inspector.ui.forms.editors import StringEditor
+from inspector.ui.tool_view import ToolCallView
+from tests.ui_helpers import new_loop, python_profile, run, until
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MCP_INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
+    return tmp_path / "config"
+
+
+@pytest.fixture
+def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
+    yield from new_loop(qapp)
+
+
+class Console:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def __call__(self, text: str) -> None:
+        self.lines.append(text)
+
+    def has(self, needle: str) -> bool:
+        return any(needle in line for line in self.lines)
+
+
+@pytest.fixture
+def console() -> Console:
+    return Console()
+
+
+@pytest.fixture
+def controller(loop: asyncio.AbstractEventLoop, console: Console) -> Iterator[ConnectionController]:
+    traffic = TrafficLog()
+    c = ConnectionController(traffic, LogMessageStore(traffic), ErrorStore(), console)
+    yield c
+    run(loop, c.shutdown())
+
+
+DEMO = python_profile("demo", "-m", "inspector.demo")
+
+
+async def connect(controller: ConnectionController, profile: Profile = DEMO) -> None:
+    controller.connect_profile(profile)
+    await until(lambda: controller.state is ConnState.CONNECTED, f"connect ({controller.detail})")
+    await until(lambda: controller.catalog.tools.loaded, "tools/list")
+
+
+def tool(controller: ConnectionController, name: str) -> CatalogItem:
+    item = controller.catalog.tools.find(name)
+    assert item is not None, name
+    return item
+
+
+def open_view(qtbot: QtBot, controller: ConnectionController, name: str) -> ToolCallView:
+    view = ToolCallView(tool(controller, name), controller)
+    qtbot.addWidget(view)
+    view.resize(900, 800)
+    view.show()
+    return view
+
+
+async def finished(card: CallCard, timeout: float = 15.0) -> CallCard:
+    await until(lambda: not card.record.running, f"the {card.record.tool} call", timeout)
+    await asyncio.sleep(0.06)  # the card's coalesced repaint
+    return card
+
+
+def outgoing(controller: ConnectionController, method: str) -> int:
+    return sum(
+        1
+        for e in controller.traffic.entries
+        if e.direction == "out" and f'"method":"{method}"' in e.raw.replace(" ", "")
+    )
+
+
+# -- demo ---------------------------------------------------------------------------
+
+
+def test_add_shows_a_validated_structured_tree(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller)
+        view = open_view(qtbot, controller, "add")
+        view.form.set_values({"a": 2, "b": 3.5})
+        record = view.run()
+        assert record is not None
+        card = await finished(view.cards[0])
+        assert record.status == "ok" and card.status_label.text() == "OK"
+        assert card.validation_label.text() == "✓ valid against the outputSchema"
+        assert card.match_label.text() == "✓ matches the JSON in content[0]"
+        assert card.tree is not None
+        model = card.tree.json_model
+        root = model.index(0, 0)
+        keys = {model.index(r, 0, root).data(): model.index(r, 1, root).data() for r in range(3)}
+        assert keys == {"a": "2", "b": "3.5", "sum": "5.5"}
+        assert card.content_view is not None and len(card.content_view.cards) == 1
+
+    run(loop, scenario())
+
+
+def test_create_ticket_nested_form(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller)
+        view = open_view(qtbot, controller, "create_ticket")
+        assert view.form.values() == {"priority": "medium"}  # the default, applied
+        assert view.run() is None  # title is required: not sent
+        assert view.form.row("title") is not None
+        title_row = view.form.row("title")
+        assert title_row is not None and title_row.error_label.text() == "required"
+        assert not view.form.banner.isHidden()
+        for path, text in ((("title",), "Printer on fire"), (("assignee", "name"), "Ann")):
+            row = view.form.row(*path)
+            assert row is not None and isinstance(row.editor, StringEditor)
+            assert row.editor.line_edit is not None
+            row.editor.line_edit.setText(text)
+        record = view.run()
+        assert record is not None
+        card = await finished(view.cards[0])
+        assert record.status == "ok"
+        structured = record.check.structured if record.check else None
+        assert structured["assignee"] == {"name": "Ann"}
+        assert structured["title"] == "Printer on fire"
+        assert card.tree is not None
+
+    run(loop, scenario())
+
+
+def test_render_chart_shows_the_image(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller)
+        view = open_view(qtbot, controller, "render_chart")
+        assert view.form.values() == {"values": [3, 1, 4, 1, 5, 9, 2, 6]}
+        view.run()
+        card = await finished(view.cards[0])
+        assert card.content_view is not None
+        kinds = [c.info.kind for c in card.content_view.cards]
+        assert kinds == ["text", "image"]
+        pane = card.content_view.cards[1].pane
+        assert isinstance(pane, ImagePane) and pane.image is not None and pane.error is None
+
+    run(loop, scenario())
+
+
+def test_tool_error_and_json_rpc_error_look_different(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller)
+        failing = open_view(qtbot, controller, "fail_sometimes")
+        failing.form.set_values({"mode": "fail"})
+        failing.run()
+        tool_error = await finished(failing.cards[0])
+        assert tool_error.record.status == "tool_error"
+        assert tool_error.status_label.text() == "Tool error (isError)"
+        assert "isError: true" in tool_error.tool_error_label.text()
+        assert tool_error.content_view is not None  # the text is shown, for the model
+        exploding = open_view(qtbot, controller, "explode")
+        exploding.run()
+        rpc = await finished(exploding.cards[0])
+        assert rpc.record.status == "rpc_error" and rpc.record.error_code == -32603
+        assert rpc.status_label.text() == "JSON-RPC error -32603 (Internal error)"
+        assert rpc.content_view is None and rpc.error_view is not None
+        assert "explode" in rpc.record.error_message
+        assert "#c62828" in rpc.styleSheet() or "#ff7b72" in rpc.styleSheet()  # red
+        assert "#a35c00" in tool_error.styleSheet() or "#f0b35a" in tool_error.styleSheet()
+
+    run(loop, scenario())
+
+
+def test_progress_cancel_and_two_calls_in_flight(
+    controller: ConnectionController,
+    loop: asyncio.AbstractEventLoop,
+    qtbot: QtBot,
+    console: Console,
+) -> None:
+    async def scenario() -> None:
+        await connect(controller)
+        view = open_view(qtbot, controller, "slow_count")
+        view.form.set_values({"steps": 20, "delay_ms": 100})
+        first = view.run()
+        view.form.set_values({"steps": 3, "delay_ms": 100})
+        second = view.run()
+        assert first is not None and second is not None
+        assert [c.record for c in view.cards] == [second, first]  # newest first
+        assert first.running and second.running  # both in flight
+        await until(lambda: first.progress_count >= 2, "progress")
+        card = view.cards[1]
+        await asyncio.sleep(0.06)
+        assert card.progress_bar.maximum() == 1000 and card.progress_bar.value() > 0
+        assert card.progress_label.text().startswith("Counted ")
+        assert card.elapsed_label.text().endswith(" s")
+        assert view.status_label.text() == "2 running"
+        await finished(view.cards[0])
+        assert second.status == "ok" and first.running
+        card.cancel_button.click()
+        await finished(card)
+        assert first.status == "cancelled" and card.status_label.text() == "Cancelled"
+        assert outgoing(controller, "notifications/cancelled") == 1
+        await until(lambda: console.has("was cancelled"), "the server's log of the cancel")
+        assert first.progress_count < 20
+
+    run(loop, scenario())
+
+
+def test_send_anyway_reaches_the_server(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller)
+        view = open_view(qtbot, controller, "add")
+        view.form.set_values({"a": 1})
+        assert view.run() is None
+        view.form.send_anyway_button.click()
+        card = await finished(view.cards[0])
+        assert not card.record.validated_before_sending
+        assert "sent without validation" in card.args_label.text()
+        assert card.record.status in ("rpc_error", "tool_error")  # the server's own check
+
+    run(loop, scenario())
+
+
+def test_remembered_arguments_across_reconnects(
+    controller: ConnectionController,
+    loop: asyncio.AbstractEventLoop,
+    qtbot: QtBot,
+    config_dir: Path,
+) -> None:
+    async def scenario() -> None:
+        await connect(controller)
+        view = open_view(qtbot, controller, "echo")
+        assert view.form.values() == {}
+        view.form.set_values({"message": "remember me"})
+        view.run()
+        await finished(view.cards[0])
+        await controller._disconnect()
+        assert controller.state is ConnState.DISCONNECTED
+        assert not view.run_button.isEnabled()
+        await connect(controller)
+        again = open_view(qtbot, controller, "echo")
+        assert again.form.values() == {"message": "remember me"}
+        other = Profile(name="other", stdio=StdioSettings(command="x"))
+        assert again.memory.recall(other.id, "echo") is None  # per profile
+
+    run(loop, scenario())
+    assert "remember me" in (config_dir / "arguments.json").read_text()
+
+
+def test_excluded_tool_needs_call_anyway(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller)
+        item = tool(controller, "echo")
+        excluded = CatalogItem(item.kind, item.key, item.raw, item.model, "invalid x-mcp-header")
+        view = ToolCallView(excluded, controller)
+        qtbot.addWidget(view)
+        assert view.anyway_box is not None and not view.run_button.isEnabled()
+        assert "Call anyway" in view.status_label.text()
+        view.form.set_values({"message": "hi"})
+        assert view.run() is None
+        view.anyway_box.setChecked(True)
+        record = view.run()
+        assert record is not None and "excluded" in record.note
+        await finished(view.cards[0])
+        assert record.status == "ok"
+
+    run(loop, scenario())
+
+
+# -- server-everything --------------------------------------------------------------
+
+
+def everything(command: list[str]) -> Profile:
+    return Profile(name="everything", stdio=StdioSettings(command=command[0], args=command[1:]))
+
+
+def test_everything_tiny_image_structured_content_and_long_operation(
+    controller: ConnectionController,
+    loop: asyncio.AbstractEventLoop,
+    qtbot: QtBot,
+    everything_command: list[str],
+) -> None:
+    async def scenario() -> None:
+        await connect(controller, everything(everything_command))
+        await until(lambda: controller.catalog.tools.find("get-tiny-image") is not None, "tools")
+        image = open_view(qtbot, controller, "get-tiny-image")
+        image.run()
+        card = await finished(image.cards[0])
+        assert card.record.status == "ok" and card.content_view is not None
+        panes = [c.pane for c in card.content_view.cards if c.info.kind == "image"]
+        assert panes and isinstance(panes[0], ImagePane) and panes[0].image is not None
+
+        structured = open_view(qtbot, controller, "get-structured-content")
+        assert structured.output_schema is not None
+        values = structured.form.values()
+        if "location" not in values:
+            structured.form.set_values({"location": "New York"})
+        structured.run()
+        card = await finished(structured.cards[0])
+        assert card.record.status == "ok"
+        assert card.validation_label.text() == "✓ valid against the outputSchema"
+        assert card.tree is not None
+
+        long_op = open_view(qtbot, controller, "trigger-long-running-operation")
+        long_op.form.set_values({"duration": 30, "steps": 30})
+        long_op.run()
+        card = long_op.cards[0]
+        await until(lambda: card.record.progress_count >= 2, "progress from the long operation")
+        await asyncio.sleep(0.06)
+        assert card.progress_bar.value() > 0
+        card.cancel_button.click()
+        await finished(card)
+        assert card.record.status == "cancelled"
+        assert outgoing(controller, "notifications/cancelled") == 1
+
+    run(loop, scenario(), 60)
