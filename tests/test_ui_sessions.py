@@ -24,8 +24,10 @@ from inspector.recording.retention import RecordingSettings, list_sessions
 from inspector.secrets import SecretStore
 from inspector.session import RequestError
 from inspector.ui.controller import ConnState
+from inspector.ui.dialogs.sampling import SamplingDialog
 from inspector.ui.main_window import MainWindow
 from inspector.ui.offline_view import OfflineView
+from tests.ask_helpers import call_tool, connect, dialog_of, result_of
 from tests.conftest import PY, REPO
 from tests.http_servers import Served, free_port, serving
 from tests.keyring_helpers import MemoryKeyring, installed_memory_keyring
@@ -317,3 +319,31 @@ def test_the_recording_settings_clean_up_old_sessions(
     settings = window.session_files.recorder.settings
     assert settings == RecordingSettings(enabled=True, max_total_mb=5, max_age_days=7)
     assert window.settings.value("recording/maxAgeDays") in (7, "7")
+
+
+def test_answers_given_by_hand_are_actions_in_the_recording(
+    window: MainWindow, loop: asyncio.AbstractEventLoop
+) -> None:
+    async def scenario() -> None:
+        try:
+            session = await connect(window, demo())
+            call = call_tool(session, "ask_llm", {"question": "Why?"})
+            dialog = await dialog_of(window, SamplingDialog)
+            dialog.reply_text.setPlainText("Because.")
+            dialog.approve_button.click()
+            await result_of(call)
+            call = call_tool(session, "ask_llm", {"question": "Again?"})
+            dialog = await dialog_of(window, SamplingDialog)
+            dialog.reject_button.click()
+            await result_of(call)  # the demo turns the rejection into a tool error
+        finally:
+            await window.controller.shutdown()
+
+    run(loop, scenario())
+    path = window.session_files.recorder.last_path
+    assert path is not None
+    actions = [e.data["text"] for e in read_session(path).events if e.type == "action"]
+    answered = [a for a in actions if a.startswith("answered sampling (server request")]
+    rejected = [a for a in actions if a.startswith("rejected sampling (server request")]
+    assert answered and answered[0].endswith("by hand"), actions
+    assert rejected and "by hand" in rejected[0], actions

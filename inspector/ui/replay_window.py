@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, Final
 
@@ -70,7 +69,6 @@ _STATUS_TEXT: Final = {
     "error-changed": "error changed",
     "skipped": "skipped",
 }
-Starter = Callable[[Coroutine[Any, Any, Any], str], "asyncio.Task[Any]"]
 
 
 class ReplayWindow(QWidget):
@@ -503,5 +501,11 @@ class ReplayWindow(QWidget):
         self._say(f"Saved the report to {name}")
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        """Stop the replay (its task closes the server), then go away once it has."""
+        task = self.task
         self.stop()
+        if task is not None and not task.done():
+            task.add_done_callback(lambda _t: self.deleteLater())
+        else:
+            self.deleteLater()
         super().closeEvent(event)

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -100,6 +100,7 @@ class SessionFiles(QObject):
         c.server_ready.connect(self._ready)
         c.state_changed.connect(lambda _s, _d: QTimer.singleShot(0, self._after_state))
         window.store.on_changed(lambda: QTimer.singleShot(0, self._enforce_offline))
+        window.installEventFilter(self)
         self._update_indicator()
 
     # ---------------------------------------------------------------- building
@@ -153,8 +154,8 @@ class SessionFiles(QObject):
                 menu.addActions(group)
                 menu.addSeparator()
             else:
-                menu.insertActions(before, group)
                 menu.insertSeparator(before)
+                menu.insertActions(before, group)
 
     # ---------------------------------------------------------------- recording
     def _session_created(self, session: Session) -> None:
@@ -483,7 +484,6 @@ class SessionFiles(QObject):
     def open_replay(self, recorded: RecordedSession) -> ReplayWindow:
         w = self.window
         replay = ReplayWindow(recorded, w.all_profiles(), w.store.secrets, w)
-        replay.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         replay.destroyed.connect(lambda _o=None: self._forget(replay))
         self.replays.append(replay)
         replay.show()
@@ -493,14 +493,11 @@ class SessionFiles(QObject):
         if replay in self.replays:
             self.replays.remove(replay)
 
-    async def shutdown(self) -> None:
-        """Stop replays and close the recording (the app is closing)."""
-        for replay in list(self.replays):
-            task = replay.task
-            replay.stop()
-            if task is not None:
-                await asyncio.gather(task, return_exceptions=True)
-        self.recorder.finish()
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Close:
+            for replay in list(self.replays):
+                replay.close()  # stops its replay (the task closes its server)
+        return False
 
     # ---------------------------------------------------------------- messages
     def show_error(self, title: str, text: str) -> QMessageBox:
