@@ -154,7 +154,8 @@ class PinStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"version": FILE_VERSION, "scopes": self._pins()}
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        tmp.write_text(text + "\n", encoding="utf-8")
         if os.name != "nt":
             os.chmod(tmp, 0o600)
         tmp.replace(self.path)
