@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -451,12 +450,3 @@ class ProfileAuth:
             except ProfileAuthError as exc:
                 return str(exc)
         return f"“{profile.name}” · OAuth · {describe_login(oauth)}"
-
-    async def aclose(self) -> None:
-        """Cancel a login in progress (the app is closing)."""
-        task = self._login_task
-        if task is not None and not task.done():
-            self._cancelled = True
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task

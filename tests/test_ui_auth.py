@@ -397,9 +397,22 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
         assert "cancelled" in window.controller.detail
         assert panel.error_bar.isVisible()
         assert "stopped by the user" in panel.error_bar.label.text()
-        # Step-through off: the next connect runs straight through.
+        # Connecting elsewhere while a login is paused cancels that login, not the connect.
+        window.connect_profile(profile)
+        await until(lambda: panel.next_button.isEnabled(), "the first pause again")
+        other = store.put(oauth_profile(oauth_server, "other"))
+        task = window.connect_profile(other)
+        auth = panel.auth
+        await until(
+            lambda: auth.login_profile is not None and auth.login_profile.id == other.id,
+            "the other profile's login",
+        )
+        # Step-through off: the paused step runs, and the rest goes straight through.
         panel.step_box.setChecked(False)
-        await connect(window, profile)
+        await asyncio.wait_for(task, 40)
+        assert window.controller.state is ConnState.CONNECTED, window.controller.detail
+        assert window.controller.profile is not None
+        assert window.controller.profile.id == other.id
 
     run(loop, then_shutdown(window, scenario()), timeout=90)
     run(loop, close_window(window))

@@ -142,6 +142,9 @@ class ConnectionController(QObject):
 
     # ---------------------------------------------------------------- intents
     def connect_profile(self, profile: Profile) -> asyncio.Task[Any]:
+        busy = self.auth.login_profile
+        if busy is not None and busy.id != profile.id:
+            self.auth.cancel_login()  # another server's login would hold this connect
         return self.start(self._connect(profile), f"connect {profile.name}")
 
     def disconnect_server(self) -> asyncio.Task[Any]:
