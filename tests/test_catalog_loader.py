@@ -21,6 +21,7 @@ from inspector.protocol.events import ListChanged, NotificationReceived
 from inspector.protocol.versions import EraSetting
 from inspector.session import Session
 from inspector.transports.stdio import StdioParams, StdioTransport
+from tests.http_fakes import FakeHttp, open_session, result
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -208,3 +209,49 @@ async def test_a_server_without_a_capability_marks_the_list_absent(connect: Any)
     for kind in ("resources", "templates", "prompts"):
         lst = h.catalog[kind]
         assert lst.absent is not None and "does not declare" in lst.absent and not lst.loaded
+
+
+async def test_modern_http_pages_keep_header_specs_and_flag_excluded_tools() -> None:
+    header_tool = {
+        "name": "execute_sql",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
+        },
+    }
+    bad_tool = {
+        "name": "bad_header",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"n": {"type": "number", "x-mcp-header": "N"}},
+        },
+    }
+    fake = FakeHttp("modern")
+
+    def tools_list(seen: Any) -> dict[str, Any]:
+        cursor = seen.body["params"].get("cursor")
+        if cursor is None:
+            return result(seen, {"tools": [bad_tool], "nextCursor": "2"})
+        return result(seen, {"tools": [header_tool]})
+
+    fake.on("tools/list", tools_list)
+    opened = await open_session(fake, era=EraSetting.MODERN)
+    harness = Harness(opened.session, None)
+    try:
+        harness.loader.attach(opened.session, "p")
+        await harness.idle()
+        await done(harness.loader.load_more("tools"))
+        tools = harness.catalog.tools
+        assert [i.key for i in tools] == ["bad_header", "execute_sql"]
+        bad = tools.find("bad_header")
+        assert bad is not None and bad.excluded is not None and "x-mcp-header" in bad.excluded
+        assert tools.find("execute_sql").excluded is None  # type: ignore[union-attr]
+        assert opened.session.mirrors_tool_headers
+        # The spec from page 2 is kept for calls: the argument is mirrored into a header.
+        await opened.session.call_tool("execute_sql", {"region": "eu"})
+        call = fake.posts("tools/call")[0]
+        assert call.headers["mcp-param-region"] == "eu"
+    finally:
+        harness.loader.detach()
+        await opened.session.close()
+        await opened.client.aclose()
