@@ -409,6 +409,7 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
         )
         # Step-through off: the paused step runs, and the rest goes straight through.
         panel.step_box.setChecked(False)
+        assert task is not None
         await asyncio.wait_for(task, 40)
         assert window.controller.state is ConnState.CONNECTED, window.controller.detail
         assert window.controller.profile is not None
