@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QLabel
 
 from inspector.profiles import Profile, StdioSettings
@@ -180,6 +181,14 @@ def test_selecting_an_item_fills_the_workspace(
         assert explorer.select("resources", "demo://readme")
         page = window.workspace.current
         assert page is not None and page.item.kind == "resources"
+        # The context menu copies the URI and the definition.
+        menu = explorer.panes["resources"].menu_for(page.item)
+        actions = menu.actions()
+        assert [a.text() for a in actions] == ["Copy URI", "Copy definition JSON"]
+        actions[0].trigger()
+        assert QGuiApplication.clipboard().text() == "demo://readme"
+        actions[1].trigger()
+        assert json.loads(QGuiApplication.clipboard().text())["uri"] == "demo://readme"
 
     run_with(loop, window, body())
 

@@ -3,14 +3,17 @@ and what the last re-list changed. It adapts one `CatalogList`; intents go out a
 
 from __future__ import annotations
 
+import json
 from typing import Final
 
-from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSizePolicy,
     QStackedWidget,
@@ -81,6 +84,8 @@ class CatalogPane(QWidget):
         self.tree.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.tree.setIconSize(QSize(18, 18))
         self.tree.setMouseTracking(True)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
         selection = self.tree.selectionModel()
         selection.currentChanged.connect(self._current_changed)
         self.model.modelReset.connect(self._reselect)
@@ -241,5 +246,27 @@ class CatalogPane(QWidget):
             self._selected_item = item
             self.selected.emit(item)
 
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.tree.indexAt(pos)
+        item = index.data(ITEM_ROLE) if index.isValid() else None
+        if isinstance(item, CatalogItem):
+            self.menu_for(item).exec(self.tree.viewport().mapToGlobal(pos))
+
+    def menu_for(self, item: CatalogItem) -> QMenu:
+        menu = QMenu(self.tree)
+        what = {"resources": "URI", "templates": "URI template"}.get(self.kind, "name")
+        menu.addAction(f"Copy {what}", lambda: _copy(item.key))
+        menu.addAction(
+            "Copy definition JSON",
+            lambda: _copy(json.dumps(item.raw, indent=2, ensure_ascii=False)),
+        )
+        return menu
+
     def tool_names(self) -> list[str]:
         return [i.key for i in self.list]
+
+
+def _copy(text: str) -> None:
+    clipboard = QGuiApplication.clipboard()
+    if clipboard is not None:
+        clipboard.setText(text)
