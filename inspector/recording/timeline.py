@@ -10,7 +10,7 @@ from typing import Final
 
 from inspector.recording.offline import OfflineSession
 
-__all__ = ["MethodTimes", "Timeline", "format_duration", "timeline_of"]
+__all__ = ["MethodTimes", "Timeline", "format_duration", "local_time", "timeline_of"]
 
 _BUCKETS: Final = 60
 
@@ -61,7 +61,8 @@ def format_duration(seconds: float) -> str:
     return f"{hours} h {minutes:02d} min {secs:02d} s" if hours else f"{minutes} min {secs:02d} s"
 
 
-def _started(created: object) -> str:
+def local_time(created: object) -> str:
+    """The header's ISO creation time as local time, readable (as given if unparsable)."""
     if not isinstance(created, str):
         return ""
     try:
@@ -74,7 +75,7 @@ def _started(created: object) -> str:
 def timeline_of(offline: OfflineSession, buckets: int = _BUCKETS) -> Timeline:
     recorded = offline.recorded
     traffic = offline.traffic
-    timeline = Timeline(_started(recorded.header.get("created")), recorded.duration)
+    timeline = Timeline(local_time(recorded.header.get("created")), recorded.duration)
     timeline.actions = len(offline.actions)
     span = max(timeline.duration, 1e-6)
     timeline.bucket_seconds = span / buckets

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from inspector.catalog import KINDS, CatalogItem
 from inspector.recording.offline import OfflineSession
-from inspector.recording.timeline import format_duration, timeline_of
+from inspector.recording.timeline import format_duration, local_time, timeline_of
 from inspector.ui.bottom_panels import ErrorsPanel, NotificationsPanel, ServerConsole
 from inspector.ui.explorer.pane import NOUNS, CatalogPane
 from inspector.ui.log_panel import TrafficLogPanel
@@ -58,10 +58,9 @@ class OfflineBanner(QFrame):
         bold = self.title.font()
         bold.setBold(True)
         self.title.setFont(bold)
-        created = recorded.header.get("created", "?")
         facts = [
             str(recorded.path),
-            f"recorded {created}",
+            f"recorded {local_time(recorded.header.get('created')) or 'at an unknown time'}",
             f"{format_duration(recorded.duration)}",
             "nothing is sent to any server",
         ]
