@@ -188,7 +188,8 @@ def test_tool_error_and_json_rpc_error_look_different(
         exploding.run()
         rpc = await finished(exploding.cards[0])
         assert rpc.record.status == "rpc_error" and rpc.record.error_code == -32603
-        assert rpc.status_label.text() == "JSON-RPC error -32603 (Internal error)"
+        assert rpc.status_label.text() == "JSON-RPC error"
+        assert rpc.error_title_label.text() == "code -32603 · Internal error"
         assert rpc.content_view is None and rpc.error_view is not None
         assert "explode" in rpc.record.error_message
         assert "#c62828" in rpc.styleSheet() or "#ff7b72" in rpc.styleSheet()  # red

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.jsonrpc import error_name
 from inspector.schema_form_model import Path
 from inspector.tool_calls import ToolCallRecord
 from inspector.ui.content_panes import TextPane
@@ -39,6 +40,8 @@ _REPAINT_MS: Final = 50  # progress floods are coalesced to at most ~20 repaints
 
 
 def format_elapsed(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
     if seconds < 10:
         return f"{seconds:.1f} s"
     if seconds < 60:
@@ -190,7 +193,7 @@ class CallCard(QFrame):
             "running": ("Running…", c.out, None),
             "ok": ("OK", c.ok, None),
             "tool_error": ("Tool error (isError)", c.warn, c.warn),
-            "rpc_error": (r.error_title or "JSON-RPC error", c.error, c.error),
+            "rpc_error": ("JSON-RPC error", c.error, c.error),
             "cancelled": ("Cancelled", c.muted, None),
             "timeout": ("Timed out", c.error, None),
             "failed": ("Failed", c.error, c.error),
@@ -208,7 +211,7 @@ class CallCard(QFrame):
     # -- the outcome -----------------------------------------------------------------
     def _show_outcome(self) -> None:
         r = self.record
-        self.raw_button.setEnabled(r.result is not None or r.error_data is not None)
+        self.raw_button.setEnabled(r.result is not None or r.status == "rpc_error")
         if r.status == "rpc_error":
             self._show_rpc_error()
             return
@@ -288,13 +291,13 @@ class CallCard(QFrame):
 
     def _show_rpc_error(self) -> None:
         r = self.record
-        box = QFrame(self)
-        box.setObjectName("rpcError")
+        box = QWidget(self)
         error = colors().error.name()
-        box.setStyleSheet(f"QFrame#rpcError {{ border-left: 4px solid {error}; }}")
         layout = QVBoxLayout(box)
-        layout.setContentsMargins(10, 4, 4, 4)
-        title = plain_label(r.error_title)
+        layout.setContentsMargins(0, 0, 0, 0)
+        code = r.error_code
+        title = plain_label(f"code {code} · {error_name(code)}" if code is not None else "error")
+        self.error_title_label = title
         title.setStyleSheet(f"color: {error}; font-weight: bold;")
         layout.addWidget(title)
         message = plain_label(r.error_message or "(no message)", wrap=True)
@@ -317,7 +320,9 @@ class CallCard(QFrame):
     def _toggle_raw(self, on: bool) -> None:
         if on and self.raw_view is None:
             r = self.record
-            value = r.result if r.result is not None else {"error": r.error_data}
+            value: object = r.result
+            if value is None:
+                value = {"code": r.error_code, "message": r.error_message, "data": r.error_data}
             text = json.dumps(value, ensure_ascii=False, indent=2, default=repr)
             self.raw_view = TextPane(text, "application/json", self)
             self.body.addWidget(self.raw_view)

@@ -53,7 +53,7 @@ from inspector.resource_content import (
     suggested_filename,
 )
 from inspector.ui.highlighter import JsonHighlighter
-from inspector.ui.plain_text import plain_label
+from inspector.ui.plain_text import mark_checked_bold, plain_label
 from inspector.ui.theme import colors
 
 __all__ = ["AudioPane", "BinaryPane", "ImagePane", "SafeMarkdownBrowser", "TextPane", "multimedia"]
@@ -154,6 +154,7 @@ class TextPane(QWidget):
             button = QToolButton(self)
             button.setText(title)
             button.setCheckable(True)
+            mark_checked_bold(button)
             button.clicked.connect(lambda _on=False, m=mode: self.show_mode(m))
             group.addButton(button)
             bar.addWidget(button)

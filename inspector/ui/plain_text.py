@@ -12,7 +12,7 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-__all__ = ["plain_label", "plain_tooltip", "short"]
+__all__ = ["mark_checked_bold", "plain_label", "plain_tooltip", "short"]
 
 _TOOLTIP_LIMIT = 4000
 
@@ -33,6 +33,12 @@ def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = F
     label.setWordWrap(wrap)
     label.setText(text)
     return label
+
+
+def mark_checked_bold(widget: QWidget) -> None:
+    """Checkable tool buttons (Form/JSON, Text/Markdown/JSON) show which one is on in bold:
+    in the dark palette the pressed look alone is hard to see."""
+    widget.setStyleSheet("QToolButton:checked { font-weight: bold; }")
 
 
 def short(text: str, limit: int) -> str:

@@ -12,7 +12,7 @@ import logging
 from typing import Any, Final
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -60,6 +60,7 @@ class ToolCallView(QWidget):
         self.output_schema: dict[str, Any] | None = output if isinstance(output, dict) else None
 
         top = QWidget()
+        self.top = top
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(8, 6, 8, 4)
         top_layout.setSpacing(6)
@@ -154,6 +155,21 @@ class ToolCallView(QWidget):
         self.form.set_schema(self.input_schema, self._recalled())
         controller.state_changed.connect(self._on_state)
         self._on_state()
+        self._sized = False
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            self.fit_form()
+
+    def fit_form(self) -> None:
+        """Give the form the height it needs (at most 55 %), the results the rest."""
+        total = max(self.splitter.height(), 400)
+        chrome = self.top.sizeHint().height() - self.form.sizeHint().height()
+        wanted = self.form.preferred_height() + max(chrome, 60)
+        top = min(wanted, int(total * 0.55))
+        self.splitter.setSizes([top, total - top])
 
     # ------------------------------------------------------------------ state
     def _profile_id(self) -> str | None:
@@ -260,6 +276,9 @@ class ToolCallView(QWidget):
         self._trim()
         self._update_run()
         self.results_scroll.verticalScrollBar().setValue(0)
+        sizes = self.splitter.sizes()
+        if len(self.cards) == 1 and sum(sizes) and sizes[1] < 0.4 * sum(sizes):
+            self.fit_form()  # the first result: make room for it
 
     def _trim(self) -> None:
         while len(self.cards) > _MAX_CARDS:

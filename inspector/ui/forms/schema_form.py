@@ -44,7 +44,7 @@ from inspector.ui.forms.completion import CompletionProvider, FieldCompleter
 from inspector.ui.forms.editors import StringEditor
 from inspector.ui.forms.rows import FieldRow, ObjectEditor
 from inspector.ui.highlighter import JsonHighlighter
-from inspector.ui.plain_text import plain_label, short
+from inspector.ui.plain_text import mark_checked_bold, plain_label, short
 from inspector.ui.theme import colors
 
 __all__ = ["SchemaForm"]
@@ -163,6 +163,7 @@ class SchemaForm(QWidget):
         button.setCheckable(True)
         button.setAutoRaise(False)
         button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        mark_checked_bold(button)
         return button
 
     # ------------------------------------------------------------------ contract
@@ -257,6 +258,17 @@ class SchemaForm(QWidget):
     @property
     def schema(self) -> dict[str, Any]:
         return self._schema
+
+    def preferred_height(self) -> int:
+        """The height that shows the whole form without scrolling (toolbar and notes too)."""
+        page = self.form_area.widget() if self._mode == "form" else None
+        body = page.sizeHint().height() if page is not None else 240
+        extra = sum(
+            w.sizeHint().height() + 6
+            for w in (self.form_button, self.warning_label, self.banner, self.note_label)
+            if w is self.form_button or not w.isHidden()
+        )
+        return body + extra + 8
 
     def mode(self) -> Mode:
         return self._mode
