@@ -181,6 +181,13 @@ def test_selecting_an_item_fills_the_workspace(
         assert explorer.select("resources", "demo://readme")
         page = window.workspace.current
         assert page is not None and page.item.kind == "resources"
+        # A narrow explorer drops the counts from the tab titles (the status line has them).
+        tabs = explorer.tabs
+        window.main_split.setSizes([230, 1050])
+        await until(lambda: tabs.tabText(0) == "Tools", "compact tab titles")
+        assert tabs.tabBar().sizeHint().width() <= tabs.width()
+        window.main_split.setSizes([420, 860])
+        await until(lambda: tabs.tabText(0).startswith("Tools "), "full tab titles")
         # The context menu copies the URI and the definition.
         menu = explorer.panes["resources"].menu_for(page.item)
         actions = menu.actions()

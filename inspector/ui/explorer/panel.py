@@ -8,6 +8,7 @@ import functools
 from typing import Final
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -92,7 +93,11 @@ class ExplorerPanel(QWidget):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("explorerTabs")
         self.tabs.setDocumentMode(True)
-        self.tabs.setUsesScrollButtons(True)
+        # Narrow explorer: the tab titles drop their counts (the status line has them) so
+        # all four stay readable; no scroll arrows.
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self._titles: dict[CatalogKind, tuple[str, str]] = {}  # full, compact
         self.panes: dict[CatalogKind, CatalogPane] = {}
         for kind in KINDS:
             pane = CatalogPane(controller.catalog[kind])
@@ -185,15 +190,28 @@ class ExplorerPanel(QWidget):
 
     def _update_tab(self, kind: CatalogKind) -> None:
         lst = self.controller.catalog[kind]
-        title = NOUNS[kind][2]
+        name = NOUNS[kind][2]
+        title = name
         if lst.loaded or lst.items:
             title += f" {len(lst)}{'+' if lst.has_more else ''}"
-        if lst.stale or lst.error:
-            title += " •"
+        mark = " •" if lst.stale or lst.error else ""
+        self._titles[kind] = (title + mark, name + mark)
         index = self.tabs.indexOf(self.panes[kind])
-        self.tabs.setTabText(index, title)
         tip = "stale: re-list to refresh" if lst.stale else lst.error or lst.absent or ""
-        self.tabs.setTabToolTip(index, tip)
+        self.tabs.setTabToolTip(index, f"{title}{' — ' if tip else ''}{tip}")
+        self._fit_titles()
+
+    def _fit_titles(self) -> None:
+        bar = self.tabs.tabBar()
+        for compact in (False, True):
+            for kind, titles in self._titles.items():
+                self.tabs.setTabText(self.tabs.indexOf(self.panes[kind]), titles[compact])
+            if bar.sizeHint().width() <= max(self.tabs.width(), 1) or not self.isVisible():
+                return
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_titles()
 
     def show_kind(self, kind: CatalogKind) -> None:
         self.tabs.setCurrentWidget(self.panes[kind])
