@@ -183,7 +183,7 @@ def test_selecting_an_item_fills_the_workspace(
         assert page is not None and page.item.kind == "resources"
         # A narrow explorer drops the counts from the tab titles (the status line has them).
         tabs = explorer.tabs
-        window.main_split.setSizes([230, 1050])
+        window.main_split.setSizes([320, 960])
         await until(lambda: tabs.tabText(0) == "Tools", "compact tab titles")
         assert tabs.tabBar().sizeHint().width() <= tabs.width()
         window.main_split.setSizes([420, 860])
