@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+from inspector.content_blocks import JSON_PREVIEW_LIMIT
 from inspector.jsonrpc import error_name
 from inspector.protocol.events import ProgressUpdate
 from inspector.schema_form_model import FieldError, validate_values
@@ -109,7 +110,9 @@ def _compare_with_text(content: list[Any], structured: Any) -> tuple[str, bool]:
         if not (isinstance(block, dict) and block.get("type") == "text"):
             continue
         text = block.get("text")
-        if not isinstance(text, str) or text.strip()[:1] not in ("{", "["):
+        if not isinstance(text, str) or len(text) > JSON_PREVIEW_LIMIT:
+            continue  # a huge text is not parsed on the GUI thread
+        if text.lstrip()[:1] not in ("{", "["):
             continue
         try:
             value = json.loads(text)

@@ -5,10 +5,12 @@ arguments across reconnects, and an excluded tool."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -21,6 +23,7 @@ from inspector.ui.content_panes import ImagePane
 from inspector.ui.controller import ConnectionController, ConnState
 from inspector.ui.forms.editors import StringEditor
 from inspector.ui.tool_view import ToolCallView
+from tests.conftest import REPO
 from tests.ui_helpers import new_loop, python_profile, run, until
 
 pytestmark = pytest.mark.timeout(120)
@@ -263,7 +266,7 @@ def test_remembered_arguments_across_reconnects(
         view.form.set_values({"message": "remember me"})
         view.run()
         await finished(view.cards[0])
-        await controller._disconnect()
+        await controller.disconnect_server()
         assert controller.state is ConnState.DISCONNECTED
         assert not view.run_button.isEnabled()
         await connect(controller)
@@ -345,3 +348,112 @@ def test_everything_tiny_image_structured_content_and_long_operation(
         assert outgoing(controller, "notifications/cancelled") == 1
 
     run(loop, scenario(), 60)
+
+
+# -- odd tools: bad schemas and bad results -------------------------------------------
+
+ODD = python_profile("odd", str(REPO / "tests" / "ui_servers" / "odd_tools_server.py"))
+
+
+def test_invalid_input_schema_gets_the_editor_and_a_warning(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller, ODD)
+        view = open_view(qtbot, controller, "bad_schema")
+        assert "not valid" in view.form.warning_label.text()
+        assert view.form.set_mode("json")
+        view.form.set_json_text('{"x": 5}')
+        record = view.run()  # not validated (the schema is broken), so it is sent
+        assert record is not None
+        await finished(view.cards[0])
+        assert record.arguments == {"x": 5} and record.status == "ok"
+
+        remote = open_view(qtbot, controller, "remote_ref")
+        assert "never fetched" in remote.form.warning_label.text()
+        remote.form.set_values({"thing": {"any": 1}, "name": "n"})
+        assert remote.run() is not None  # validation could not resolve it: not a blocker
+        await finished(remote.cards[0])
+
+    run(loop, scenario())
+
+
+def test_structured_content_problems_are_shown(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller, ODD)
+        view = open_view(qtbot, controller, "mismatch")
+        view.run()
+        card = await finished(view.cards[0])
+        text = card.validation_label.text()
+        assert text.startswith("✗ 2 problems against the outputSchema")
+        assert "count: 'two' is not of type 'integer'" in text and "items: required" in text
+        assert card.match_label.text().startswith("⚠ structuredContent differs from the JSON")
+        assert card.tree is not None
+        count = card.tree.json_model.index_of(("count",))
+        assert count.data() == "⚠ count"
+
+    run(loop, scenario())
+
+
+def test_odd_content_and_a_missing_content(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller, ODD)
+        view = open_view(qtbot, controller, "odd_content")
+        view.run()
+        card = await finished(view.cards[0])
+        assert card.content_view is not None
+        cards = card.content_view.cards
+        assert [c.info.kind for c in cards] == [
+            "text",
+            "image",
+            "unknown",
+            "resource_link",
+            "resource",
+        ]
+        assert "<script>" in cards[0].pane.plain.toPlainText()  # type: ignore[union-attr]
+        image = cards[1].pane
+        assert isinstance(image, ImagePane) and image.error is not None
+        assert "unknown content type 'hologram'" in cards[2].problem_label.text()
+        empty = open_view(qtbot, controller, "no_content")
+        empty.run()
+        card = await finished(empty.cards[0])
+        assert card.record.status == "ok"
+        assert card.record.check is not None
+        assert "the result has no 'content' (the spec requires it)" in card.record.check.problems
+
+    run(loop, scenario())
+
+
+def test_a_huge_result_does_not_freeze_the_window(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    gaps: list[float] = []
+
+    async def scenario() -> None:
+        await connect(controller, ODD)
+        view = open_view(qtbot, controller, "huge")
+        timer = QTimer()
+        timer.setInterval(10)
+        last = [time.perf_counter()]
+
+        def tick() -> None:
+            now = time.perf_counter()
+            gaps.append(now - last[0])
+            last[0] = now
+
+        timer.timeout.connect(tick)
+        timer.start()
+        view.run()
+        card = await finished(view.cards[0], 30)
+        await asyncio.sleep(0.1)
+        assert card.content_view is not None
+        pane = card.content_view.cards[0].pane
+        assert pane is not None and getattr(pane, "truncated", False)
+        timer.stop()
+
+    run(loop, scenario(), 60)
+    assert max(gaps) < 0.2, f"the window froze for {max(gaps) * 1000:.0f} ms"
