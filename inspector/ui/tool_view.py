@@ -276,8 +276,9 @@ class ToolCallView(QWidget):
         self._trim()
         self._update_run()
         self.results_scroll.verticalScrollBar().setValue(0)
-        sizes = self.splitter.sizes()
-        if len(self.cards) == 1 and sum(sizes) and sizes[1] < 0.4 * sum(sizes):
+        sizes: list[int] = self.splitter.sizes()
+        total = sum(sizes)
+        if len(self.cards) == 1 and total > 0 and sizes[1] < 0.4 * total:
             self.fit_form()  # the first result: make room for it
 
     def _trim(self) -> None:
