@@ -60,6 +60,7 @@ class CatalogLoader:
         self.listen_call: Call | None = None
         self._tasks: dict[CatalogKind, asyncio.Task[None]] = {}
         self._pending: set[CatalogKind] = set()
+        self._stale_after: set[CatalogKind] = set()
         self._reported: set[tuple[str, str]] = set()  # (tool, hash) alerts already reported
         self.relisted: list[Callable[[CatalogKind, ListDiff], None]] = []
         self.pins_changed: list[Callable[[], None]] = []
@@ -88,6 +89,7 @@ class CatalogLoader:
             task.cancel()
         self._tasks.clear()
         self._pending.clear()
+        self._stale_after.clear()
         if self.listen_call is not None:
             self.listen_call.cancel("disconnecting")
             self.listen_call = None
@@ -140,11 +142,16 @@ class CatalogLoader:
     def list_changed(self, list_name: str) -> None:
         """A list_changed notification (legacy) or subscription event (modern) arrived."""
         target = self.catalog.list_changed(list_name)
-        if target is None or not self.auto_relist:
+        if target is None:
             return
-        self.reload(target.kind)
+        kinds: list[CatalogKind] = [target.kind]
         if target.kind == "resources" and self.declared("templates"):
-            self.reload("templates")
+            kinds.append("templates")
+        for kind in kinds:
+            if self.auto_relist:
+                self.reload(kind)
+            elif self.busy(kind):
+                self._stale_after.add(kind)  # the listing under way predates the change
 
     def busy(self, kind: CatalogKind) -> bool:
         task = self._tasks.get(kind)
@@ -207,6 +214,9 @@ class CatalogLoader:
             if self._tasks.get(kind) is asyncio.current_task():
                 del self._tasks[kind]
             lst.set_loading(False)
+            if kind in self._stale_after and session is self.session:
+                self._stale_after.discard(kind)
+                lst.mark_stale()
         if session is not self.session:
             return
         if kind == "tools":

@@ -18,7 +18,7 @@ from inspector.catalog_loader import PAGES_PER_LOAD_ALL, CatalogLoader
 from inspector.pins import PinStore
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.events import ListChanged, NotificationReceived
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.versions import Era, EraSetting
 from inspector.session import Session
 from inspector.transports.stdio import StdioParams, StdioTransport
 from tests.http_fakes import FakeHttp, open_session, result
@@ -66,6 +66,10 @@ async def done(task: asyncio.Task[None] | None) -> None:
 
 def more(lst: CatalogList) -> bool:
     return lst.has_more
+
+
+def stale(lst: CatalogList) -> bool:
+    return lst.stale
 
 
 async def until(predicate: Callable[[], object], what: str, timeout: float = 10.0) -> None:
@@ -255,3 +259,52 @@ async def test_modern_http_pages_keep_header_specs_and_flag_excluded_tools() -> 
         harness.loader.detach()
         await opened.session.close()
         await opened.client.aclose()
+
+
+class SlowSession:
+    """Just enough of a Session for the loader: tools/list waits until released."""
+
+    era = Era.LEGACY
+
+    def __init__(self) -> None:
+        self.excluded_tools: dict[str, str] = {}
+        self.server_capabilities: dict[str, Any] = {"tools": {"listChanged": True}}
+        self.release = asyncio.Event()
+        self.calls = 0
+
+    async def list_tools_page(self, cursor: str | None = None) -> dict[str, Any]:
+        self.calls += 1
+        await self.release.wait()
+        return {"tools": [{"name": f"t{self.calls}"}]}
+
+
+async def test_a_change_during_a_listing_is_not_lost() -> None:
+    session = SlowSession()
+    catalog = Catalog()
+    tasks: set[asyncio.Task[Any]] = set()
+
+    def start(coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        return task
+
+    loader = CatalogLoader(catalog, start, lambda c, m: None)
+    loader.attach(session, None)  # type: ignore[arg-type]
+    await until(lambda: session.calls == 1, "the first listing")
+    # Auto re-list off: a change while listing leaves the list stale afterwards.
+    loader.auto_relist = False
+    loader.list_changed("tools")
+    session.release.set()
+    await until(lambda: not loader.busy("tools"), "the listing")
+    assert stale(catalog.tools) and session.calls == 1
+    # Auto re-list on: the change is listed again right after.
+    session.release.clear()
+    loader.auto_relist = True
+    loader.reload("tools")
+    await until(lambda: session.calls == 2, "the reload")
+    loader.list_changed("tools")
+    session.release.set()
+    await until(lambda: session.calls == 3 and not loader.busy("tools"), "the second reload")
+    assert [i.key for i in catalog.tools] == ["t3"] and not stale(catalog.tools)
+    loader.detach()
