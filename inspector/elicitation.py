@@ -3,17 +3,16 @@
 Qt-free. `requestedSchema` is a restricted JSON Schema (spec 2025-06-18 and later:
 a flat object of primitive properties): strings (with formats and lengths), numbers
 and integers (with bounds), booleans, and single or multi select enums (untitled,
-titled via oneOf/anyOf const+title, or the legacy enumNames). A property outside that
-subset is still shown as a text field that takes JSON, with a problem noted.
+titled via oneOf/anyOf const+title, or the legacy enumNames). `parse_form` lists the
+fields and says what falls outside that subset (the form still shows it, as JSON);
+the form itself (and its validation) is the shared schema form. `check_url` decides
+whether a URL-mode elicitation's URL may be opened.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import json
-import re
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 from urllib.parse import urlsplit
 
 import jsonschema
@@ -24,12 +23,9 @@ __all__ = [
     "FieldKind",
     "check_url",
     "parse_form",
-    "parse_json_value",
-    "validate_content",
 ]
 
 FieldKind: TypeAlias = Literal["string", "number", "integer", "boolean", "enum", "multi", "json"]
-_EMAIL: Final = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,93 +193,6 @@ def _field(name: str, prop: Any, required: bool, problems: list[str]) -> ElicitF
         return ElicitField(name, "boolean", default=default, **common)
     problems.append(f"{name}: type {kind!r} is outside the elicitation subset; enter JSON")
     return ElicitField(name, "json", default=default, **common)
-
-
-def _format_error(fmt: str, value: str) -> str | None:
-    if fmt == "email" and not _EMAIL.match(value):
-        return "not an email address"
-    if fmt == "uri":
-        parts = urlsplit(value)
-        if not parts.scheme or not (parts.netloc or parts.path):
-            return "not a URI (it needs a scheme, like https://)"
-    if fmt == "date":
-        try:
-            _dt.date.fromisoformat(value)
-        except ValueError:
-            return "not a date (YYYY-MM-DD)"
-    if fmt == "date-time":
-        try:
-            _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return "not a date-time (YYYY-MM-DDTHH:MM:SSZ)"
-    return None
-
-
-def validate_content(form: ElicitForm, content: dict[str, Any]) -> dict[str, str]:
-    """Problems per field name ("" for the form as a whole); empty when it may be sent."""
-    errors: dict[str, str] = {}
-    for f in form.fields:
-        value = content.get(f.name)
-        if value is None or value == "" or value == []:
-            if f.required and not (f.kind == "multi" and value == [] and not f.min_items):
-                errors[f.name] = "required"
-            continue
-        error = _field_error(f, value)
-        if error:
-            errors[f.name] = error
-    if not errors and form.schema:
-        # The spec subset is checked above; jsonschema catches whatever else the server asked.
-        try:
-            validator = jsonschema.Draft202012Validator(form.schema)
-            for problem in validator.iter_errors(content):
-                where = str(problem.path[0]) if problem.path else ""
-                errors.setdefault(where, problem.message)
-        except jsonschema.SchemaError:
-            pass  # the server's schema is broken: the form's own checks above are what we have
-    return errors
-
-
-def _field_error(f: ElicitField, value: Any) -> str | None:
-    if f.kind == "string":
-        if not isinstance(value, str):
-            return "not a string"
-        if f.min_length is not None and len(value) < f.min_length:
-            return f"at least {f.min_length} characters"
-        if f.max_length is not None and len(value) > f.max_length:
-            return f"at most {f.max_length} characters"
-        return _format_error(f.format, value) if f.format else None
-    if f.kind in ("number", "integer"):
-        number = _num(value)
-        if number is None:
-            return "not a number"
-        if f.kind == "integer" and not float(number).is_integer():
-            return "not a whole number"
-        if f.minimum is not None and number < f.minimum:
-            return f"at least {f.minimum:g}"
-        if f.maximum is not None and number > f.maximum:
-            return f"at most {f.maximum:g}"
-        return None
-    if f.kind == "enum":
-        return None if str(value) in {v for v, _ in f.options} else "not one of the options"
-    if f.kind == "multi":
-        if not isinstance(value, list):
-            return "not a list"
-        if f.min_items is not None and len(value) < f.min_items:
-            return f"choose at least {f.min_items}"
-        if f.max_items is not None and len(value) > f.max_items:
-            return f"choose at most {f.max_items}"
-        return None
-    if f.kind == "boolean":
-        return None if isinstance(value, bool) else "not true or false"
-    return None
-
-
-def parse_json_value(text: str) -> tuple[Any, str | None]:
-    """A value typed into a JSON field: (value, error)."""
-    try:
-        return json.loads(text), None
-    except ValueError as exc:
-        return None, f"not JSON: {exc}"
 
 
 def check_url(url: Any) -> str | None:

@@ -66,3 +66,25 @@ def text_of(result: dict[str, Any]) -> str:
         for block in result.get("content", [])
         if isinstance(block, dict) and block.get("type") == "text"
     )
+
+
+# ---------------------------------------------------------------- elicitation form fields
+def field(dialog: Any, name: str) -> Any:
+    """The editor of one field of an elicitation dialog's form (the shared SchemaForm)."""
+    row = dialog.form.row(name)
+    assert row is not None, f"no field {name!r}"
+    return row.editor
+
+
+def type_into(dialog: Any, name: str, text: str) -> None:
+    """Type into a string or number field, as a user would."""
+    editor = field(dialog, name)
+    widget = getattr(editor, "line_edit", None) or getattr(editor, "edit", None)
+    assert widget is not None, f"{name!r} has no line to type into"
+    widget.setText(text)
+
+
+def field_error(dialog: Any, name: str) -> str:
+    row = dialog.form.row(name)
+    assert row is not None
+    return str(row.error_label.text()) if not row.error_label.isHidden() else ""

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from inspector.canned_replies import CannedReplies
-from inspector.elicitation import check_url, parse_form, validate_content
+from inspector.elicitation import check_url, parse_form
 from inspector.jsonrpc import Notification, Request, Response, encode
 from inspector.mrtr_groups import RequestRounds, conversation_text
 from inspector.protocol.events import ProtocolViolation, RequestCompleted
@@ -162,33 +162,6 @@ def test_elicitation_form_fields_and_defaults() -> None:
     color = next(f for f in form.fields if f.name == "color")
     assert color.options == [("r", "Red"), ("g", "Green")]
     assert form.defaults() == {"n": 2, "ok": True, "tags": ["a"]}
-
-
-@pytest.mark.parametrize(
-    ("content", "field", "message"),
-    [
-        ({}, "name", "required"),
-        ({"name": "a"}, "name", "at least 2 characters"),
-        ({"name": "abcdef"}, "name", "at most 5 characters"),
-        ({"name": "ab", "mail": "x@"}, "mail", "not an email address"),
-        ({"name": "ab", "site": "example.com"}, "site", "not a URI"),
-        ({"name": "ab", "day": "2020-13-01"}, "day", "not a date"),
-        ({"name": "ab", "at": "yesterday"}, "at", "not a date-time"),
-        ({"name": "ab", "n": 4}, "n", "at most 3"),
-        ({"name": "ab", "n": 1.5}, "n", "not a whole number"),
-        ({"name": "ab", "x": 2}, "x", "at most 1.5"),
-        ({"name": "ab", "color": "blue"}, "color", "not one of the options"),
-        ({"name": "ab", "tags": ["a", "b"]}, "tags", "choose at most 1"),
-    ],
-)
-def test_elicitation_validation(content: dict[str, Any], field: str, message: str) -> None:
-    errors = validate_content(parse_form(SCHEMA), content)
-    assert message in errors.get(field, ""), errors
-
-
-def test_elicitation_valid_content_passes() -> None:
-    content = {"name": "ab", "at": "2024-01-01T10:00:00Z", "day": "2024-02-29", "n": 3}
-    assert validate_content(parse_form(SCHEMA), content) == {}
 
 
 def test_elicitation_bad_schemas() -> None:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QApplication
 from shiboken6 import isValid
 
 from inspector.profiles import Profile
@@ -27,10 +27,13 @@ from tests.ask_helpers import (
     call_tool,
     connect,
     dialog_of,
+    field,
+    field_error,
     no_dialog,
     responder,
     result_of,
     text_of,
+    type_into,
 )
 from tests.ui_helpers import close_window, make_window, new_loop, run, then_shutdown, until
 
@@ -75,7 +78,7 @@ def test_sampling_dialog_answers_ask_llm(
         call = call_tool(session, "ask_llm", {"question": "What is MCP?", "maxTokens": 123})
         dialog = await dialog_of(window, SamplingDialog)
         # What the server sent is shown: the conversation, system prompt, maxTokens, hints.
-        assert "What is MCP?" in dialog.messages_view.toPlainText()
+        assert "What is MCP?" in dialog.conversation_text()
         assert "concise assistant" in dialog.system_prompt.toPlainText()
         assert dialog.request.max_tokens == 123
         assert dialog.request.hints == ["claude"]
@@ -125,21 +128,16 @@ def test_elicitation_form_validates_and_accepts(
         call = call_tool(session, "ask_user", {"message": "Who are you?"})
         dialog = await dialog_of(window, ElicitationDialog)
         assert dialog.message.text() == "Who are you?"
-        name = dialog.form.widget("name")
-        age = dialog.form.widget("age")
-        subscribe = dialog.form.widget("subscribe")
-        assert isinstance(name, QLineEdit) and isinstance(age, QLineEdit)
         # Required field empty, age out of bounds: Accept refuses and marks the fields.
-        age.setText("200")
+        type_into(dialog, "age", "200")
         dialog.accept_button.click()
-        errors = dialog.form.editors
-        assert errors["name"].error.text() == "required"
-        assert "150" in errors["age"].error.text()
+        assert "required" in field_error(dialog, "name")
+        assert "150" in field_error(dialog, "age")
         assert not dialog.answer.done()
-        assert dialog.anyway_button.isVisible()
-        name.setText("Ada")
-        age.setText("36")
-        subscribe.setChecked(True)  # type: ignore[attr-defined]
+        assert not dialog.form.send_anyway_button.isHidden()
+        type_into(dialog, "name", "Ada")
+        type_into(dialog, "age", "36")
+        field(dialog, "subscribe").box.setChecked(True)
         dialog.accept_button.click()
         result = await result_of(call)
         assert "Hello, Ada, age 36 (subscribed)" in text_of(result)
@@ -256,7 +254,7 @@ def test_mrtr_rounds_grouped_in_the_log(
         session = await connect(window, demo(window, "modern"))
         call = call_tool(session, "ask_user", {"message": "mrtr"})
         dialog = await dialog_of(window, ElicitationDialog)
-        dialog.form.widget("name").setText("Grace")  # type: ignore[attr-defined]
+        type_into(dialog, "name", "Grace")
         dialog.accept_button.click()
         await result_of(call)
         panel = window.log_panel

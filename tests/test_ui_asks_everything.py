@@ -18,7 +18,17 @@ from inspector.profiles import Profile, RootEntry, StdioSettings
 from inspector.ui.dialogs.elicitation import ElicitationDialog, UrlElicitationDialog
 from inspector.ui.dialogs.sampling import SamplingDialog
 from inspector.ui.main_window import MainWindow
-from tests.ask_helpers import call_tool, connect, dialog_of, no_dialog, result_of, text_of
+from tests.ask_helpers import (
+    call_tool,
+    connect,
+    dialog_of,
+    field,
+    field_error,
+    no_dialog,
+    result_of,
+    text_of,
+    type_into,
+)
 from tests.ui_helpers import close_window, make_window, new_loop, run, then_shutdown, until
 
 pytestmark = [pytest.mark.timeout(90), pytest.mark.peers]
@@ -79,7 +89,7 @@ def test_sampling_request(
         await tool_listed(window, "trigger-sampling-request")
         call = call_tool(session, "trigger-sampling-request", {"prompt": "hi", "maxTokens": 77})
         dialog = await dialog_of(window, SamplingDialog)
-        assert "Resource trigger-sampling-request context: hi" in dialog.messages_view.toPlainText()
+        assert "Resource trigger-sampling-request context: hi" in dialog.conversation_text()
         assert dialog.request.temperature == 0.7
         assert dialog.request.max_tokens == 77
         assert "helpful test server" in dialog.system_prompt.toPlainText()
@@ -103,7 +113,6 @@ def test_elicitation_form_every_field_type(
         call = call_tool(session, "trigger-elicitation-request")
         dialog = await dialog_of(window, ElicitationDialog)
         assert dialog.spec.problems == []
-        form = dialog.form
         kinds = {f.name: f.kind for f in dialog.spec.fields}
         assert kinds == {
             "name": "string",
@@ -121,42 +130,35 @@ def test_elicitation_form_every_field_type(
             "legacyTitledEnum": "enum",
         }
         # Defaults applied, titles shown for titled and legacy enums.
-        first_line = form.widget("firstLine")
+        first_line = field(dialog, "firstLine").line_edit
         assert isinstance(first_line, QLineEdit)
         assert first_line.text() == "It was a dark and stormy night."
-        assert form.widget("integer").text() == "42"  # type: ignore[attr-defined]
-        hero = form.widget("titledSingleSelectEnum")
+        assert field(dialog, "integer").edit.text() == "42"
+        hero = field(dialog, "titledSingleSelectEnum").combo
         assert isinstance(hero, QComboBox)
-        assert hero.currentData() == "hero-1" and hero.currentText().startswith("Superman")
-        pets = form.widget("legacyTitledEnum")
+        assert hero.currentText().startswith("Superman")
+        pets = field(dialog, "legacyTitledEnum").combo
         assert isinstance(pets, QComboBox)
-        assert [pets.itemText(i).split("  ")[0] for i in range(1, pets.count())] == [
-            "Cats",
-            "Dogs",
-            "Birds",
-            "Fish",
-            "Reptiles",
-        ]
-        fish = form.widget("titledMultipleSelectEnum")
+        labels = [pets.itemText(i).split("  ")[0] for i in range(pets.count())]
+        assert labels[-5:] == ["Cats", "Dogs", "Birds", "Fish", "Reptiles"]
+        fish = field(dialog, "titledMultipleSelectEnum").list
         assert isinstance(fish, QListWidget)
+        assert [fish.item(i).text() for i in range(fish.count())] == ["Tuna", "Salmon", "Trout"]
         # Bad input is marked next to its field.
-        email = form.widget("email")
-        assert isinstance(email, QLineEdit)
-        email.setText("not-an-email")
-        form.widget("birthdate").setText("31/12/1999")  # type: ignore[attr-defined]
+        type_into(dialog, "email", "not-an-email")
+        type_into(dialog, "birthdate", "31/12/1999")
         dialog.accept_button.click()
-        editors = form.editors
-        assert editors["name"].error.text() == "required"
-        assert editors["email"].error.text() == "not an email address"
-        assert "date" in editors["birthdate"].error.text()
+        assert "required" in field_error(dialog, "name")
+        assert "email" in field_error(dialog, "email")
+        assert "date" in field_error(dialog, "birthdate")
         assert not dialog.answer.done()
-        form.widget("name").setText("Ada Lovelace")  # type: ignore[attr-defined]
-        email.setText("ada@example.com")
-        form.widget("birthdate").setText("1815-12-10")  # type: ignore[attr-defined]
-        check = form.widget("check")
+        type_into(dialog, "name", "Ada Lovelace")
+        type_into(dialog, "email", "ada@example.com")
+        type_into(dialog, "birthdate", "1815-12-10")
+        check = field(dialog, "check").box
         assert isinstance(check, QCheckBox)
         check.setChecked(True)
-        pets.setCurrentIndex(pets.findData("pet-2"))
+        pets.setCurrentIndex(labels.index("Dogs"))
         fish.item(2).setCheckState(Qt.CheckState.Checked)  # Trout, besides the default Tuna
         dialog.accept_button.click()
         text = text_of(await result_of(call))
@@ -288,9 +290,10 @@ def test_task_with_input_required_in_the_tasks_panel(
         # calls tasks/result, and the server's elicitation arrives through it.
         dialog = await dialog_of(window, ElicitationDialog, timeout=20)
         assert "multiple interpretations" in dialog.message.text()
-        choice = dialog.form.widget("interpretation")
+        choice = field(dialog, "interpretation").combo
         assert isinstance(choice, QComboBox)
-        choice.setCurrentIndex(choice.findData("snake"))
+        options = [choice.itemText(i) for i in range(choice.count())]
+        choice.setCurrentIndex(next(i for i, t in enumerate(options) if "snake" in t))
         dialog.accept_button.click()
         await no_dialog(window)
         await until(
@@ -305,7 +308,7 @@ def test_task_with_input_required_in_the_tasks_panel(
         assert "snake" in json.dumps(done.result)
         panel.select(task.task_id)
         assert "── result ──" in panel.detail.toPlainText()
-        assert panel.model.index(0, 1).data() == "completed"
+        assert panel.model.index(0, 0).data() == "completed"
         # tasks/list knows it too.
         panel.refresh()
         await until(lambda: "done" in panel.status.text(), "tasks/list")

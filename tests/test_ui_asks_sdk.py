@@ -8,14 +8,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QApplication
 
 from inspector.profiles import EnvVar, Profile, StdioSettings
 from inspector.protocol.versions import Era
 from inspector.ui.dialogs.elicitation import ElicitationDialog
 from inspector.ui.dialogs.sampling import SamplingDialog
 from inspector.ui.main_window import MainWindow
-from tests.ask_helpers import call_tool, connect, dialog_of, result_of, text_of
+from tests.ask_helpers import (
+    call_tool,
+    connect,
+    dialog_of,
+    field_error,
+    result_of,
+    text_of,
+    type_into,
+)
 from tests.conftest import PY, REPO
 from tests.ui_helpers import close_window, make_window, new_loop, run, then_shutdown
 
@@ -55,7 +63,7 @@ def test_modern_mrtr_sampling_and_elicitation_through_the_dialogs(
         call = call_tool(session, "sample_llm", {"prompt": "Say hi"})
         dialog = await dialog_of(window, SamplingDialog)
         assert "MRTR" in dialog.origin.text() and "tools/call" in dialog.origin.text()
-        assert "Say hi" in dialog.messages_view.toPlainText()
+        assert "Say hi" in dialog.conversation_text()
         assert "test double" in dialog.system_prompt.toPlainText()
         assert dialog.request.max_tokens == 100
         dialog.reply_text.setPlainText("hi!")
@@ -71,13 +79,10 @@ def test_modern_mrtr_sampling_and_elicitation_through_the_dialogs(
             ("name", "string", True),
             ("age", "integer", True),
         }
-        name = dialog.form.widget("name")
-        age = dialog.form.widget("age")
-        assert isinstance(name, QLineEdit) and isinstance(age, QLineEdit)
-        name.setText("Lin")
+        type_into(dialog, "name", "Lin")
         dialog.accept_button.click()
-        assert dialog.form.editors["age"].error.text() == "required"
-        age.setText("41")
+        assert "required" in field_error(dialog, "age")
+        type_into(dialog, "age", "41")
         dialog.accept_button.click()
         assert text_of(await result_of(call)) == "accepted: name=Lin, age=41"
 
@@ -111,8 +116,8 @@ def test_legacy_elicitation_through_the_same_dialog(
         call = call_tool(session, "ask_user")
         dialog = await dialog_of(window, ElicitationDialog)
         assert "legacy server request" in dialog.origin.text()
-        dialog.form.widget("name").setText("Kay")  # type: ignore[attr-defined]
-        dialog.form.widget("age").setText("7")  # type: ignore[attr-defined]
+        type_into(dialog, "name", "Kay")
+        type_into(dialog, "age", "7")
         dialog.accept_button.click()
         assert text_of(await result_of(call)) == "accepted: name=Kay, age=7"
         rounds = window.client_features.rounds

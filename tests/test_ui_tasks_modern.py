@@ -17,7 +17,7 @@ from inspector.tasks import EXTENSION
 from inspector.ui.dialogs.elicitation import ElicitationDialog
 from inspector.ui.main_window import MainWindow
 from inspector.ui.run_as_task import RunAsTaskOption, tool_task_support
-from tests.ask_helpers import connect, dialog_of, no_dialog, result_of, text_of
+from tests.ask_helpers import connect, dialog_of, field, no_dialog, result_of, text_of
 from tests.conftest import PY, REPO
 from tests.ui_helpers import close_window, make_window, new_loop, run, then_shutdown, until
 
@@ -110,7 +110,7 @@ def test_input_required_answered_in_the_dialog_then_tasks_update(
         dialog = await dialog_of(window, ElicitationDialog)
         assert dialog.message.text() == "Go ahead with the task?"
         assert "task" in dialog.origin.text()
-        ok = dialog.form.widget("ok")
+        ok = field(dialog, "ok").box
         assert isinstance(ok, QCheckBox)
         ok.setChecked(True)
         dialog.accept_button.click()

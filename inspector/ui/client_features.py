@@ -15,6 +15,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
 
 from inspector.canned_replies import CannedReplies
 from inspector.connect import roots_for
@@ -80,7 +81,13 @@ class ClientFeatures:
     # ---------------------------------------------------------------- menu
     def _build_menu(self) -> None:
         w = self.window
-        menu = w.menuBar().addMenu("&Client")
+        bar = w.menuBar()
+        help_menu = next((a for a in bar.actions() if a.text() == "&Help"), None)
+        menu = QMenu("&Client", bar)
+        if help_menu is not None:
+            bar.insertMenu(help_menu, menu)
+        else:
+            bar.addMenu(menu)
         self.roots_action = QAction("&Roots…", w)
         self.roots_action.setToolTip("The folders this client exposes to the server")
         self.roots_action.triggered.connect(self.open_roots)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Coroutine
+from datetime import datetime
 from typing import Any, Final
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -35,8 +36,20 @@ from inspector.ui.theme import colors
 
 __all__ = ["TaskTableModel", "TasksPanel"]
 
-COLUMNS: Final = ("Task", "Status", "Message", "Started by", "Updated", "TTL", "Client")
+COLUMNS: Final = ("Status", "Message", "Started by", "Task", "Updated", "TTL", "Client")
+COL_STATUS, COL_MESSAGE, COL_ORIGIN, COL_TASK, COL_UPDATED, COL_TTL, COL_NOTE = range(7)
 ParentIndex = QModelIndex | QPersistentModelIndex
+
+
+def _clock(stamp: str | None) -> str:
+    """An ISO 8601 time as local HH:MM:SS (the text as sent when it does not parse)."""
+    if not stamp:
+        return ""
+    try:
+        when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    return when.astimezone().strftime("%H:%M:%S") if when.tzinfo else when.strftime("%H:%M:%S")
 
 
 def _ms(value: int | None) -> str:
@@ -95,7 +108,7 @@ class TaskTableModel(QAbstractTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(task, col)
-        if role == Qt.ItemDataRole.ForegroundRole and col == 1:
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_STATUS:
             c = colors()
             if task.status == "completed":
                 return QBrush(c.ok)
@@ -103,25 +116,25 @@ class TaskTableModel(QAbstractTableModel):
                 return QBrush(c.error)
             if task.status == "input_required":
                 return QBrush(c.warn)
-        if role == Qt.ItemDataRole.ToolTipRole and col in (2, 6):
+        if role == Qt.ItemDataRole.ToolTipRole and col in (COL_MESSAGE, COL_TASK, COL_NOTE):
             return self._text(task, col)
         return None
 
     @staticmethod
     def _text(task: TaskInfo, col: int) -> str:
-        if col == 0:
-            return task.task_id
-        if col == 1:
+        if col == COL_STATUS:
             return task.status + (" ⚠" if task.problems else "")
-        if col == 2:
+        if col == COL_MESSAGE:
             return " ".join((task.status_message or "").split())
-        if col == 3:
+        if col == COL_ORIGIN:
             return task.origin
-        if col == 4:
-            return task.last_updated_at or task.created_at or ""
-        if col == 5:
+        if col == COL_TASK:
+            return task.task_id
+        if col == COL_UPDATED:
+            return _clock(task.last_updated_at or task.created_at)
+        if col == COL_TTL:
             return _ms(task.ttl_ms)
-        if col == 6:
+        if col == COL_NOTE:
             return task.note or ""
         return ""
 
@@ -159,7 +172,20 @@ class TasksPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(COL_MESSAGE, QHeaderView.ResizeMode.Stretch)
+        metrics = self.table.fontMetrics()
+        for col, sample in (
+            (COL_STATUS, "input_required ⚠"),
+            (COL_ORIGIN, "tools/call some-tool"),
+            (COL_TASK, "0123456789ab…"),
+            (COL_UPDATED, "00:00:00"),
+            (COL_TTL, "unlimited"),
+            (COL_NOTE, "waiting for tasks/result"),
+        ):
+            self.table.setColumnWidth(col, metrics.horizontalAdvance(sample) + 16)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.setWordWrap(False)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_selected())
         self.detail = QPlainTextEdit()
@@ -171,6 +197,7 @@ class TasksPanel(QWidget):
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([640, 360])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
@@ -227,11 +254,16 @@ class TasksPanel(QWidget):
         if task is None:
             self.detail.setPlainText("")
             return
-        parts = [json.dumps(task.raw, indent=2, ensure_ascii=False)]
+        head = f"{task.task_id} · {task.status}"
+        if task.origin:
+            head += f" · started by {task.origin}"
+        if task.status_message:
+            head += f"\n{task.status_message}"
+        parts = [head, json.dumps(task.raw, indent=2, ensure_ascii=False)]
         if task.problems:
-            parts.insert(0, "⚠ " + "\n⚠ ".join(task.problems))
+            parts.insert(1, "⚠ " + "\n⚠ ".join(task.problems))
         if task.note:
-            parts.insert(0, f"client: {task.note}")
+            parts.insert(1, f"client: {task.note}")
         if task.result is not None:
             parts.append("── result ──\n" + json.dumps(task.result, indent=2, ensure_ascii=False))
         if task.error is not None:

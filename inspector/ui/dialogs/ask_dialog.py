@@ -89,7 +89,7 @@ class AskDialog(QDialog):
         self.heading.setFont(font)
         era = "legacy server request" if ask.era is Era.LEGACY else "modern input request (MRTR)"
         self.origin = plain(f"{ask.method} · {era} · {ask.origin}")
-        self.origin.setEnabled(False)  # muted
+        self.origin.setStyleSheet(f"color: {colors().muted.name()};")
         self.waiting = QLabel()
         self.waiting.hide()
         self.problems = _Banner()

@@ -1,8 +1,9 @@
 """The elicitation dialogs: a form built from requestedSchema, or a URL to visit.
 
-Form mode: the message, a form with the schema's defaults applied, and Accept
-(validated first; "Accept anyway" sends what the form holds, to test the server's own
-checks), Decline and Cancel (also Esc). URL mode: the URL as plain text (http and https
+Form mode: the message, a form built from the schema (the shared SchemaForm: defaults
+applied, errors next to the fields, a JSON view), and Accept (validated first; "Send
+anyway" sends what the form holds, to test the server's own checks), Decline and Cancel
+(also Esc). URL mode: the URL as plain text (http and https
 only; anything else is refused with the reason), an explicit "Open in browser" and "Done".
 """
 
@@ -10,12 +11,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QFontDatabase
-from PySide6.QtWidgets import QPushButton, QScrollArea, QWidget
+from PySide6.QtWidgets import QFrame, QPushButton, QVBoxLayout, QWidget
 
-from inspector.elicitation import ElicitForm, check_url, parse_form, validate_content
+from inspector.elicitation import ElicitForm, check_url, parse_form
 from inspector.protocol.asks import ServerAsk
 from inspector.ui.dialogs.ask_dialog import AskDialog, plain
-from inspector.ui.dialogs.elicitation_form import ElicitationForm
+from inspector.ui.forms.schema_form import SchemaForm
+from inspector.ui.theme import colors
 
 __all__ = ["ElicitationDialog", "UrlElicitationDialog", "elicitation_dialog"]
 
@@ -30,7 +32,8 @@ class ElicitationDialog(AskDialog):
 
     def __init__(self, ask: ServerAsk, parent: QWidget | None = None) -> None:
         super().__init__(ask, parent)
-        self.spec: ElicitForm = parse_form(ask.params.get("requestedSchema"))
+        schema = ask.params.get("requestedSchema")
+        self.spec: ElicitForm = parse_form(schema)  # the elicitation subset, checked
         problems = list(self.spec.problems)
         if not isinstance(ask.params.get("message"), str):
             problems.insert(0, "message is missing or not a string")
@@ -39,57 +42,32 @@ class ElicitationDialog(AskDialog):
         self.set_problems(problems)
         self.message = plain(_message(ask))
         self.body.addWidget(self.message)
-        self.form = ElicitationForm(self.spec)
-        self.form.changed.connect(self._edited)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.form)
-        self.add_content(scroll, 1)
+        self.form = SchemaForm()
+        # Defaults applied by the form; a field it cannot express is edited as JSON.
+        self.form.set_schema(schema if isinstance(schema, dict) else {"type": "object"})
+        self.form.send_anyway_requested.connect(self.accept_unchecked)
+        self.add_content(self.form, 1)
         self.accept_button = QPushButton("Accept")
         self.accept_button.setDefault(True)
+        self.accept_button.setToolTip("Send the form (checked against the schema first)")
         self.accept_button.clicked.connect(self.accept_form)
-        self.anyway_button = QPushButton("Accept anyway")
-        self.anyway_button.setToolTip("Send what the form holds, unchecked (tests the server)")
-        self.anyway_button.clicked.connect(self.accept_unchecked)
-        self.anyway_button.hide()
         self.decline_button = QPushButton("Decline")
         self.decline_button.setToolTip("An explicit no: action 'decline'")
         self.decline_button.clicked.connect(lambda: self.finish({"action": "decline"}))
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Dismissed without a choice: action 'cancel' (also Esc)")
         self.cancel_button.clicked.connect(lambda: self.finish({"action": "cancel"}))
-        self.add_buttons(
-            self.cancel_button, self.decline_button, self.anyway_button, self.accept_button
-        )
-        self.resize(560, min(220 + 70 * max(1, len(self.spec.fields)), 640))
-
-    def errors(self) -> dict[str, str]:
-        content, errors = self.form.values()
-        if errors:
-            return errors
-        return validate_content(self.spec, content)
-
-    def _edited(self) -> None:
-        if self.anyway_button.isVisible():
-            self.form.show_errors(self.errors())
+        self.add_buttons(self.cancel_button, self.decline_button, self.accept_button)
+        self.resize(600, min(220 + 56 * max(1, len(self.spec.fields)), 680))
 
     def accept_form(self) -> None:
-        errors = self.errors()
-        self.form.show_errors(errors)
-        if errors:
-            whole = errors.get("")
-            self.anyway_button.show()
-            self.notice.show_text(
-                "Fix the marked fields, or send the form as it is with “Accept anyway”."
-                + (f"\n{whole}" if whole else "")
-            )
+        """Validated first: problems go next to their fields, with "Send anyway" below."""
+        if self.form.validation_errors():
             return
-        content, _ = self.form.values()
-        self.finish({"action": "accept", "content": content})
+        self.finish({"action": "accept", "content": self.form.values()})
 
     def accept_unchecked(self) -> None:
-        content, _ = self.form.values()
-        self.finish({"action": "accept", "content": content})
+        self.finish({"action": "accept", "content": self.form.values()})
 
     def dismissed(self) -> None:
         self.finish({"action": "cancel"})
@@ -109,16 +87,18 @@ class UrlElicitationDialog(AskDialog):
         self.set_problems(problems)
         self.message = plain(_message(ask))
         self.body.addWidget(self.message)
+        box = QFrame()
+        box.setFrameShape(QFrame.Shape.StyledPanel)
+        inner = QVBoxLayout(box)
         self.url_label = plain(self.url or "(no URL)")
         self.url_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.body.addWidget(plain("URL:", wrap=False))
-        self.body.addWidget(self.url_label)
+        inner.addWidget(self.url_label)
         elicitation_id = ask.params.get("elicitationId")
         if isinstance(elicitation_id, str):
             ident = plain(f"elicitationId: {elicitation_id}")
-            ident.setEnabled(False)
-            self.body.addWidget(ident)
-        self.body.addStretch(1)
+            ident.setStyleSheet(f"color: {colors().muted.name()};")
+            inner.addWidget(ident)
+        self.body.addWidget(box)
         if self.refusal:
             self.notice.show_text(f"This URL will not be opened: {self.refusal}.", "error")
         else:
@@ -128,6 +108,7 @@ class UrlElicitationDialog(AskDialog):
                     "Press Done when you have finished there."
                 )
             )
+        self.body.addStretch(1)
         self.open_button = QPushButton("Open in browser")
         self.open_button.setEnabled(self.refusal is None)
         self.open_button.clicked.connect(self.open_url)
@@ -144,7 +125,7 @@ class UrlElicitationDialog(AskDialog):
             self.cancel_button, self.decline_button, self.open_button, self.done_button
         )
         self.opened = False
-        self.resize(560, 300)
+        self.resize(580, 260)
 
     def open_url(self) -> bool:
         """Open the URL with the system browser (http/https only, checked again here)."""

@@ -1,9 +1,10 @@
 """The sampling dialog: the server asks the client's LLM for a message; the user is the LLM.
 
-Left: what the server sent (the conversation with every content type, the system prompt,
-maxTokens, model preferences, includeContext, temperature, stop sequences, tools and
-toolChoice, metadata). Right: the reply the user writes or edits (text, role, model,
-stopReason, or the raw result JSON), then Approve or Reject. Reject answers a legacy
+Left: what the server sent (the conversation, with every content type shown by the shared
+ContentBlocksView; the system prompt, maxTokens, model preferences, includeContext,
+temperature, stop sequences, tools and toolChoice, metadata). Right: the reply the user
+writes or edits (text, role, model, stopReason, or the raw result JSON), then Approve or
+Reject. Reject answers a legacy
 request with error -1 ("User rejected"); a modern MRTR request is abandoned, as the
 protocol core does (there is no error slot in inputResponses).
 """
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -40,6 +42,7 @@ from inspector.sampling_request import (
     sampling_result,
     transcript,
 )
+from inspector.ui.content_view import ContentBlocksView
 from inspector.ui.dialogs.ask_dialog import AskDialog, plain
 
 __all__ = ["SamplingDialog"]
@@ -115,8 +118,7 @@ class SamplingDialog(AskDialog):
         layout.setContentsMargins(0, 0, 0, 0)
         count = len(r.messages)
         layout.addWidget(plain(f"Conversation ({count} message{'s' if count != 1 else ''})"))
-        self.messages_view = _read_only_text(transcript(r))
-        layout.addWidget(self.messages_view, 3)
+        layout.addWidget(self._conversation(), 3)
         if r.system_prompt:
             layout.addWidget(plain("System prompt"))
             self.system_prompt = _read_only_text(r.system_prompt, lines=4)
@@ -147,6 +149,34 @@ class SamplingDialog(AskDialog):
             form.addRow("metadata:", plain(json.dumps(r.metadata, ensure_ascii=False)))
         layout.addWidget(params)
         return side
+
+    def _conversation(self) -> QWidget:
+        """Each message: its role, then its content with every content type shown."""
+        inner = QWidget()
+        column = QVBoxLayout(inner)
+        column.setContentsMargins(4, 4, 4, 4)
+        self.message_views: list[ContentBlocksView] = []
+        for message in self.request.messages:
+            role = plain(message.role, wrap=False)
+            font = role.font()
+            font.setBold(True)
+            role.setFont(font)
+            column.addWidget(role)
+            view = ContentBlocksView()
+            view.set_blocks(message.blocks)
+            column.addWidget(view)
+            self.message_views.append(view)
+        if not self.request.messages:
+            column.addWidget(plain("(no messages)"))
+        column.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        return scroll
+
+    def conversation_text(self) -> str:
+        """The conversation as plain text (what the message views show)."""
+        return transcript(self.request)
 
     def _reply_side(self, can_auto_answer: bool) -> QWidget:
         side = QWidget()
