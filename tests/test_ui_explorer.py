@@ -278,8 +278,12 @@ def test_a_cursor_loop_and_a_failing_list_show_in_their_tree(
         await until(lambda: not window.controller.catalog.tools.loading, "load all")
         await until(lambda: "twice" in tools.status.text(), "the cursor loop message")
         assert tools.model.rowCount() == 200 and not tools.paging.isVisible()
+        assert window.explorer.select("tools", "tool-150")
+        assert window.workspace.current is not None
         await window.controller.shutdown()
         await connect(window, python_profile("broken", PAGING, "--mode", "prompts-error"))
+        # Another server: the old server's pages are gone.
+        assert window.workspace.current is None and not window.workspace.pages
         assert "prompts are broken today" in prompts.empty.text()
         assert prompts.stack.currentWidget() is prompts.empty
         assert window.explorer.tabs.tabText(3) == "Prompts •"
