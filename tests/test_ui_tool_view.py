@@ -22,6 +22,7 @@ from inspector.ui.call_card import CallCard
 from inspector.ui.content_panes import ImagePane
 from inspector.ui.controller import ConnectionController, ConnState
 from inspector.ui.forms.editors import StringEditor
+from inspector.ui.resource_reader import ResourceReadDialog
 from inspector.ui.tool_view import ToolCallView
 from tests.conftest import REPO
 from tests.ui_helpers import new_loop, python_profile, run, until
@@ -457,3 +458,51 @@ def test_a_huge_result_does_not_freeze_the_window(
 
     run(loop, scenario(), 60)
     assert max(gaps) < 0.2, f"the window froze for {max(gaps) * 1000:.0f} ms"
+
+
+def test_resource_links_in_a_result_open_a_reader(
+    controller: ConnectionController,
+    loop: asyncio.AbstractEventLoop,
+    qtbot: QtBot,
+    everything_command: list[str],
+) -> None:
+    async def scenario() -> None:
+        await connect(controller, everything(everything_command))
+        await until(
+            lambda: controller.catalog.tools.find("get-resource-links") is not None, "tools"
+        )
+        view = open_view(qtbot, controller, "get-resource-links")
+        view.form.set_values({"count": 2})
+        view.run()
+        card = await finished(view.cards[0])
+        assert card.content_view is not None
+        links = [c for c in card.content_view.cards if c.info.kind == "resource_link"]
+        assert len(links) == 2
+        links[0].read_button.click()
+        dialogs = view.findChildren(ResourceReadDialog)
+        assert len(dialogs) == 1 and dialogs[0].reader.uri == links[0].info.uri
+        await until(lambda: dialogs[0].reader.reads == 1, "the linked resource read")
+        dialogs[0].close()
+
+    run(loop, scenario(), 60)
+
+
+def test_a_lost_connection_fails_the_calls_in_flight(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller)
+        view = open_view(qtbot, controller, "slow_count")
+        view.form.set_values({"steps": 50, "delay_ms": 200})
+        record = view.run()
+        assert record is not None
+        await until(lambda: record.progress_count >= 1, "progress")
+        await controller.disconnect_server()
+        card = await finished(view.cards[0])
+        assert record.status == "failed"
+        assert record.error_message.startswith("the connection closed: ")
+        assert card.error_view is not None
+        assert not view.run_button.isEnabled()
+        assert view.status_label.text() == "Connect to call this tool."
+
+    run(loop, scenario())
