@@ -18,6 +18,7 @@ from inspector.profiles import Profile, RootEntry, StdioSettings
 from inspector.ui.dialogs.elicitation import ElicitationDialog, UrlElicitationDialog
 from inspector.ui.dialogs.sampling import SamplingDialog
 from inspector.ui.main_window import MainWindow
+from inspector.ui.tool_view import ToolCallView
 from tests.ask_helpers import (
     call_tool,
     connect,
@@ -339,3 +340,43 @@ def test_task_cancel(
         assert not panel.cancel_button.isEnabled()
 
     run(loop, then_shutdown(window, scenario()))
+
+
+def test_run_as_task_from_the_tool_view(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, everything_command: list[str]
+) -> None:
+    """The tool Call view's "Run as task" (taskSupport: required here) hands the task to
+    the Tasks panel, which follows it to its result."""
+
+    async def scenario() -> None:
+        await connect(window, everything(everything_command))
+        catalog = window.controller.catalog
+        await until(lambda: catalog.tools.find("simulate-research-query") is not None, "tools")
+        item = catalog.tools.find("simulate-research-query")
+        assert item is not None
+        view = ToolCallView(item, window.controller)
+        option = view.task_option
+        assert option.check.isChecked() and not option.check.isEnabled()  # required
+        assert "required" in option.why.text()
+        view.form.set_values({"topic": "coral"})
+        assert view.run() is not None
+        features = window.client_features
+        await until(lambda: len(features.task_store) == 1, "the task in the Tasks panel")
+        task_id = features.task_store.ids()[0]
+        call = next(
+            json.loads(e.text())
+            for e in window.traffic
+            if e.direction == "out" and e.method == "tools/call"
+        )
+        assert call["params"]["task"] == {"ttl": 300_000}
+        await until(
+            lambda: (t := features.task_store.get(task_id)) is not None and t.result is not None,
+            "the task's result",
+            timeout=20,
+        )
+        task = features.task_store.get(task_id)
+        assert task is not None and task.origin == "tools/call simulate-research-query"
+        assert "coral" in json.dumps(task.result)
+        view.deleteLater()
+
+    run(loop, then_shutdown(window, scenario()), timeout=40)
