@@ -506,3 +506,60 @@ def test_a_lost_connection_fails_the_calls_in_flight(
         assert view.status_label.text() == "Connect to call this tool."
 
     run(loop, scenario())
+
+
+# tools that open a dialog for the user (sampling, elicitation) or fetch from the network
+_NOT_CLICKED = {
+    "trigger-elicitation-request",
+    "trigger-url-elicitation",
+    "trigger-sampling-request",
+    "simulate-research-query",
+    "gzip-file-as-resource",
+}
+
+
+def fill_required(view: ToolCallView) -> None:
+    """What a user types into the required fields the defaults leave empty."""
+    plan = view.form.plan
+    assert plan.root is not None
+    values = view.form.values()
+    for spec in plan.root.properties:
+        if not spec.required or spec.name in values:
+            continue
+        if spec.kind == "enum":
+            values[spec.name] = spec.choices[0].value
+        elif spec.kind in ("number", "integer"):
+            values[spec.name] = 2
+        elif spec.kind == "boolean":
+            values[spec.name] = True
+        else:
+            values[spec.name] = "hello"
+    view.form.set_values(values)
+
+
+def test_everything_every_tool_from_its_form(
+    controller: ConnectionController,
+    loop: asyncio.AbstractEventLoop,
+    qtbot: QtBot,
+    everything_command: list[str],
+) -> None:
+    async def scenario() -> None:
+        await connect(controller, everything(everything_command))
+        await until(lambda: len(controller.catalog.tools) >= 13, "tools")
+        outcomes: dict[str, str] = {}
+        for item in list(controller.catalog.tools):
+            if item.key in _NOT_CLICKED:
+                continue
+            view = open_view(qtbot, controller, item.key)
+            if item.key == "trigger-long-running-operation":
+                view.form.set_values({"duration": 1, "steps": 2})
+            fill_required(view)
+            assert view.form.check(), (item.key, view.form.validation_errors())
+            assert view.run() is not None, item.key
+            card = await finished(view.cards[0], 20)
+            outcomes[item.key] = card.record.status
+            view.close()
+        assert outcomes and all(s in ("ok", "tool_error") for s in outcomes.values()), outcomes
+        assert {"echo", "get-sum", "get-tiny-image", "get-structured-content"} <= set(outcomes)
+
+    run(loop, scenario(), 90)
