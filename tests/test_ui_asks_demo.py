@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from shiboken6 import isValid
 
@@ -88,7 +90,11 @@ def test_sampling_dialog_answers_ask_llm(
         assert expected in dialog.origin.text()
         dialog.reply_text.setPlainText("A protocol for tools.")
         dialog.model_edit.setText("human-1")
-        dialog.approve_button.click()
+        # Ctrl+Enter approves from the reply text.
+        dialog.activateWindow()
+        dialog.reply_text.setFocus()
+        QTest.keyClick(dialog.reply_text, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        assert dialog.answer.done()
         result = await result_of(call)
         assert "human-1 answered" in text_of(result)
         assert "A protocol for tools." in text_of(result)

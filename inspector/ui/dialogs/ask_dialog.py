@@ -11,9 +11,11 @@ closes it after a few seconds (or at once, with Close).
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any, ClassVar, Final
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -122,10 +124,19 @@ class AskDialog(QDialog):
         self._content.append(widget)
 
     def add_buttons(self, *buttons: QPushButton) -> None:
+        """The last button is the primary one (default; also Ctrl+Enter from a text field)."""
         self.buttons.addStretch(1)
         for button in buttons:
             self.buttons.addWidget(button)
         self.buttons.addWidget(self.close_button)
+        if buttons:
+            shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
+            shortcut.activated.connect(functools.partial(self._press, buttons[-1]))
+
+    @staticmethod
+    def _press(button: QPushButton) -> None:
+        if button.isVisible() and button.isEnabled():
+            button.click()
 
     def set_problems(self, problems: list[str]) -> None:
         if problems:
