@@ -261,10 +261,12 @@ class TaskClient:
         self._waiting_result.clear()
         self.store.reset(tasks_mode(era, capabilities))
 
-    def stop(self) -> None:
-        for task in self._followers.values():
-            task.cancel()
+    def stop(self, reason: str = "the session ended") -> None:
+        """Stop polling, and withdraw input requests still waiting for the user."""
+        for task in [*self._followers.values(), *self._background]:
+            task.cancel(reason)
         self._followers.clear()
+        self._background.clear()
 
     async def _request(
         self,

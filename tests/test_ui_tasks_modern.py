@@ -191,3 +191,23 @@ def test_run_as_task_option_legacy_rules() -> None:
     assert tool_task_support({"execution": {"taskSupport": "required"}}) == "required"
     assert tool_task_support({"execution": {"taskSupport": "weird"}}) == "forbidden"
     assert tool_task_support({}) == "forbidden"
+
+
+def test_disconnecting_withdraws_a_task_input_dialog(
+    window: MainWindow, loop: asyncio.AbstractEventLoop
+) -> None:
+    async def scenario() -> None:
+        await connect(window, peer())
+        features = window.client_features
+        task, _ = await features.tasks.call_tool("confirm_task", {})
+        assert task is not None
+        dialog = await dialog_of(window, ElicitationDialog)
+        dialog.withdraw_delay_ms = 10_000
+        window.disconnect_server()
+        await until(lambda: dialog.withdrawn is not None, "the withdrawal")
+        assert "session ended" in dialog.notice.label.text()
+        dialog.close_button.click()
+        await no_dialog(window)
+        assert sent(window, "tasks/update") == []
+
+    run(loop, then_shutdown(window, scenario()))
