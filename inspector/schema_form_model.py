@@ -26,6 +26,9 @@ from inspector.schema_validation import (
 )
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_ITEMS",
+    "MAX_PROPERTIES",
     "UNSET",
     "Choice",
     "FieldError",
@@ -70,6 +73,9 @@ class _Unset:
 UNSET: Final = _Unset()
 
 _MAX_REF_DEPTH: Final = 8
+MAX_DEPTH: Final = 10  # deeper objects and arrays are edited as JSON
+MAX_PROPERTIES: Final = 150  # an object with more properties is edited as JSON
+MAX_ITEMS: Final = 200  # an array value with more items is edited as JSON
 _SECRET_NAME: Final = re.compile(
     r"pass(word|wd|phrase)?|secret|token|api[_-]?key|apikey|credential|private[_-]?key|"
     r"auth(orization)?$|session[_-]?id|cookie|pin$",
@@ -174,6 +180,7 @@ class _Builder:
     def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
         self.warnings: list[str] = []
+        self.depth = 0
 
     def warn(self, where: str, why: str) -> None:
         self.warnings.append(f"{where or 'arguments'}: {why}")
@@ -205,6 +212,18 @@ class _Builder:
 
     # -- one field -----------------------------------------------------------
     def spec(self, name: str, raw: Any, *, required: bool, where: str = "") -> FieldSpec:
+        if self.depth >= MAX_DEPTH:
+            why = f"nested deeper than {MAX_DEPTH} levels"
+            self.warn(where, why)
+            schema = raw if isinstance(raw, dict) else {}
+            return self._json(name, schema, required, why, quiet=True)
+        self.depth += 1
+        try:
+            return self._spec(name, raw, required=required, where=where)
+        finally:
+            self.depth -= 1
+
+    def _spec(self, name: str, raw: Any, *, required: bool, where: str) -> FieldSpec:
         if raw is True or raw == {}:
             return self._json(name, {}, required, "any value (no schema)", quiet=True)
         if not isinstance(raw, dict):
@@ -393,6 +412,12 @@ class _Builder:
         additional = schema.get("additionalProperties", True)
         pattern_props = schema.get("patternProperties")
         spec.extra_keys = additional is not False or bool(pattern_props)
+        if len(properties) > MAX_PROPERTIES:
+            spec.kind = "json"
+            spec.why_json = f"{len(properties)} properties: too many for a form"
+            if where:
+                self.warn(where, spec.why_json)
+            return
         if not properties and (isinstance(additional, dict) or pattern_props):
             spec.kind = "json"
             spec.why_json = (

@@ -143,6 +143,8 @@ def validate_values(schema: Any, values: Any, *, limit: int = 50) -> ValidationR
         cls.check_schema(schema)
     except SchemaError as exc:
         return ValidationReport(schema_problem=_short(f"not a valid JSON Schema: {exc.message}"))
+    except RecursionError:
+        return ValidationReport(schema_problem="the schema is nested too deeply to check")
     validator = cls(schema, registry=_REGISTRY, format_checker=_format_checker(cls))
     report = ValidationReport()
     try:

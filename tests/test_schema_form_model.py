@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from inspector.schema_form_model import (
+    MAX_DEPTH,
+    MAX_PROPERTIES,
     UNSET,
     FieldSpec,
     build_form,
@@ -312,3 +314,17 @@ def test_local_refs_validate() -> None:
         "properties": {"n": {"$ref": "#/$defs/N"}},
     }
     assert [e.where for e in validate_values(schema, {"n": "x"}).errors] == ["n"]
+
+
+def test_deep_and_wide_schemas_fall_back_to_json() -> None:
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(400):  # far beyond the recursion a naive builder survives
+        deep = {"type": "object", "properties": {"x": deep}}
+    plan = build_form(deep)
+    assert plan.root is not None
+    assert any(f"nested deeper than {MAX_DEPTH} levels" in w for w in plan.warnings)
+    wide = {f"p{i}": {"type": "string"} for i in range(MAX_PROPERTIES + 1)}
+    spec = field({"type": "object", "properties": wide})
+    assert spec.kind == "json" and "too many for a form" in (spec.why_json or "")
+    report = validate_values(deep, {"x": {"x": 1}})  # no crash: a problem, said in words
+    assert report.schema_problem == "the schema is nested too deeply to check"

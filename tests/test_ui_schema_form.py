@@ -453,3 +453,10 @@ def test_a_failing_provider_is_a_note(form: SchemaForm, loop: asyncio.AbstractEv
 
     run(loop, scenario(), 10)
     assert "server said no" in form.note_label.text()
+
+
+def test_a_huge_array_value_is_shown_as_json(form: SchemaForm) -> None:
+    schema = obj({"v": {"type": "array", "items": {"type": "number"}}})
+    values = {"v": list(range(5000))}
+    form.set_schema(schema, values)
+    assert row(form, "v").is_raw and form.values() == values

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.schema_form_model import UNSET, FieldSpec, Path, initial_value
+from inspector.schema_form_model import MAX_ITEMS, UNSET, FieldSpec, Path, initial_value
 from inspector.ui.forms.editors import (
     BoolEditor,
     Editor,
@@ -406,8 +406,8 @@ class ArrayEditor(Editor):
     def put(self, value: Any) -> bool:
         if value is UNSET:
             value = []
-        if not isinstance(value, list):
-            return False
+        if not isinstance(value, list) or len(value) > MAX_ITEMS:
+            return False  # the row shows it as JSON (thousands of rows would freeze)
         while len(self.items) > len(value):
             self.remove_item(self.items[-1][0])
         while len(self.items) < len(value):
