@@ -314,13 +314,25 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
             "no login needed" in t for _s, _l, t in panel_rows(window)[-6:]
         )
 
+        # A new app run (another window, another ProfileAuth): only the keyring knows it.
+        (tmp_path / "second").mkdir()
+        second = open_window(store, tmp_path / "second")
+        try:
+            await connect(second, profile)
+            assert counts(base)["authorize"] == before["authorize"] + 1
+            assert any("stored token" in t for _s, _l, t in panel_rows(second))
+        finally:
+            await close_window(second)
+
         # Log out (disconnects first); the next connect logs in again.
         task = panel.log_out()
         assert task is not None
         await task
         assert window.controller.state is ConnState.DISCONNECTED
         assert "not logged in" in panel.status.text()
-        assert not any(k[1].startswith("oauth:token:") for k in memory_keyring.store)
+        assert not any(
+            k[1].startswith(("oauth:token:", "oauth:client:")) for k in memory_keyring.store
+        )
         await connect(window, profile)
         assert counts(base)["authorize"] == before["authorize"] + 2
 
