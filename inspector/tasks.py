@@ -372,9 +372,13 @@ class TaskClient:
         era = session.era if session is not None else Era.LEGACY
         task = parse_task(params, era)
         if task is not None:
-            task = self.store.upsert(task)
+            known = self.store.get(task.task_id) is not None
+            # A server may announce a task before the tools/call that created it returns.
+            task = self.store.upsert(task, None if known else "status notification")
             if task.status == "input_required":
                 self._on_input_required(task)
+            elif not known and not task.terminal:
+                self.follow(task.task_id)
 
     # ------------------------------------------------------------------ polling
     def follow(self, task_id: str) -> None:
