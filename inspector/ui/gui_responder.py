@@ -21,7 +21,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QTimer
@@ -45,7 +45,6 @@ class _Waiting:
     future: asyncio.Future[dict[str, Any]]
     dialog: AskDialog | None = None
     reason: str | None = None  # why it was withdrawn
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class GuiResponder:
@@ -119,10 +118,6 @@ class GuiResponder:
     def waiting(self) -> int:
         """Asks queued behind the one on screen."""
         return len(self._queue)
-
-    def close_all(self, reason: str = "the session ended") -> None:
-        for waiting in [*self._queue, *([self._current] if self._current else [])]:
-            self._withdraw(waiting, reason)
 
     # ---------------------------------------------------------------- queue
     def _pump(self) -> None:
