@@ -119,3 +119,33 @@ def test_huge_resource_with_the_whole_window(
         await window.controller.shutdown()
 
     run(loop, scenario(), timeout=100)
+
+
+def test_destroyed_views_ignore_later_connections(
+    window: MainWindow, loop: asyncio.AbstractEventLoop
+) -> None:
+    """The workspace evicts old pages; their views must not react to a reconnect."""
+
+    async def scenario() -> None:
+        from PySide6.QtCore import QEvent
+
+        await connected(window, "-m", "inspector.demo")
+        c = window.controller
+        await until(lambda: c.catalog.prompts.loaded and c.catalog.templates.loaded, "lists")
+        views = [
+            ResourceReadView(c.catalog.resources.items[0], c),
+            TemplateReadView(c.catalog.templates.items[0], c),
+            PromptGetView(c.catalog.prompts.items[0], c),
+        ]
+        for view in views:
+            view.deleteLater()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        await asyncio.sleep(0)
+        errors_before = len(c.errors)
+        c.reconnect()
+        await until(lambda: c.state is ConnState.CONNECTED, "reconnect", timeout=30)
+        await asyncio.sleep(0.2)
+        assert len(c.errors) == errors_before, [e.message for e in c.errors.items]
+        await c.shutdown()
+
+    run(loop, scenario())

@@ -202,8 +202,9 @@ class PromptGetView(QWidget):
         self._elapsed.timeout.connect(
             lambda: self._set_status(f"Getting… {time.monotonic() - self._started:.1f} s", None)
         )
-        controller.state_changed.connect(lambda _s, _d: self._refresh())
-        controller.server_ready.connect(lambda _r: self._refresh())
+        # Bound slots, not lambdas: Qt drops them when the view is destroyed (evicted).
+        controller.state_changed.connect(self._state_changed)
+        controller.server_ready.connect(self._server_ready)
         end = self._end_own_work
         self.destroyed.connect(lambda *_: end())
         self._refresh()
@@ -230,6 +231,12 @@ class PromptGetView(QWidget):
     def session(self) -> Session | None:
         session = self.controller.session
         return session if session is not None and session.is_ready else None
+
+    def _state_changed(self, _state: str, _detail: str) -> None:
+        self._refresh()
+
+    def _server_ready(self, _ready: object) -> None:
+        self._refresh()
 
     def _refresh(self) -> None:
         if not shiboken6.isValid(self):

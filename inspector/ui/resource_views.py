@@ -126,8 +126,9 @@ class TemplateReadView(QWidget):
         layout.addWidget(self.splitter)
 
         self.form.changed.connect(self._update_uri)
-        controller.server_ready.connect(lambda _r: self._update_completer())
-        controller.state_changed.connect(lambda _s, _d: self._update_completer())
+        # Bound slots, not lambdas: Qt drops them when the view is destroyed (evicted).
+        controller.server_ready.connect(self._server_ready)
+        controller.state_changed.connect(self._state_changed)
         self._update_completer()
         self._update_uri()
 
@@ -148,6 +149,12 @@ class TemplateReadView(QWidget):
         return need
 
     # ---------------------------------------------------------------- completions
+    def _server_ready(self, _ready: object) -> None:
+        self._update_completer()
+
+    def _state_changed(self, _state: str, _detail: str) -> None:
+        self._update_completer()
+
     def _update_completer(self) -> None:
         session = self.controller.session
         if session is None or not session.is_ready or not self.template.variables:
