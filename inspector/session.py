@@ -369,7 +369,7 @@ class Session:
             )
         except LocalProtocolError as exc:
             raise RequestNotAllowed(exc) from exc
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future = _call_future()
         call = Call(key, method, self, future, self._clock())
         self._calls[key] = call
         if on_progress is not None:
@@ -545,7 +545,7 @@ class Session:
         call: Call | None = None
         if isinstance(frame, Request):
             key = self.conn.track_raw_request(frame, self._clock())
-            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            future = _call_future()
             call = Call(key, frame.method, self, future, self._clock())
             self._calls[key] = call
         self._record_out(wire, frame)
@@ -950,3 +950,17 @@ def _frame_note(event: Event) -> str | None:
     if isinstance(event, LateResponse):
         return f"late response to {event.method} (given up: {event.why_given_up})"
     return None
+
+
+def _call_future() -> asyncio.Future[dict[str, Any]]:
+    """A call's future. Its failure counts as seen even if nobody awaits the call (a
+    fire-and-forget request, or one still pending at disconnect): the failure reaches the
+    user through the events, not through asyncio's "exception was never retrieved"."""
+    future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    future.add_done_callback(_mark_seen)
+    return future
+
+
+def _mark_seen(future: asyncio.Future[dict[str, Any]]) -> None:
+    if not future.cancelled():
+        future.exception()
