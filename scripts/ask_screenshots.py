@@ -98,6 +98,49 @@ async def _demo_shots(out: Path, window: MainWindow, theme: str) -> list[str]:
     saved.append(f"elicitation-errors-{theme}.png")
     getattr(dialog, "cancel_button").click()  # noqa: B009
     await asyncio.wait_for(call.result(), 10)
+    roots = window.client_features.open_roots()
+    if roots is not None:
+        await asyncio.sleep(0.3)
+        roots.grab().save(str(out / f"roots-dialog-{theme}.png"))
+        saved.append(f"roots-dialog-{theme}.png")
+        roots.close()
+    await window.controller.shutdown()
+    saved += await _mrtr_shots(out, window, theme, demo)
+    return saved
+
+
+async def _mrtr_shots(out: Path, window: MainWindow, theme: str, demo: Profile) -> list[str]:
+    """The modern era: an MRTR round trip, its rounds marked in the log, the conversation."""
+    window.log_panel.clear()
+    await _connect(window, demo.model_copy(update={"era": "modern"}))
+    session = window.controller.session
+    assert session is not None
+    call = session.start_request(
+        "tools/call", {"name": "ask_user", "arguments": {"message": "MRTR round trip"}}
+    )
+    dialog = await _dialog(window, "ElicitationDialog")
+    form = getattr(dialog, "form")  # noqa: B009
+    form.set_values({"name": "Grace", "age": 85})
+    getattr(dialog, "accept_button").click()  # noqa: B009
+    await asyncio.wait_for(call.result(), 10)
+    panel = window.log_panel
+    panel.model.flush()
+    request = next(e for e in window.traffic if e.method == "tools/call" and e.kind == "request")
+    window.centre.setCurrentWidget(panel)
+    panel.splitter.setSizes([620, 260])
+    panel.select_entry(request.index)
+    await asyncio.sleep(0.3)
+    bar = panel.table.horizontalScrollBar()
+    bar.setValue(bar.maximum())  # the summary column, where the rounds are marked
+    await asyncio.sleep(0.1)
+    window.grab().save(str(out / f"mrtr-log-{theme}.png"))
+    conversation = window.client_features.show_conversation(request.index)
+    saved = [f"mrtr-log-{theme}.png"]
+    if conversation is not None:
+        await asyncio.sleep(0.3)
+        conversation.grab().save(str(out / f"mrtr-conversation-{theme}.png"))
+        saved.append(f"mrtr-conversation-{theme}.png")
+        conversation.close()
     await window.controller.shutdown()
     return saved
 

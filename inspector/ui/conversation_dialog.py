@@ -74,6 +74,11 @@ class ConversationDialog(QDialog):
         self.resize(900, 560)
 
     def _clicked(self, item: QListWidgetItem) -> None:
+        """Show that message in the text, and select it in the log."""
         index = item.data(Qt.ItemDataRole.UserRole)
         if isinstance(index, int):
+            cursor = self.text.document().find(f"#{index} ")
+            if not cursor.isNull():
+                self.text.setTextCursor(cursor)
+                self.text.centerCursor()
             self._select(index)

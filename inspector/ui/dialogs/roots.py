@@ -103,7 +103,7 @@ class RootsDialog(QDialog):
             )
         )
         self.where_label = plain(where)
-        self.where_label.setEnabled(False)
+        self.where_label.setStyleSheet(f"color: {colors().muted.name()};")
         layout.addWidget(self.where_label)
         layout.addWidget(self.table, 1)
         layout.addLayout(edit_row)
