@@ -114,7 +114,12 @@ def _transport(ns: argparse.Namespace, recorded: RecordedSession) -> Transport:
         return http_transport(ns.url, headers=headers)
     if command:
         return StdioTransport(StdioParams(command[0], command[1:]))
-    target = recorded_target(recorded, headers)
+    target = recorded_target(
+        recorded,
+        headers,
+        give_command="give the command after -- instead",
+        give_url="give it with --url",
+    )
     for note in target.notes:
         _diag(f"note: {note} (--header 'Name: value')")
     return target.transport()

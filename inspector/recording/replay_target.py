@@ -84,10 +84,15 @@ class ReplayTarget:
 
 
 def recorded_target(
-    recorded: RecordedSession, headers: Mapping[str, str] | None = None
+    recorded: RecordedSession,
+    headers: Mapping[str, str] | None = None,
+    *,
+    give_command: str = "give the command yourself instead",
+    give_url: str = "give the URL yourself",
 ) -> ReplayTarget:
     """The command or URL recorded in the file. Raises ValueError when it cannot be used
-    as is (a redacted env value or URL secret: the user must give it)."""
+    as is (a redacted env value or URL secret: the user must give it, as `give_command` /
+    `give_url` say)."""
     headers = dict(headers or {})
     conn = recorded.connection
     if conn.get("transport") == "stdio" and isinstance(conn.get("command"), str):
@@ -101,7 +106,7 @@ def recorded_target(
         if redacted:
             raise ValueError(
                 f"the recorded command needs secret env values that were not recorded "
-                f"({', '.join(redacted)}); give the command yourself instead"
+                f"({', '.join(redacted)}); {give_command}"
             )
         args = conn.get("args")
         cwd = conn.get("cwd")
@@ -114,7 +119,7 @@ def recorded_target(
     if isinstance(conn.get("url"), str):
         url: str = conn["url"]
         if REDACTED in url:
-            raise ValueError("the recorded URL carried a secret that was not recorded; give it")
+            raise ValueError(f"the recorded URL carried a secret that was not recorded; {give_url}")
         check_url(url)
         names = conn.get("header_names")
         given = {h.lower() for h in headers}
