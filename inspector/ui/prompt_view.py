@@ -191,8 +191,8 @@ class PromptGetView(QWidget):
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(top)
         self.splitter.addWidget(self.conversation_area)
-        self.splitter.setStretchFactor(0, 1)
-        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(0, 0)  # a taller window grows the result, not the form
+        self.splitter.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.splitter)
@@ -215,7 +215,7 @@ class PromptGetView(QWidget):
             self._sized = True
             total = max(self.splitter.height(), 400)
             page = self.form.form_area.widget()
-            need = (page.sizeHint().height() if page is not None else 60) + 90
+            need = (page.sizeHint().height() if page is not None else 60) + 110
             if self.declared.isVisible():
                 need += self.declared.sizeHint().height()
             top = min(need, int(total * 0.5))
