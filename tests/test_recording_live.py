@@ -28,7 +28,7 @@ from inspector.recording.snapshot import copy_recording, write_traffic_log
 from inspector.recording.timeline import format_duration, timeline_of
 from inspector.responder import PolicyResponder
 from inspector.secrets import SecretStore
-from inspector.session import RequestError, Session
+from inspector.session import ConnectError, RequestError, Session
 from inspector.traffic import TrafficLog
 from tests.conftest import PY, REPO
 from tests.keyring_helpers import MemoryKeyring, installed_memory_keyring
@@ -305,3 +305,18 @@ async def test_save_as_copies_the_recording_or_writes_the_traffic_log(
     copy_recording(out, copy)
     assert read_session(copy).problems == []
     assert copy.read_bytes().endswith(b"\n")
+
+
+async def test_a_connection_that_never_starts_says_why_in_its_file(tmp_path: Path) -> None:
+    profile = Profile(name="broken", stdio=StdioSettings(command=str(tmp_path / "no-such-server")))
+    auto = AutoRecorder(lambda: tmp_path, RecordingSettings(), None)
+    session = Session(transport_for(profile, None), client_config_for(profile))
+    auto.attach(session, profile)
+    with pytest.raises(ConnectError):
+        await session.connect(timeout=5)
+    await session.close()
+    assert auto.recording, "no transport ran, so no 'transport closed' line ended it"
+    auto.fail("command not found")
+    assert not auto.recording and auto.last_path is not None
+    notes = [e for e in read_session(auto.last_path).events if e.type == "note"]
+    assert notes and notes[-1].data["text"] == "could not connect: command not found"

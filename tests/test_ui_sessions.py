@@ -17,7 +17,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QToolBar
 
 from inspector.paths import DATA_DIR_ENV
-from inspector.profiles import HeaderEntry, HttpSettings, Profile, ProfileStore
+from inspector.profiles import HeaderEntry, HttpSettings, Profile, ProfileStore, StdioSettings
 from inspector.recording.format import REDACTED
 from inspector.recording.reader import read_session
 from inspector.recording.retention import RecordingSettings, list_sessions
@@ -347,3 +347,31 @@ def test_answers_given_by_hand_are_actions_in_the_recording(
     rejected = [a for a in actions if a.startswith("rejected sampling (server request")]
     assert answered and answered[0].endswith("by hand"), actions
     assert rejected and "by hand" in rejected[0], actions
+
+
+@pytest.mark.parametrize("case", ["exits", "missing"])
+def test_a_failed_connection_is_recorded_with_its_reason(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path, case: str
+) -> None:
+    if case == "exits":
+        broken = python_profile("Broken", "-c", "import sys; sys.exit(7)")
+        reason = "code 7"
+    else:  # the process never starts: no transport ever closes
+        broken = Profile(name="Broken", stdio=StdioSettings(command=str(tmp_path / "nothing")))
+        reason = "command not found"
+
+    async def scenario() -> None:
+        c = window.controller
+        try:
+            window.connect_profile(broken)
+            await until(lambda: c.state is ConnState.FAILED, "the failure")
+            await until(lambda: not window.session_files.recorder.recording, "the end")
+        finally:
+            await c.shutdown()
+
+    run(loop, scenario())
+    path = window.session_files.recorder.last_path
+    assert path is not None and path.name.startswith("broken_")
+    notes = [e.data.get("text", "") for e in read_session(path).events if e.type == "note"]
+    assert any(reason in n for n in notes), notes
+    assert window.session_files.rec_label.text() == ""

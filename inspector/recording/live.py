@@ -9,6 +9,7 @@ the caller: the recorder writes from its own thread.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from inspector.recording.retention import RecordingSettings, cleanup, new_sessio
 from inspector.recording.writer import RecordingResponder, SessionRecorder
 from inspector.responder import AskRejected, Responder
 from inspector.session import Session
+from inspector.traffic import TrafficRecord
 from inspector.transports.base import TransportClosed
 
 if TYPE_CHECKING:
@@ -74,6 +76,12 @@ class AskActionResponder(RecordingResponder):
             raise
         self.recorder.action(f"answered {ask.kind} ({ask.origin}) {how}", kind=ask.kind, how=how)
         return result
+
+
+def recorder_transport(recorder: SessionRecorder) -> str:
+    connection = recorder.header.get("connection")
+    value = connection.get("transport") if isinstance(connection, dict) else None
+    return value if isinstance(value, str) else ""
 
 
 def default_how(inner: Responder) -> Callable[[ServerAsk], str]:
@@ -157,6 +165,25 @@ class AutoRecorder:
         """A user action worth knowing, into the current recording (if any)."""
         if self.recorder is not None:
             self.recorder.action(text, **data)
+
+    def fail(self, reason: str) -> None:
+        """The connection failed (possibly before its transport ever ran, so no
+        `transport closed` line will come): say why in the file, and close it."""
+        recorder = self.recorder
+        if recorder is None:
+            return
+        recorder.observe(
+            TrafficRecord(
+                direction="",
+                kind="note",
+                raw=f"could not connect: {reason}",
+                mono=time.monotonic(),
+                wall=time.time(),
+                transport=str(recorder_transport(recorder)),
+                note="connection failed",
+            )
+        )
+        self.finish()
 
     def finish(self) -> None:
         """Close the current recording (its file stays) and clean up old ones."""

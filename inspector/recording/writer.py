@@ -56,6 +56,11 @@ class SessionRecorder:
         self._xids: dict[int, tuple[HttpExchange, int]] = {}
         self._next_xid = 1
 
+    @property
+    def header(self) -> dict[str, Any]:
+        """The header line (before redaction) this recording started with."""
+        return self._header
+
     def start(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = self.path.open("w", encoding="utf-8", errors="replace", newline="\n")

@@ -41,6 +41,7 @@ from inspector.recording.redaction import spec_for_profile
 from inspector.recording.retention import RecordingSettings, cleanup
 from inspector.recording.snapshot import copy_recording, write_traffic_log
 from inspector.session import Session
+from inspector.ui.controller import ConnState
 from inspector.ui.offline_view import OfflineView
 from inspector.ui.recording_settings import (
     RecordingSettingsDialog,
@@ -198,6 +199,11 @@ class SessionFiles(QObject):
         self._live_ready = ready
 
     def _after_state(self) -> None:
+        c = self.window.controller
+        if c.state is ConnState.FAILED:
+            self.recorder.fail(c.detail)  # the file says why (a start failure has no close)
+        elif c.state is ConnState.DISCONNECTED and c.session is None:
+            self.recorder.finish()
         self._update_indicator()
         self._enforce_offline()
 
@@ -344,8 +350,6 @@ class SessionFiles(QObject):
             toolbar.setEnabled(True)
         self._disabled.clear()
         c = w.controller
-        from inspector.ui.controller import ConnState
-
         for name, enabled in (
             ("disconnect_action", c.state in (ConnState.CONNECTED, ConnState.CONNECTING)),
             ("send_raw_action", c.state is ConnState.CONNECTED),
