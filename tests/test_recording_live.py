@@ -315,8 +315,13 @@ async def test_a_connection_that_never_starts_says_why_in_its_file(tmp_path: Pat
     with pytest.raises(ConnectError):
         await session.connect(timeout=5)
     await session.close()
-    assert auto.recording, "no transport ran, so no 'transport closed' line ended it"
+    assert auto.recorder is not None, "no transport ran: no 'transport closed' line ended it"
     auto.fail("command not found")
-    assert not auto.recording and auto.last_path is not None
-    notes = [e for e in read_session(auto.last_path).events if e.type == "note"]
+    path = auto.last_path
+    assert path is not None and not recording(auto)
+    notes = [e for e in read_session(path).events if e.type == "note"]
     assert notes and notes[-1].data["text"] == "could not connect: command not found"
+
+
+def recording(auto: AutoRecorder) -> bool:
+    return auto.recording
