@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -563,3 +563,29 @@ def test_everything_every_tool_from_its_form(
         assert {"echo", "get-sum", "get-tiny-image", "get-structured-content"} <= set(outcomes)
 
     run(loop, scenario(), 90)
+
+
+def test_ctrl_enter_runs_from_the_form_and_the_json_editor(
+    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+) -> None:
+    async def scenario() -> None:
+        await connect(controller)
+        view = open_view(qtbot, controller, "echo")
+        row = view.form.row("message")
+        assert row is not None and isinstance(row.editor, StringEditor)
+        edit = row.editor.text_edit or row.editor.line_edit
+        assert edit is not None
+        view.activateWindow()
+        await until(view.isActiveWindow, "the view's window active")
+        edit.setFocus()
+        qtbot.keyClicks(edit, "hi")
+        qtbot.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        assert len(view.cards) == 1 and view.cards[0].record.arguments == {"message": "hi"}
+        view.form.set_mode("json")
+        view.form.json_edit.setFocus()
+        qtbot.keyClick(view.form.json_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        assert len(view.cards) == 2
+        for card in view.cards:
+            await finished(card)
+
+    run(loop, scenario())
