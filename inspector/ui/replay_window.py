@@ -298,10 +298,14 @@ class ReplayWindow(QWidget):
         box.setTextFormat(Qt.TextFormat.PlainText)
         if target.kind == "stdio":
             where = target.cwd or f"{Path.cwd()} (the app's current folder)"
-            env = ", ".join(f"{k}={v}" for k, v in target.env.items()) or "(none besides the usual)"
+            env = "\n".join(f"  {k}={v}" for k, v in target.env.items()) or "  (none)"
+            words = "\n".join(f"  {word}" for word in target.argv[1:]) or "  (none)"
             box.setText(
                 "The session file asks to start this command on your computer:\n\n"
-                f"{target.describe()}\n\nin the folder: {where}\nwith environment: {env}"
+                f"{target.describe()}\n\n"
+                f"program: {target.argv[0]}\narguments, one per line:\n{words}\n"
+                f"in the folder: {where}\n"
+                f"environment set by the file (besides PATH, HOME and the like):\n{env}"
             )
         else:
             box.setText(f"The session file asks to connect to:\n\n{target.describe()}")
