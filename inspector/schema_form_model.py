@@ -82,7 +82,7 @@ _SECRET_NAME: Final = re.compile(
     re.IGNORECASE,
 )
 _LONG_TEXT_NAME: Final = re.compile(
-    r"^(text|body|content|contents|description|message|prompt|code|script|query|sql|"
+    r"^(text|body|content|contents|description|message|prompt|code|script|sql|"
     r"markdown|html|notes?|comment|instructions|template|source|snippet|yaml|json|xml)$",
     re.IGNORECASE,
 )

@@ -19,10 +19,10 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QPlainTextEdit,
+    QScrollArea,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -51,6 +51,9 @@ _PLACEHOLDERS = {
     "ipv4": "192.0.2.1",
     "hostname": "example.com",
 }
+
+
+_VISIBLE_CHOICES = 8
 
 
 def same_json(a: Any, b: Any) -> bool:
@@ -325,27 +328,34 @@ class EnumEditor(Editor):
 
 
 class MultiEnumEditor(Editor):
-    """An array of enum values: a list of checkable choices."""
+    """An array of enum values: one checkbox per choice (a scrolling list beyond eight)."""
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.list = QListWidget(self)
+        holder = QWidget()
+        column = QVBoxLayout(holder)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        self.boxes: list[QCheckBox] = []
         for choice in spec.choices:
-            item = QListWidgetItem(choice.label, self.list)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Unchecked)
-        rows = min(max(len(spec.choices), 1), 8)
-        self.list.setFixedHeight(
-            self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth() + 4
-        )
-        self.list.itemChanged.connect(lambda _item: self.changed.emit())
-        _row(self).addWidget(self.list, 1)
+            box = QCheckBox(choice.label, holder)
+            box.toggled.connect(lambda _on: self.changed.emit())
+            column.addWidget(box)
+            self.boxes.append(box)
+        row = _row(self)
+        if len(spec.choices) > _VISIBLE_CHOICES:
+            scroll = QScrollArea(self)
+            scroll.setWidgetResizable(True)
+            scroll.setWidget(holder)
+            line = max(self.boxes[0].sizeHint().height(), 16) + column.spacing()
+            scroll.setFixedHeight(line * _VISIBLE_CHOICES + 2 * scroll.frameWidth())
+            row.addWidget(scroll, 1)
+        else:
+            row.addWidget(holder, 1)
 
     def get(self) -> Any:
         chosen = [
-            choice.value
-            for i, choice in enumerate(self.spec.choices)
-            if self.list.item(i).checkState() == Qt.CheckState.Checked
+            c.value for c, box in zip(self.spec.choices, self.boxes, strict=True) if box.isChecked()
         ]
         if not chosen and not self.spec.required and not self.spec.keep_empty:
             return UNSET
@@ -367,11 +377,10 @@ class MultiEnumEditor(Editor):
         order = [self.spec.choices[i].value for i in sorted(indexes)]
         if not same_json(order, value):
             return False  # the order matters to JSON; keep it exactly
-        self.list.blockSignals(True)
-        for i in range(self.list.count()):
-            checked = Qt.CheckState.Checked if i in indexes else Qt.CheckState.Unchecked
-            self.list.item(i).setCheckState(checked)
-        self.list.blockSignals(False)
+        for i, box in enumerate(self.boxes):
+            box.blockSignals(True)
+            box.setChecked(i in indexes)
+            box.blockSignals(False)
         self.changed.emit()
         return True
 
