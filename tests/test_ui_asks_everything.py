@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLineEdit, QListWidget
+from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLineEdit
 
 from inspector.profiles import Profile, RootEntry, StdioSettings
 from inspector.ui.dialogs.elicitation import ElicitationDialog, UrlElicitationDialog
@@ -150,9 +150,8 @@ def test_elicitation_form_every_field_type(
         assert isinstance(pets, QComboBox)
         labels = [pets.itemText(i).split("  ")[0] for i in range(pets.count())]
         assert labels[-5:] == ["Cats", "Dogs", "Birds", "Fish", "Reptiles"]
-        fish = field(dialog, "titledMultipleSelectEnum").list
-        assert isinstance(fish, QListWidget)
-        assert [fish.item(i).text() for i in range(fish.count())] == ["Tuna", "Salmon", "Trout"]
+        fish = field(dialog, "titledMultipleSelectEnum").boxes
+        assert [box.text() for box in fish] == ["Tuna", "Salmon", "Trout"]
         # Bad input is marked next to its field.
         type_into(dialog, "email", "not-an-email")
         type_into(dialog, "birthdate", "31/12/1999")
@@ -168,7 +167,7 @@ def test_elicitation_form_every_field_type(
         assert isinstance(check, QCheckBox)
         check.setChecked(True)
         pets.setCurrentIndex(labels.index("Dogs"))
-        fish.item(2).setCheckState(Qt.CheckState.Checked)  # Trout, besides the default Tuna
+        fish[2].setChecked(True)  # Trout, besides the default Tuna
         dialog.accept_button.click()
         text = text_of(await result_of(call))
         raw: dict[str, Any] = json.loads(text.split("Raw result: ", 1)[1])
