@@ -139,6 +139,13 @@ def build_parser() -> argparse.ArgumentParser:
     target.add_argument("--env", action="append", default=[], metavar="K=V")
     target.add_argument("--full-env", action="store_true", help="pass the whole environment")
     target.add_argument("--cwd")
+    target.add_argument(
+        "--max-message-mb",
+        type=int,
+        default=64,
+        metavar="MIB",
+        help="the largest message accepted; bigger ones are cut and flagged (default 64)",
+    )
     proto = cli.add_argument_group("protocol")
     proto.add_argument("--era", choices=[e.value for e in EraSetting], default="legacy")
     proto.add_argument(
@@ -261,6 +268,8 @@ def _check_usage(ns: argparse.Namespace) -> list[str]:
         raise UsageError("server/discover is a modern-era method: add --era modern or --era auto")
     if ns.timeout <= 0:
         raise UsageError("--timeout must be positive")
+    if ns.max_message_mb < 1:
+        raise UsageError("--max-message-mb must be at least 1")
     return command
 
 
@@ -407,7 +416,13 @@ def _transport(ns: argparse.Namespace, command: list[str]) -> Transport:
             auth = build_auth(ns, verbose=ns.verbose)
         except AuthUsageError as exc:
             raise UsageError(str(exc)) from exc
-        return http_transport(ns.url, kind=ns.transport, headers=_headers(ns.header), auth=auth)
+        return http_transport(
+            ns.url,
+            kind=ns.transport,
+            headers=_headers(ns.header),
+            auth=auth,
+            max_message_bytes=ns.max_message_mb * 1024 * 1024,
+        )
     if ns.transport not in ("auto", "stdio"):
         raise UsageError(f"--transport {ns.transport} needs --url")
     if ns.header:
@@ -420,6 +435,7 @@ def _transport(ns: argparse.Namespace, command: list[str]) -> Transport:
         env=_pairs(ns.env, "--env"),
         cwd=ns.cwd,
         inherit_full_env=ns.full_env,
+        max_line_bytes=ns.max_message_mb * 1024 * 1024,
     )
     return StdioTransport(params)
 

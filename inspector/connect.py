@@ -99,6 +99,7 @@ def transport_for(
             env=resolved_env(profile, secrets),
             cwd=profile.stdio.cwd or None,
             inherit_full_env=profile.stdio.inherit_full_env,
+            max_line_bytes=profile.max_message_mb * 1024 * 1024,
         )
         return StdioTransport(params)
     factory = _http_factory()
@@ -116,6 +117,7 @@ def transport_for(
         headers=headers,
         secret_headers=secret_names,
         auth=auth,
+        max_message_bytes=profile.max_message_mb * 1024 * 1024,
     )
 
 

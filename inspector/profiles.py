@@ -133,6 +133,8 @@ class Profile(_Model):
     timeouts: Timeouts = Field(default_factory=Timeouts)
     roots: list[RootEntry] = Field(default_factory=list)
     capabilities: ClientCapabilitySwitches = Field(default_factory=ClientCapabilitySwitches)
+    # The largest message accepted (MiB); bigger ones are cut and flagged, never buffered.
+    max_message_mb: int = Field(default=64, ge=1, le=4096)
     source: str | None = None  # where it was imported from, for the user
     builtin: bool = Field(default=False, exclude=True)
 

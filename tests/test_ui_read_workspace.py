@@ -34,8 +34,8 @@ def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWind
     run(loop, close_window(win))
 
 
-async def connected(win: MainWindow, *args: str) -> None:
-    win.connect_profile(python_profile("p", *args))
+async def connected(win: MainWindow, *args: str, max_message_mb: int = 64) -> None:
+    win.connect_profile(python_profile("p", *args, max_message_mb=max_message_mb))
     c = win.controller
     await until(lambda: c.state is ConnState.CONNECTED, f"connect ({c.detail})", timeout=30)
     await until(lambda: c.catalog.resources.loaded, "resources listed", timeout=15)
@@ -89,7 +89,7 @@ def test_huge_resource_with_the_whole_window(
     window: MainWindow, loop: asyncio.AbstractEventLoop
 ) -> None:
     async def scenario() -> None:
-        await connected(window, BIG)
+        await connected(window, BIG, max_message_mb=16)  # text-20mb is over this limit
         assert window.explorer.select("resources", "big://text-15mb")
         await asyncio.sleep(0.05)
         view = shown(window, ResourceReadView)

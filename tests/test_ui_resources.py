@@ -23,6 +23,8 @@ from inspector.ui.resource_reader import ResourceReader
 from tests.conftest import REPO
 from tests.ui_helpers import new_loop, python_profile, run, until
 
+MB = 1_000_000  # as in tests/misbehaving/big_resource_server.py
+
 pytestmark = pytest.mark.timeout(120)
 
 BIG = str(REPO / "tests" / "misbehaving" / "big_resource_server.py")
@@ -211,16 +213,16 @@ def test_huge_text_does_not_freeze(
     loop: asyncio.AbstractEventLoop, controller: ConnectionController, qtbot: object
 ) -> None:
     async def scenario() -> None:
-        await connect(controller, python_profile("big", BIG))
+        await connect(controller, python_profile("big", BIG))  # the default 64 MiB limit
         reader = ResourceReader(controller)
         reader.resize(900, 700)
         reader.show()
         with StallMeter() as meter:
-            part = await read(reader, "big://text-15mb")
+            part = await read(reader, "big://text-20mb")
             await asyncio.sleep(0.05)
         read_stall = meter.worst
         assert part.banner_box.isVisible() and part.load_all_button.isVisible()
-        assert f"of {15_000_000:,} characters" in part.banner.text()
+        assert f"of {20 * MB:,} characters" in part.banner.text()
         shown = part.text_view.document().characterCount()
         assert INITIAL_DISPLAY_CHARS // 2 < shown <= INITIAL_DISPLAY_CHARS + 1
         with StallMeter() as meter:
@@ -228,7 +230,7 @@ def test_huge_text_does_not_freeze(
             assert task is not None
             await task
         assert part.fully_shown and not part.load_all_button.isVisible()
-        assert part.text_view.document().characterCount() >= 15_000_000
+        assert part.text_view.document().characterCount() >= 20 * MB
         assert read_stall < STALL_LIMIT, f"reading stalled the loop {read_stall * 1000:.0f} ms"
         assert meter.worst < STALL_LIMIT, f"load all stalled the loop {meter.worst * 1000:.0f} ms"
         await controller.shutdown()
@@ -240,7 +242,7 @@ def test_resource_over_the_frame_limit_fails_clearly(
     loop: asyncio.AbstractEventLoop, controller: ConnectionController, qtbot: object
 ) -> None:
     async def scenario() -> None:
-        await connect(controller, python_profile("big", BIG))
+        await connect(controller, python_profile("big", BIG, max_message_mb=16))
         reader = ResourceReader(controller)
         reader.show()
         reader.set_uri("big://text-20mb")
@@ -260,7 +262,7 @@ def test_one_long_line_and_big_blob(
     loop: asyncio.AbstractEventLoop, controller: ConnectionController, qtbot: object
 ) -> None:
     async def scenario() -> None:
-        await connect(controller, python_profile("big", BIG))
+        await connect(controller, python_profile("big", BIG, max_message_mb=16))
         reader = ResourceReader(controller)
         reader.resize(900, 700)
         reader.show()
@@ -289,7 +291,7 @@ def test_bad_blob_and_weird_shapes(
     loop: asyncio.AbstractEventLoop, controller: ConnectionController, qtbot: object
 ) -> None:
     async def scenario() -> None:
-        await connect(controller, python_profile("big", BIG))
+        await connect(controller, python_profile("big", BIG, max_message_mb=16))
         reader = ResourceReader(controller)
         reader.show()
         bad = await read(reader, "big://bad-blob")

@@ -48,13 +48,14 @@ async def until(predicate: Callable[[], object], what: str, timeout: float = 15.
         await asyncio.sleep(0.01)
 
 
-def python_profile(name: str, *args: str) -> Profile:
+def python_profile(name: str, *args: str, max_message_mb: int = 64) -> Profile:
     """A stdio profile running this interpreter with `inspector` importable."""
     return Profile(
         name=name,
         stdio=StdioSettings(
             command=PY, args=list(args), env=[EnvVar(name="PYTHONPATH", value=str(REPO))]
         ),
+        max_message_mb=max_message_mb,
     )
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import abc
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 __all__ = [
+    "DEFAULT_MAX_MESSAGE_BYTES",
     "DeliveryFailed",
     "FrameReceived",
     "HttpExchange",
@@ -27,6 +28,12 @@ __all__ = [
     "TransportError",
     "TransportEvent",
 ]
+
+
+# The largest single message a transport accepts (a stdio line, an HTTP body, an SSE event).
+# Bigger ones are cut to their head and flagged, never buffered whole. Profiles and the
+# CLI (--max-message-mb) can change it.
+DEFAULT_MAX_MESSAGE_BYTES: Final = 64 * 1024 * 1024
 
 
 class TransportError(Exception):

@@ -15,6 +15,7 @@ from typing import Final, Literal
 import httpx
 
 from inspector.transports.base import (
+    DEFAULT_MAX_MESSAGE_BYTES,
     HttpExchange,
     Outgoing,
     Transport,
@@ -41,6 +42,7 @@ def http_transport(
     secret_headers: frozenset[str] = frozenset(),
     client: httpx.AsyncClient | None = None,
     auth: httpx.Auth | None = None,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
 ) -> Transport:
     """`auth` (e.g. `inspector.auth.OAuth`) is applied to every request of the connection;
     its DPoP proofs are redacted from exchange reports like the Authorization header."""
@@ -49,7 +51,15 @@ def http_transport(
         secret |= {"dpop"}
         if client is not None:
             client.auth = auth
-    params = HttpParams(url, dict(headers or {}), secret, client=client, auth=auth)
+    params = HttpParams(
+        url,
+        dict(headers or {}),
+        secret,
+        client=client,
+        auth=auth,
+        max_body_bytes=max_message_bytes,
+        max_event_bytes=max_message_bytes,
+    )
     if kind == "streamable-http":
         return StreamableHttpTransport(params)
     if kind == "sse":

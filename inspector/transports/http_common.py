@@ -10,7 +10,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from inspector.transports.base import HttpExchange, TransportError
+from inspector.transports.base import DEFAULT_MAX_MESSAGE_BYTES, HttpExchange, TransportError
 
 __all__ = [
     "MODERN_ERROR_CODES",
@@ -44,8 +44,8 @@ class HttpParams:
     headers: dict[str, str] = field(default_factory=dict)  # custom, e.g. Authorization
     secret_headers: frozenset[str] = frozenset()  # extra names to redact (lower case)
     connect_timeout: float = 10.0
-    max_body_bytes: int = 16 * 1024 * 1024
-    max_event_bytes: int = 16 * 1024 * 1024
+    max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    max_event_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     open_get_stream: bool = True  # legacy: the optional GET stream for server messages
     max_resume_attempts: int = 5
     default_retry_ms: int = 1000

@@ -48,7 +48,7 @@ class SseDecoder:
     is never claimed as received.
     """
 
-    def __init__(self, max_event_bytes: int = 16 * 1024 * 1024) -> None:
+    def __init__(self, max_event_bytes: int = 64 * 1024 * 1024) -> None:
         self.max_event_bytes = max_event_bytes
         self.last_event_id: str | None = None
         self.retry_ms: int | None = None

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from inspector.transports.base import (
+    DEFAULT_MAX_MESSAGE_BYTES,
     FrameReceived,
     LaunchError,
     Outgoing,
@@ -86,7 +87,7 @@ class StdioParams:
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: str | None = None
     inherit_full_env: bool = False
-    max_line_bytes: int = 16 * 1024 * 1024
+    max_line_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     max_stderr_line_bytes: int = 64 * 1024
     stderr_tail_lines: int = 50
     close_grace: float = 2.0  # after closing stdin

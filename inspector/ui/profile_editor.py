@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSpinBox,
     QStackedWidget,
     QTableWidget,
     QTabWidget,
@@ -229,6 +230,13 @@ class ProfileEditor(QWidget):
         self.request_timeout = _seconds_box(86400)
         self.reset_on_progress = QCheckBox("Progress notifications reset the request timeout")
         self.max_total = _seconds_box(86400)
+        self.max_message = QSpinBox()
+        self.max_message.setRange(1, 4096)
+        self.max_message.setSuffix(" MiB")
+        self.max_message.setToolTip(
+            "A bigger message (stdio line, HTTP body, SSE event) is cut to its head and "
+            "flagged in the log; its request fails"
+        )
         self.cap_sampling = QCheckBox("sampling")
         self.cap_elicitation = QCheckBox("elicitation")
         self.cap_roots = QCheckBox("roots")
@@ -245,6 +253,7 @@ class ProfileEditor(QWidget):
         pform.addRow("Request timeout:", self.request_timeout)
         pform.addRow("", self.reset_on_progress)
         pform.addRow("Hard maximum:", self.max_total)
+        pform.addRow("Largest message:", self.max_message)
         pform.addRow("Declare:", caps)
         pform.addRow("Roots:", self.roots)
 
@@ -320,6 +329,7 @@ class ProfileEditor(QWidget):
         self.request_timeout.setValue(p.timeouts.request or 0)
         self.reset_on_progress.setChecked(p.timeouts.reset_on_progress)
         self.max_total.setValue(p.timeouts.max_total or 0)
+        self.max_message.setValue(p.max_message_mb)
         self.cap_sampling.setChecked(p.capabilities.sampling)
         self.cap_elicitation.setChecked(p.capabilities.elicitation)
         self.cap_roots.setChecked(p.capabilities.roots)
@@ -375,6 +385,7 @@ class ProfileEditor(QWidget):
                 reset_on_progress=self.reset_on_progress.isChecked(),
                 max_total=self.max_total.value() or None,
             ),
+            max_message_mb=self.max_message.value(),
             roots=[RootEntry(uri=u, name=n or None) for u, n, _s in self.roots.rows() if u],
             capabilities=ClientCapabilitySwitches(
                 sampling=self.cap_sampling.isChecked(),

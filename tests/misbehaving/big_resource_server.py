@@ -1,8 +1,8 @@
 """A stdio MCP server (legacy, stdlib only) whose resources are huge or malformed.
 
 Resources (sizes are of the text or of the decoded blob):
-  big://text-15mb     15 MB of text in 100-character lines (under the 16 MiB frame limit)
-  big://text-20mb     20 MB of text: its frame exceeds the client's default frame limit
+  big://text-15mb     15 MB of text in 100-character lines
+  big://text-20mb     20 MB of text (over a 16 MiB profile limit; under the 64 MiB default)
   big://oneline-8mb   8 MB of text on a single line
   big://blob-10mb     10 MB of binary data (base64: ~13.3 MB)
   big://bad-blob      a blob that is not base64
