@@ -199,6 +199,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="connect, wait for server info and tools, save a PNG of the window and exit",
     )
+    gui.add_argument(
+        "--open",
+        metavar="KIND:KEY",
+        help="screenshot mode: select tool:NAME, resource:URI, template:URI-TEMPLATE or "
+        "prompt:NAME and show its form",
+    )
+    gui.add_argument(
+        "--call-args",
+        metavar="JSON",
+        help="screenshot mode, with --open: call (read, get) it with these arguments and "
+        "wait for the result",
+    )
     gui.add_argument("--theme", choices=("system", "light", "dark"), help="color theme")
     gui.add_argument(
         "--timeout", type=float, default=30.0, metavar="SECONDS", help="screenshot mode wait"
@@ -579,6 +591,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 screenshot=getattr(ns, "screenshot", None),
                 theme=getattr(ns, "theme", None),
                 timeout=getattr(ns, "timeout", 30.0),
+                open_item=getattr(ns, "open", None),
+                call_args=getattr(ns, "call_args", None),
             )
         )
     try:

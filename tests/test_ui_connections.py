@@ -278,3 +278,32 @@ def test_screenshot_mode_fails_with_the_reason(tmp_path: Path) -> None:
     assert not (tmp_path / "x.png").exists()
     unknown = _gui(tmp_path, "--profile", "nope", "--screenshot", str(tmp_path / "y.png"))
     assert unknown.returncode == 2 and "no profile named 'nope'" in unknown.stderr
+
+
+def test_screenshot_mode_opens_and_calls_an_item(tmp_path: Path) -> None:
+    out = tmp_path / "tool.png"
+    args = '{"a": 2, "b": 40}'
+    proc = _gui(
+        tmp_path, "--profile", "demo", "--screenshot", str(out), "--open", "tool:add",
+        "--call-args", args,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes().startswith(b"\x89PNG")
+    prompt = _gui(
+        tmp_path, "--profile", "demo", "--screenshot", str(tmp_path / "p.png"), "--open",
+        "prompt:greet", "--call-args", '{"name": "Ada"}',
+    )  # fmt: skip
+    assert prompt.returncode == 0, prompt.stderr
+
+
+def test_screenshot_mode_open_usage_errors(tmp_path: Path) -> None:
+    shot = ["--profile", "demo", "--screenshot", str(tmp_path / "x.png")]
+    unknown = _gui(tmp_path, *shot, "--open", "tool:no-such-tool")
+    assert unknown.returncode == 2 and "no tool 'no-such-tool'" in unknown.stderr
+    assert "add" in unknown.stderr  # it lists what the server has
+    bad_kind = _gui(tmp_path, *shot, "--open", "widget:x")
+    assert bad_kind.returncode == 2 and "--open expects" in bad_kind.stderr
+    bad_json = _gui(tmp_path, *shot, "--open", "tool:add", "--call-args", "{nope")
+    assert bad_json.returncode == 2 and "not valid JSON" in bad_json.stderr
+    alone = _gui(tmp_path, "--profile", "demo", "--open", "tool:add")
+    assert alone.returncode == 2 and "go with --screenshot" in alone.stderr

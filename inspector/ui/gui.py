@@ -26,9 +26,10 @@ from inspector.secrets import SecretStore
 from inspector.ui.app import run_qt_async
 from inspector.ui.controller import ConnState
 from inspector.ui.main_window import MainWindow, app_icon
+from inspector.ui.screenshot_open import Opening, open_and_run, parse_open
 from inspector.ui.theme import ThemeChoice, apply_theme
 
-__all__ = ["GuiOptions", "run_gui"]
+__all__ = ["GuiOptions", "Opening", "parse_open", "run_gui"]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,8 @@ class GuiOptions:
     screenshot: str | None = None
     theme: ThemeChoice | None = None
     timeout: float = 30.0
+    open_item: str | None = None  # "tool:NAME", "resource:URI", "template:T", "prompt:NAME"
+    call_args: str | None = None  # JSON object: call/read/get the opened item with these
 
 
 def _say(text: str) -> None:
@@ -96,6 +99,14 @@ def run_gui(options: GuiOptions) -> int:
     except ValueError as exc:
         _say(f"mcp-inspector-qt gui: error: {exc}")
         return EXIT_USAGE
+    try:
+        opening = parse_open(options.open_item, options.call_args)
+    except ValueError as exc:
+        _say(f"mcp-inspector-qt gui: error: {exc}")
+        return EXIT_USAGE
+    if (opening is not None) and not options.screenshot:
+        _say("mcp-inspector-qt gui: error: --open and --call-args go with --screenshot")
+        return EXIT_USAGE
     if options.screenshot and target is None:
         target = store.find("demo")
     if target is not None and target.transport == "http" and options.screenshot:
@@ -128,7 +139,9 @@ def run_gui(options: GuiOptions) -> int:
             window.connect_profile(target)
         try:
             if options.screenshot:
-                return await take_screenshot(window, Path(options.screenshot), options.timeout)
+                return await take_screenshot(
+                    window, Path(options.screenshot), options.timeout, opening
+                )
             await window.wait_closed()
             return EXIT_OK
         finally:
@@ -138,8 +151,11 @@ def run_gui(options: GuiOptions) -> int:
     return run_qt_async(main)
 
 
-async def take_screenshot(window: MainWindow, path: Path, timeout: float) -> int:
-    """Wait for server info and tools (or a failure), then save the window as PNG."""
+async def take_screenshot(
+    window: MainWindow, path: Path, timeout: float, opening: Opening | None = None
+) -> int:
+    """Wait for server info and tools (or a failure), optionally open an item and call it,
+    then save the window as PNG."""
     controller = window.controller
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -157,6 +173,11 @@ async def take_screenshot(window: MainWindow, path: Path, timeout: float) -> int
         )
         return EXIT_TIMEOUT
     await _settle(window)
+    if opening is not None:
+        problem = await open_and_run(window, opening, deadline)
+        if problem is not None:
+            _say(f"error: {problem}")
+            return EXIT_TIMEOUT if "timed out" in problem else EXIT_USAGE
     path.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(path)):
         _say(f"error: could not write {path}")
