@@ -124,6 +124,9 @@ def run_gui(options: GuiOptions) -> int:
         theme = options.theme or str(window.settings.value("theme", "system"))
         apply_theme(app, theme if theme in ("system", "light", "dark") else "system")  # type: ignore[arg-type]
         window.refresh_colors()
+        if options.screenshot:
+            # Screenshots have one size whatever the last session left in the settings.
+            window.resize(1280, 960 if opening is not None else 860)
         window.show()
         settle_heap()
         # Ctrl+C in the terminal closes the window (Python only sees the signal when it
