@@ -166,3 +166,19 @@ def test_auto_with_scripts_end_to_end() -> None:
     conn.send_request("tools/list", now=server.now)
     server.on("tools/list", {"tools": []})
     assert one(server.step(), RequestCompleted).method == "tools/list"
+
+
+@pytest.mark.parametrize("code", [-32020, -32021])
+def test_auto_does_not_fall_back_on_a_recognised_modern_error(code: int) -> None:
+    """spec 2026-07-28 backward compatibility: a modern error means a modern server."""
+    from inspector.jsonrpc import ErrorResponse as _Err
+
+    conn = ClientConnection(ClientConfig(era=EraSetting.AUTO))
+    conn.start(0.0)
+    (probe,) = conn.data_to_send()
+    assert probe.method == "server/discover"  # type: ignore[union-attr]
+    events = conn.receive(_Err(probe.id, code, "refused"), 0.1)  # type: ignore[union-attr]
+    assert conn.state is ConnectionState.FAILED
+    assert "not falling back" in (conn.failure or "")
+    assert not any(getattr(m, "method", None) == "initialize" for m in conn.data_to_send())
+    assert events

@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.jsonrpc import (
+    HEADER_MISMATCH,
     METHOD_NOT_FOUND,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
     UNSUPPORTED_PROTOCOL_VERSION,
     ErrorResponse,
     Notification,
     Response,
+    error_name,
 )
 from inspector.protocol.config import (
     META_SERVER_INFO,
@@ -108,6 +111,15 @@ class HandshakeMixin(ConnectionCore):
                 p.wire_rounds += 1
                 self._put_on_wire(p, now)
                 return [VersionRenegotiated(old, better, "server/discover answered -32022")]
+            if probing and msg.code in (HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY):
+                # spec 2026-07-28 backward compatibility: a recognised modern error means a
+                # modern server; correct the request rather than fall back to initialize.
+                why = (
+                    f"the server speaks the 2026-07-28 protocol but refused server/discover "
+                    f"({msg.code} {error_name(msg.code)}: {msg.message}); not falling back "
+                    "to initialize"
+                )
+                return [self._fail_error(p, msg, why), *self._handshake_failed(why)]
             if probing:
                 self._forget(p)
                 why = f"server/discover failed ({msg.code} {msg.message})"
