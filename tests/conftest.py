@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,9 +20,7 @@ SPEC_DIR = REPO.parent / "shared" / "spec"
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Every GUI connection is recorded (issue 6): keep the recordings of test runs out of the
 # user's data dir.
-os.environ.setdefault(
-    "MCP_INSPECTOR_DATA_DIR", tempfile.mkdtemp(prefix="mcp-inspector-test-data-")
-)
+os.environ.setdefault("MCP_INSPECTOR_DATA_DIR", tempfile.mkdtemp(prefix="mcp-inspector-test-data-"))
 
 
 def demo_command() -> list[str]:
