@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import sys
@@ -38,3 +39,29 @@ def everything_command() -> list[str]:
     if node is None or not EVERYTHING_JS.exists():
         pytest.skip("server-everything is not installed (scripts/install-peers.sh installs it)")
     return [node, str(EVERYTHING_JS), "stdio"]
+
+
+def _process_qt_events_inside_the_loop() -> None:
+    """pytest-qt calls app.processEvents() between test phases. While a GUI test's qasync
+    loop is set but not running, Qt would then fire qasync's socket notifiers and timers
+    outside the loop; a notifier removed during its own activation has crashed the whole
+    run (SIGSEGV in pytestqt's _process_events). Process those events inside the loop."""
+    try:
+        import pytestqt.plugin as plugin
+    except ImportError:  # pragma: no cover - pytest-qt is a test dependency
+        return
+    original = plugin._process_events
+
+    def process_events() -> None:
+        from tests import ui_helpers
+
+        loop = ui_helpers.current_loop()
+        if loop is not None and not loop.is_closed() and not loop.is_running():
+            loop.run_until_complete(asyncio.sleep(0))
+        else:
+            original()
+
+    plugin._process_events = process_events
+
+
+_process_qt_events_inside_the_loop()

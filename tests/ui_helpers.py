@@ -26,12 +26,26 @@ MISBEHAVING = str(REPO / "tests" / "misbehaving" / "server.py")
 RICH_TEXT = str(REPO / "tests" / "ui_servers" / "rich_text_server.py")
 
 
+_current_loop: asyncio.AbstractEventLoop | None = None
+
+
+def current_loop() -> asyncio.AbstractEventLoop | None:
+    """The qasync loop of the running GUI test, if any (see tests/conftest.py)."""
+    return _current_loop
+
+
 def new_loop(app: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
+    global _current_loop
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
+    _current_loop = loop
     try:
         yield loop
     finally:
+        if not loop.is_closed() and not loop.is_running():
+            # Let callbacks queued by the test's teardown run inside the loop.
+            loop.run_until_complete(asyncio.sleep(0.01))
+        _current_loop = None
         loop.close()
         asyncio.set_event_loop(None)
 
