@@ -120,7 +120,10 @@ async def flood(args: argparse.Namespace) -> int:
     server = tmp / "flood_server.py"
     server.write_text(FLOOD_SERVER)
     store = ProfileStore(tmp / "profiles.json", SecretStore())
-    window = MainWindow(store, QSettings(str(tmp / "window.ini"), QSettings.Format.IniFormat))
+    settings = QSettings(str(tmp / "window.ini"), QSettings.Format.IniFormat)
+    # The app records every session by default; --no-record measures the log alone.
+    settings.setValue("recording/enabled", not args.no_record)
+    window = MainWindow(store, settings)
     window.show()
     settle_heap()  # as the app does at start-up
     profile = Profile(
@@ -249,6 +252,7 @@ def main() -> int:
     )
     ap.add_argument("--messages", type=int, default=1_000_000)
     ap.add_argument("--profile", action="store_true", help="cProfile the flood, print the top")
+    ap.add_argument("--no-record", action="store_true", help="turn session recording off")
     args = ap.parse_args()
     return run_qt_async(lambda: flood(args))
 

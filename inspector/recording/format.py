@@ -76,6 +76,11 @@ class Redactor:
                 value = value.replace(encoded, REDACTED.encode("utf-8"))
         return value
 
+    @property
+    def active(self) -> bool:
+        """False when there is nothing to redact (the writer's fast path applies)."""
+        return bool(self._forms)
+
     def deep(self, value: Any) -> Any:
         if not self._forms:
             return value
@@ -185,6 +190,29 @@ def _http_fields(exchange: HttpExchange) -> dict[str, Any]:
 
 
 _LINE_TYPES: Final = {"stderr": "stderr", "http": "http", "note": "note"}
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def plain_frame_line(record: TrafficRecord, t0: float) -> str | None:
+    """The serialized line of a plain frame (text, no HTTP, no note, not truncated), built
+    without an intermediate dict: the recorder's hot path under a message flood. None when
+    the record needs the general `record_line`."""
+    if (
+        record.kind in _LINE_TYPES
+        or record.http is not None
+        or record.note
+        or record.truncated
+        or record.sse_event_id is not None
+        or not isinstance(record.raw, str)
+    ):
+        return None
+    return (
+        f'{{"type":"frame","t":{round(record.mono - t0, 6)!r},"wall":{round(record.wall, 6)!r},'
+        f'"transport":{_dumps(record.transport)},"dir":{_dumps(record.direction)},'
+        f'"kind":{_dumps(record.kind)},"text":{_dumps(record.raw)}}}'
+    )
 
 
 def record_line(

@@ -8,9 +8,9 @@ disk falls far behind, `observe` waits for room rather than drop an event.
 
 from __future__ import annotations
 
+import collections
 import json
 import logging
-import queue
 import threading
 import time
 from pathlib import Path
@@ -18,7 +18,7 @@ from typing import IO, Any, Final
 
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.events import SessionReady
-from inspector.recording.format import Redactor, record_line
+from inspector.recording.format import Redactor, plain_frame_line, record_line
 from inspector.responder import AskRejected, Responder
 from inspector.traffic import TrafficRecord
 from inspector.transports.base import HttpExchange
@@ -45,7 +45,11 @@ class SessionRecorder:
         self.redactor = redactor or Redactor()
         self.t0 = time.monotonic() if t0 is None else t0
         self._header = header
-        self._queue: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
+        # A deque plus an Event, not a queue.Queue: under a message flood the producer (the
+        # UI thread) pays one append and one flag check per event, no lock.
+        self._items: collections.deque[Any] = collections.deque()
+        self._wake = threading.Event()
+        self._max_items = queue_size
         self._thread: threading.Thread | None = None
         self._file: IO[str] | None = None
         self.lines_written = 0
@@ -100,17 +104,15 @@ class SessionRecorder:
         thread = self._thread
         if thread is None or self.error is not None:
             return  # not started, closed, or the disk failed (the error says so)
-        try:
-            self._queue.put_nowait(item)
-        except queue.Full:
+        if len(self._items) >= self._max_items:
             self.waits += 1
             # Wait for room, but not for a writer that has died (it would never make any).
-            while thread.is_alive():
-                try:
-                    self._queue.put(item, timeout=0.5)
-                    return
-                except queue.Full:
-                    continue
+            while len(self._items) >= self._max_items and thread.is_alive():
+                self._wake.set()
+                time.sleep(0.001)
+        self._items.append(item)
+        if not self._wake.is_set():
+            self._wake.set()
 
     def close(self, timeout: float = 10.0) -> None:
         thread = self._thread
@@ -118,13 +120,8 @@ class SessionRecorder:
             return
         self._thread = None  # later events are dropped, not queued behind the stop
         deadline = time.monotonic() + timeout
-        while thread.is_alive():
-            try:
-                self._queue.put(_STOP, timeout=0.1)
-                break
-            except queue.Full:
-                if time.monotonic() > deadline:
-                    break
+        self._items.append(_STOP)
+        self._wake.set()
         thread.join(max(0.0, deadline - time.monotonic()))
         if self._file is not None and not thread.is_alive():
             self._file.close()
@@ -132,28 +129,33 @@ class SessionRecorder:
 
     # -- the writer thread ----------------------------------------------------
     def _run(self) -> None:
+        items = self._items
         while True:
-            item = self._queue.get()
-            batch = [item]
-            while len(batch) < 1000:
+            self._wake.wait()
+            self._wake.clear()
+            while items:
+                batch: list[Any] = []
+                while items and len(batch) < 1000:
+                    batch.append(items.popleft())
+                stop = any(b is _STOP for b in batch)
                 try:
-                    batch.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
-            stop = any(b is _STOP for b in batch)
-            try:
-                lines = [self._to_line(b) for b in batch if b is not _STOP]
-                self._write_lines(lines)
-            except (OSError, ValueError) as exc:
-                self.error = f"writing {self.path} failed: {exc}"
-                log.error("%s", self.error)
-                return
-            if stop:
-                return
+                    lines = [self._to_line(b) for b in batch if b is not _STOP]
+                    self._write_lines(lines)
+                except (OSError, ValueError) as exc:
+                    self.error = f"writing {self.path} failed: {exc}"
+                    log.error("%s", self.error)
+                    items.clear()
+                    return
+                if stop:
+                    return
 
-    def _to_line(self, item: Any) -> dict[str, Any]:
+    def _to_line(self, item: Any) -> dict[str, Any] | str:
         kind, value = item
         if kind == "record":
+            if not self.redactor.active:
+                fast = plain_frame_line(value, self.t0)
+                if fast is not None:
+                    return fast
             xid = self._xid(value.http) if value.http is not None else None
             return record_line(value, self.t0, xid=xid, redactor=self.redactor)
         return dict(value)
@@ -169,11 +171,16 @@ class SessionRecorder:
             del self._xids[next(iter(self._xids))]
         return xid
 
-    def _write_lines(self, lines: list[dict[str, Any]]) -> None:
+    def _write_lines(self, lines: list[dict[str, Any] | str]) -> None:
         if self._file is None or not lines:
             return
         text = "".join(
-            json.dumps(self.redactor.deep(line), ensure_ascii=False, separators=(",", ":")) + "\n"
+            (
+                line
+                if isinstance(line, str)
+                else json.dumps(self.redactor.deep(line), ensure_ascii=False, separators=(",", ":"))
+            )
+            + "\n"
             for line in lines
         )
         self._file.write(text)
