@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QIcon, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -148,6 +148,7 @@ class MainWindow(QMainWindow):
         self.session_files = SessionFiles(self)
         self.refresh_profiles()
         self.resize(1280, 800)
+        self._default_split_done = False
         self.main_split.setSizes([390, 890])
         self.right_split.setSizes([520, 200])
         self.restore_state()
@@ -429,6 +430,16 @@ class MainWindow(QMainWindow):
         if self._closed is None:
             self._closed = asyncio.get_running_loop().create_future()
         await self._closed
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._default_split_done and self.settings.value("mainSplitter") is None:
+            # First run: splitter sizes given before the window had its size are rescaled
+            # by the stretch factors; give the explorer room for its four tab titles.
+            self._default_split_done = True
+            width = self.main_split.width()
+            left = max(360, min(440, width // 3))
+            self.main_split.setSizes([left, max(1, width - left)])
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()
