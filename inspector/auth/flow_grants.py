@@ -1,0 +1,215 @@
+"""The grants: authorization code with PKCE through the loopback redirect, client
+credentials, JWT bearer."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Final
+from urllib.parse import urlencode, urlsplit
+
+from inspector.auth.browser import AuthorizationPrompt, check_openable
+from inspector.auth.errors import (
+    AuthError,
+    DiscoveryError,
+    RedirectError,
+    TokenError,
+)
+from inspector.auth.flow_core import pkce_pair
+from inspector.auth.flow_token_endpoint import _TokenEndpoint
+from inspector.auth.models import (
+    GRANT_JWT_BEARER,
+    AssertionContext,
+    ClientInfo,
+    ServerMetadata,
+    TokenSet,
+)
+from inspector.auth.redirect import LoopbackRedirect
+
+log = logging.getLogger("inspector.auth")
+
+_OFFLINE: Final = "offline_access"
+_BODY_EXCERPT: Final = 300
+_LOGIN_COOLDOWN: Final = 30.0  # seconds before a failed login is tried again by itself
+
+
+class _Grants(_TokenEndpoint):
+    async def _obtain(self, meta: ServerMetadata, scope: str | None) -> TokenSet:
+        grant = self.settings.grant
+        if self._grant_failure is not None and grant == "jwt_bearer":
+            raise TokenError(
+                f"the JWT-bearer grant was refused earlier ({self._grant_failure}); it is not "
+                "retried with the same assertion"
+            )
+        if grant == "client_credentials":
+            return await self._client_credentials(meta, scope)
+        if grant == "jwt_bearer":
+            return await self._jwt_bearer(meta, scope)
+        return await self._authorization_code(meta, scope)
+
+    async def _authorization_code(self, meta: ServerMetadata, scope: str | None) -> TokenSet:
+        if meta.authorization_endpoint is None:
+            raise DiscoveryError(
+                f"the authorization server {meta.issuer} has no authorization_endpoint"
+            )
+        if meta.kind != "fallback":
+            methods = meta.code_challenge_methods
+            if not methods:
+                raise DiscoveryError(
+                    f"the authorization server {meta.issuer} does not advertise PKCE support "
+                    "(code_challenge_methods_supported is missing): MCP clients must refuse to "
+                    "proceed"
+                )
+            if "S256" not in methods:
+                raise DiscoveryError(
+                    f"the authorization server {meta.issuer} does not support PKCE S256 "
+                    f"(it lists {', '.join(methods)})"
+                )
+        listener = await self._open_listener(meta)
+        self._pending = listener
+        try:
+            client = await self._client_for(meta, listener.redirect_uri, scope)
+            verifier, challenge = pkce_pair()
+            self.redactor.add(verifier)
+            state = secrets.token_urlsafe(32)
+            params: dict[str, str] = {
+                "response_type": "code",
+                "client_id": client.client_id,
+                "redirect_uri": listener.redirect_uri,
+                "code_challenge": challenge,
+                "code_challenge_method": "S256",
+                "state": state,
+                "resource": self.resource,
+            }
+            if scope:
+                params["scope"] = scope
+            endpoint = meta.authorization_endpoint
+            url = endpoint + ("&" if urlsplit(endpoint).query else "?") + urlencode(params)
+            check_openable(url)
+            self.requested_scope = scope
+            self._emit(
+                "authorize",
+                f"authorization URL ready (PKCE S256, scope {scope or '(omitted)'}, resource "
+                f"{self.resource}); waiting for the redirect to {listener.redirect_uri}",
+                url=url,
+                details={"parameters": params},
+            )
+            await self._step("authorize", "open the authorization URL in the browser", url)
+            listener.expect(state)
+            await self.opener(AuthorizationPrompt(url, listener.redirect_uri))
+            response = await listener.wait(self.settings.login_timeout)
+        finally:
+            self._pending = None
+            await listener.close()
+        self.redactor.add(response.code)
+        # RFC 9207 §2.4 (spec 2026-07-28 "Authorization Response Validation"), before
+        # anything else is done with the response, errors included.
+        if response.iss is not None:
+            if response.iss != meta.issuer:
+                raise RedirectError(
+                    f"the authorization response names the issuer {response.iss!r}, but this "
+                    f"login went to {meta.issuer!r}: possible mix-up attack, the response was "
+                    "discarded"
+                )
+        elif meta.iss_parameter_supported:
+            raise RedirectError(
+                "the authorization server promises an `iss` parameter in its responses "
+                "(authorization_response_iss_parameter_supported), but the redirect has none: "
+                "the response was discarded"
+            )
+        if response.error:
+            description = f" ({response.error_description})" if response.error_description else ""
+            raise RedirectError(
+                f"the authorization server refused the login: {response.error}{description}"
+            )
+        if not response.code:
+            raise RedirectError("the redirect carried no authorization code")
+        self._emit(
+            "redirect",
+            "the redirect came back with an authorization code"
+            + (" and a matching iss" if response.iss else "")
+            + "; state checked",
+            "ok",
+        )
+        form = {
+            "grant_type": "authorization_code",
+            "code": response.code,
+            "redirect_uri": listener.redirect_uri,
+            "code_verifier": verifier,
+            "resource": self.resource,
+        }
+        return await self._token_request(meta, client, form, scope, what="token exchange")
+
+    async def _open_listener(self, meta: ServerMetadata) -> LoopbackRedirect:
+        settings = self.settings
+        port = settings.redirect_port
+        if port == 0 and settings.client_id is None:
+            stored = self.store.load_client(meta.issuer)
+            info = ClientInfo.from_store(stored) if stored else None
+            for uri in info.redirect_uris if info else ():
+                parts = urlsplit(uri)
+                if parts.hostname == settings.redirect_host and parts.port:
+                    port = parts.port
+                    break
+        listener = LoopbackRedirect(
+            host=settings.redirect_host, port=port, path=settings.redirect_path
+        )
+        try:
+            await listener.start()
+        except OSError as exc:
+            if port == 0 or settings.redirect_port:
+                raise AuthError(
+                    f"cannot listen for the redirect on {settings.redirect_host}:{port}: {exc}",
+                    step="authorize",
+                ) from None
+            listener = LoopbackRedirect(host=settings.redirect_host, path=settings.redirect_path)
+            await listener.start()
+        self._emit(
+            "redirect",
+            f"listening for the redirect on {listener.redirect_uri} (this login only)",
+        )
+        return listener
+
+    async def _client_credentials(self, meta: ServerMetadata, scope: str | None) -> TokenSet:
+        client = self._configured_client(meta, "client_credentials")
+        if meta.grant_types is not None and "client_credentials" not in meta.grant_types:
+            self._emit(
+                "token",
+                "the authorization server does not list client_credentials in "
+                "grant_types_supported; trying anyway",
+                "warning",
+            )
+        form = {"grant_type": "client_credentials", "resource": self.resource}
+        if scope:
+            form["scope"] = scope
+        self.requested_scope = scope
+        return await self._token_request(meta, client, form, scope, what="client credentials grant")
+
+    async def _jwt_bearer(self, meta: ServerMetadata, scope: str | None) -> TokenSet:
+        s = self.settings
+        client = self._configured_client(meta, "JWT-bearer")
+        if s.assertion_provider is not None:
+            context = AssertionContext(
+                issuer=meta.issuer,
+                token_endpoint=meta.token_endpoint,
+                resource=self.resource,
+                scope=scope,
+                note=lambda step, message: self._emit(step, message),
+            )
+            await self._step("assertion", "obtain the assertion for the JWT-bearer grant")
+            assertion = await s.assertion_provider(context)
+        elif s.assertion:
+            assertion = s.assertion
+        else:
+            raise TokenError("the JWT-bearer grant needs an assertion, and none is configured")
+        self.redactor.add(assertion)
+        form = {"grant_type": GRANT_JWT_BEARER, "assertion": assertion, "resource": self.resource}
+        if scope:
+            form["scope"] = scope
+        self.requested_scope = scope
+        try:
+            return await self._token_request(meta, client, form, scope, what="JWT-bearer grant")
+        except TokenError as exc:
+            # RFC 7523 / SEP-1933: surface the error; no retry, no other grant.
+            self._grant_failure = exc.oauth_error or "refused"
+            raise
