@@ -48,6 +48,20 @@ from inspector.protocol.http_headers import ToolHeaderSpec, parse_tool_headers, 
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.versions import LATEST_MODERN, Era
 from inspector.responder import AskRejected, PolicyResponder, Responder
+from inspector.session_errors import (
+    ConnectError,
+    ConnectionClosed,
+    InputRejected,
+    ProtocolFailure,
+    RequestCancelled,
+    RequestError,
+    RequestNotAllowed,
+    RequestTimeout,
+    ServerError,
+    SessionError,
+    TransportFailure,
+    error_for,
+)
 from inspector.traffic import TrafficObserver, TrafficRecord, kind_of
 from inspector.transports.base import (
     DeliveryFailed,
@@ -82,86 +96,14 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-ProgressCallback = Callable[[ProgressUpdate], None]
-SessionItem = Event | StderrLine | TransportClosed | HttpExchange | SessionExpired
-SessionListener = Callable[[SessionItem], None]
-
-
-class SessionError(Exception):
-    """Base of everything the session raises; the message is for the user."""
-
-
-class ConnectError(SessionError):
-    """Could not start the server, or the handshake failed."""
-
-
-class RequestNotAllowed(SessionError):
-    """The protocol forbids sending this now (before the handshake, undeclared capability,
-    a method the negotiated version lacks). `cause` is the protocol core's error."""
-
-    def __init__(self, cause: LocalProtocolError) -> None:
-        super().__init__(str(cause))
-        self.cause = cause
-
-
-class RequestError(SessionError):
-    def __init__(self, failure: RequestFailed) -> None:
-        super().__init__(failure.message)
-        self.failure = failure
-
-
-class ServerError(RequestError):
-    """The server answered with a JSON-RPC error."""
-
-    @property
-    def code(self) -> int:
-        assert self.failure.error is not None
-        return self.failure.error.code
-
-    @property
-    def data(self) -> Any:
-        assert self.failure.error is not None
-        return self.failure.error.data
-
-
-class RequestTimeout(RequestError):
-    pass
-
-
-class RequestCancelled(RequestError):
-    pass
-
-
-class ConnectionClosed(RequestError):
-    pass
-
-
-class InputRejected(RequestError):
-    pass
-
-
-class ProtocolFailure(RequestError):
-    pass
-
-
-class TransportFailure(RequestError):
-    """The request could not be delivered or answered at the transport level (HTTP 500 with
-    an HTML body, a wrong content type, a refused connection...). The session goes on."""
-
-
-_ERROR_FOR: dict[str, type[RequestError]] = {
-    "error": ServerError,
-    "timeout": RequestTimeout,
-    "cancelled": RequestCancelled,
-    "closed": ConnectionClosed,
-    "rejected": InputRejected,
-    "protocol": ProtocolFailure,
-    "transport": TransportFailure,
-}
 # spec 2026-07-28: a broken response stream means re-sending under a new id; a server that
 # breaks every stream would make that loop forever, so give up after this many in a row.
 _MAX_RESENDS: Final = 3
 _RESEND_WINDOW: Final = 30.0
+
+ProgressCallback = Callable[[ProgressUpdate], None]
+SessionItem = Event | StderrLine | TransportClosed | HttpExchange | SessionExpired
+SessionListener = Callable[[SessionItem], None]
 
 
 @dataclass
@@ -876,7 +818,7 @@ class Session:
             call = self._calls.pop(event.key, None)
             self._progress.pop(event.key, None)
             if call is not None and not call.future.done():
-                call.future.set_exception(_ERROR_FOR[event.kind](event))
+                call.future.set_exception(error_for(event))
         elif isinstance(event, SessionReady):
             self.ready_info = event
             if self._ready is not None and not self._ready.done():
