@@ -34,13 +34,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QElapsedTimer, QSettings, QTimer
 
-from inspector.profiles import EnvVar, Profile, ProfileStore, StdioSettings
-from inspector.secrets import SecretStore
-from inspector.traffic import TrafficFilter
-from inspector.ui.app import run_qt_async
-from inspector.ui.controller import ConnState
-from inspector.ui.gui import settle_heap
-from inspector.ui.main_window import MainWindow
+from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
+from inspector.storage.secrets import SecretStore
+from inspector.traffic.log import TrafficFilter
+from inspector.ui.controller.connection_controller import ConnState
+from inspector.ui.window.event_loop import run_qt_async
+from inspector.ui.window.gui_command import settle_heap
+from inspector.ui.window.main_window import MainWindow
 
 FLOOD_SERVER = r"""
 import json, sys

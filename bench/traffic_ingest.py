@@ -15,9 +15,9 @@ import sys
 import time
 import tracemalloc
 
-from inspector.jsonrpc import parse_frame
 from inspector.protocol.connection import ClientConfig, ClientConnection
-from inspector.traffic import TrafficLog, TrafficRecord, kind_of
+from inspector.protocol.jsonrpc import parse_frame
+from inspector.traffic.log import TrafficLog, TrafficRecord, kind_of
 
 
 def make_frames(n: int) -> list[str]:

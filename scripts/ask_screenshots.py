@@ -22,12 +22,12 @@ if not os.environ.get("DISPLAY"):
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from inspector.profiles import Profile, ProfileStore, StdioSettings
-from inspector.secrets import SecretStore
-from inspector.ui.app import run_qt_async
+from inspector.settings.profiles import Profile, ProfileStore, StdioSettings
+from inspector.storage.secrets import SecretStore
+from inspector.ui.window.event_loop import run_qt_async
 from inspector.ui.dialogs.ask_dialog import AskDialog
-from inspector.ui.main_window import MainWindow
-from inspector.ui.theme import apply_theme
+from inspector.ui.window.main_window import MainWindow
+from inspector.ui.widgets.theme import apply_theme
 
 REPO = Path(__file__).resolve().parents[1]
 EVERYTHING = REPO / ".peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"

@@ -1,5 +1,5 @@
 """Screenshots of the auth GUI: the profile's Auth section and the Auth panel after a
-login against the OAuth-protected mcp peer (tests/peers/oauth_server.py, which needs the
+login against the OAuth-protected mcp peer (tests/servers/sdk/oauth_server.py, which needs the
 `mcp` test dependency), in the light and dark themes. Offscreen; the login follows the
 authorization URL with httpx (the peer approves at once); tokens live in a throwaway
 in-memory keyring.
@@ -27,13 +27,13 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from inspector.auth import headless_opener
-from inspector.auth_options import HttpAuth, OAuthOptions, SecretValue
-from inspector.profiles import HttpSettings, Profile, ProfileStore
-from inspector.secrets import SecretStore
-from inspector.ui.app import run_qt_async
-from inspector.ui.main_window import MainWindow
-from inspector.ui.profiles_dialog import ProfilesDialog
-from inspector.ui.theme import apply_theme
+from inspector.settings.auth_options import HttpAuth, OAuthOptions, SecretValue
+from inspector.settings.profiles import HttpSettings, Profile, ProfileStore
+from inspector.storage.secrets import SecretStore
+from inspector.ui.window.event_loop import run_qt_async
+from inspector.ui.window.main_window import MainWindow
+from inspector.ui.profiles.profiles_dialog import ProfilesDialog
+from inspector.ui.widgets.theme import apply_theme
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -63,7 +63,7 @@ def _free_port() -> int:
 
 def _start_peer() -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
-    peer = REPO / "tests" / "peers" / "oauth_server.py"
+    peer = REPO / "tests" / "servers" / "sdk" / "oauth_server.py"
     proc = subprocess.Popen([sys.executable, str(peer), str(port)], stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run the official MCP conformance suite's client scenarios against
-# `python -m inspector.conformance_client`, for each spec revision, and judge the results
+# `python -m inspector.conformance`, for each spec revision, and judge the results
 # against tests/conformance/expected-failures.txt.
 #
 # Usage: scripts/conformance.sh [--install-only] [VERSION...]   (default: 2025-11-25 2026-07-28)
@@ -82,7 +82,7 @@ for version in "${versions[@]}"; do
     echo "== conformance $version (log: $out/suite.log)"
     suite_rc=0
     "$NODE" "$SUITE_JS" client \
-        --command "$PY -m inspector.conformance_client" \
+        --command "$PY -m inspector.conformance" \
         --requirements "$version" \
         --timeout "${CONFORMANCE_TIMEOUT_MS:-30000}" \
         -o "$out" >"$out/suite.log" 2>&1 || suite_rc=$?

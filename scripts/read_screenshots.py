@@ -25,15 +25,15 @@ os.environ["MCP_INSPECTOR_CONFIG_DIR"] = str(_TMP / "config")
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
-from inspector.catalog import CatalogKind  # noqa: E402
-from inspector.profiles import EnvVar, Profile, ProfileStore, StdioSettings  # noqa: E402
-from inspector.secrets import SecretStore  # noqa: E402
-from inspector.ui.app import run_qt_async  # noqa: E402
-from inspector.ui.controller import ConnState  # noqa: E402
-from inspector.ui.main_window import MainWindow  # noqa: E402
-from inspector.ui.prompt_view import PromptGetView  # noqa: E402
-from inspector.ui.resource_views import ResourceReadView, TemplateReadView  # noqa: E402
-from inspector.ui.theme import apply_theme  # noqa: E402
+from inspector.features.catalog.model import CatalogKind  # noqa: E402
+from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings  # noqa: E402
+from inspector.storage.secrets import SecretStore  # noqa: E402
+from inspector.ui.window.event_loop import run_qt_async  # noqa: E402
+from inspector.ui.controller.connection_controller import ConnState  # noqa: E402
+from inspector.ui.window.main_window import MainWindow  # noqa: E402
+from inspector.ui.workspace.prompt_view import PromptGetView  # noqa: E402
+from inspector.ui.workspace.resource_views import ResourceReadView, TemplateReadView  # noqa: E402
+from inspector.ui.widgets.theme import apply_theme  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 CODE = "def add(a, b):\n    return a - b\n"

@@ -1,6 +1,6 @@
 """Screenshots of session files in the GUI: a recorded demo session opened offline
 (File ▸ Open Session), and the replay window showing the drift of a recording of the mcp
-SDK peer (tests/peers/sdk_server.py, which needs the `mcp` test dependency) replayed
+SDK peer (tests/servers/sdk/sdk_server.py, which needs the `mcp` test dependency) replayed
 against its drifted copy. Offscreen; recordings go to a throwaway data dir.
 
     PYTHONPATH=. python scripts/session_screenshots.py [OUT_DIR]   (default docs/screenshots)
@@ -23,12 +23,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from inspector.profiles import EnvVar, Profile, ProfileStore, StdioSettings
+from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.recording.reader import read_session
-from inspector.secrets import SecretStore
-from inspector.ui.app import run_qt_async
-from inspector.ui.controller import ConnState
-from inspector.ui.main_window import MainWindow
+from inspector.storage.secrets import SecretStore
+from inspector.ui.window.event_loop import run_qt_async
+from inspector.ui.controller.connection_controller import ConnState
+from inspector.ui.window.main_window import MainWindow
 
 REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -96,7 +96,7 @@ async def shoot(out: Path) -> int:
     files.close_offline()
 
     try:
-        win.connect_profile(profile("SDK peer", str(REPO / "tests/peers/sdk_server.py")))
+        win.connect_profile(profile("SDK peer", str(REPO / "tests/servers/sdk/sdk_server.py")))
         await until(lambda: c.state is ConnState.CONNECTED and c.catalog.tools.loaded, "sdk")
         session = c.session
         assert session is not None
@@ -107,7 +107,7 @@ async def shoot(out: Path) -> int:
     recorded_path = files.recorder.last_path
     assert recorded_path is not None
     replay = files.open_replay(read_session(recorded_path))
-    drifted = REPO / "tests/peers/sdk_server_drifted.py"
+    drifted = REPO / "tests/servers/sdk/sdk_server_drifted.py"
     replay.typed.setText(shlex.join([PY, str(drifted)]))
     replay.use_typed.setChecked(True)
     replay.start_button.click()

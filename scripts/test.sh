@@ -17,7 +17,7 @@ if [ $# -eq 0 ]; then
     # The official conformance suite (client scenarios, 2025-11-25 and 2026-07-28) as its
     # own step; scripts/conformance.sh runs it alone. Results: test-results/conformance/.
     echo "== conformance" >&2
-    .venv/bin/python -m pytest -q -p no:cacheprovider -m conformance tests/test_conformance.py
+    .venv/bin/python -m pytest -q -p no:cacheprovider -m conformance tests/conformance/test_conformance.py
 fi
 echo "== pytest" >&2
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -24,12 +24,12 @@ os.environ["MCP_INSPECTOR_CONFIG_DIR"] = str(_TMP / "config")  # no remembered a
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from inspector.profiles import ProfileStore  # noqa: E402
-from inspector.secrets import SecretStore  # noqa: E402
-from inspector.ui.app import run_qt_async  # noqa: E402
-from inspector.ui.main_window import MainWindow  # noqa: E402
-from inspector.ui.theme import apply_theme  # noqa: E402
-from inspector.ui.tool_view import ToolCallView  # noqa: E402
+from inspector.settings.profiles import ProfileStore  # noqa: E402
+from inspector.storage.secrets import SecretStore  # noqa: E402
+from inspector.ui.window.event_loop import run_qt_async  # noqa: E402
+from inspector.ui.window.main_window import MainWindow  # noqa: E402
+from inspector.ui.widgets.theme import apply_theme  # noqa: E402
+from inspector.ui.workspace.tool_view import ToolCallView  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 

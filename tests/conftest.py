@@ -5,32 +5,16 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import sys
 import tempfile
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-PY = sys.executable
-EVERYTHING_JS = (
-    REPO / ".peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
-)
-SPEC_DIR = REPO.parent / "shared" / "spec"
+from tests.helpers.peers import EVERYTHING_JS
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# Every GUI connection is recorded (issue 6): keep the recordings of test runs out of the
+# Every GUI connection is recorded: keep the recordings of test runs out of the
 # user's data dir.
 os.environ.setdefault("MCP_INSPECTOR_DATA_DIR", tempfile.mkdtemp(prefix="mcp-inspector-test-data-"))
-
-
-def demo_command() -> list[str]:
-    return [PY, "-m", "inspector.demo"]
-
-
-def subprocess_env() -> dict[str, str]:
-    """Env for child servers: make `inspector` importable without an install."""
-    return {"PYTHONPATH": str(REPO)}
 
 
 @pytest.fixture
@@ -53,7 +37,7 @@ def _process_qt_events_inside_the_loop() -> None:
     original = plugin._process_events
 
     def process_events() -> None:
-        from tests import ui_helpers
+        from tests.helpers import gui as ui_helpers
 
         loop = ui_helpers.current_loop()
         if loop is not None and not loop.is_closed() and not loop.is_running():

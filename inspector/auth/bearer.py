@@ -11,7 +11,7 @@ import keyring
 import keyring.errors
 
 from inspector.auth.urls import canonical_resource
-from inspector.secrets import SERVICE
+from inspector.storage.secrets import SERVICE
 
 __all__ = [
     "DEFAULT_BEARER_ENV",

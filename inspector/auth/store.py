@@ -23,7 +23,7 @@ from typing import Any, Final, Literal
 import keyring
 import keyring.errors
 
-from inspector.secrets import NO_KEYRING_MESSAGE, SERVICE, keyring_status
+from inspector.storage.secrets import NO_KEYRING_MESSAGE, SERVICE, keyring_status
 
 __all__ = ["SESSION_ONLY_MESSAGE", "AuthStore", "Where"]
 

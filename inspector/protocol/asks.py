@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
-from inspector.jsonrpc import RequestId
+from inspector.protocol.jsonrpc import RequestId
 from inspector.protocol.versions import Era
 
 __all__ = ["ASK_METHODS", "AskKind", "ServerAsk", "ask_kind"]

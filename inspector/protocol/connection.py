@@ -15,17 +15,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from inspector.jsonrpc import (
-    INVALID_REQUEST,
-    UNSUPPORTED_PROTOCOL_VERSION,
-    ErrorResponse,
-    Invalid,
-    Notification,
-    ParsedFrame,
-    Request,
-    RequestId,
-    Response,
-)
 from inspector.protocol.config import (
     CAPABILITY_FOR,
     META_CLIENT_CAPS,
@@ -45,6 +34,17 @@ from inspector.protocol.events import (
     VersionRenegotiated,
 )
 from inspector.protocol.handshake import HandshakeMixin, _supported_list
+from inspector.protocol.jsonrpc import (
+    INVALID_REQUEST,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    ErrorResponse,
+    Invalid,
+    Notification,
+    ParsedFrame,
+    Request,
+    RequestId,
+    Response,
+)
 from inspector.protocol.mrtr import MrtrMixin
 from inspector.protocol.pending import Pending
 from inspector.protocol.server_side import ServerSideMixin

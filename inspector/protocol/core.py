@@ -5,13 +5,6 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from inspector.jsonrpc import (
-    ErrorResponse,
-    Message,
-    Notification,
-    Request,
-    RequestId,
-)
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.config import (
     MEMORY,
@@ -28,6 +21,13 @@ from inspector.protocol.events import (
     RequestCompleted,
     RequestFailed,
     SessionReady,
+)
+from inspector.protocol.jsonrpc import (
+    ErrorResponse,
+    Message,
+    Notification,
+    Request,
+    RequestId,
 )
 from inspector.protocol.pending import Pending
 from inspector.protocol.versions import (

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from inspector.jsonrpc import ErrorResponse, Invalid, Notification, Request, RequestId
 from inspector.protocol.asks import ServerAsk
+from inspector.protocol.jsonrpc import ErrorResponse, Invalid, Notification, Request, RequestId
 from inspector.protocol.versions import Era
 
 __all__ = [

@@ -4,16 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.jsonrpc import (
-    HEADER_MISMATCH,
-    METHOD_NOT_FOUND,
-    MISSING_REQUIRED_CLIENT_CAPABILITY,
-    UNSUPPORTED_PROTOCOL_VERSION,
-    ErrorResponse,
-    Notification,
-    Response,
-    error_name,
-)
 from inspector.protocol.config import (
     META_SERVER_INFO,
     ConnectionState,
@@ -25,6 +15,16 @@ from inspector.protocol.events import (
     ProtocolViolation,
     RequestFailed,
     VersionRenegotiated,
+)
+from inspector.protocol.jsonrpc import (
+    HEADER_MISMATCH,
+    METHOD_NOT_FOUND,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    ErrorResponse,
+    Notification,
+    Response,
+    error_name,
 )
 from inspector.protocol.pending import Pending
 from inspector.protocol.versions import (

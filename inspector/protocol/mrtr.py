@@ -4,11 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.jsonrpc import (
-    USER_REJECTED,
-    ErrorResponse,
-    Response,
-)
 from inspector.protocol.asks import ServerAsk, ask_kind
 from inspector.protocol.config import (
     MRTR_METHODS,
@@ -20,6 +15,11 @@ from inspector.protocol.events import (
     ProtocolViolation,
     RequestFailed,
     ServerAskReceived,
+)
+from inspector.protocol.jsonrpc import (
+    USER_REJECTED,
+    ErrorResponse,
+    Response,
 )
 from inspector.protocol.pending import Pending
 from inspector.protocol.versions import (

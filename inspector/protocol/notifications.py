@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.jsonrpc import Notification
 from inspector.protocol.events import (
     ListChanged,
     LogMessage,
@@ -14,6 +13,7 @@ from inspector.protocol.events import (
     SubscriptionAcknowledged,
     TypedNotification,
 )
+from inspector.protocol.jsonrpc import Notification
 
 __all__ = ["type_notification"]
 

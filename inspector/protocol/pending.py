@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.jsonrpc import RequestId
+from inspector.protocol.jsonrpc import RequestId
 
 
 @dataclass

@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-from inspector.jsonrpc import (
-    METHOD_NOT_FOUND,
-    ErrorResponse,
-    Notification,
-    Request,
-    Response,
-)
 from inspector.protocol.asks import ServerAsk, ask_kind
 from inspector.protocol.config import (
     ConnectionState,
@@ -24,6 +17,13 @@ from inspector.protocol.events import (
     ServerAskReceived,
     ServerCancelled,
     SubscriptionAcknowledged,
+)
+from inspector.protocol.jsonrpc import (
+    METHOD_NOT_FOUND,
+    ErrorResponse,
+    Notification,
+    Request,
+    Response,
 )
 from inspector.protocol.notifications import type_notification
 from inspector.protocol.pending import Pending

@@ -15,13 +15,13 @@ import shlex
 from collections.abc import Mapping
 from typing import Any, Final
 
-from inspector.cli_methods import CLI_METHODS
+from inspector.protocol.methods import CLI_METHODS
 from inspector.recording.format import REDACTED
 
 __all__ = ["CliCommandError", "cli_command_for"]
 
 PROGRAM: Final = "mcp-inspector-qt"
-# What `cli --method` accepts (inspector/cli.py METHODS; a test keeps the two equal).
+# What `cli --method` accepts (inspector/cli/run.py METHODS; a test keeps the two equal).
 _CLI_METHODS: Final = frozenset(CLI_METHODS)
 _SHELL_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -173,7 +173,7 @@ def cli_command_for(
     `connection` is a recorded connection (the session header's `connection`: command,
     args, env, cwd, or url and header names). `era` is "legacy" (the CLI's default, left
     out), "modern" or "auto". `program` is the command to start the inspector with, e.g.
-    "python -m inspector.cli" (not quoted: it may hold several words).
+    "python -m inspector" (not quoted: it may hold several words).
     Raises CliCommandError when the CLI cannot express the request.
     """
     if method not in _CLI_METHODS:

@@ -21,14 +21,14 @@ from inspector.recording.format import header_line
 from inspector.recording.redaction import RecordingSpec, spec_for_profile
 from inspector.recording.retention import RecordingSettings, cleanup, new_session_path
 from inspector.recording.writer import RecordingResponder, SessionRecorder
-from inspector.responder import AskRejected, Responder
-from inspector.session import Session
-from inspector.traffic import TrafficRecord
+from inspector.session.driver import Session
+from inspector.session.responder import AskRejected, Responder
+from inspector.traffic.log import TrafficRecord
 from inspector.transports.base import TransportClosed
 
 if TYPE_CHECKING:
-    from inspector.profiles import Profile
-    from inspector.secrets import SecretStore
+    from inspector.settings.profiles import Profile
+    from inspector.storage.secrets import SecretStore
 
 __all__ = ["AskActionResponder", "AutoRecorder", "header_for", "start_recorder"]
 

@@ -16,8 +16,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from inspector.catalog import Catalog, CatalogKind
-from inspector.jsonrpc import (
+from inspector.features.catalog.model import Catalog, CatalogKind
+from inspector.protocol.events import SessionReady
+from inspector.protocol.jsonrpc import (
     ErrorResponse,
     Invalid,
     Notification,
@@ -25,11 +26,10 @@ from inspector.jsonrpc import (
     Response,
     parse_frame,
 )
-from inspector.notices import ErrorStore, LogMessageStore
-from inspector.protocol.events import SessionReady
 from inspector.protocol.versions import Era
 from inspector.recording.reader import RecordedEvent, RecordedSession
-from inspector.traffic import KINDS, EntryKind, TrafficLog, TrafficRecord, kind_of
+from inspector.traffic.log import KINDS, EntryKind, TrafficLog, TrafficRecord, kind_of
+from inspector.traffic.notices import ErrorStore, LogMessageStore
 from inspector.transports.base import HttpExchange
 
 __all__ = ["OfflineSession", "RecordedAction", "load_offline", "ready_of"]

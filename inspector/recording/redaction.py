@@ -11,7 +11,7 @@ disagree about what is secret:
 * an env value is secret when the profile marks it so or its name looks secret;
 * a password in the URL and secret-looking query values are secret.
 
-The values of secrets marked in a profile come from the keyring (`inspector.secrets`).
+The values of secrets marked in a profile come from the keyring (`inspector.storage.secrets`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from inspector.recording.format import REDACTED, Redactor, connection_summary, u
 from inspector.transports.http_common import redact_headers
 
 if TYPE_CHECKING:
-    from inspector.profiles import Profile
-    from inspector.secrets import SecretStore
+    from inspector.settings.profiles import Profile
+    from inspector.storage.secrets import SecretStore
 
 __all__ = [
     "RecordingSpec",

@@ -17,8 +17,8 @@ from typing import Any, Literal
 from inspector.protocol.asks import ServerAsk, ask_kind
 from inspector.recording.diff import Change, IgnoreRules, diff_json
 from inspector.recording.reader import RecordedSession
-from inspector.responder import AskRejected
-from inspector.session import RequestError, RequestNotAllowed, ServerError, Session
+from inspector.session.driver import RequestError, RequestNotAllowed, ServerError, Session
+from inspector.session.responder import AskRejected
 
 __all__ = [
     "CallOutcome",

@@ -21,14 +21,14 @@ from inspector.recording.format import REDACTED
 from inspector.recording.reader import RecordedSession
 from inspector.recording.replay import CallOutcome, ReplayReport, ReplayResponder, extract_answers
 from inspector.recording.replay import replay as replay_session
-from inspector.session import Session
+from inspector.session.driver import Session
 from inspector.transports.base import Transport
 from inspector.transports.http_common import check_url
 from inspector.transports.stdio import StdioParams, StdioTransport
 
 if TYPE_CHECKING:
-    from inspector.profiles import Profile
-    from inspector.secrets import SecretStore
+    from inspector.settings.profiles import Profile
+    from inspector.storage.secrets import SecretStore
 
 __all__ = [
     "ReplayTarget",
@@ -142,7 +142,7 @@ def recorded_target(
 
 def target_for_profile(profile: Profile, secrets: SecretStore | None) -> ReplayTarget:
     """A saved profile, with its secrets from the keyring. Raises ValueError."""
-    from inspector.connect import SetupError, resolved_env, resolved_headers
+    from inspector.settings.connect import SetupError, resolved_env, resolved_headers
 
     try:
         if profile.transport == "http":
@@ -206,7 +206,7 @@ async def connect_and_replay(
     on_progress: Callable[[int, int, CallOutcome], None] | None = None,
     on_session: Callable[[Session], None] | None = None,
 ) -> ReplayReport:
-    """Connect, replay, close. Raises `inspector.session.ConnectError` when the server
+    """Connect, replay, close. Raises `inspector.session.driver.ConnectError` when the server
     cannot be reached. `on_session` sees the session first (to observe its traffic)."""
     session = Session(
         transport, replay_config(recorded, timeout), ReplayResponder(extract_answers(recorded))

@@ -1,7 +1,7 @@
 """The sessions folder: file names for new recordings, and cleanup of old ones.
 
 Always-on recording writes one file per connection into the sessions folder
-(`inspector.paths.sessions_dir()`), named after the profile and the start time. Old
+(`inspector.storage.paths.sessions_dir()`), named after the profile and the start time. Old
 files go by a setting: a maximum age and a maximum total size (oldest first). Cleanup
 only ever touches files this module named (`<profile>_<YYYYmmdd-HHMMSS>[-N].jsonl`) in
 that folder, never the file being recorded.

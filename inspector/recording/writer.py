@@ -19,8 +19,8 @@ from typing import IO, Any, Final
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.events import SessionReady
 from inspector.recording.format import Redactor, plain_frame_line, record_line
-from inspector.responder import AskRejected, Responder
-from inspector.traffic import TrafficRecord
+from inspector.session.responder import AskRejected, Responder
+from inspector.traffic.log import TrafficRecord
 from inspector.transports.base import HttpExchange
 
 __all__ = ["RecordingResponder", "SessionRecorder"]

@@ -13,11 +13,11 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import QFrame, QPushButton, QVBoxLayout, QWidget
 
-from inspector.elicitation import ElicitForm, check_url, parse_form
+from inspector.features.asks.elicitation import ElicitForm, check_url, parse_form
 from inspector.protocol.asks import ServerAsk
 from inspector.ui.dialogs.ask_dialog import AskDialog, plain
 from inspector.ui.forms.schema_form import SchemaForm
-from inspector.ui.theme import colors
+from inspector.ui.widgets.theme import colors
 
 __all__ = ["ElicitationDialog", "UrlElicitationDialog", "elicitation_dialog"]
 

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.profiles import RootEntry
+from inspector.settings.profiles import RootEntry
 from inspector.ui.dialogs.ask_dialog import plain
-from inspector.ui.theme import colors
+from inspector.ui.widgets.theme import colors
 
 __all__ = ["RootsDialog", "root_problems"]
 

@@ -32,9 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.versions import Era
-from inspector.sampling_request import (
+from inspector.features.asks.sampling import (
     ROLES,
     STOP_REASONS,
     SamplingRequest,
@@ -42,7 +40,9 @@ from inspector.sampling_request import (
     sampling_result,
     transcript,
 )
-from inspector.ui.content_view import ContentBlocksView
+from inspector.protocol.asks import ServerAsk
+from inspector.protocol.versions import Era
+from inspector.ui.content.blocks_view import ContentBlocksView
 from inspector.ui.dialogs.ask_dialog import AskDialog, plain
 
 __all__ = ["SamplingDialog"]

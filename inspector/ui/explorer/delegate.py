@@ -10,9 +10,9 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from inspector.catalog_format import Badge, Tone
-from inspector.ui.catalog_models import BADGES_ROLE, MARKS_ROLE, SECONDARY_ROLE
-from inspector.ui.theme import ThemeColors, colors
+from inspector.features.catalog.format import Badge, Tone
+from inspector.ui.explorer.catalog_models import BADGES_ROLE, MARKS_ROLE, SECONDARY_ROLE
+from inspector.ui.widgets.theme import ThemeColors, colors
 
 __all__ = ["CatalogDelegate", "tone_color"]
 

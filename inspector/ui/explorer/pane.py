@@ -23,11 +23,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.catalog import CatalogItem, CatalogKind, CatalogList
-from inspector.ui.catalog_models import ITEM_ROLE, CatalogFilterProxy, CatalogListModel
+from inspector.features.catalog.model import CatalogItem, CatalogKind, CatalogList
+from inspector.ui.explorer.catalog_models import ITEM_ROLE, CatalogFilterProxy, CatalogListModel
 from inspector.ui.explorer.delegate import CatalogDelegate
-from inspector.ui.theme import colors
-from inspector.ui.widgets import ElidedLabel
+from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.theme import colors
 
 __all__ = ["NOUNS", "CatalogPane"]
 

@@ -21,13 +21,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.catalog import KINDS, CatalogKind, ListDiff
+from inspector.features.catalog.model import KINDS, CatalogKind, ListDiff
 from inspector.protocol.events import SessionReady
-from inspector.ui.controller import ConnectionController, ConnState
+from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.explorer.pane import NOUNS, CatalogPane
 from inspector.ui.explorer.pin_dialog import PinDiffDialog
-from inspector.ui.server_panel import ServerInfoPanel
-from inspector.ui.theme import colors
+from inspector.ui.explorer.server_panel import ServerInfoPanel
+from inspector.ui.widgets.theme import colors
 
 __all__ = ["AUTO_RELIST_KEY", "Banner", "ExplorerPanel"]
 

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.pins import PinChange
-from inspector.ui.theme import colors
+from inspector.features.catalog.pins import PinChange
+from inspector.ui.widgets.theme import colors
 
 __all__ = ["PinDiffDialog"]
 

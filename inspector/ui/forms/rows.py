@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.schema_form_model import MAX_ITEMS, UNSET, FieldSpec, Path, initial_value
+from inspector.features.forms.model import MAX_ITEMS, UNSET, FieldSpec, Path, initial_value
 from inspector.ui.forms.editors import (
     BoolEditor,
     Editor,
@@ -33,8 +33,8 @@ from inspector.ui.forms.editors import (
     NumberEditor,
     StringEditor,
 )
-from inspector.ui.plain_text import plain_label, plain_tooltip, short
-from inspector.ui.theme import colors
+from inspector.ui.widgets.plain_text import plain_label, plain_tooltip, short
+from inspector.ui.widgets.theme import colors
 
 __all__ = ["ArrayEditor", "FieldLabel", "FieldRow", "ObjectEditor", "describe"]
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.schema_form_model import (
+from inspector.features.forms.model import (
     FieldError,
     FormPlan,
     ValidationReport,
@@ -43,9 +43,9 @@ from inspector.schema_form_model import (
 from inspector.ui.forms.completion import CompletionProvider, FieldCompleter
 from inspector.ui.forms.editors import StringEditor
 from inspector.ui.forms.rows import FieldRow, ObjectEditor
-from inspector.ui.highlighter import JsonHighlighter
-from inspector.ui.plain_text import mark_checked_bold, plain_label, short
-from inspector.ui.theme import colors
+from inspector.ui.widgets.highlighter import JsonHighlighter
+from inspector.ui.widgets.plain_text import mark_checked_bold, plain_label, short
+from inspector.ui.widgets.theme import colors
 
 __all__ = ["SchemaForm"]
 

@@ -1,0 +1,163 @@
+"""`mcp-inspector-qt replay FILE [--use-recorded-command | --url URL | -- COMMAND ...]`.
+
+Exit codes: 0 no drift, 1 drift, 2 usage (or an unreadable session file), 3 could not
+connect. A recorded command is never launched unless `--use-recorded-command` says so:
+the file may come from someone else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
+from inspector.recording.reader import RecordedSession, SessionFileError, read_session
+from inspector.recording.replay import CallOutcome
+from inspector.recording.replay_target import connect_and_replay, recorded_target
+from inspector.session.driver import ConnectError
+from inspector.transports.base import Transport, TransportError
+from inspector.transports.factory import http_transport
+from inspector.transports.http_common import check_url
+from inspector.transports.stdio import StdioParams, StdioTransport
+
+__all__ = ["add_replay_parser", "run_replay", "split_server_command"]
+
+EXIT_NO_DRIFT = 0
+EXIT_DRIFT = 1
+EXIT_USAGE = 2
+EXIT_CONNECTION = 3
+
+
+def add_replay_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "replay",
+        help="replay a recorded session against a server and diff the answers",
+        usage="mcp-inspector-qt replay FILE [--use-recorded-command | --url URL | "
+        "-- COMMAND [ARGS...]] [--ignore POINTER]... [--report report.json]",
+        epilog="exit codes: 0 no drift, 1 drift, 2 usage or unreadable file, 3 connection "
+        "failure. Ignore paths are JSON Pointers into each result; '*' matches one segment "
+        "and '**' any number. Ignored by default: "
+        + ", ".join(DEFAULT_IGNORES)
+        + ". The format and the rules: docs/session-format.md",
+    )
+    parser.add_argument("file", metavar="FILE")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument(
+        "--use-recorded-command",
+        action="store_true",
+        help="launch the command stored in the file (only for files you trust)",
+    )
+    target.add_argument("--url", help="replay against this HTTP server")
+    parser.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'K: V'",
+        help="an HTTP header (values are never recorded, e.g. Authorization)",
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="POINTER",
+        help="do not compare this JSON Pointer, e.g. /content/*/text or /**/id",
+    )
+    parser.add_argument(
+        "--no-default-ignores", action="store_true", help="compare the volatile fields too"
+    )
+    parser.add_argument("--report", metavar="FILE", help="write the full diff as JSON")
+    parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    # The command after `--` is split off before parsing (split_server_command): a
+    # REMAINDER positional after FILE would swallow every option that follows FILE.
+    parser.set_defaults(server_command=[])
+
+
+def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
+    """`replay FILE [options] -- COMMAND ARGS...`: (the arguments to parse, the COMMAND
+    words, or None for other subcommands and when there is no `--`)."""
+    argv = list(argv)
+    if not argv or argv[0] != "replay" or "--" not in argv:
+        return argv, None
+    cut = argv.index("--")
+    return argv[:cut], argv[cut + 1 :]
+
+
+def _diag(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def _transport(ns: argparse.Namespace, recorded: RecordedSession) -> Transport:
+    command = list(ns.server_command)
+    if command and command[0] == "--":
+        command = command[1:]
+    chosen = sum(bool(x) for x in (command, ns.url, ns.use_recorded_command))
+    if chosen != 1:
+        raise ValueError(
+            "say where to replay: a command after --, --url URL, or --use-recorded-command"
+        )
+    headers: dict[str, str] = {}
+    for item in ns.header:
+        name, sep, value = item.partition(":")
+        if not sep or not name.strip():
+            raise ValueError(f"--header expects 'Name: value', got {item!r}")
+        headers[name.strip()] = value.strip()
+    if headers and command:
+        raise ValueError("--header applies to HTTP servers (--url, or a recorded URL)")
+    if ns.url:
+        check_url(ns.url)
+        return http_transport(ns.url, headers=headers)
+    if command:
+        return StdioTransport(StdioParams(command[0], command[1:]))
+    target = recorded_target(
+        recorded,
+        headers,
+        give_command="give the command after -- instead",
+        give_url="give it with --url",
+    )
+    for note in target.notes:
+        _diag(f"note: {note} (--header 'Name: value')")
+    return target.transport()
+
+
+async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Transport) -> int:
+    patterns = list(ns.ignore) + ([] if ns.no_default_ignores else list(DEFAULT_IGNORES))
+
+    def progress(done: int, total: int, outcome: CallOutcome) -> None:
+        _diag(f"[{done}/{total}] {outcome.call.label}: {outcome.status}")
+
+    try:
+        report = await connect_and_replay(
+            recorded,
+            transport,
+            ignore=IgnoreRules(patterns),
+            timeout=ns.timeout,
+            on_progress=progress,
+        )
+    except ConnectError as exc:
+        _diag(f"error: could not connect: {exc}")
+        return EXIT_CONNECTION
+    sys.stdout.write(report.summary() + "\n")
+    if ns.report:
+        Path(ns.report).write_text(json.dumps(report.to_dict(), indent=2, default=str))
+    return EXIT_DRIFT if report.drifted else EXIT_NO_DRIFT
+
+
+def run_replay(ns: argparse.Namespace) -> int:
+    try:
+        recorded = read_session(ns.file)
+    except SessionFileError as exc:
+        _diag(f"error: {exc}")
+        return EXIT_USAGE
+    try:
+        IgnoreRules(ns.ignore)
+        transport = _transport(ns, recorded)
+    except (ValueError, TransportError) as exc:
+        _diag(f"error: {exc}")
+        return EXIT_USAGE
+    return asyncio.run(_run(ns, recorded, transport))

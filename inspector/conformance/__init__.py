@@ -1,0 +1,1 @@
+"""The client for the official MCP conformance suite, and how it authorizes."""

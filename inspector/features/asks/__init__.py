@@ -1,0 +1,1 @@
+"""What a server asks of the user, read for the dialogs: sampling, elicitation, canned replies."""

@@ -1,0 +1,270 @@
+"""Fill the catalog from a session: first pages after connect, "load more", "load all",
+re-listing on list_changed, and the pin check of tools. Qt-free (asyncio only).
+
+One listing per kind runs at a time; a reload asked for while one runs is done right after
+it. A failure fails that list only (its error is shown in the tree); the app keeps going.
+In the modern era, list changes arrive on a `subscriptions/listen` stream, opened when the
+server declares listChanged; in the legacy era they are plain notifications.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any, Final, Literal
+
+from inspector.features.catalog.model import KINDS, Catalog, CatalogKind, CatalogList, ListDiff
+from inspector.features.catalog.pins import PinChange, PinStore
+from inspector.protocol.versions import Era
+from inspector.session.driver import Call, Session, SessionError
+
+__all__ = ["CAPABILITY_OF", "CatalogLoader", "LoadMode"]
+
+log = logging.getLogger(__name__)
+
+LoadMode = Literal["reload", "more", "all"]
+Starter = Callable[[Coroutine[Any, Any, Any], str], "asyncio.Task[Any]"]
+Reporter = Callable[[str, str], None]  # (category, message) for the Errors store
+
+CAPABILITY_OF: Final[dict[CatalogKind, str]] = {
+    "tools": "tools",
+    "resources": "resources",
+    "templates": "resources",
+    "prompts": "prompts",
+}
+_LISTEN_FILTER: Final = {
+    "tools": "toolsListChanged",
+    "resources": "resourcesListChanged",
+    "prompts": "promptsListChanged",
+}
+PAGES_PER_LOAD_ALL: Final = 100  # a server handing out fresh cursors forever stops here
+
+
+class CatalogLoader:
+    def __init__(
+        self,
+        catalog: Catalog,
+        start: Starter,
+        report: Reporter,
+        pins: PinStore | None = None,
+    ) -> None:
+        self.catalog = catalog
+        self.pins = pins
+        self._start = start
+        self._report = report
+        self.auto_relist = True
+        self.session: Session | None = None
+        self.scope: str | None = None  # the pin scope (profile id)
+        self.pin_alerts: dict[str, PinChange] = {}
+        self.listen_call: Call | None = None
+        self._tasks: dict[CatalogKind, asyncio.Task[None]] = {}
+        self._pending: set[CatalogKind] = set()
+        self._stale_after: set[CatalogKind] = set()
+        self._reported: set[tuple[str, str]] = set()  # (tool, hash) alerts already reported
+        self.relisted: list[Callable[[CatalogKind, ListDiff], None]] = []
+        self.pins_changed: list[Callable[[], None]] = []
+
+    # -- session ---------------------------------------------------------------------------
+    def attach(self, session: Session, scope: str | None) -> None:
+        """A session is ready: list what the server offers (first pages)."""
+        self.detach()
+        self.session = session
+        self.scope = scope
+        self.catalog.reset()
+        self._set_alerts({})
+        caps = session.server_capabilities
+        for kind in KINDS:
+            if CAPABILITY_OF[kind] in caps:
+                self.reload(kind)
+            else:
+                self.catalog[kind].set_absent(
+                    f"The server does not declare the {CAPABILITY_OF[kind]!r} capability."
+                )
+        self._open_listen(session)
+
+    def detach(self) -> None:
+        """The session is over: stop listings; what was listed stays for reading."""
+        for task in self._tasks.values():
+            task.cancel()
+        self._tasks.clear()
+        self._pending.clear()
+        self._stale_after.clear()
+        if self.listen_call is not None:
+            self.listen_call.cancel("disconnecting")
+            self.listen_call = None
+        self.session = None
+        for lst in self.catalog.lists.values():
+            lst.set_loading(False)
+
+    def declared(self, kind: CatalogKind) -> bool:
+        session = self.session
+        return session is not None and CAPABILITY_OF[kind] in session.server_capabilities
+
+    def _open_listen(self, session: Session) -> None:
+        if session.era is not Era.MODERN:
+            return
+        caps = session.server_capabilities
+        wanted = {
+            flag: True
+            for cap, flag in _LISTEN_FILTER.items()
+            if isinstance(caps.get(cap), dict) and caps[cap].get("listChanged")
+        }
+        if not wanted:
+            return
+        try:
+            call = session.listen(wanted)
+        except SessionError as exc:
+            self._report("subscription", f"subscriptions/listen could not start: {exc}")
+            return
+        self.listen_call = call
+        self._start(self._watch_listen(session, call), "list-changed subscription")
+
+    async def _watch_listen(self, session: Session, call: Call) -> None:
+        try:
+            await call.result()
+        except SessionError as exc:
+            if session is self.session and call is self.listen_call:
+                log.info("subscriptions/listen ended: %s", exc)
+        if session is self.session and call is self.listen_call:
+            self.listen_call = None
+
+    # -- intents ---------------------------------------------------------------------------
+    def reload(self, kind: CatalogKind) -> asyncio.Task[None] | None:
+        return self._run(kind, "reload")
+
+    def load_more(self, kind: CatalogKind) -> asyncio.Task[None] | None:
+        return self._run(kind, "more")
+
+    def load_all(self, kind: CatalogKind) -> asyncio.Task[None] | None:
+        return self._run(kind, "all")
+
+    def list_changed(self, list_name: str) -> None:
+        """A list_changed notification (legacy) or subscription event (modern) arrived."""
+        target = self.catalog.list_changed(list_name)
+        if target is None:
+            return
+        kinds: list[CatalogKind] = [target.kind]
+        if target.kind == "resources" and self.declared("templates"):
+            kinds.append("templates")
+        for kind in kinds:
+            if self.auto_relist:
+                self.reload(kind)
+            elif self.busy(kind):
+                self._stale_after.add(kind)  # the listing under way predates the change
+
+    def busy(self, kind: CatalogKind) -> bool:
+        task = self._tasks.get(kind)
+        return task is not None and not task.done()
+
+    def _run(self, kind: CatalogKind, mode: LoadMode) -> asyncio.Task[None] | None:
+        session = self.session
+        if session is None or not self.declared(kind):
+            return None
+        if self.busy(kind):
+            if mode == "reload":
+                self._pending.add(kind)
+            return self._tasks[kind]
+        lst = self.catalog[kind]
+        if mode != "reload" and not lst.has_more:
+            return None
+        task = self._start(self._load(session, lst, mode), f"list {kind}")
+        self._tasks[kind] = task
+        return task
+
+    # -- listing ---------------------------------------------------------------------------
+    async def _load(self, session: Session, lst: CatalogList, mode: LoadMode) -> None:
+        kind = lst.kind
+        lst.set_loading(True)
+        reloading = mode == "reload"
+        try:
+            if reloading:
+                wanted = max(1, lst.pages) if lst.loaded else 1
+                lst.begin_reload()
+                params: dict[str, Any] | None = {}
+            else:
+                wanted = 1 if mode == "more" else PAGES_PER_LOAD_ALL
+                params = lst.next_page_params()
+            pages = 0
+            while params is not None and pages < wanted:
+                cursor = params.get("cursor")
+                try:
+                    result = await self._page(session, kind, cursor)
+                except SessionError as exc:
+                    if session is self.session:
+                        text = str(exc)
+                        lst.fail(text if text.startswith(lst.method) else f"{lst.method}: {text}")
+                    return
+                if session is not self.session:
+                    return
+                lst.apply_page(
+                    result,
+                    first=reloading and pages == 0,
+                    excluded=session.excluded_tools if kind == "tools" else None,
+                )
+                pages += 1
+                params = lst.next_page_params()
+            if mode == "all" and params is not None:
+                lst.fail(
+                    f"stopped after {PAGES_PER_LOAD_ALL} pages in one go; "
+                    "“Load all” continues from here"
+                )
+        finally:
+            diff = lst.end_reload() if reloading else None
+            if self._tasks.get(kind) is asyncio.current_task():
+                del self._tasks[kind]
+            lst.set_loading(False)
+            if kind in self._stale_after and session is self.session:
+                self._stale_after.discard(kind)
+                lst.mark_stale()
+        if session is not self.session:
+            return
+        if kind == "tools":
+            self._check_pins()
+        if diff is not None and not diff.empty:
+            for listener in list(self.relisted):
+                listener(kind, diff)
+        if kind in self._pending:
+            self._pending.discard(kind)
+            self.reload(kind)
+
+    async def _page(self, session: Session, kind: CatalogKind, cursor: Any) -> dict[str, Any]:
+        cursor = cursor if isinstance(cursor, str) else None
+        if kind == "tools":
+            return await session.list_tools_page(cursor)
+        params = {"cursor": cursor} if cursor else None
+        return await session.request(self.catalog[kind].method, params)
+
+    # -- pins ------------------------------------------------------------------------------
+    def _check_pins(self) -> None:
+        if self.pins is None or self.scope is None:
+            return
+        listed = [(i.key, i.raw) for i in self.catalog.tools]
+        changes = self.pins.check(self.scope, listed)
+        for change in changes:
+            if (change.name, change.new_hash) not in self._reported:
+                self._reported.add((change.name, change.new_hash))
+                self._report("rug pull", change.describe())
+        self._set_alerts({c.name: c for c in changes})
+
+    def accept_pin(self, name: str) -> None:
+        """The user read the diff and trusts the tool as it is now: re-pin it."""
+        change = self.pin_alerts.get(name)
+        item = self.catalog.tools.find(name)
+        if change is None or self.pins is None or item is None:
+            return
+        self.pins.accept(change.scope, name, item.raw)
+        alerts = dict(self.pin_alerts)
+        del alerts[name]
+        self._set_alerts(alerts)
+
+    def accept_all_pins(self) -> None:
+        for name in list(self.pin_alerts):
+            self.accept_pin(name)
+
+    def _set_alerts(self, alerts: dict[str, PinChange]) -> None:
+        if alerts == self.pin_alerts:
+            return
+        self.pin_alerts = alerts
+        for listener in list(self.pins_changed):
+            listener()

@@ -1,0 +1,1 @@
+"""Forms from JSON Schema, Qt-free: field model, validation, JSON trees, remembered arguments."""

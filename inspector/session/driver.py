@@ -1,0 +1,775 @@
+"""The async driver: one transport plus one `ClientConnection`, behind an awaitable API.
+
+The session owns the IO the sans-IO core leaves out: it reads transport events,
+feeds frames to the connection, writes what the connection queues, runs its
+timers, hands server asks to the `Responder`, and reports every frame (valid or
+not) to the traffic observers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.errors import LocalProtocolError
+from inspector.protocol.events import (
+    AskCancelled,
+    Event,
+    LateResponse,
+    NotificationReceived,
+    ProgressUpdate,
+    ProtocolViolation,
+    RequestCompleted,
+    RequestFailed,
+    ServerAskReceived,
+    SessionReady,
+    UnmatchedResponse,
+)
+from inspector.protocol.http_headers import ToolHeaderSpec, request_headers
+from inspector.protocol.jsonrpc import (
+    ErrorResponse,
+    Invalid,
+    Message,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    encode,
+    parse_frame,
+)
+from inspector.protocol.versions import LATEST_MODERN, Era
+from inspector.session.client import McpMethods
+from inspector.session.errors import (
+    ConnectError,
+    ConnectionClosed,
+    InputRejected,
+    ProtocolFailure,
+    RequestCancelled,
+    RequestError,
+    RequestNotAllowed,
+    RequestTimeout,
+    ServerError,
+    SessionError,
+    TransportFailure,
+    error_for,
+)
+from inspector.session.responder import AskRejected, PolicyResponder, Responder
+from inspector.traffic.log import TrafficObserver, TrafficRecord, kind_of
+from inspector.transports.base import (
+    DeliveryFailed,
+    FrameReceived,
+    HttpExchange,
+    Outgoing,
+    SessionExpired,
+    StderrLine,
+    StreamLost,
+    Transport,
+    TransportClosed,
+    TransportError,
+)
+
+__all__ = [
+    "Call",
+    "ConnectError",
+    "ConnectionClosed",
+    "InputRejected",
+    "ProgressCallback",
+    "ProtocolFailure",
+    "RequestCancelled",
+    "RequestError",
+    "RequestNotAllowed",
+    "RequestTimeout",
+    "ServerError",
+    "Session",
+    "SessionError",
+    "SessionListener",
+    "TransportFailure",
+]
+
+log = logging.getLogger(__name__)
+
+# spec 2026-07-28: a broken response stream means re-sending under a new id; a server that
+# breaks every stream would make that loop forever, so give up after this many in a row.
+_MAX_RESENDS: Final = 3
+_RESEND_WINDOW: Final = 30.0
+
+ProgressCallback = Callable[[ProgressUpdate], None]
+SessionItem = Event | StderrLine | TransportClosed | HttpExchange | SessionExpired
+SessionListener = Callable[[SessionItem], None]
+
+
+@dataclass
+class Call:
+    """One request in flight. Await `result()`; `cancel()` sends notifications/cancelled."""
+
+    key: int
+    method: str
+    session: Session
+    future: asyncio.Future[dict[str, Any]]
+    started: float
+
+    async def result(self) -> dict[str, Any]:
+        return await asyncio.shield(self.future)
+
+    def cancel(self, reason: str = "cancelled by the user") -> None:
+        if self.future.done():
+            return  # over; its key may already belong to a newer request (re-initialize)
+        self.session.cancel(self.key, reason)
+
+    @property
+    def done(self) -> bool:
+        return self.future.done()
+
+
+class Session(McpMethods):
+    def __init__(
+        self,
+        transport: Transport,
+        config: ClientConfig | None = None,
+        responder: Responder | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_pages: int = 100,
+    ) -> None:
+        self.transport = transport
+        self.conn = ClientConnection(config)
+        self.responder: Responder = responder or PolicyResponder()
+        self.max_pages = max_pages
+        self._clock = clock
+        self._observers: list[TrafficObserver] = []
+        self._listeners: list[SessionListener] = []
+        self._calls: dict[int, Call] = {}
+        self._progress: dict[int, ProgressCallback] = {}
+        self._ask_tasks: dict[int, asyncio.Task[None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._outq: asyncio.Queue[tuple[str, Outgoing] | None] = asyncio.Queue()
+        # modern HTTP: x-mcp-header specs of listed tools, and tools excluded as invalid
+        self._tool_headers: dict[str, ToolHeaderSpec] = {}
+        self.excluded_tools: dict[str, str] = {}
+        self.auto_reinitialize = False
+        self.session_expired: str | None = None
+        self._reinit_task: asyncio.Task[None] | None = None
+        self._resends: dict[int, tuple[int, float]] = {}  # request key -> (count, last at)
+        self._ready: asyncio.Future[SessionReady] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_deadline: float | None = None  # what _timer is armed for
+        self._closed: TransportClosed | None = None
+        self._closing = False
+        self._close_task: asyncio.Future[None] | None = None
+        self.ready_info: SessionReady | None = None
+
+    # ----------------------------------------------------------- observers
+    def add_traffic_observer(self, observer: TrafficObserver) -> None:
+        self._observers.append(observer)
+
+    def add_listener(self, listener: SessionListener) -> None:
+        self._listeners.append(listener)
+
+    def _notify(self, item: SessionItem) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(item)
+            except Exception:
+                log.exception("session listener failed")
+
+    def _record(self, record: TrafficRecord) -> None:
+        for observer in list(self._observers):
+            try:
+                observer(record)
+            except Exception:
+                log.exception("traffic observer failed")
+
+    # ------------------------------------------------------------ state
+    @property
+    def era(self) -> Era:
+        return self.conn.era
+
+    @property
+    def protocol_version(self) -> str | None:
+        return self.conn.protocol_version
+
+    @property
+    def server_info(self) -> dict[str, Any]:
+        return self.conn.server_info
+
+    @property
+    def server_capabilities(self) -> dict[str, Any]:
+        return self.conn.server_capabilities or {}
+
+    @property
+    def instructions(self) -> str | None:
+        return self.conn.instructions
+
+    @property
+    def closed(self) -> TransportClosed | None:
+        """Set once the transport has ended (with the reason)."""
+        return self._closed
+
+    @property
+    def is_ready(self) -> bool:
+        return self.conn.state is ConnectionState.READY and self._closed is None
+
+    # ----------------------------------------------------------- lifecycle
+    async def connect(self, timeout: float | None = None) -> SessionReady:
+        """Start the transport and run the handshake for the configured era."""
+        loop = asyncio.get_running_loop()
+        self._ready = loop.create_future()
+        # The outcome is delivered to connect()'s caller; if that caller has gone (timed
+        # out, cancelled), nobody reads it, and that is fine: mark it read.
+        self._ready.add_done_callback(lambda f: f.cancelled() or f.exception())
+        try:
+            await self.transport.start()
+        except TransportError as exc:
+            raise ConnectError(str(exc)) from exc
+        self._tasks.append(asyncio.create_task(self._read_loop(), name="session-reader"))
+        self._tasks.append(asyncio.create_task(self._write_loop(), name="session-writer"))
+        self.conn.start(self._clock())
+        self._after_change()
+        try:
+            if timeout is None:
+                return await asyncio.shield(self._ready)
+            return await asyncio.wait_for(asyncio.shield(self._ready), timeout)
+        except TimeoutError:
+            raise ConnectError(f"the handshake took longer than {timeout:g} s") from None
+
+    async def close(self) -> None:
+        """Shut the server down (the transport's ladder) and fail what is pending.
+
+        Idempotent; every caller, concurrent ones too, returns once the end is complete.
+        """
+        if self._close_task is None:
+            self._close_task = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._close_task)
+
+    async def _close(self) -> None:
+        self._closing = True
+        if self._ready is not None and not self._ready.done():
+            self._ready.set_exception(ConnectError("the session was closed during the handshake"))
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in list(self._ask_tasks.values()):
+            task.cancel("the session was closed")
+        # Let queued frames go out first (e.g. a cancellation), then end the writer.
+        await self._outq.put(None)
+        writer = self._tasks[1] if len(self._tasks) > 1 else None
+        if writer is not None:
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(writer), 2.0)
+        try:
+            await self.transport.close()
+        finally:
+            for event in self.conn.connection_lost("the session was closed"):
+                self._dispatch(event)
+            for task in self._tasks:
+                if not task.done():
+                    try:
+                        await asyncio.wait_for(asyncio.shield(task), 2.0)
+                    except (TimeoutError, asyncio.CancelledError):
+                        task.cancel()
+                    except Exception:
+                        log.exception("session task failed")
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------ requests
+    def start_request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout: float | Literal["default"] | None = "default",
+        max_total: float | Literal["default"] | None = "default",
+        on_progress: ProgressCallback | None = None,
+        override: bool = False,
+    ) -> Call:
+        """Queue a request and return its `Call` at once (for cancel and progress)."""
+        if self._closed is not None:
+            raise ConnectionClosed(
+                RequestFailed(0, method, "closed", f"{method}: {self._closed.reason}")
+            )
+        try:
+            key = self.conn.send_request(
+                method,
+                params,
+                now=self._clock(),
+                timeout=timeout,
+                max_total=max_total,
+                progress=on_progress is not None,
+                override=override,
+            )
+        except LocalProtocolError as exc:
+            raise RequestNotAllowed(exc) from exc
+        future = _call_future()
+        call = Call(key, method, self, future, self._clock())
+        self._calls[key] = call
+        if on_progress is not None:
+            self._progress[key] = on_progress
+        self._after_change()
+        return call
+
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout: float | Literal["default"] | None = "default",
+        on_progress: ProgressCallback | None = None,
+        override: bool = False,
+    ) -> dict[str, Any]:
+        call = self.start_request(
+            method, params, timeout=timeout, on_progress=on_progress, override=override
+        )
+        return await call.result()
+
+    def cancel(self, key: int, reason: str = "cancelled by the user") -> None:
+        events = self.conn.cancel(key, reason, self._clock())
+        for event in events:
+            self._dispatch(event)
+        self._after_change()
+
+    async def send_raw(self, text: str) -> Call | None:
+        """Send exactly what the user typed. A request gets paired and returns a Call.
+
+        Valid JSON is compacted to one line (stdio frames are lines); invalid text is
+        sent as typed with line breaks replaced by spaces, so servers' parse errors
+        can be tested.
+        """
+        try:
+            wire = json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":"))
+        except ValueError:
+            wire = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+        frame = parse_frame(wire)
+        call: Call | None = None
+        if isinstance(frame, Request):
+            key = self.conn.track_raw_request(frame, self._clock())
+            future = _call_future()
+            call = Call(key, frame.method, self, future, self._clock())
+            self._calls[key] = call
+        self._record_out(wire, frame)
+        try:
+            await self.transport.send(wire, info=self._outgoing(frame))
+        except TransportError as exc:
+            if call is not None:
+                self.cancel(call.key, f"not sent: {exc}")
+            raise
+        self._after_change()
+        return call
+
+    def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        """Send a client notification (e.g. notifications/roots/list_changed)."""
+        if self._closed is not None:
+            raise ConnectionClosed(
+                RequestFailed(0, method, "closed", f"{method}: {self._closed.reason}")
+            )
+        self.conn.send_notification(method, params)
+        self._after_change()
+
+    def answer_ask(self, ask_id: int, result: dict[str, Any]) -> None:
+        for event in self.conn.answer_ask(ask_id, result, self._clock()):
+            self._dispatch(event)
+        self._after_change()
+
+    def reject_ask(self, ask_id: int, message: str) -> None:
+        for event in self.conn.reject_ask(ask_id, message, self._clock()):
+            self._dispatch(event)
+        self._after_change()
+
+    # ------------------------------------------------------------- plumbing
+    def _after_change(self) -> None:
+        """Flush what the connection queued and re-arm the timer."""
+        for message in self.conn.data_to_send():
+            self._send_message(message)
+        self._arm_timer()
+        self._check_ready()
+
+    def _send_message(self, message: Message) -> None:
+        text = encode(message)
+        info = self._outgoing(message)
+        if info.cancels is not None and info.era == "modern" and self.transport.kind == "http":
+            # spec 2026-07-28 streamable HTTP: the transport cancels by closing the response
+            # stream and sends no notifications/cancelled; the log must not show one going out.
+            self._note(
+                f"request {info.cancels!r} cancelled by closing its response stream "
+                "(streamable HTTP sends no notifications/cancelled)"
+            )
+        else:
+            self._record_out(text, message)
+        self._outq.put_nowait((text, info))
+
+    def _outgoing(self, frame: Message | Invalid) -> Outgoing:
+        """What an HTTP transport needs to know about a message, without parsing it."""
+        era: Literal["legacy", "modern"] = "modern" if self.era is Era.MODERN else "legacy"
+        version = self.conn.protocol_version
+        if isinstance(frame, Request):
+            headers: dict[str, str] = {}
+            if era == "modern":
+                name = (frame.params or {}).get("name")
+                spec = self._tool_headers.get(name) if isinstance(name, str) else None
+                headers = request_headers(
+                    frame.method, frame.params, version or LATEST_MODERN, spec
+                )
+            return Outgoing("request", frame.method, frame.id, era, version, headers)
+        if isinstance(frame, Notification):
+            cancels = None
+            if frame.method == "notifications/cancelled":
+                rid = (frame.params or {}).get("requestId")
+                cancels = rid if isinstance(rid, str | int) else None
+            return Outgoing("notification", frame.method, None, era, version, cancels=cancels)
+        if isinstance(frame, Response):
+            return Outgoing("response", None, frame.id, era, version)
+        if isinstance(frame, ErrorResponse):
+            return Outgoing("error", None, frame.id, era, version)
+        return Outgoing("notification", None, frame.id, era, version)
+
+    def _record_out(self, text: str, frame: Message | Invalid) -> None:
+        self._record(
+            TrafficRecord(
+                direction="out",
+                kind=kind_of(frame),
+                raw=text,
+                mono=self._clock(),
+                wall=time.time(),
+                transport=self.transport.kind,
+                frame=frame,
+                size=len(text),
+                note=frame.reason if isinstance(frame, Invalid) else None,
+            )
+        )
+
+    def _arm_timer(self) -> None:
+        """(Re-)arm the one timer for the connection's next deadline, only when it moved.
+
+        Most frames leave the deadline where it was. Re-creating the timer per frame is
+        costly under qasync: a cancelled timer (its Qt timer, handle and context) stays
+        alive until its original deadline, so a flood of frames piled up one per frame.
+        """
+        deadline = None if self._closing else self.conn.next_deadline()
+        if self._timer is not None:
+            if deadline == self._timer_deadline:
+                return
+            self._timer.cancel()
+            self._timer = None
+        self._timer_deadline = deadline
+        if deadline is None:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, deadline - self._clock())
+        self._timer = loop.call_later(delay, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        for event in self.conn.handle_timer(self._clock()):
+            self._dispatch(event)
+        self._after_change()
+
+    def _check_ready(self) -> None:
+        ready = self._ready
+        if ready is None or ready.done():
+            return
+        if self.conn.state in (ConnectionState.FAILED, ConnectionState.CLOSED):
+            ready.set_exception(ConnectError(self.conn.failure or "the handshake failed"))
+
+    async def _write_loop(self) -> None:
+        while True:
+            item = await self._outq.get()
+            if item is None:
+                return
+            text, info = item
+            try:
+                await self.transport.send(text, info=info)
+            except TransportError as exc:
+                log.info("could not send: %s", exc)
+                # The read loop will see the transport end and fail pending requests.
+
+    async def _read_loop(self) -> None:
+        try:
+            async for event in self.transport.events():
+                if isinstance(event, FrameReceived):
+                    self._on_frame(event)
+                elif isinstance(event, StderrLine):
+                    self._on_stderr(event)
+                elif isinstance(event, HttpExchange):
+                    self._on_http(event)
+                elif isinstance(event, DeliveryFailed):
+                    self._on_delivery_failed(event)
+                elif isinstance(event, StreamLost):
+                    self._on_stream_lost(event)
+                elif isinstance(event, SessionExpired):
+                    self._on_session_expired(event)
+                elif isinstance(event, TransportClosed):
+                    self._on_closed(event)
+                    return
+        except Exception as exc:
+            log.exception("session read loop failed")
+            self._on_closed(TransportClosed(f"reading failed: {exc}", error=True))
+
+    def _on_frame(self, event: FrameReceived) -> None:
+        now = self._clock()
+        frame = _oversized(event) if event.truncated else parse_frame(event.raw)
+        notes: list[str] = []
+        if isinstance(frame, Invalid):
+            pollution = self.transport.kind == "stdio" and frame.reason.startswith("not JSON")
+            notes.append(f"stdout pollution: {frame.reason}" if pollution else frame.reason)
+        # What the frame means comes first, so its log entry can say what is wrong with it;
+        # observers still see the frame before its consequences.
+        events = self.conn.receive(frame, now)
+        notes.extend(note for ev in events if (note := _frame_note(ev)) is not None)
+        self._record(
+            TrafficRecord(
+                direction="in",
+                kind=kind_of(frame),
+                raw=event.raw,
+                mono=now,
+                wall=time.time(),
+                transport=self.transport.kind,
+                frame=frame,
+                size=event.size,
+                truncated=event.truncated,
+                note="; ".join(notes) or None,
+                http=event.http,
+                sse_event_id=event.sse_event_id,
+            )
+        )
+        for ev in events:
+            self._dispatch(ev)
+        self._after_change()
+
+    def _on_delivery_failed(self, event: DeliveryFailed) -> None:
+        error = None
+        if event.error is not None:
+            code = event.error.get("code")
+            message = event.error.get("message")
+            if isinstance(code, int) and not isinstance(code, bool):
+                error = ErrorResponse(
+                    event.wire_id,
+                    code,
+                    message if isinstance(message, str) else event.reason,
+                    event.error.get("data"),
+                )
+        for ev in self.conn.fail_wire(event.wire_id, event.reason, self._clock(), error=error):
+            self._dispatch(ev)
+        self._after_change()
+
+    def _on_stream_lost(self, event: StreamLost) -> None:
+        now = self._clock()
+        key = self.conn.key_of_wire_id(event.wire_id)
+        if key is None:
+            return
+        count, last = self._resends.get(key, (0, now))
+        count = count + 1 if now - last < _RESEND_WINDOW else 1
+        if count > _MAX_RESENDS:
+            self._resends.pop(key, None)
+            why = f"{event.reason}; gave up after re-sending it {_MAX_RESENDS} times"
+            for ev in self.conn.fail_wire(event.wire_id, why, now):
+                self._dispatch(ev)
+        else:
+            self._resends[key] = (count, now)
+            new_id = self.conn.resend(event.wire_id, now)
+            if new_id is not None:
+                self._note(f"{event.reason}; re-sent request {event.wire_id!r} as {new_id!r}")
+        self._after_change()
+
+    def _on_session_expired(self, event: SessionExpired) -> None:
+        self.session_expired = event.reason
+        self._note(event.reason)
+        for ev in self.conn.connection_lost(f"session expired: {event.reason}"):
+            self._dispatch(ev)
+        self._notify(event)
+        if self.auto_reinitialize and not self._closing:
+            self._reinit_task = asyncio.create_task(self._auto_reinitialize())
+
+    async def _auto_reinitialize(self) -> None:
+        try:
+            await self.reinitialize()
+        except SessionError as exc:
+            self._note(f"re-initializing after the session expired failed: {exc}")
+
+    async def reinitialize(self, timeout: float | None = 30.0) -> SessionReady:
+        """Start a new protocol session on the same transport (after HTTP 404 on a session)."""
+        loop = asyncio.get_running_loop()
+        self.conn = self.conn.reset_for_new_session()
+        self.session_expired = None
+        self._ready = loop.create_future()
+        self.conn.start(self._clock())
+        self._after_change()
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._ready), timeout)
+        except TimeoutError:
+            raise ConnectError(f"re-initializing took longer than {timeout:g} s") from None
+
+    def _note(self, text: str) -> None:
+        self._record(
+            TrafficRecord(
+                direction="",
+                kind="note",
+                raw=text,
+                mono=self._clock(),
+                wall=time.time(),
+                transport=self.transport.kind,
+            )
+        )
+
+    def _on_stderr(self, event: StderrLine) -> None:
+        self._record(
+            TrafficRecord(
+                direction="",
+                kind="stderr",
+                raw=event.text,
+                mono=self._clock(),
+                wall=time.time(),
+                transport=self.transport.kind,
+                truncated=event.truncated,
+            )
+        )
+        self._notify(event)
+
+    def _on_http(self, event: HttpExchange) -> None:
+        summary = f"{event.method} {event.url} → {event.status}"
+        self._record(
+            TrafficRecord(
+                direction="",
+                kind="http",
+                raw=summary,
+                mono=self._clock(),
+                wall=time.time(),
+                transport=self.transport.kind,
+                http=event,
+                note=event.note,
+            )
+        )
+        self._notify(event)
+
+    def _on_closed(self, event: TransportClosed) -> None:
+        self._closed = event
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._record(
+            TrafficRecord(
+                direction="",
+                kind="note",
+                raw=event.reason,
+                mono=self._clock(),
+                wall=time.time(),
+                transport=self.transport.kind,
+                note="transport closed",
+            )
+        )
+        for ev in self.conn.connection_lost(event.reason):
+            self._dispatch(ev)
+        self._check_ready()
+        self._notify(event)
+        self._outq.put_nowait(None)
+
+    def _dispatch(self, event: Event) -> None:
+        if isinstance(event, RequestCompleted):
+            self._resends.pop(event.key, None)
+            call = self._calls.pop(event.key, None)
+            self._progress.pop(event.key, None)
+            if call is not None and not call.future.done():
+                call.future.set_result(event.result)
+        elif isinstance(event, RequestFailed):
+            self._resends.pop(event.key, None)
+            call = self._calls.pop(event.key, None)
+            self._progress.pop(event.key, None)
+            if call is not None and not call.future.done():
+                call.future.set_exception(error_for(event))
+        elif isinstance(event, SessionReady):
+            self.ready_info = event
+            if self._ready is not None and not self._ready.done():
+                self._ready.set_result(event)
+        elif isinstance(event, ServerAskReceived):
+            self._start_ask(event)
+        elif isinstance(event, AskCancelled):
+            task = self._ask_tasks.pop(event.ask_id, None)
+            if task is not None:
+                task.cancel(event.reason)  # the responder can tell the user why
+        elif isinstance(event, NotificationReceived) and isinstance(event.typed, ProgressUpdate):
+            key = event.typed.request_key
+            callback = self._progress.get(key) if key is not None else None
+            if callback is not None:
+                try:
+                    callback(event.typed)
+                except Exception:
+                    log.exception("progress callback failed")
+        self._notify(event)
+
+    def _start_ask(self, event: ServerAskReceived) -> None:
+        ask = event.ask
+
+        async def run() -> None:
+            try:
+                result = await self.responder.respond(ask)
+            except asyncio.CancelledError:
+                return
+            except AskRejected as exc:
+                self.reject_ask(ask.ask_id, str(exc) or "rejected by the user")
+            except Exception as exc:
+                log.exception("responder failed")
+                self.reject_ask(ask.ask_id, f"the client failed to answer: {exc}")
+            else:
+                self.answer_ask(ask.ask_id, result)
+            finally:
+                self._ask_tasks.pop(ask.ask_id, None)
+
+        self._ask_tasks[ask.ask_id] = asyncio.create_task(run(), name=f"ask-{ask.ask_id}")
+
+
+# The start of a response: {"jsonrpc":"2.0","id":ID,"result"|"error" (either key order).
+_RESPONSE_HEAD = re.compile(
+    rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")'
+    rb'\s*,\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"(?:result|error)"\s*:'
+)
+
+
+def _oversized(event: FrameReceived) -> Invalid:
+    """A frame over the size limit, of which only the head was kept.
+
+    When the head shows it is a response, keep its id (and a stand-in value without a
+    method) so the connection fails the request it answers now, instead of at its timeout.
+    """
+    reason = f"frame of {event.size:,} bytes exceeds the size limit; only its head was kept"
+    head = event.raw if isinstance(event.raw, bytes) else event.raw.encode("utf-8", "replace")
+    match = _RESPONSE_HEAD.match(head)
+    if match is None:
+        return Invalid(event.raw, reason)
+    try:
+        msg_id: RequestId = json.loads(match.group(1))  # an integer or a string, by the pattern
+    except ValueError:  # e.g. a bad escape in a string id
+        return Invalid(event.raw, reason)
+    return Invalid(event.raw, reason, id=msg_id, value={"jsonrpc": "2.0", "id": msg_id})
+
+
+def _frame_note(event: Event) -> str | None:
+    """What the traffic log should say about the frame that caused `event`."""
+    if isinstance(event, UnmatchedResponse | ProtocolViolation):
+        return event.message
+    if isinstance(event, LateResponse):
+        return f"late response to {event.method} (given up: {event.why_given_up})"
+    return None
+
+
+def _call_future() -> asyncio.Future[dict[str, Any]]:
+    """A call's future. Its failure counts as seen even if nobody awaits the call (a
+    fire-and-forget request, or one still pending at disconnect): the failure reaches the
+    user through the events, not through asyncio's "exception was never retrieved"."""
+    future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    future.add_done_callback(_mark_seen)
+    return future
+
+
+def _mark_seen(future: asyncio.Future[dict[str, Any]]) -> None:
+    if not future.cancelled():
+        future.exception()

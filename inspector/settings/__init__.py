@@ -1,0 +1,1 @@
+"""Connection settings: profiles, their auth options, config import, and connect."""

@@ -1,0 +1,160 @@
+"""From a saved profile to a transport and a client config: the one place that decides.
+
+Qt-free. The GUI calls `transport_for(profile, secrets)`; HTTP support is looked up
+at run time (`http_support()`), so a build without the HTTP transports still offers
+stdio and says plainly why HTTP cannot connect.
+"""
+
+from __future__ import annotations
+
+import importlib
+import shlex
+from collections.abc import Callable
+from typing import Any
+
+from inspector.auth import OAuth
+from inspector.protocol.connection import ClientConfig
+from inspector.protocol.versions import EraSetting
+from inspector.settings.profile_auth import ProfileAuthError, auth_for
+from inspector.settings.profiles import Profile, RootEntry
+from inspector.storage.secrets import SecretStore
+from inspector.transports.base import Transport
+from inspector.transports.stdio import StdioParams, StdioTransport
+
+__all__ = [
+    "SetupError",
+    "client_config_for",
+    "http_support",
+    "resolved_env",
+    "resolved_headers",
+    "roots_for",
+    "transport_for",
+]
+
+_HTTP_FACTORY_MODULE = "inspector.transports.factory"
+
+
+class SetupError(Exception):
+    """The profile cannot be turned into a connection; the message says why."""
+
+
+def _http_factory() -> Callable[..., Transport] | None:
+    try:
+        module = importlib.import_module(_HTTP_FACTORY_MODULE)
+    except ImportError:
+        return None
+    factory = getattr(module, "http_transport", None)
+    return factory if callable(factory) else None
+
+
+def http_support() -> tuple[bool, str]:
+    """(available, reason): whether HTTP profiles can connect in this build."""
+    if _http_factory() is None:
+        return False, (
+            "HTTP connections are not available in this build yet (the HTTP transports "
+            "have not landed); stdio servers work."
+        )
+    return True, ""
+
+
+def _secret(profile: Profile, secrets: SecretStore | None, kind: str, name: str, typed: str) -> str:
+    if typed:
+        return typed  # an unsaved profile (e.g. from the command line) may carry it
+    value = secrets.get(profile.id, kind, name) if secrets is not None else None
+    if value is None:
+        what = "header" if kind == "header" else "environment variable"
+        raise SetupError(
+            f"The secret {what} {name} has no value: there is none in the keyring for "
+            f"“{profile.name}”. Edit the profile and enter it."
+        )
+    return value
+
+
+def resolved_env(profile: Profile, secrets: SecretStore | None) -> dict[str, str]:
+    return {
+        e.name: _secret(profile, secrets, "env", e.name, e.value) if e.secret else e.value
+        for e in profile.stdio.env
+    }
+
+
+def resolved_headers(profile: Profile, secrets: SecretStore | None) -> dict[str, str]:
+    return {
+        h.name: _secret(profile, secrets, "header", h.name, h.value) if h.secret else h.value
+        for h in profile.http.headers
+    }
+
+
+def transport_for(
+    profile: Profile, secrets: SecretStore | None = None, *, oauth: OAuth | None = None
+) -> Transport:
+    """The transport a profile describes, with its secrets filled in from the keyring.
+    Its auth (inspector.settings.profile_auth): a bearer token, or OAuth (`oauth` when the caller
+    keeps one per profile, as the GUI does; else one with the keyring token store)."""
+    if profile.transport == "stdio":
+        if not profile.stdio.command.strip():
+            raise SetupError("The profile has no command.")
+        params = StdioParams(
+            profile.stdio.command,
+            list(profile.stdio.args),
+            env=resolved_env(profile, secrets),
+            cwd=profile.stdio.cwd or None,
+            inherit_full_env=profile.stdio.inherit_full_env,
+            max_line_bytes=profile.max_message_mb * 1024 * 1024,
+        )
+        return StdioTransport(params)
+    factory = _http_factory()
+    if factory is None:
+        raise SetupError(http_support()[1])
+    headers = resolved_headers(profile, secrets)
+    secret_names = frozenset(h.name for h in profile.http.headers if h.secret)
+    try:
+        auth = auth_for(profile, secrets, oauth=oauth)
+    except ProfileAuthError as exc:
+        raise SetupError(str(exc)) from None
+    return factory(
+        profile.http.url,
+        kind=profile.http.transport,
+        headers=headers,
+        secret_headers=secret_names,
+        auth=auth,
+        max_message_bytes=profile.max_message_mb * 1024 * 1024,
+    )
+
+
+def roots_for(profile: Profile) -> list[dict[str, Any]]:
+    return [_root(r) for r in profile.roots]
+
+
+def _root(root: RootEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {"uri": root.uri}
+    if root.name:
+        out["name"] = root.name
+    return out
+
+
+def client_config_for(profile: Profile) -> ClientConfig:
+    caps: dict[str, Any] = {}
+    if profile.capabilities.sampling:
+        caps["sampling"] = {}
+    if profile.capabilities.elicitation:
+        caps["elicitation"] = {"form": {}, "url": {}}
+    if profile.capabilities.roots:
+        caps["roots"] = {"listChanged": True}
+    t = profile.timeouts
+    return ClientConfig(
+        era=EraSetting(profile.era),
+        capabilities=caps,
+        request_timeout=t.request,
+        max_total_timeout=t.max_total,
+        reset_timeout_on_progress=t.reset_on_progress,
+        auto_probe_timeout=min(t.request or 5.0, 5.0),
+    )
+
+
+def command_line(profile: Profile) -> list[str]:
+    """argv of a stdio profile (for "copy as CLI command")."""
+    return [profile.stdio.command, *profile.stdio.args]
+
+
+def shell_command(profile: Profile) -> str:
+    return shlex.join(command_line(profile))

@@ -1,0 +1,1 @@
+"""Where the app keeps things on disk and in the keyring: paths, secrets."""

@@ -1,0 +1,654 @@
+"""The traffic log: a Qt-free store of every frame in and out, paired by id.
+
+It must hold a million messages, so a row keeps the raw text and a few small
+fields only, stored column by column; the parsed message is thrown away and
+re-parsed when a row is viewed. Pairing and per-method statistics are updated
+as entries arrive.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from array import array
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, TypeAlias, overload
+
+from inspector.protocol.jsonrpc import (
+    ErrorResponse,
+    Invalid,
+    Notification,
+    ParsedFrame,
+    Request,
+    RequestId,
+    Response,
+    parse_frame,
+)
+from inspector.transports.base import HttpExchange
+
+__all__ = [
+    "Direction",
+    "EntryKind",
+    "MethodStats",
+    "TrafficEntry",
+    "TrafficFilter",
+    "TrafficLog",
+    "TrafficObserver",
+    "TrafficRecord",
+    "kind_of",
+]
+
+Direction: TypeAlias = Literal["out", "in", ""]
+EntryKind: TypeAlias = Literal[
+    "request", "response", "error", "notification", "invalid", "stderr", "http", "note"
+]
+
+KINDS: Final[tuple[EntryKind, ...]] = (
+    "request",
+    "response",
+    "error",
+    "notification",
+    "invalid",
+    "stderr",
+    "http",
+    "note",
+)
+
+
+def kind_of(frame: ParsedFrame) -> EntryKind:
+    if isinstance(frame, Request):
+        return "request"
+    if isinstance(frame, Notification):
+        return "notification"
+    if isinstance(frame, Response):
+        return "response"
+    if isinstance(frame, ErrorResponse):
+        return "error"
+    return "invalid"
+
+
+@dataclass(slots=True)
+class TrafficRecord:
+    """What the session reports to traffic observers for every frame, valid or not."""
+
+    direction: Direction
+    kind: EntryKind
+    raw: str | bytes
+    mono: float
+    wall: float
+    transport: str
+    frame: ParsedFrame | None = None
+    size: int = 0
+    truncated: bool = False
+    note: str | None = None  # e.g. "stdout pollution", the invalid reason
+    http: HttpExchange | None = None
+    sse_event_id: str | None = None
+
+
+# Observers may return something (TrafficLog.observe returns the new entry); it is ignored.
+TrafficObserver: TypeAlias = Callable[[TrafficRecord], object]
+
+
+_NO_ID: Final = -(2**63)  # msg_id column: no id
+_OTHER_ID: Final = -(2**63) + 1  # msg_id column: see the sparse map (strings, huge ints)
+_NAN: Final = math.nan
+_DIRECTIONS: Final[tuple[Direction, ...]] = ("", "out", "in")
+_DIRECTION_CODE: Final[dict[str, int]] = {d: i for i, d in enumerate(_DIRECTIONS)}
+_KIND_CODE: Final[dict[str, int]] = {k: i for i, k in enumerate(KINDS)}
+
+
+class TrafficEntry:
+    """One row of the log: a light view onto the log's columns (made on access).
+
+    The log stores its rows column by column (arrays of numbers, one list of raw texts),
+    so a million messages cost about 70 bytes each beyond their text and hold no objects
+    the cyclic garbage collector must walk: full collections stay short, the GUI never
+    stalls on them. Views compare equal when they show the same row of the same log.
+    """
+
+    __slots__ = ("_log", "index")
+
+    def __init__(self, log: TrafficLog, index: int) -> None:
+        self._log = log
+        self.index = index
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, TrafficEntry)
+            and other._log is self._log
+            and other.index == self.index
+        )
+
+    def __hash__(self) -> int:
+        return hash((id(self._log), self.index))
+
+    def __repr__(self) -> str:
+        return f"<TrafficEntry #{self.index} {self.direction} {self.kind} {self.method}>"
+
+    # -- columns
+    @property
+    def direction(self) -> Direction:
+        return _DIRECTIONS[self._log._dir[self.index]]
+
+    @property
+    def kind(self) -> EntryKind:
+        return KINDS[self._log._kind[self.index]]
+
+    @property
+    def raw(self) -> str | bytes:
+        return self._log._raw[self.index]
+
+    @property
+    def mono(self) -> float:
+        return self._log._mono[self.index]
+
+    @property
+    def wall(self) -> float:
+        return self._log._wall[self.index]
+
+    @property
+    def size(self) -> int:
+        return self._log._size[self.index]
+
+    @property
+    def method(self) -> str | None:
+        code = self._log._method[self.index]
+        return self._log._method_names[code] if code else None
+
+    @method.setter
+    def method(self, value: str | None) -> None:
+        self._log._method[self.index] = self._log._method_code(value) if value else 0
+
+    @property
+    def msg_id(self) -> RequestId | None:
+        return self._log._id_at(self.index)
+
+    @property
+    def pair(self) -> int:
+        return self._log._pairs[self.index]
+
+    @pair.setter
+    def pair(self, value: int) -> None:
+        self._log._pairs[self.index] = value
+
+    @property
+    def latency(self) -> float | None:
+        value = self._log._latency[self.index]
+        return None if value != value else value  # NaN: no latency
+
+    @latency.setter
+    def latency(self, value: float | None) -> None:
+        self._log._latency[self.index] = _NAN if value is None else value
+
+    @property
+    def note(self) -> str | None:
+        return self._log._notes.get(self.index)
+
+    @note.setter
+    def note(self, value: str | None) -> None:
+        if value is None:
+            self._log._notes.pop(self.index, None)
+        else:
+            self._log._notes[self.index] = value
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self._log._flags[self.index] & 1)
+
+    @truncated.setter
+    def truncated(self, value: bool) -> None:
+        flags = self._log._flags
+        flags[self.index] = (flags[self.index] | 1) if value else (flags[self.index] & ~1)
+
+    @property
+    def extra(self) -> dict[str, Any] | None:
+        """Rare per-entry facts (http exchange, error code, sse id)."""
+        return self._log._extras.get(self.index)
+
+    @extra.setter
+    def extra(self, value: dict[str, Any] | None) -> None:
+        if value is None:
+            self._log._extras.pop(self.index, None)
+        else:
+            self._log._extras[self.index] = value
+
+    # -- views of the raw text
+    def parse(self) -> ParsedFrame:
+        """Re-parse the raw text (done lazily, when the row is viewed)."""
+        return parse_frame(self.raw)
+
+    def pretty(self) -> str:
+        raw = self.raw
+        if isinstance(raw, bytes):
+            return raw.decode("utf-8", errors="replace")
+        try:
+            return json.dumps(json.loads(raw), indent=2, ensure_ascii=False)
+        except ValueError:
+            return raw
+
+    def text(self) -> str:
+        raw = self.raw
+        return raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+
+    @property
+    def error_code(self) -> int | None:
+        extra = self.extra
+        return extra.get("error_code") if extra else None
+
+    @property
+    def http(self) -> HttpExchange | None:
+        extra = self.extra
+        return extra.get("http") if extra else None
+
+
+class MethodStats:
+    __slots__ = ("count", "errors", "latencies", "method")
+
+    def __init__(self, method: str) -> None:
+        self.method = method
+        self.count = 0
+        self.errors = 0
+        self.latencies = array("d")
+
+    def percentile(self, q: float) -> float | None:
+        if not self.latencies:
+            return None
+        ordered = sorted(self.latencies)
+        idx = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+        return ordered[idx]
+
+    @property
+    def max_latency(self) -> float | None:
+        return max(self.latencies) if self.latencies else None
+
+    def summary(self) -> tuple[float | None, float | None, float | None]:
+        """(p50, p95, max) with one sort, for panels that refresh often."""
+        if not self.latencies:
+            return None, None, None
+        ordered = sorted(self.latencies)
+        last = len(ordered) - 1
+
+        def pick(q: float) -> float:
+            return ordered[min(last, max(0, round(q / 100 * last)))]
+
+        return pick(50), pick(95), ordered[-1]
+
+
+# Noise a user usually hides: keep-alives and progress (and the answers to pings).
+NOISE_METHODS: Final = frozenset({"ping", "notifications/progress"})
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficFilter:
+    """What the log view shows. Empty fields match everything.
+
+    `method` is a case-insensitive substring of the method; `text` a substring of the raw
+    text, case-insensitive when it is all lower case ("smart case", as in ripgrep).
+    """
+
+    directions: frozenset[str] | None = None
+    kinds: frozenset[str] | None = None
+    method: str = ""
+    text: str = ""
+    hide_noise: bool = False
+    exclude_methods: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def active(self) -> bool:
+        return bool(
+            self.directions is not None
+            or self.kinds is not None
+            or self.method
+            or self.text
+            or self.hide_noise
+            or self.exclude_methods
+        )
+
+    def excluded(self) -> frozenset[str]:
+        return self.exclude_methods | NOISE_METHODS if self.hide_noise else self.exclude_methods
+
+    def matches(self, entry: TrafficEntry) -> bool:
+        if self.directions is not None and entry.direction not in self.directions:
+            return False
+        if self.kinds is not None and entry.kind not in self.kinds:
+            return False
+        method = entry.method
+        if method in self.excluded():
+            return False
+        if self.method and (method is None or self.method.lower() not in method.lower()):
+            return False
+        return not self.text or _text_hit(self.text)(entry.raw)
+
+
+def _text_hit(needle: str) -> Callable[[str | bytes], bool]:
+    fold = needle == needle.lower()
+    needle_b = needle.encode("utf-8", "replace")
+
+    def hit(raw: str | bytes) -> bool:
+        if isinstance(raw, str):
+            return needle in (raw.lower() if fold else raw)
+        return needle_b in (raw.lower() if fold else raw)
+
+    return hit
+
+
+def _caseless_key(needle: str) -> str:
+    """The longest run of the needle's characters that have no case (at least 2 long)."""
+    best = ""
+    run: list[str] = []
+    for ch in needle + "A":
+        if ch.lower() == ch.upper():
+            run.append(ch)
+            continue
+        if len(run) > len(best):
+            best = "".join(run)
+        run = []
+    return best if len(best) >= 2 else ""
+
+
+class _Entries(Sequence[TrafficEntry]):
+    """`TrafficLog.entries`: a read-only sequence of row views."""
+
+    __slots__ = ("_log",)
+
+    def __init__(self, log: TrafficLog) -> None:
+        self._log = log
+
+    def __len__(self) -> int:
+        return len(self._log._raw)
+
+    @overload
+    def __getitem__(self, index: int) -> TrafficEntry: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[TrafficEntry]: ...
+    def __getitem__(self, index: int | slice) -> TrafficEntry | list[TrafficEntry]:
+        n = len(self._log._raw)
+        if isinstance(index, slice):
+            return [TrafficEntry(self._log, i) for i in range(*index.indices(n))]
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("traffic entry index out of range")
+        return TrafficEntry(self._log, index)
+
+    def __iter__(self) -> Iterator[TrafficEntry]:
+        log = self._log
+        return (TrafficEntry(log, i) for i in range(len(log._raw)))
+
+
+class TrafficLog:
+    """Append-only store; listeners hear about new entries and pairing updates.
+
+    Rows are kept in columns (see `TrafficEntry`); `entries` is a sequence of views.
+    """
+
+    def __init__(self) -> None:
+        self.entries: Sequence[TrafficEntry] = _Entries(self)
+        self.stats: dict[str, MethodStats] = {}
+        self._raw: list[str | bytes] = []
+        self._mono = array("d")
+        self._wall = array("d")
+        self._size = array("q")
+        self._latency = array("d")
+        self._pairs = array("q")
+        self._method = array("I")  # 0: no method; else an index into _method_names
+        self._kind = bytearray()
+        self._dir = bytearray()
+        self._flags = bytearray()  # bit 0: truncated
+        self._id = array("q")
+        self._other_ids: dict[int, RequestId] = {}  # string ids (and ints beyond 64 bits)
+        self._notes: dict[int, str] = {}
+        self._extras: dict[int, dict[str, Any]] = {}
+        # Every method seen, interned, and its code in the _method column.
+        self._method_names: list[str | None] = [None]
+        self._method_codes: dict[str, int] = {}
+        # (direction of the request, id) -> index of the still-open request entry
+        self._open: dict[tuple[Direction, RequestId], int] = {}
+        self._grow_listeners: list[Callable[[], None]] = []
+        self._append_listeners: list[Callable[[TrafficEntry], None]] = []
+        self._pair_listeners: list[Callable[[TrafficEntry, TrafficEntry], None]] = []
+        self._clear_listeners: list[Callable[[], None]] = []
+        self.started_mono = time.monotonic()
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __iter__(self) -> Iterator[TrafficEntry]:
+        return iter(self.entries)
+
+    def __getitem__(self, index: int) -> TrafficEntry:
+        return self.entries[index]
+
+    def on_append(self, listener: Callable[[TrafficEntry], None]) -> None:
+        self._append_listeners.append(listener)
+
+    def on_grow(self, listener: Callable[[], None]) -> None:
+        """Like `on_append`, without making a view per entry (for batching adapters)."""
+        self._grow_listeners.append(listener)
+
+    def on_pair(self, listener: Callable[[TrafficEntry, TrafficEntry], None]) -> None:
+        self._pair_listeners.append(listener)
+
+    def on_clear(self, listener: Callable[[], None]) -> None:
+        self._clear_listeners.append(listener)
+
+    @property
+    def methods(self) -> list[str]:
+        """Every method seen so far, sorted (for method pickers)."""
+        return sorted(self._method_codes)
+
+    def _method_code(self, method: str) -> int:
+        code = self._method_codes.get(method)
+        if code is None:
+            code = self._method_codes[method] = len(self._method_names)
+            self._method_names.append(sys.intern(method))
+        return code
+
+    def _id_at(self, index: int) -> RequestId | None:
+        value = self._id[index]
+        if value == _NO_ID:
+            return None
+        if value == _OTHER_ID:
+            return self._other_ids[index]
+        return value
+
+    def clear(self) -> None:
+        for column in (
+            self._raw,
+            self._mono,
+            self._wall,
+            self._size,
+            self._latency,
+            self._pairs,
+            self._method,
+            self._kind,
+            self._dir,
+            self._flags,
+            self._id,
+        ):
+            del column[:]
+        for sparse in (self._other_ids, self._notes, self._extras):
+            sparse.clear()
+        self.stats.clear()
+        self._open.clear()
+        for listener in self._clear_listeners:
+            listener()
+
+    # The session calls this for every frame (it is a TrafficObserver).
+    def observe(self, record: TrafficRecord) -> TrafficEntry:
+        frame = record.frame
+        method: str | None = None
+        msg_id: RequestId | None = None
+        if isinstance(frame, Notification):
+            method = frame.method
+        elif isinstance(frame, Request):
+            method, msg_id = frame.method, frame.id
+        elif isinstance(frame, Response | ErrorResponse | Invalid):
+            msg_id = frame.id
+        index = len(self._raw)
+        raw = record.raw
+        self._raw.append(raw)
+        self._mono.append(record.mono)
+        self._wall.append(record.wall)
+        self._size.append(record.size or len(raw))
+        self._latency.append(_NAN)
+        self._pairs.append(-1)
+        self._method.append(self._method_code(method) if method is not None else 0)
+        self._kind.append(_KIND_CODE[record.kind])
+        self._dir.append(_DIRECTION_CODE[record.direction])
+        self._flags.append(1 if record.truncated else 0)
+        if msg_id is None:
+            self._id.append(_NO_ID)
+        elif type(msg_id) is int and _OTHER_ID < msg_id < 2**63:
+            self._id.append(msg_id)
+        else:
+            self._id.append(_OTHER_ID)
+            self._other_ids[index] = msg_id
+        if record.note:
+            self._notes[index] = record.note
+        if record.http is not None or record.sse_event_id is not None:
+            self._extras[index] = {"http": record.http, "sse_event_id": record.sse_event_id}
+        if isinstance(frame, ErrorResponse):
+            self._extras.setdefault(index, {})["error_code"] = frame.code
+        partner = -1
+        if frame is not None and not isinstance(frame, Notification):
+            partner = self._pair_up(index, frame, msg_id, record.direction)
+        for grow in self._grow_listeners:
+            grow()
+        entry = TrafficEntry(self, index)
+        for listener in self._append_listeners:
+            listener(entry)
+        if partner >= 0 and self._pair_listeners:
+            request = TrafficEntry(self, partner)
+            for pair_listener in self._pair_listeners:
+                pair_listener(request, entry)
+        return entry
+
+    def _pair_up(
+        self, index: int, frame: ParsedFrame, msg_id: RequestId | None, direction: Direction
+    ) -> int:
+        """Pair a response with its request; returns the request's index, or -1."""
+        if isinstance(frame, Request):
+            self._open[(direction, frame.id)] = index
+            self._stats_for(frame.method).count += 1
+            return -1
+        # A malformed frame with an id answers a request only if it looks like a response
+        # (no "method"): a malformed *request* from the peer may reuse one of our ids.
+        is_answer = isinstance(frame, Response | ErrorResponse) or (
+            isinstance(frame, Invalid)
+            and frame.id is not None
+            and isinstance(frame.value, dict)
+            and "method" not in frame.value
+        )
+        if not is_answer or msg_id is None:
+            return -1
+        request_dir: Direction = "out" if direction == "in" else "in"
+        idx = self._open.pop((request_dir, msg_id), None)
+        if idx is None:
+            return -1
+        self._pairs[idx] = index
+        self._pairs[index] = idx
+        code = self._method[idx]
+        self._method[index] = code
+        latency = self._mono[index] - self._mono[idx]
+        self._latency[index] = latency
+        method = self._method_names[code]
+        if method is not None:
+            stats = self._stats_for(method)
+            stats.latencies.append(latency)
+            if self._kind[index] != _KIND_CODE["response"]:
+                stats.errors += 1
+        return idx
+
+    def _stats_for(self, method: str) -> MethodStats:
+        stats = self.stats.get(method)
+        if stats is None:
+            stats = self.stats[method] = MethodStats(method)
+        return stats
+
+    def pair_of(self, entry: TrafficEntry) -> TrafficEntry | None:
+        pair = self._pairs[entry.index]
+        return TrafficEntry(self, pair) if pair >= 0 else None
+
+    # ---------------------------------------------------------------- fast reads
+    def row(self, index: int) -> tuple[Direction, EntryKind, str | None, float, int, float | None]:
+        """(direction, kind, method, wall, size, latency) of a row, without making a view."""
+        code = self._method[index]
+        latency = self._latency[index]
+        return (
+            _DIRECTIONS[self._dir[index]],
+            KINDS[self._kind[index]],
+            self._method_names[code] if code else None,
+            self._wall[index],
+            self._size[index],
+            None if latency != latency else latency,
+        )
+
+    # ---------------------------------------------------------------- filters
+    def filter_indices(
+        self, flt: TrafficFilter, start: int = 0, stop: int | None = None
+    ) -> list[int]:
+        """Indices of the entries in [start, stop) that pass `flt`.
+
+        One cheap pass per active field over the columns, each over the survivors of the
+        previous one: a million rows take tens of milliseconds per field.
+        """
+        n = len(self._raw)
+        stop = n if stop is None else min(stop, n)
+        cand: list[int] | None = None
+
+        def narrow(column: array[int] | bytearray, wanted: set[int]) -> list[int]:
+            if cand is None:
+                span = column if start == 0 and stop == len(column) else column[start:stop]
+                return [i for i, c in enumerate(span, start) if c in wanted]
+            return [i for i in cand if column[i] in wanted]
+
+        if flt.directions is not None:
+            cand = narrow(self._dir, {_DIRECTION_CODE[d] for d in flt.directions})
+        if flt.kinds is not None:
+            cand = narrow(self._kind, {_KIND_CODE[k] for k in flt.kinds if k in _KIND_CODE})
+        excluded = flt.excluded()
+        if excluded:
+            codes = {c for m, c in self._method_codes.items() if m in excluded}
+            if codes:
+                keep = set(range(len(self._method_names))) - codes
+                cand = narrow(self._method, keep)
+        if flt.method:
+            needle = flt.method.lower()
+            cand = narrow(
+                self._method, {c for m, c in self._method_codes.items() if needle in m.lower()}
+            )
+        if flt.text:
+            cand = self._text_stage(flt.text, cand, start, stop)
+        return list(range(start, stop)) if cand is None else cand
+
+    def _text_stage(self, needle: str, cand: list[int] | None, start: int, stop: int) -> list[int]:
+        raws = self._raw
+        hit = _text_hit(needle)
+        if cand is not None:
+            return [i for i in cand if hit(raws[i])]
+        span = raws if start == 0 and stop == len(raws) else raws[start:stop]
+        if needle != needle.lower():  # exact case: a plain substring test per row
+            return [
+                i
+                for i, r in enumerate(span, start)
+                if (needle in r if r.__class__ is str else hit(r))
+            ]
+        # Ignoring case needs a lower-cased copy of each row, which is slow over a million
+        # rows. A row can only match if it holds the needle's caseless part (digits,
+        # punctuation, spaces) as is: test that first, then lower-case the few survivors.
+        key = _caseless_key(needle)
+        if key:
+            return [
+                i
+                for i, r in enumerate(span, start)
+                if (key in r if r.__class__ is str else True) and hit(r)
+            ]
+        return [
+            i
+            for i, r in enumerate(span, start)
+            if (needle in r.lower() if r.__class__ is str else hit(r))
+        ]

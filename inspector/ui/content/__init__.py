@@ -1,0 +1,1 @@
+"""Showing content: content blocks, resource contents, images, JSON trees."""

@@ -1,0 +1,1 @@
+"""The bottom panels: console, notifications, errors, tasks, auth, session controls."""

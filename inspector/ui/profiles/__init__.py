@@ -1,0 +1,1 @@
+"""Editing connection profiles: the dialog, the editor, the auth section."""

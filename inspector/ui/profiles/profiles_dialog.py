@@ -1,0 +1,370 @@
+"""The connection manager: saved profiles, their editor, import and export."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.settings.config_import import (
+    FORMAT_LABELS,
+    ConfigFormat,
+    ImportResult,
+    export_snippet,
+    import_file,
+    known_config_files,
+)
+from inspector.settings.profiles import Profile, ProfileStore, StdioSettings, validate_profile
+from inspector.storage.secrets import NoKeyringError
+from inspector.ui.profiles.profile_editor import ProfileEditor
+
+__all__ = ["ImportDialog", "ProfilesDialog"]
+
+_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def _ask_session_only(parent: QWidget, message: str) -> bool:
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("No keyring")
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(message)
+    box.setInformativeText("Keep the secret values in memory for this session only?")
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+    return box.exec() == QMessageBox.StandardButton.Yes
+
+
+class ProfilesDialog(QDialog):
+    connect_requested = Signal(object)  # Profile
+
+    def __init__(self, store: ProfileStore, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Connection profiles")
+        self.resize(980, 640)
+        self.store = store
+        # Replaced in tests: answers "keep secrets for this session only?".
+        self.ask_session_only: Callable[[str], bool] = lambda m: _ask_session_only(self, m)
+        self.list = QListWidget()
+        self.list.setObjectName("profileList")
+        self.list.currentItemChanged.connect(self._selected)
+        new_stdio = QPushButton("New")
+        new_stdio.clicked.connect(self.new_profile)
+        duplicate = QPushButton("Duplicate")
+        duplicate.clicked.connect(self.duplicate)
+        self.delete_button = QPushButton("Delete")
+        self.delete_button.clicked.connect(self.delete_current)
+        import_button = QPushButton("Import…")
+        import_button.setToolTip("Import servers from Claude Desktop, VS Code or Cursor")
+        import_button.clicked.connect(self.open_import)
+        list_buttons = QHBoxLayout()
+        for b in (new_stdio, duplicate, self.delete_button, import_button):
+            list_buttons.addWidget(b)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.list, 1)
+        left_layout.addLayout(list_buttons)
+
+        self.editor = ProfileEditor(store.secrets)
+        self.editor.changed.connect(self._validate_live)
+        self.save_button = QPushButton("Save")
+        self.save_button.clicked.connect(self.save)
+        self.export_button = QToolButton()
+        self.export_button.setText("Copy server entry")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        for fmt, label in FORMAT_LABELS.items():
+            action = menu.addAction(f"as {label} config")
+            action.triggered.connect(functools.partial(self.copy_entry, fmt))
+        self.export_button.setMenu(menu)
+        self.connect_button = QPushButton("Connect")
+        self.connect_button.clicked.connect(self._connect)
+        self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setWordWrap(True)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status, 1)
+        buttons.addWidget(self.export_button)
+        buttons.addWidget(self.save_button)
+        buttons.addWidget(self.connect_button)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.editor, 1)
+        right_layout.addLayout(buttons)
+
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setSizes([280, 700])
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+        store.on_changed(self.reload)
+        self.reload()
+
+    # ---------------------------------------------------------------- list
+    def reload(self, select_id: str | None = None) -> None:
+        current = select_id or self.current_id()
+        self.list.blockSignals(True)
+        self.list.clear()
+        for profile in self.store.profiles:
+            item = QListWidgetItem(f"{profile.name}\n{profile.target}")
+            item.setData(_ID_ROLE, profile.id)
+            self.list.addItem(item)
+        self.list.blockSignals(False)
+        self.select(current or self.store.profiles[0].id)
+
+    def current_id(self) -> str | None:
+        item = self.list.currentItem()
+        value = item.data(_ID_ROLE) if item is not None else None
+        return value if isinstance(value, str) else None
+
+    def select(self, profile_id: str) -> None:
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item.data(_ID_ROLE) == profile_id:
+                self.list.setCurrentRow(row)
+                self._selected(item, None)
+                return
+        if self.list.count():
+            self.list.setCurrentRow(0)
+
+    def _selected(self, item: QListWidgetItem | None, _prev: object) -> None:
+        if item is None:
+            return
+        profile = self.store.get(item.data(_ID_ROLE))
+        if profile is None:
+            return
+        self.editor.load(profile)
+        self.delete_button.setEnabled(not profile.builtin)
+        self.save_button.setEnabled(not profile.builtin)
+        self.status.setText("")
+
+    # ---------------------------------------------------------------- editing
+    def new_profile(self) -> None:
+        profile = Profile(name=self.store.unique_name("New server"), stdio=StdioSettings())
+        self.editor.load(profile)
+        self.list.clearSelection()
+        self.delete_button.setEnabled(False)
+        self.save_button.setEnabled(True)
+        self.editor.name.setFocus()
+        self.editor.name.selectAll()
+        self.status.setText("Fill in the form and Save.")
+
+    def duplicate(self) -> None:
+        source = self.editor.profile()
+        copy = source.model_copy(deep=True, update={"builtin": False, "source": None})
+        copy.id = Profile(name="x").id
+        copy.name = self.store.unique_name(f"{source.name} copy")
+        for env in copy.stdio.env:
+            if env.secret and self.store.secrets is not None:
+                env.value = self.store.secrets.get(source.id, "env", env.name) or ""
+        for header in copy.http.headers:
+            if header.secret and self.store.secrets is not None:
+                header.value = self.store.secrets.get(source.id, "header", header.name) or ""
+        for slot, secret in copy.http.auth.secret_values():
+            if secret.stored and not secret.value and self.store.secrets is not None:
+                secret.value = self.store.secrets.get(source.id, "auth", slot) or ""
+                secret.stored = False  # the copy's own slot is empty until it is saved
+        self.editor.load(copy)
+        self.list.clearSelection()
+        self.delete_button.setEnabled(False)
+        self.save_button.setEnabled(True)
+        self.status.setText("A copy: change it and Save.")
+
+    def _validate_live(self) -> None:
+        profile = self.editor.profile()
+        if profile.builtin:
+            return
+        self.editor.show_problems(validate_profile(profile, self.store.profiles))
+
+    def save(self) -> Profile | None:
+        profile = self.editor.profile()
+        problems = validate_profile(profile, self.store.profiles)
+        self.editor.show_problems(problems)
+        if any(p.severity == "error" for p in problems):
+            self.status.setText("Not saved: fix the problems below the form.")
+            return None
+        try:
+            saved = self.store.put(profile)
+        except NoKeyringError as exc:
+            if not self.ask_session_only(str(exc)):
+                self.status.setText("Not saved: the secret values could not be stored.")
+                return None
+            saved = self.store.put(profile, session_only_secrets=True)
+        except ValueError as exc:
+            self.status.setText(f"Not saved: {exc}")
+            return None
+        self.reload(select_id=saved.id)
+        self.editor.show_problems(problems)  # warnings stay visible after saving
+        self.status.setText(f"Saved “{saved.name}”.")
+        return saved
+
+    def delete_current(self) -> None:
+        profile_id = self.current_id()
+        if profile_id is None:
+            return
+        try:
+            self.store.delete(profile_id)
+        except ValueError as exc:
+            self.status.setText(str(exc))
+            return
+        self.reload(select_id=self.store.profiles[0].id)
+
+    def copy_entry(self, fmt: ConfigFormat) -> str:
+        text = export_snippet(self.editor.profile(), fmt)
+        QGuiApplication.clipboard().setText(text)
+        self.status.setText(
+            f"Copied a {FORMAT_LABELS[fmt]} server entry (secret values are placeholders)."
+        )
+        return text
+
+    def _connect(self) -> None:
+        profile = self.editor.profile()
+        saved = self.store.get(profile.id)
+        changed = saved is not None and (
+            saved.stored_form() != profile.stored_form() or profile.has_typed_secrets()
+        )
+        if saved is None or (not saved.builtin and changed):
+            stored = self.save()
+            if stored is None:
+                return
+            profile = stored
+        else:
+            profile = saved
+        self.connect_requested.emit(profile)
+        self.accept()
+
+    # ---------------------------------------------------------------- import
+    def open_import(self) -> None:
+        dialog = ImportDialog(self.store, self)
+        dialog.ask_session_only = self.ask_session_only
+        if dialog.exec() and dialog.added:
+            self.reload(select_id=dialog.added[0].id)
+
+
+class ImportDialog(QDialog):
+    """Pick a Claude Desktop, VS Code or Cursor config, preview its servers, import them."""
+
+    def __init__(self, store: ProfileStore, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Import servers")
+        self.resize(720, 520)
+        self.store = store
+        self.ask_session_only: Callable[[str], bool] = lambda m: _ask_session_only(self, m)
+        self.result_: ImportResult | None = None
+        self.added: list[Profile] = []
+        self.places = QListWidget()
+        for fmt, label, path in known_config_files():
+            exists = path.is_file()
+            item = QListWidgetItem(f"{label}: {path}" + ("" if exists else "  (not found)"))
+            item.setData(_ID_ROLE, (fmt, str(path)))
+            if not exists:
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
+            self.places.addItem(item)
+        self.places.itemActivated.connect(self._place_chosen)
+        self.places.itemClicked.connect(self._place_chosen)
+        browse = QPushButton("Open a config file…")
+        browse.clicked.connect(self.browse)
+        self.preview = QListWidget()
+        self.warnings = QPlainTextEdit()
+        self.warnings.setReadOnly(True)
+        self.warnings.setMaximumHeight(90)
+        self.warnings.setPlaceholderText("Notes about the import appear here.")
+        self.status = QLabel("Choose a config file.")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setWordWrap(True)
+        self.import_button = QPushButton("Import")
+        self.import_button.setEnabled(False)
+        self.import_button.clicked.connect(self.import_selected)
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.reject)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status, 1)
+        buttons.addWidget(self.import_button)
+        buttons.addWidget(cancel)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Known config files:"))
+        layout.addWidget(self.places)
+        layout.addWidget(browse)
+        layout.addWidget(QLabel("Servers found (uncheck to skip):"))
+        layout.addWidget(self.preview, 1)
+        layout.addWidget(self.warnings)
+        layout.addLayout(buttons)
+
+    def _place_chosen(self, item: QListWidgetItem) -> None:
+        fmt, path = item.data(_ID_ROLE)
+        self.load_file(Path(path), fmt)
+
+    def browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "MCP config file", str(Path.home()), "JSON (*.json);;All files (*)"
+        )
+        if path:
+            self.load_file(Path(path))
+
+    def load_file(self, path: Path, fmt: ConfigFormat | None = None) -> ImportResult | None:
+        self.preview.clear()
+        self.import_button.setEnabled(False)
+        try:
+            result = import_file(path, fmt)
+        except (OSError, ValueError) as exc:
+            self.result_ = None
+            self.status.setText(f"Cannot import {path}: {exc}")
+            self.warnings.setPlainText("")
+            return None
+        self.result_ = result
+        for profile in result.profiles:
+            item = QListWidgetItem(f"{profile.name}  —  {profile.target}")
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked)
+            self.preview.addItem(item)
+        self.warnings.setPlainText("\n".join(result.warnings))
+        label = FORMAT_LABELS[result.format]
+        self.status.setText(f"{len(result.profiles)} server(s) in this {label} config.")
+        self.import_button.setEnabled(bool(result.profiles))
+        return result
+
+    def selected_profiles(self) -> list[Profile]:
+        if self.result_ is None:
+            return []
+        return [
+            p
+            for row, p in enumerate(self.result_.profiles)
+            if self.preview.item(row).checkState() == Qt.CheckState.Checked
+        ]
+
+    def import_selected(self) -> list[Profile]:
+        chosen = self.selected_profiles()
+        try:
+            self.added = self.store.add_imported(chosen)
+        except NoKeyringError as exc:
+            if not self.ask_session_only(str(exc)):
+                self.status.setText("Not imported: secret values could not be stored.")
+                return []
+            self.added = self.store.add_imported(chosen, session_only_secrets=True)
+        except ValueError as exc:
+            self.status.setText(f"Not imported: {exc}")
+            return []
+        self.status.setText(f"Imported {len(self.added)} profile(s).")
+        self.accept()
+        return self.added

@@ -1,0 +1,1 @@
+"""Session files on screen: recording, offline view, replay, diff, timeline."""

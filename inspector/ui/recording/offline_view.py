@@ -1,0 +1,187 @@
+"""A recorded session, read-only, laid out like the live window: what the server said
+about itself and its lists (left), the same traffic log with filters, pairing and the
+detail pane (centre), and the timeline, server console, notifications and errors (bottom).
+
+Everything comes from `inspector.recording.offline.OfflineSession` (Qt-free). Nothing
+here sends anything: the banner says so, and the main window disables its connection
+actions while this view is shown.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.features.catalog.model import KINDS, CatalogItem
+from inspector.recording.offline import OfflineSession
+from inspector.recording.timeline import format_duration, local_time, timeline_of
+from inspector.ui.explorer.pane import NOUNS, CatalogPane
+from inspector.ui.explorer.server_panel import ServerInfoPanel
+from inspector.ui.panels.bottom_panels import ErrorsPanel, NotificationsPanel, ServerConsole
+from inspector.ui.recording.timeline_panel import TimelinePanel
+from inspector.ui.traffic.log_panel import TrafficLogPanel
+from inspector.ui.widgets.theme import colors
+
+__all__ = ["OfflineView"]
+
+
+class OfflineBanner(QFrame):
+    replay_clicked = Signal()
+    close_clicked = Signal()
+
+    def __init__(self, offline: OfflineSession) -> None:
+        super().__init__()
+        self.setObjectName("offlineBanner")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        c = colors()
+        self.setStyleSheet(
+            f"#offlineBanner {{ background: {c.pair_bg.name()}; "
+            f"border: 1px solid {c.warn.name()}; }}"
+        )
+        recorded = offline.recorded
+        self.title = QLabel(f"Read-only: recorded session “{offline.title}”")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        bold = self.title.font()
+        bold.setBold(True)
+        self.title.setFont(bold)
+        facts = [
+            str(recorded.path),
+            f"recorded {local_time(recorded.header.get('created')) or 'at an unknown time'}",
+            f"{format_duration(recorded.duration)}",
+            "nothing is sent to any server",
+        ]
+        self.detail = QLabel(" · ".join(facts))
+        self.detail.setTextFormat(Qt.TextFormat.PlainText)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setWordWrap(True)
+        self.problems = QLabel("\n".join(f"⚠ {n}" for n in offline.notes))
+        self.problems.setObjectName("offlineProblems")
+        self.problems.setTextFormat(Qt.TextFormat.PlainText)
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet(f"color: {c.error.name()}")
+        self.problems.setVisible(bool(offline.notes))
+        self.replay_button = QPushButton("Replay…")
+        self.replay_button.setToolTip("Replay this session against a server and diff the answers")
+        self.replay_button.clicked.connect(self.replay_clicked)
+        self.close_button = QPushButton("Close session")
+        self.close_button.setToolTip("Return to the live window")
+        self.close_button.clicked.connect(self.close_clicked)
+        text = QVBoxLayout()
+        text.setSpacing(2)
+        text.addWidget(self.title)
+        text.addWidget(self.detail)
+        text.addWidget(self.problems)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addLayout(text, 1)
+        layout.addWidget(self.replay_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
+
+
+class OfflineView(QWidget):
+    replay_requested = Signal()
+    close_requested = Signal()
+
+    def __init__(self, offline: OfflineSession) -> None:
+        super().__init__()
+        self.setObjectName("offlineView")
+        self.offline = offline
+        self.path: Path = offline.recorded.path
+        self.banner = OfflineBanner(offline)
+        self.banner.replay_clicked.connect(self.replay_requested)
+        self.banner.close_clicked.connect(self.close_requested)
+
+        # Left: the server and its lists, as recorded.
+        self.server_panel = ServerInfoPanel()
+        if offline.ready is not None:
+            self.server_panel.show_ready(offline.ready)
+        else:
+            self.server_panel.clear("Never became ready")
+        self.catalog_tabs = QTabWidget()
+        self.catalog_tabs.setObjectName("offlineCatalog")
+        self.panes: dict[str, CatalogPane] = {}
+        for kind in KINDS:
+            pane = CatalogPane(offline.catalog[kind])
+            pane.set_connected(False)
+            pane.refresh_button.setToolTip("A recording cannot be listed again")
+            pane.selected.connect(self._item_selected)
+            self.panes[kind] = pane
+            self.catalog_tabs.addTab(pane, NOUNS[kind][2])
+        self.definition = QPlainTextEdit()
+        self.definition.setObjectName("offlineDefinition")
+        self.definition.setReadOnly(True)
+        self.definition.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.definition.setPlaceholderText("Select an item to read its recorded definition.")
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.server_panel)
+        left.addWidget(self.catalog_tabs)
+        left.addWidget(self.definition)
+        left.setStretchFactor(1, 3)
+        left.setStretchFactor(2, 1)
+
+        # Centre: the same traffic log, over the recorded rows.
+        self.log_panel = TrafficLogPanel(offline.traffic)
+        self.log_panel.clear_button.hide()  # read-only
+        self.log_panel.pause_button.hide()
+        self.log_panel.detail.set_connection(offline.recorded.connection, offline.recorded.era)
+
+        # Bottom: timeline, console, notifications, errors.
+        self.timeline = timeline_of(offline)
+        self.timeline_panel = TimelinePanel(self.timeline, offline.actions)
+        self.console = ServerConsole()
+        self.console.view.setPlaceholderText("The server wrote nothing to stderr.")
+        for line in offline.stderr:
+            self.console.append(line)
+        self.console.flush()
+        self.notifications = NotificationsPanel(offline.messages)
+        self.errors_panel = ErrorsPanel(offline.errors)
+        self.errors_panel.jump_to_entry.connect(self.log_panel.select_entry)
+        self.bottom = QTabWidget()
+        self.bottom.setObjectName("offlineBottomTabs")
+        self.bottom.addTab(self.timeline_panel, "Timeline")
+        self.bottom.addTab(self.console, f"Server console ({len(offline.stderr)})")
+        self.bottom.addTab(self.notifications, f"Notifications ({len(offline.messages)})")
+        errors = len(offline.errors)
+        self.bottom.addTab(self.errors_panel, f"Errors ({errors})" if errors else "Errors")
+
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.log_panel)
+        right.addWidget(self.bottom)
+        right.setStretchFactor(0, 3)
+        right.setStretchFactor(1, 2)
+        self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        self.main_split.addWidget(left)
+        self.main_split.addWidget(right)
+        self.main_split.setStretchFactor(0, 1)
+        self.main_split.setStretchFactor(1, 4)
+        self.main_split.setSizes([280, 1000])
+        right.setSizes([480, 260])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.main_split, 1)
+        self.log_panel.model.flush()
+
+    def _item_selected(self, item: CatalogItem | None) -> None:
+        if item is None:
+            self.definition.setPlainText("")
+            return
+        self.definition.setPlainText(json.dumps(item.raw, indent=2, ensure_ascii=False))
+
+    def rows(self) -> int:
+        self.log_panel.model.flush()
+        return self.log_panel.model.rowCount()

@@ -1,0 +1,171 @@
+"""The timeline of a recorded session: when and how long, what went each way, an activity
+strip over time, and per-method counts with latency percentiles. The numbers come from
+the Qt-free `inspector.recording.timeline`; this panel only shows them."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.recording.offline import RecordedAction
+from inspector.recording.timeline import Timeline, format_duration
+from inspector.ui.widgets.theme import colors
+
+__all__ = ["ActivityStrip", "TimelinePanel"]
+
+_HEADERS: Final = ("Method", "Count", "Errors", "p50", "p90", "p99", "Max")
+
+
+def _ms(value: float | None) -> str:
+    return "–" if value is None else f"{value * 1000:.1f} ms"
+
+
+def _value_label(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+class ActivityStrip(QWidget):
+    """Frames sent (up) and received (down) per slice of the session; errors in red;
+    the user's actions as ticks."""
+
+    def __init__(self, timeline: Timeline, actions: list[RecordedAction]) -> None:
+        super().__init__()
+        self.setObjectName("activityStrip")
+        self.timeline = timeline
+        self.action_times = [a.t for a in actions]
+        self.setMinimumHeight(64)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setToolTip(
+            "Activity over the session: frames sent (above the line), received (below), "
+            "errors in red; ticks mark user actions."
+        )
+
+    def sizeHint(self) -> QSize:
+        return QSize(400, 72)
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        t = self.timeline
+        c = colors()
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        rect = self.rect().adjusted(1, 4, -1, -4)
+        painter.fillRect(rect, self.palette().base())
+        mid = rect.top() + rect.height() / 2
+        painter.setPen(self.palette().mid().color())
+        painter.drawLine(rect.left(), int(mid), rect.right(), int(mid))
+        buckets = len(t.sent_per_bucket)
+        if buckets == 0:
+            return
+        peak = max(1, *t.sent_per_bucket, *t.received_per_bucket)
+        width = rect.width() / buckets
+        half = rect.height() / 2 - 2
+        for i in range(buckets):
+            x = rect.left() + i * width
+            for count, color, up in (
+                (t.sent_per_bucket[i], c.out, True),
+                (t.received_per_bucket[i], c.incoming, False),
+            ):
+                if not count:
+                    continue
+                h = max(1.0, half * count / peak)
+                top = mid - h if up else mid
+                painter.fillRect(QRectF(x + 0.5, top, max(1.0, width - 1), h), color)
+            if t.errors_per_bucket[i]:
+                painter.fillRect(
+                    QRectF(x + 0.5, rect.bottom() - 3, max(1.0, width - 1), 3), c.error
+                )
+        span = max(t.duration, 1e-6)
+        painter.setPen(QColor(c.warn))
+        for when in self.action_times:
+            x = rect.left() + min(1.0, max(0.0, when / span)) * rect.width()
+            painter.drawLine(int(x), rect.top(), int(x), rect.top() + 8)
+
+
+class TimelinePanel(QWidget):
+    def __init__(self, timeline: Timeline, actions: list[RecordedAction]) -> None:
+        super().__init__()
+        self.setObjectName("timelinePanel")
+        self.timeline = timeline
+        t = timeline
+        form = QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        self.started = _value_label(t.started or "unknown")
+        self.duration = _value_label(format_duration(t.duration))
+        self.frames = _value_label(
+            f"{t.sent:,} sent, {t.received:,} received"
+            + (f", {t.invalid:,} invalid" if t.invalid else "")
+        )
+        self.requests = _value_label(f"{t.requests:,} in {len(t.methods)} method(s)")
+        self.other = _value_label(
+            f"{t.stderr_lines:,} stderr line(s), {t.http_exchanges:,} HTTP exchange(s), "
+            f"{t.actions:,} user action(s)"
+        )
+        form.addRow("Started:", self.started)
+        form.addRow("Duration:", self.duration)
+        form.addRow("Frames:", self.frames)
+        form.addRow("Requests:", self.requests)
+        form.addRow("Also:", self.other)
+        self.strip = ActivityStrip(timeline, actions)
+        self.table = QTableWidget(len(t.methods), len(_HEADERS))
+        self.table.setObjectName("timelineMethods")
+        self.table.setHorizontalHeaderLabels(list(_HEADERS))
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in range(1, len(_HEADERS)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        for row, m in enumerate(t.methods):
+            cells = [
+                m.method,
+                f"{m.count:,}",
+                f"{m.errors:,}",
+                _ms(m.p50),
+                _ms(m.p90),
+                _ms(m.p99),
+                _ms(m.max),
+            ]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if col:
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                self.table.setItem(row, col, item)
+        top = QHBoxLayout()
+        top.addLayout(form, 0)
+        top.addWidget(self.strip, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+
+    def row_for(self, method: str) -> list[str] | None:
+        """The texts of a method's row (for tests)."""
+        for r in range(self.table.rowCount()):
+            item = self.table.item(r, 0)
+            if item is not None and item.text() == method:
+                return [
+                    cell.text() if (cell := self.table.item(r, c)) is not None else ""
+                    for c in range(self.table.columnCount())
+                ]
+        return None

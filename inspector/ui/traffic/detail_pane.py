@@ -1,0 +1,219 @@
+"""The selected message in full: pretty (highlighted), raw, and details (parse error, raw
+bytes, HTTP exchange). Only this one message is ever pretty-printed or highlighted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.protocol.jsonrpc import Request
+from inspector.recording.cli_command import CliCommandError, cli_command_for
+from inspector.traffic.format import DIRECTION_ARROWS, detail_text
+from inspector.traffic.log import TrafficEntry
+from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.highlighter import JsonHighlighter
+
+__all__ = ["DetailPane"]
+
+_PRETTY_LIMIT: Final = 1024 * 1024  # bigger messages are shown raw (head only)
+_HIGHLIGHT_LIMIT: Final = 256 * 1024
+_RAW_SHOWN: Final = 1024 * 1024
+
+
+def _text_view() -> QPlainTextEdit:
+    view = QPlainTextEdit()
+    view.setReadOnly(True)
+    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    view.setTextInteractionFlags(
+        Qt.TextInteractionFlag.TextSelectableByMouse
+        | Qt.TextInteractionFlag.TextSelectableByKeyboard
+    )
+    return view
+
+
+class DetailPane(QWidget):
+    jump_to_pair = Signal(int)  # the traffic index of the partner
+    conversation_requested = Signal(int)  # show every round of this entry's request
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entry: TrafficEntry | None = None
+        self._connection: dict[str, Any] | None = None  # a recorded connection (header form)
+        self._era = "legacy"
+        self.cli_problem = ""  # why the selected message cannot be a CLI command
+        self._pair_of: Callable[[TrafficEntry], TrafficEntry | None] | None = None
+        self.header = ElidedLabel("Select a message to see it in full.")
+        self.pair_button = QPushButton("Jump to pair")
+        self.pair_button.setToolTip("Select the request or response this message pairs with")
+        self.copy_json_button = QPushButton("Copy JSON")
+        self.copy_cli_button = QPushButton("Copy as CLI command")
+        self.copy_cli_button.setToolTip("A mcp-inspector-qt cli command that re-sends this request")
+        self.pair_button.clicked.connect(self._jump)
+        self.conversation_button = QPushButton("Show conversation")
+        self.conversation_button.setToolTip(
+            "Every round of this request (MRTR retries) in one window"
+        )
+        self.conversation_button.clicked.connect(self._conversation)
+        self.conversation_button.hide()
+        self._conversation_of: Callable[[int], list[int]] | None = None
+        self.copy_json_button.clicked.connect(self.copy_json)
+        self.copy_cli_button.clicked.connect(self.copy_cli)
+        buttons = QHBoxLayout()
+        for button in (
+            self.pair_button,
+            self.conversation_button,
+            self.copy_json_button,
+            self.copy_cli_button,
+        ):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        self.pretty = _text_view()
+        self.raw = _text_view()
+        self.raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.details = _text_view()
+        self.highlighter = JsonHighlighter(self.pretty.document())
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.pretty, "Pretty")
+        self.tabs.addTab(self.raw, "Raw")
+        self.tabs.addTab(self.details, "Details")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.header)
+        layout.addLayout(buttons)
+        layout.addWidget(self.tabs, 1)
+        self.show_entry(None)
+
+    def set_target(self, argv: list[str] | None, url: str | None, era: str) -> None:
+        """What "copy as CLI command" should point at: a command line or a URL."""
+        if url:
+            connection: dict[str, Any] | None = {"transport": "http", "url": url}
+        elif argv:
+            connection = {"transport": "stdio", "command": argv[0], "args": argv[1:]}
+        else:
+            connection = None
+        self.set_connection(connection, era)
+
+    def set_connection(self, connection: dict[str, Any] | None, era: str) -> None:
+        """The server "copy as CLI command" points at, as a recorded connection (command,
+        args, env, cwd; or url and header names: `recording.redaction.connection_for_profile`),
+        so secret values become shell variables and never reach the clipboard."""
+        self._connection, self._era = connection, era
+        self._update_buttons()
+
+    def show_entry(self, entry: TrafficEntry | None) -> None:
+        self.entry = entry
+        if entry is None:
+            self.header.setText("Select a message to see it in full.")
+            for view in (self.pretty, self.raw, self.details):
+                view.setPlainText("")
+            self._update_buttons()
+            return
+        self.header.setText(self._headline(entry))
+        size = len(entry.raw)
+        if size <= _PRETTY_LIMIT:
+            pretty = entry.pretty()
+        else:
+            pretty = (
+                f"(too big to pretty-print: {entry.size:,} bytes; the raw head follows)\n"
+                + entry.text()[:_RAW_SHOWN]
+            )
+        # Highlight small documents only; the highlighter runs per block on the GUI thread.
+        self.highlighter.setDocument(self.pretty.document() if size <= _HIGHLIGHT_LIMIT else None)
+        self.pretty.setPlainText(pretty)
+        raw = entry.text()
+        self.raw.setPlainText(raw if len(raw) <= _RAW_SHOWN else raw[:_RAW_SHOWN] + "\n…")
+        self.details.setPlainText(detail_text(entry))
+        if entry.kind == "invalid":
+            self.tabs.setCurrentWidget(self.details)
+        self._update_buttons()
+
+    @staticmethod
+    def _headline(entry: TrafficEntry) -> str:
+        arrow = DIRECTION_ARROWS.get(entry.direction, "")
+        parts = [f"#{entry.index}", arrow, entry.kind]
+        if entry.method:
+            parts.append(entry.method)
+        if entry.msg_id is not None:
+            parts.append(f"id {entry.msg_id!r}")
+        if entry.latency is not None:
+            parts.append(f"{entry.latency * 1000:.1f} ms")
+        line = " ".join(p for p in parts if p)
+        if entry.note:
+            line += f"\n⚠ {entry.note}"
+        return line
+
+    def _update_buttons(self) -> None:
+        entry = self.entry
+        self.pair_button.setEnabled(entry is not None and entry.pair >= 0)
+        self.copy_json_button.setEnabled(entry is not None)
+        self.copy_cli_button.setEnabled(entry is not None and self.cli_text() is not None)
+        self.copy_cli_button.setToolTip(
+            f"Not as a CLI command: {self.cli_problem}"
+            if self.cli_problem
+            else "A mcp-inspector-qt cli command that re-sends this request"
+        )
+        lookup = self._conversation_of
+        self.conversation_button.setVisible(
+            entry is not None and lookup is not None and bool(lookup(entry.index))
+        )
+
+    def set_conversation_lookup(self, lookup: Callable[[int], list[int]] | None) -> None:
+        """`lookup(index)`: the entries of the conversation `index` belongs to ([] if none)."""
+        self._conversation_of = lookup
+        self._update_buttons()
+
+    def _conversation(self) -> None:
+        if self.entry is not None:
+            self.conversation_requested.emit(self.entry.index)
+
+    def _jump(self) -> None:
+        if self.entry is not None and self.entry.pair >= 0:
+            self.jump_to_pair.emit(self.entry.pair)
+
+    def set_pair_lookup(self, lookup: Callable[[TrafficEntry], TrafficEntry | None]) -> None:
+        self._pair_of = lookup
+
+    def cli_text(self) -> str | None:
+        """The CLI command for the selected request, or for the request a response answers."""
+        entry = self.entry
+        self.cli_problem = ""
+        if entry is None:
+            return None
+        if entry.kind != "request" and entry.pair >= 0 and self._pair_of is not None:
+            entry = self._pair_of(entry)
+            if entry is None:
+                return None
+        if entry.kind != "request" or entry.direction != "out" or self._connection is None:
+            return None
+        frame = entry.parse()
+        if not isinstance(frame, Request):
+            return None
+        try:
+            return cli_command_for(frame.method, frame.params, self._connection, era=self._era)
+        except CliCommandError as exc:
+            self.cli_problem = str(exc)
+            return None
+
+    def copy_json(self) -> None:
+        if self.entry is not None:
+            clipboard = QGuiApplication.clipboard()
+            clipboard.setText(
+                self.entry.pretty() if len(self.entry.raw) <= _PRETTY_LIMIT else self.entry.text()
+            )
+
+    def copy_cli(self) -> None:
+        text = self.cli_text()
+        if text is not None:
+            QGuiApplication.clipboard().setText(text)

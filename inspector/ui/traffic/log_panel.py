@@ -1,0 +1,324 @@
+"""The live traffic log: filters, the table, search, and the detail pane."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFontDatabase, QFontMetrics
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.traffic.log import KINDS, TrafficEntry, TrafficFilter, TrafficLog
+from inspector.ui.traffic.detail_pane import DetailPane
+from inspector.ui.traffic.traffic_model import (
+    COL_DIR,
+    COL_ID,
+    COL_KIND,
+    COL_LATENCY,
+    COL_METHOD,
+    COL_SIZE,
+    COL_SUMMARY,
+    COL_TIME,
+    TrafficLogModel,
+)
+
+__all__ = ["TrafficLogPanel"]
+
+_DIRECTIONS: Final = (("All directions", None), ("→ sent", "out"), ("← received", "in"))
+_COLUMN_WIDTHS: Final = {
+    COL_TIME: 92,
+    COL_DIR: 24,
+    COL_KIND: 92,
+    COL_ID: 36,
+    COL_METHOD: 150,
+    COL_SUMMARY: 200,
+    COL_SIZE: 56,
+    COL_LATENCY: 68,
+}
+
+
+class TrafficLogPanel(QWidget):
+    count_changed = Signal(int, int)  # total, shown
+
+    def __init__(self, log: TrafficLog) -> None:
+        super().__init__()
+        self.log = log
+        self.model = TrafficLogModel(log)
+        self.autoscroll = True
+        self._build_filters()
+        self._build_table()
+        self.detail = DetailPane()
+        self.detail.jump_to_pair.connect(self.select_entry)
+        self.detail.set_pair_lookup(log.pair_of)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("logSplitter")
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 5)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setSizes([710, 330])
+        self._build_search()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self.filter_row)
+        layout.addWidget(self.search_bar)
+        layout.addWidget(self.splitter, 1)
+        self.model.batch_inserted.connect(self._after_batch)
+        self.model.reset_done.connect(self._after_reset)
+        self._update_count()
+
+    # ---------------------------------------------------------------- building
+    def _build_filters(self) -> None:
+        self.direction_combo = QComboBox()
+        for label, value in _DIRECTIONS:
+            self.direction_combo.addItem(label, value)
+        self.kind_button = QToolButton()
+        self.kind_button.setText("All kinds")
+        self.kind_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.kind_button)
+        self.kind_actions: dict[str, QAction] = {}
+        for kind in KINDS:
+            action = menu.addAction(kind)
+            action.setCheckable(True)
+            action.setChecked(True)
+            action.toggled.connect(self._filters_edited)
+            self.kind_actions[kind] = action
+        self.kind_button.setMenu(menu)
+        self.method_edit = QLineEdit()
+        self.method_edit.setPlaceholderText("Method")
+        self.method_edit.setClearButtonEnabled(True)
+        self.text_edit = QLineEdit()
+        self.text_edit.setPlaceholderText("Filter text (lower case ignores case)")
+        self.text_edit.setClearButtonEnabled(True)
+        self.hide_noise = QCheckBox("Hide pings/progress")
+        self.pause_button = QToolButton()
+        self.pause_button.setText("Pause autoscroll")
+        self.pause_button.setCheckable(True)
+        self.pause_button.toggled.connect(self.set_paused)
+        self.clear_button = QToolButton()
+        self.clear_button.setText("Clear")
+        self.clear_button.clicked.connect(self.clear)
+        self.count_label = QLabel()  # the main window shows it in its status bar
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(150)
+        self._debounce.timeout.connect(self.apply_filters)
+        self.direction_combo.currentIndexChanged.connect(self._filters_edited)
+        self.method_edit.textChanged.connect(self._filters_edited)
+        self.text_edit.textChanged.connect(self._filters_edited)
+        self.hide_noise.toggled.connect(self._filters_edited)
+        row = QHBoxLayout()
+        row.addWidget(self.direction_combo)
+        row.addWidget(self.kind_button)
+        row.addWidget(self.method_edit, 1)
+        row.addWidget(self.text_edit, 2)
+        row.addWidget(self.hide_noise)
+        row.addWidget(self.pause_button)
+        row.addWidget(self.clear_button)
+        self.filter_row = row
+
+    def _build_table(self) -> None:
+        table = QTableView()
+        table.setObjectName("trafficTable")
+        table.setModel(self.model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setWordWrap(False)
+        table.setShowGrid(False)
+        table.setAlternatingRowColors(False)
+        table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        vheader = table.verticalHeader()
+        vheader.setVisible(False)
+        # Fixed row heights: a million rows must not be measured one by one.
+        vheader.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vheader.setDefaultSectionSize(table.fontMetrics().height() + 6)
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)
+        # Widths from the fonts in use, so times and numbers are never cut off.
+        mono = QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        plain = table.fontMetrics()
+        pad = 14
+        for col, sample, metrics in (
+            (COL_TIME, "00:00:00.000", mono),
+            (COL_DIR, "→", plain),
+            (COL_KIND, "⚠ notification", plain),
+            (COL_ID, "9999", mono),
+            (COL_METHOD, "notifications/initialized", plain),
+            (COL_SIZE, "999,999", mono),
+            (COL_LATENCY, "9999.9 ms", mono),
+        ):
+            table.setColumnWidth(
+                col, max(_COLUMN_WIDTHS[col], metrics.horizontalAdvance(sample) + pad)
+            )
+        table.setColumnWidth(COL_SUMMARY, _COLUMN_WIDTHS[COL_SUMMARY])
+        # The summary takes what is left; the table scrolls sideways when it is narrow.
+        header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(24)
+        table.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.table = table
+
+    def _build_search(self) -> None:
+        self.search_bar = QWidget()
+        row = QHBoxLayout(self.search_bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.search_edit = QLineEdit()
+        self.search_edit.setPlaceholderText("Find in log (Enter: next, Shift+Enter: previous)")
+        self.search_edit.returnPressed.connect(self.find_next)
+        self.search_prev = QToolButton()
+        self.search_prev.setText("Previous")
+        self.search_prev.clicked.connect(self.find_previous)
+        self.search_next = QToolButton()
+        self.search_next.setText("Next")
+        self.search_next.clicked.connect(self.find_next)
+        self.search_status = QLabel()
+        close = QToolButton()
+        close.setText("✕")
+        close.clicked.connect(self.search_bar.hide)
+        row.addWidget(QLabel("Find:"))
+        row.addWidget(self.search_edit, 1)
+        row.addWidget(self.search_prev)
+        row.addWidget(self.search_next)
+        row.addWidget(self.search_status)
+        row.addWidget(close)
+        self.search_bar.hide()
+
+    # ---------------------------------------------------------------- filters
+    def _filters_edited(self) -> None:
+        checked = [k for k, a in self.kind_actions.items() if a.isChecked()]
+        self.kind_button.setText(
+            "All kinds" if len(checked) == len(KINDS) else f"{len(checked)} kinds"
+        )
+        self._debounce.start()
+
+    def current_filter(self) -> TrafficFilter:
+        direction = self.direction_combo.currentData()
+        checked = frozenset(k for k, a in self.kind_actions.items() if a.isChecked())
+        return TrafficFilter(
+            directions=frozenset({direction}) if direction else None,
+            kinds=None if len(checked) == len(KINDS) else checked,
+            method=self.method_edit.text().strip(),
+            text=self.text_edit.text(),
+            hide_noise=self.hide_noise.isChecked(),
+        )
+
+    def apply_filters(self) -> None:
+        self._debounce.stop()
+        selected = self.detail.entry
+        self.model.set_filter(self.current_filter())
+        if selected is not None:
+            self.select_entry(selected.index, scroll=True)
+
+    # ---------------------------------------------------------------- selection
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        entry = self.model.entry_at(current.row()) if current.isValid() else None
+        self.detail.show_entry(entry)
+        self.model.set_highlight(self._pair_set(entry))
+
+    @staticmethod
+    def _pair_set(entry: TrafficEntry | None) -> set[int]:
+        if entry is None or entry.pair < 0:
+            return set()
+        return {entry.pair}
+
+    def select_entry(self, index: int, scroll: bool = True) -> bool:
+        """Select the row of traffic entry `index` (if the filter shows it)."""
+        self.model.flush()
+        row = self.model.row_of(index)
+        if row is None:
+            self.search_status.setText(f"#{index} is hidden by the filter")
+            return False
+        model_index = self.model.index(row, 0)
+        self.table.selectionModel().setCurrentIndex(
+            model_index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        if scroll:
+            self.table.scrollTo(model_index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        return True
+
+    def selected_entry(self) -> TrafficEntry | None:
+        return self.detail.entry
+
+    # ---------------------------------------------------------------- search
+    def show_search(self) -> None:
+        self.search_bar.show()
+        self.search_edit.setFocus()
+        self.search_edit.selectAll()
+
+    def find_next(self) -> bool:
+        return self._find(forward=True)
+
+    def find_previous(self) -> bool:
+        return self._find(forward=False)
+
+    def _find(self, forward: bool) -> bool:
+        needle = self.search_edit.text()
+        if not needle:
+            return False
+        self.model.flush()
+        rows = self.model.rowCount()
+        if rows == 0:
+            self.search_status.setText("no messages")
+            return False
+        fold = needle == needle.lower()
+        current = self.table.currentIndex().row()
+        start = current if current >= 0 else (-1 if forward else rows)
+        step = 1 if forward else -1
+        entries = self.log.entries
+        for offset in range(1, rows + 1):
+            row = (start + step * offset) % rows
+            text = entries[self.model.source_index(row)].text()
+            if needle in (text.lower() if fold else text):
+                self.select_entry(self.model.source_index(row))
+                self.search_status.setText(f"row {row + 1:,} of {rows:,}")
+                return True
+        self.search_status.setText("not found")
+        return False
+
+    # ---------------------------------------------------------------- live
+    def set_paused(self, paused: bool) -> None:
+        self.autoscroll = not paused
+        self.pause_button.setChecked(paused)
+        self.pause_button.setText("Resume autoscroll" if paused else "Pause autoscroll")
+        if not paused:
+            self.table.scrollToBottom()
+
+    def clear(self) -> None:
+        self.detail.show_entry(None)
+        self.log.clear()
+
+    def _after_batch(self, _added: int) -> None:
+        if self.autoscroll:
+            self.table.scrollToBottom()
+        self._update_count()
+
+    def _after_reset(self) -> None:
+        if self.detail.entry is not None and self.detail.entry.index >= len(self.log):
+            self.detail.show_entry(None)
+        self._update_count()
+
+    def _update_count(self) -> None:
+        total = len(self.log)
+        shown = self.model.rowCount()
+        if self.model.filtered:
+            self.count_label.setText(f"{shown:,} of {total:,} messages")
+        else:
+            self.count_label.setText(f"{total:,} messages")
+        self.count_changed.emit(total, shown)

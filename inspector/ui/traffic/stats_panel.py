@@ -1,0 +1,109 @@
+"""Per-method statistics (count, errors, p50/p95/max latency), from the traffic store.
+
+The numbers are computed by the Qt-free `TrafficLog`; this panel only shows them,
+refreshing twice a second while it is visible and the log has changed.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.traffic.log import TrafficLog
+
+__all__ = ["MethodStatsPanel"]
+
+_HEADERS: Final = ("Method", "Count", "Errors", "p50", "p95", "Max")
+
+
+def _ms(value: float | None) -> str:
+    return "" if value is None else f"{value * 1000:.1f} ms"
+
+
+class _NumberItem(QTableWidgetItem):
+    """Sorts by the number, not the text."""
+
+    def __init__(self, text: str, value: float) -> None:
+        super().__init__(text)
+        self.value = value
+        self.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+    def __lt__(self, other: QTableWidgetItem) -> bool:
+        if isinstance(other, _NumberItem):
+            return self.value < other.value
+        return super().__lt__(other)
+
+
+class MethodStatsPanel(QWidget):
+    def __init__(self, log: TrafficLog) -> None:
+        super().__init__()
+        self.log = log
+        self.table = QTableWidget(0, len(_HEADERS))
+        self.table.setObjectName("methodStats")
+        self.table.setHorizontalHeaderLabels(list(_HEADERS))
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
+        self.table.setSortingEnabled(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in range(1, len(_HEADERS)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        note = QLabel("Requests sent and answered, per method (latency from request to answer).")
+        note.setEnabled(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(note)
+        layout.addWidget(self.table, 1)
+        self._signature: tuple[int, int] = (-1, -1)
+        self._timer = QTimer(self)
+        self._timer.setInterval(500)
+        self._timer.timeout.connect(self.refresh_if_changed)
+        self._timer.start()
+
+    def refresh_if_changed(self) -> None:
+        if not self.isVisible():
+            return
+        stats = self.log.stats.values()
+        signature = (
+            sum(s.count for s in stats),
+            sum(len(s.latencies) + s.errors for s in stats),
+        )
+        if signature != self._signature:
+            self._signature = signature
+            self.refresh()
+
+    def refresh(self) -> None:
+        rows = sorted(self.log.stats.values(), key=lambda s: s.method)
+        self.table.setSortingEnabled(False)
+        self.table.setRowCount(len(rows))
+        for r, stats in enumerate(rows):
+            p50, p95, worst = stats.summary()
+            self.table.setItem(r, 0, QTableWidgetItem(stats.method))
+            self.table.setItem(r, 1, _NumberItem(f"{stats.count:,}", stats.count))
+            self.table.setItem(r, 2, _NumberItem(f"{stats.errors:,}", stats.errors))
+            for col, value in ((3, p50), (4, p95), (5, worst)):
+                self.table.setItem(r, col, _NumberItem(_ms(value), value or 0.0))
+        self.table.setSortingEnabled(True)
+
+    def row_for(self, method: str) -> list[str] | None:
+        """The texts of a method's row (for tests and copy)."""
+        for r in range(self.table.rowCount()):
+            item = self.table.item(r, 0)
+            if item is not None and item.text() == method:
+                return [
+                    (cell.text() if (cell := self.table.item(r, c)) is not None else "")
+                    for c in range(self.table.columnCount())
+                ]
+        return None

@@ -1,0 +1,1 @@
+"""Small widgets and primitives every other ui folder may use."""

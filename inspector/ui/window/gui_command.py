@@ -1,0 +1,205 @@
+"""`mcp-inspector-qt gui`: open the window, optionally connect at once, optionally take
+a screenshot and exit (screenshot mode, used for the README and by checks).
+
+Exit codes follow the CLI: 0 ok, 2 usage (an unknown profile), 3 could not connect,
+5 timed out waiting for the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import shlex
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from inspector.settings.connect import http_support
+from inspector.settings.profiles import HttpSettings, Profile, ProfileStore, StdioSettings
+from inspector.storage.secrets import SecretStore
+from inspector.ui.controller.connection_controller import ConnState
+from inspector.ui.widgets.theme import ThemeChoice, apply_theme
+from inspector.ui.window.event_loop import run_qt_async
+from inspector.ui.window.main_window import MainWindow, app_icon
+from inspector.ui.window.screenshot_open import Opening, open_and_run, parse_open
+
+__all__ = ["GuiOptions", "Opening", "parse_open", "run_gui"]
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_CONNECTION = 3
+EXIT_TIMEOUT = 5
+
+
+@dataclass
+class GuiOptions:
+    profile: str | None = None
+    stdio: str | None = None
+    url: str | None = None
+    screenshot: str | None = None
+    theme: ThemeChoice | None = None
+    timeout: float = 30.0
+    open_item: str | None = None  # "tool:NAME", "resource:URI", "template:T", "prompt:NAME"
+    call_args: str | None = None  # JSON object: call/read/get the opened item with these
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def resolve_target(options: GuiOptions, store: ProfileStore) -> Profile | None:
+    """The profile to connect to at once, or None. Raises ValueError for usage errors."""
+    if options.profile:
+        profile = store.find(options.profile)
+        if profile is None:
+            names = ", ".join(repr(n) for n in store.names())
+            raise ValueError(f"no profile named {options.profile!r} (profiles: {names})")
+        return profile
+    if options.stdio:
+        try:
+            argv = shlex.split(options.stdio)
+        except ValueError as exc:
+            raise ValueError(f"--stdio: {exc}") from exc
+        if not argv:
+            raise ValueError("--stdio needs a command")
+        return Profile(
+            name=f"stdio: {Path(argv[0]).name}", stdio=StdioSettings(command=argv[0], args=argv[1:])
+        )
+    if options.url:
+        return Profile(name=options.url, transport="http", http=HttpSettings(url=options.url))
+    return None
+
+
+def settle_heap() -> None:
+    """Move what start-up built (modules, Qt wrappers, schemas) out of the collector's way.
+
+    Those objects live as long as the app. Left in the oldest generation, every full
+    collection walks them all again, and a flood of messages (which triggers collections)
+    then stalls the GUI for tens of milliseconds each time. Frozen, they are skipped.
+    """
+    gc.collect()
+    gc.freeze()
+
+
+def run_gui(options: GuiOptions) -> int:
+    store = ProfileStore(secrets=SecretStore())
+    if store.load_error:
+        _say(f"warning: {store.load_error}")
+    try:
+        target = resolve_target(options, store)
+    except ValueError as exc:
+        _say(f"mcp-inspector-qt gui: error: {exc}")
+        return EXIT_USAGE
+    try:
+        opening = parse_open(options.open_item, options.call_args)
+    except ValueError as exc:
+        _say(f"mcp-inspector-qt gui: error: {exc}")
+        return EXIT_USAGE
+    if (opening is not None) and not options.screenshot:
+        _say("mcp-inspector-qt gui: error: --open and --call-args go with --screenshot")
+        return EXIT_USAGE
+    if options.screenshot and target is None:
+        target = store.find("demo")
+    if target is not None and target.transport == "http" and options.screenshot:
+        available, why = http_support()
+        if not available:
+            _say(f"error: could not connect: {why}")
+            return EXIT_CONNECTION
+
+    async def main() -> int:
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        app.setQuitOnLastWindowClosed(False)  # the asyncio main() decides when to end
+        app.setWindowIcon(app_icon())
+        window = MainWindow(store)
+        theme = options.theme or str(window.settings.value("theme", "system"))
+        apply_theme(app, theme if theme in ("system", "light", "dark") else "system")  # type: ignore[arg-type]
+        window.refresh_colors()
+        if options.screenshot:
+            # Screenshots have one size whatever the last session left in the settings.
+            window.resize(1280, 960 if opening is not None else 860)
+        window.show()
+        settle_heap()
+        # Ctrl+C in the terminal closes the window (Python only sees the signal when it
+        # runs, so a slow timer wakes it up).
+        signal.signal(signal.SIGINT, lambda *_: window.close())
+        wake = QTimer(window)
+        wake.timeout.connect(lambda: None)
+        wake.start(250)
+        if target is not None:
+            if target.id not in {p.id for p in store.profiles}:
+                window.add_adhoc(target)
+            await asyncio.sleep(0)  # let the window appear before the server starts
+            window.connect_profile(target)
+        try:
+            if options.screenshot:
+                return await take_screenshot(
+                    window, Path(options.screenshot), options.timeout, opening
+                )
+            await window.wait_closed()
+            return EXIT_OK
+        finally:
+            await window.controller.shutdown()
+            window.close()
+
+    return run_qt_async(main)
+
+
+async def take_screenshot(
+    window: MainWindow, path: Path, timeout: float, opening: Opening | None = None
+) -> int:
+    """Wait for server info and tools (or a failure), optionally open an item and call it,
+    then save the window as PNG."""
+    controller = window.controller
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = controller.state
+        if state in (ConnState.FAILED, ConnState.LOST):
+            _say(f"error: could not connect: {controller.detail}")
+            return EXIT_CONNECTION
+        if state is ConnState.CONNECTED and controller.tools is not None:
+            break
+        await asyncio.sleep(0.02)
+    else:
+        _say(
+            f"error: timed out after {timeout:g} s waiting for the server "
+            f"(state: {controller.state.value}; {controller.detail})"
+        )
+        return EXIT_TIMEOUT
+    await _settle(window)
+    if opening is not None:
+        problem = await open_and_run(window, opening, deadline)
+        if problem is not None:
+            _say(f"error: {problem}")
+            return EXIT_TIMEOUT if "timed out" in problem else EXIT_USAGE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(path)):
+        _say(f"error: could not write {path}")
+        return EXIT_USAGE
+    _say(f"saved {path}")
+    return EXIT_OK
+
+
+async def _settle(window: MainWindow) -> None:
+    """Let batched rows land and pick a telling row for the detail pane."""
+    await asyncio.sleep(0.2)
+    panel = window.log_panel
+    panel.model.flush()
+    for entry in reversed(window.traffic.entries):
+        if entry.kind == "response" and entry.method == "tools/list":
+            panel.select_entry(entry.index)
+            break
+    tools = window.explorer.tool_names()
+    if tools:
+        window.explorer.select("tools", tools[0])
+    await asyncio.sleep(0.15)
+    QApplication.processEvents()

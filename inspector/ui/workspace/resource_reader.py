@@ -1,0 +1,362 @@
+"""Reads one URI and watches it: Read / Cancel, Subscribe, the update time, Re-read.
+
+Used by the resource view (a fixed URI) and the template view (the URI expanded from the
+form). The subscription lives in the controller's `ResourceWatches`, so it survives this
+widget; the widget only shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.features.resource_content import ReadResult, parse_read_result
+from inspector.features.resource_watch import Watch, subscribe_supported
+from inspector.session.driver import Call, RequestCancelled, Session, SessionError
+from inspector.ui.content.resource_contents_view import ResourceContentsView
+from inspector.ui.controller.connection_controller import ConnectionController
+from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.theme import colors
+
+__all__ = ["ResourceReadDialog", "ResourceReader", "open_resource"]
+
+
+def _clock_time(wall: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(wall))
+
+
+def _alive(widget: QWidget) -> bool:
+    return shiboken6.isValid(widget)
+
+
+class ResourceReader(QWidget):
+    read_finished = Signal(bool)  # ok
+
+    def __init__(self, controller: ConnectionController) -> None:
+        super().__init__()
+        self.controller = controller
+        self.uri: str | None = None
+        self.blocked_reason = ""  # why the URI cannot be read yet (a template form)
+        self.call: Call | None = None
+        self.task: asyncio.Task[Any] | None = None
+        self.watch_task: asyncio.Task[Any] | None = None
+        self.result: ReadResult | None = None
+        self.reads = 0
+        self._busy = False
+
+        self.read_button = QPushButton("Read")
+        self.read_button.setObjectName("readButton")
+        self.read_button.setDefault(True)
+        self.read_button.clicked.connect(self.read)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("cancelRead")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.cancel_button.setVisible(False)
+        self.subscribe_button = QPushButton("Subscribe")
+        self.subscribe_button.setObjectName("subscribeButton")
+        self.subscribe_button.clicked.connect(self.toggle_subscription)
+        self.auto_reread = QCheckBox("Re-read on update")
+        self.auto_reread.setObjectName("autoReread")
+        self.auto_reread.setToolTip("Read the resource again whenever the server says it changed")
+        self.status = ElidedLabel()
+        self.status.setObjectName("readStatus")
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.read_button)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.subscribe_button)
+        row.addWidget(self.auto_reread)
+        row.addWidget(self.status, 1)
+
+        self.watch_label = QLabel()
+        self.watch_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.watch_label.setObjectName("watchStatus")
+        self.reread_button = QPushButton("Re-read")
+        self.reread_button.setObjectName("rereadButton")
+        self.reread_button.clicked.connect(self.read)
+        watch_row = QHBoxLayout()
+        watch_row.setContentsMargins(0, 0, 0, 0)
+        watch_row.addWidget(self.watch_label, 1)
+        watch_row.addWidget(self.reread_button)
+        self.watch_box = QWidget()
+        self.watch_box.setObjectName("watchBox")
+        self.watch_box.setLayout(watch_row)
+        self.watch_box.setVisible(False)
+
+        self.contents = ResourceContentsView()
+        self.contents.clear("Press Read to fetch this resource.")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.watch_box)
+        layout.addWidget(self.contents, 1)
+
+        self._elapsed = QTimer(self)
+        self._elapsed.setInterval(100)
+        self._elapsed.timeout.connect(self._tick)
+        self._started = 0.0
+        self._seen_updates = 0
+
+        watches = controller.watches
+        listener = self._watch_changed
+        watches.on_change(listener)
+        end_tasks = self._own_tasks
+
+        def destroyed(*_args: object) -> None:
+            # A destroyed view stops listening and ends its own work (never the subscription).
+            watches.remove_listener(listener)
+            end_tasks()
+
+        self.destroyed.connect(destroyed)
+        controller.state_changed.connect(self._state_changed)
+        self.refresh()
+
+    def _own_tasks(self) -> None:
+        for task in (self.task, self.watch_task):
+            if task is not None and not task.done():
+                task.cancel()
+        if self.call is not None:
+            self.call.cancel("the view was closed")
+
+    # ---------------------------------------------------------------- state
+    def session(self) -> Session | None:
+        session = self.controller.session
+        return session if session is not None and session.is_ready else None
+
+    def set_uri(self, uri: str | None, blocked_reason: str = "") -> None:
+        changed = uri != self.uri
+        self.uri = uri
+        self.blocked_reason = blocked_reason
+        if changed:
+            self._seen_updates = 0
+        self.refresh()
+
+    @property
+    def reading(self) -> bool:
+        return self._busy
+
+    def watch(self) -> Watch | None:
+        if self.uri is None:
+            return None
+        return self.controller.watches.get(self.uri, self.controller.session)
+
+    def refresh(self) -> None:
+        if not _alive(self):
+            return
+        session = self.session()
+        reading = self.reading
+        can_read = session is not None and self.uri is not None and not self.blocked_reason
+        self.read_button.setEnabled(can_read and not reading)
+        self.read_button.setToolTip(
+            self.blocked_reason or ("" if session is not None else "Connect to read resources.")
+        )
+        self.cancel_button.setVisible(reading)
+        watch = self.watch()
+        watching = watch is not None and watch.watching
+        ok, why = subscribe_supported(session)
+        self.subscribe_button.setText("Unsubscribe" if watching else "Subscribe")
+        self.subscribe_button.setEnabled(
+            (watching and session is not None) or (ok and can_read and not watching)
+        )
+        self.subscribe_button.setToolTip(
+            why
+            or "Legacy: resources/subscribe. Modern: a subscriptions/listen stream for this URI."
+        )
+        self._show_watch(watch)
+
+    def _show_watch(self, watch: Watch | None) -> None:
+        if watch is None:
+            self.watch_box.setVisible(False)
+            return
+        self.watch_box.setVisible(True)
+        text = {
+            "subscribing": "Subscribing…",
+            "active": "Subscribed",
+            "failed": "Subscription failed",
+            "ended": "Not subscribed",
+        }[watch.state]
+        if watch.detail and watch.state in ("failed", "ended"):
+            text += f": {watch.detail}"
+        if watch.last_updated is not None:
+            plural = "s" if watch.updates != 1 else ""
+            text += (
+                f" · updated at {_clock_time(watch.last_updated)} "
+                f"({watch.updates} update{plural} since {_clock_time(watch.since)})"
+            )
+        elif watch.watching:
+            text += f" since {_clock_time(watch.since)} · no update yet"
+        self.watch_label.setText(text)
+        self.watch_label.setToolTip(text)
+        c = colors()
+        color = {"active": c.ok, "failed": c.error}.get(watch.state, c.muted)
+        self.watch_label.setStyleSheet(f"color: {color.name()}")
+        fresh = watch.updates > self._seen_updates
+        self.reread_button.setVisible(watch.last_updated is not None)
+        self.reread_button.setText("Re-read (changed)" if fresh else "Re-read")
+
+    def _watch_changed(self, uri: str) -> None:
+        if uri != self.uri or not _alive(self):
+            return
+        watch = self.watch()
+        self.refresh()
+        if (
+            watch is not None
+            and watch.updates > self._seen_updates
+            and self.auto_reread.isChecked()
+            and not self.reading
+        ):
+            self.read()
+
+    def _state_changed(self, _state: str, _detail: str) -> None:
+        self.refresh()
+
+    # ---------------------------------------------------------------- reading
+    def read(self) -> asyncio.Task[Any] | None:
+        session = self.session()
+        if session is None or self.uri is None or self.blocked_reason or self.reading:
+            return None
+        watch = self.watch()
+        self._seen_updates = watch.updates if watch is not None else 0
+        self.task = self.controller.start(self._read(session, self.uri), f"read {self.uri}")
+        return self.task
+
+    async def _read(self, session: Session, uri: str) -> None:
+        self._started = time.monotonic()
+        try:
+            self.call = session.start_request("resources/read", {"uri": uri})
+        except SessionError as exc:
+            self._failed(str(exc))
+            return
+        self._busy = True
+        self._elapsed.start()
+        self.refresh()
+        self._set_status("Reading…", None)
+        try:
+            result = await self.call.result()
+        except RequestCancelled:
+            self._done()
+            if _alive(self):
+                self._set_status("Cancelled", None)
+                self.read_finished.emit(False)
+            return
+        except SessionError as exc:
+            self._done()
+            if _alive(self):
+                self._failed(str(exc))
+            return
+        except asyncio.CancelledError:
+            self._done()
+            raise
+        self._done()
+        elapsed = time.monotonic() - self._started
+        parsed = parse_read_result(result, uri)
+        self.result = parsed
+        self.reads += 1
+        self.contents.show_result(parsed)
+        problems = len(parsed.all_problems)
+        warn = f" · {problems} problem{'s' if problems != 1 else ''}" if problems else ""
+        self._set_status(
+            f"Read at {_clock_time(time.time())} in {_ms(elapsed)}{warn}",
+            "warn" if warn else "ok",
+        )
+        self.refresh()
+        self.read_finished.emit(True)
+
+    def _done(self) -> None:
+        self._busy = False
+        self.call = None
+        if _alive(self):
+            self._elapsed.stop()
+            self.refresh()
+
+    def _failed(self, message: str) -> None:
+        self.contents.clear(f"Could not read {self.uri}:\n{message}", error=True)
+        self._set_status(message, "error")
+        self.refresh()
+        self.read_finished.emit(False)
+
+    def cancel(self) -> None:
+        if self.call is not None:
+            self.call.cancel("cancelled by the user")
+
+    def _tick(self) -> None:
+        self._set_status(f"Reading… {time.monotonic() - self._started:.1f} s", None)
+
+    def _set_status(self, text: str, tone: str | None) -> None:
+        self.status.setText(text)
+        self.status.setToolTip(text)
+        c = colors()
+        color = {"ok": c.ok, "warn": c.warn, "error": c.error}.get(tone or "", c.muted)
+        self.status.setStyleSheet(f"color: {color.name()}")
+
+    # ---------------------------------------------------------------- subscription
+    def toggle_subscription(self) -> asyncio.Task[Any] | None:
+        session = self.session()
+        if session is None or self.uri is None:
+            return None
+        watch = self.watch()
+        watches = self.controller.watches
+        if watch is not None and watch.watching:
+            coro = watches.unsubscribe(self.uri)
+        else:
+            coro = self._subscribe(session, self.uri)
+        self.watch_task = self.controller.start(coro, f"subscription {self.uri}")
+        return self.watch_task
+
+    async def _subscribe(self, session: Session, uri: str) -> None:
+        watch = await self.controller.watches.subscribe(session, uri)
+        if watch.state == "failed":
+            self.controller.errors.add("subscription", f"{uri}: {watch.detail}")
+
+
+def _ms(seconds: float) -> str:
+    ms = seconds * 1000
+    return f"{ms:.0f} ms" if ms < 10_000 else f"{seconds:.1f} s"
+
+
+class ResourceReadDialog(QDialog):
+    """A resource opened from elsewhere (a resource_link in a prompt message or a tool
+    result): the same reader, in its own window, reading at once."""
+
+    def __init__(self, controller: ConnectionController, uri: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Read {uri}")
+        self.setObjectName("resourceReadDialog")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.reader = ResourceReader(controller)
+        self.reader.set_uri(uri)
+        label = ElidedLabel(uri)
+        label.setToolTip(uri)
+        font = label.font()
+        font.setBold(True)
+        label.setFont(font)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addWidget(self.reader, 1)
+        layout.addWidget(buttons)
+        self.resize(760, 560)
+
+
+def open_resource(
+    controller: ConnectionController, uri: str, parent: QWidget
+) -> ResourceReadDialog:
+    dialog = ResourceReadDialog(controller, uri, parent)
+    dialog.show()
+    dialog.reader.read()
+    return dialog

@@ -1,0 +1,328 @@
+"""The tool Call view (the workspace's "Call" tab for a tool).
+
+The form for the tool's inputSchema (remembered arguments per profile and tool), Run
+(Ctrl+Enter), then one card per call, newest first: several calls can be in flight at
+once, each with progress, Cancel and its elapsed time. A tool excluded by the session (an
+invalid x-mcp-header) says why, and is called only when "Call anyway" is ticked.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QHBoxLayout,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.features.catalog.model import CatalogItem
+from inspector.features.forms.argument_memory import ArgumentMemory
+from inspector.features.tasks import tasks_mode
+from inspector.features.tool_calls import ToolCallRecord, follow_call
+from inspector.session.driver import SessionError
+from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.forms.schema_form import SchemaForm
+from inspector.ui.widgets.plain_text import plain_label, plain_tooltip, short
+from inspector.ui.widgets.theme import colors
+from inspector.ui.workspace.call_card import CallCard
+from inspector.ui.workspace.resource_reader import open_resource
+from inspector.ui.workspace.run_as_task import RunAsTaskOption, tool_task_support
+
+__all__ = ["ToolCallView", "tool_view"]
+
+log = logging.getLogger(__name__)
+
+_TICK_MS: Final = 200
+_MAX_CARDS: Final = 50
+
+
+class ToolCallView(QWidget):
+    def __init__(self, item: CatalogItem, controller: ConnectionController) -> None:
+        super().__init__()
+        self.setObjectName("toolCallView")
+        self.item = item
+        self.controller = controller
+        self.memory = ArgumentMemory.shared()
+        self.records: list[ToolCallRecord] = []
+        self.cards: list[CallCard] = []
+        raw_schema = item.raw.get("inputSchema")
+        self.input_schema: dict[str, Any] = raw_schema if isinstance(raw_schema, dict) else {}
+        output = item.raw.get("outputSchema")
+        self.output_schema: dict[str, Any] | None = output if isinstance(output, dict) else None
+
+        top = QWidget()
+        self.top = top
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(8, 6, 8, 4)
+        top_layout.setSpacing(6)
+        if item.description:
+            description = plain_label(short(item.description, 300), wrap=True)
+            description.setStyleSheet(f"color: {colors().muted.name()};")
+            description.setToolTip(plain_tooltip(item.description))
+            top_layout.addWidget(description)
+        if not isinstance(raw_schema, dict):
+            what = (
+                "no inputSchema" if raw_schema is None else "an inputSchema that is not an object"
+            )
+            warn = plain_label(f"⚠ The tool has {what}; arguments are sent as typed.", wrap=True)
+            warn.setStyleSheet(f"color: {colors().warn.name()};")
+            top_layout.addWidget(warn)
+        self.anyway_box: QCheckBox | None = None
+        if item.excluded:
+            box = QFrame()
+            box.setObjectName("excludedBox")
+            box.setStyleSheet(
+                f"QFrame#excludedBox {{ border: 1px solid {colors().error.name()}; "
+                "border-radius: 4px; }"
+            )
+            box_layout = QVBoxLayout(box)
+            why = plain_label(
+                f"This tool was left out of tools/list for the client: {item.excluded}. "
+                "A conforming client must not call it.",
+                wrap=True,
+            )
+            why.setStyleSheet(f"color: {colors().error.name()};")
+            box_layout.addWidget(why)
+            self.anyway_box = QCheckBox("Call anyway (to test how the server reacts)")
+            self.anyway_box.toggled.connect(self._update_run)
+            box_layout.addWidget(self.anyway_box)
+            top_layout.addWidget(box)
+
+        self.form = SchemaForm()
+        self.form.send_anyway_requested.connect(lambda: self.send(validated=False))
+        top_layout.addWidget(self.form, 1)
+
+        controls = QHBoxLayout()
+        self.run_button = QPushButton("Run")
+        self.run_button.setDefault(True)
+        self.run_button.setToolTip("Call the tool (Ctrl+Enter)")
+        self.run_button.clicked.connect(self.run)
+        controls.addWidget(self.run_button)
+        self.task_option = RunAsTaskOption()
+        controls.addWidget(self.task_option)
+        controls.addStretch(1)
+        self.status_label = plain_label("")
+        self.status_label.setStyleSheet(f"color: {colors().muted.name()};")
+        controls.addWidget(self.status_label)
+        self.clear_button = QPushButton("Clear results")
+        self.clear_button.clicked.connect(self.clear_finished)
+        self.clear_button.setEnabled(False)
+        controls.addWidget(self.clear_button)
+        top_layout.addLayout(controls)
+
+        self.results = QWidget()
+        self.results_layout = QVBoxLayout(self.results)
+        self.results_layout.setContentsMargins(8, 4, 8, 8)
+        self.results_layout.setSpacing(8)
+        self.placeholder = plain_label("Results appear here, newest first.")
+        self.placeholder.setStyleSheet(f"color: {colors().muted.name()};")
+        self.results_layout.addWidget(self.placeholder)
+        self.results_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.results)
+        self.results_scroll = scroll
+
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(top)
+        splitter.addWidget(scroll)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        splitter.setChildrenCollapsible(False)
+        self.splitter = splitter
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(self.run)
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(_TICK_MS)
+        self._ticker.timeout.connect(self._tick)
+
+        self.form.set_schema(self.input_schema, self._recalled())
+        controller.state_changed.connect(self._on_state)
+        self._on_state()
+        self._sized = False
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            self.fit_form()
+
+    def fit_form(self) -> None:
+        """Give the form the height it needs (at most 55 %), the results the rest."""
+        total = max(self.splitter.height(), 400)
+        chrome = self.top.sizeHint().height() - self.form.sizeHint().height()
+        wanted = self.form.preferred_height() + max(chrome, 60)
+        top = min(wanted, int(total * 0.55))
+        self.splitter.setSizes([top, total - top])
+
+    # ------------------------------------------------------------------ state
+    def _profile_id(self) -> str | None:
+        profile = self.controller.profile
+        return profile.id if profile is not None else None
+
+    def _recalled(self) -> dict[str, Any] | None:
+        pid = self._profile_id()
+        return self.memory.recall(pid, self.item.key) if pid is not None else None
+
+    def _on_state(self, *_args: object) -> None:
+        session = self.controller.session
+        mode = None
+        if session is not None and session.is_ready:
+            mode = tasks_mode(session.era, session.server_capabilities)
+        self.task_option.configure(mode, tool_task_support(self.item.raw))
+        self._update_run()
+
+    def _update_run(self) -> None:
+        connected = self.controller.state is ConnState.CONNECTED
+        allowed = not self.item.excluded or (
+            self.anyway_box is not None and self.anyway_box.isChecked()
+        )
+        self.run_button.setEnabled(connected and allowed)
+        self.form.send_anyway_button.setEnabled(connected and allowed)
+        if not connected:
+            self.status_label.setText("Connect to call this tool.")
+        elif not allowed:
+            self.status_label.setText("Tick “Call anyway” to call an excluded tool.")
+        else:
+            running = sum(1 for r in self.records if r.running)
+            self.status_label.setText(f"{running} running" if running else "")
+
+    # ------------------------------------------------------------------ calling
+    def run(self) -> ToolCallRecord | None:
+        """Validate, then call; with problems, the form shows them and offers Send anyway."""
+        if not self.run_button.isEnabled():
+            return None
+        self.form.flush()
+        if self.form.validation_errors():
+            self.status_label.setText("Fix the arguments, or use Send anyway.")
+            return None
+        return self.send(validated=True)
+
+    def send(self, validated: bool = True) -> ToolCallRecord | None:
+        if not self.run_button.isEnabled():
+            return None
+        self.form.flush()
+        arguments = self.form.values()
+        record = ToolCallRecord(self.item.key, arguments, self.output_schema)
+        record.validated_before_sending = validated
+        if self.item.excluded:
+            record.note = "called although excluded"
+        params = self.task_option.apply({"name": self.item.key, "arguments": arguments})
+        if self.task_option.wanted:
+            record.note = (record.note + "; " if record.note else "") + "run as task"
+        try:
+            call = self.controller.start_tool_call(
+                self.item.key, arguments, record.on_progress, params=params
+            )
+        except SessionError as exc:
+            self.status_label.setText(f"Could not call: {exc}")
+            self.controller.errors.add("request failed", f"tools/call {self.item.key}: {exc}")
+            return None
+        record.call = call
+        self._remember(arguments)
+        self.form.clear_errors()
+        self.controller.start(
+            follow_call(record, call, self._adopt_task), f"tools/call {self.item.key}"
+        )
+        self._add_card(record)
+        return record
+
+    def _remember(self, arguments: dict[str, Any]) -> None:
+        pid = self._profile_id()
+        if pid is not None:
+            self.memory.remember(pid, self.item.key, arguments, self.input_schema)
+
+    def _adopt_task(self, result: dict[str, Any]) -> str | None:
+        client = _task_client(self.controller)
+        if client is None:
+            return None
+        try:
+            task = client.adopt(result, f"tools/call {self.item.key}")
+        except Exception:  # the Tasks panel is a separate feature: never lose the result
+            log.exception("could not hand the task to the Tasks panel")
+            return None
+        return str(task.task_id) if task is not None else None
+
+    # ------------------------------------------------------------------ cards
+    def _add_card(self, record: ToolCallRecord) -> None:
+        self.records.insert(0, record)
+        card = CallCard(record, self.results)
+        card.read_resource_requested.connect(self._read_resource)
+        card.reuse_requested.connect(self.form.set_values)
+        card.close_requested.connect(self._close_card)
+        off = record.on_change(lambda _r: self._update_run())
+        self.destroyed.connect(lambda _obj=None, off=off: off())
+        self.cards.insert(0, card)
+        self.results_layout.insertWidget(0, card)
+        self.placeholder.hide()
+        self.clear_button.setEnabled(True)
+        self._ticker.start()
+        self._trim()
+        self._update_run()
+        self.results_scroll.verticalScrollBar().setValue(0)
+        sizes: list[int] = self.splitter.sizes()
+        total = sum(sizes)
+        if len(self.cards) == 1 and total > 0 and sizes[1] < 0.4 * total:
+            self.fit_form()  # the first result: make room for it
+
+    def _trim(self) -> None:
+        while len(self.cards) > _MAX_CARDS:
+            old = next((c for c in reversed(self.cards) if not c.record.running), None)
+            if old is None:
+                break
+            self._close_card(old)
+
+    def _close_card(self, card: object) -> None:
+        if not isinstance(card, CallCard) or card not in self.cards:
+            return
+        self.cards.remove(card)
+        if card.record in self.records and not card.record.running:
+            self.records.remove(card.record)
+        self.results_layout.removeWidget(card)
+        card.hide()
+        card.deleteLater()
+        self.placeholder.setVisible(not self.cards)
+        self.clear_button.setEnabled(bool(self.cards))
+
+    def clear_finished(self) -> None:
+        for card in [c for c in self.cards if not c.record.running]:
+            self._close_card(card)
+
+    def _tick(self) -> None:
+        running = [c for c in self.cards if c.record.running]
+        for card in running:
+            card.tick()
+        if not running:
+            self._ticker.stop()
+
+    def _read_resource(self, uri: str) -> None:
+        open_resource(self.controller, uri, self)
+
+
+def _task_client(controller: ConnectionController) -> Any:
+    """The Tasks panel's client (engineer D's ClientFeatures on the main window), if any."""
+    client = getattr(controller, "task_client", None)
+    if client is not None:
+        return client
+    features = getattr(controller.dialog_parent, "client_features", None)
+    return getattr(features, "tasks", None)
+
+
+def tool_view(item: CatalogItem, controller: ConnectionController) -> QWidget:
+    return ToolCallView(item, controller)

@@ -1,0 +1,90 @@
+"""Helpers for the server-ask GUI tests: connect, wait for a dialog, call a tool."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, TypeVar
+
+from inspector.session.driver import Call, Session
+from inspector.settings.profiles import Profile
+from inspector.ui.controller.connection_controller import ConnState
+from inspector.ui.controller.gui_responder import GuiResponder
+from inspector.ui.dialogs.ask_dialog import AskDialog
+from inspector.ui.window.main_window import MainWindow
+from tests.helpers.gui import until
+
+D = TypeVar("D", bound=AskDialog)
+
+
+async def connect(win: MainWindow, profile: Profile, timeout: float = 30) -> Session:
+    win.connect_profile(profile)
+    await until(
+        lambda: win.controller.state is ConnState.CONNECTED,
+        f"{profile.name} to connect ({win.controller.state}: {win.controller.detail})",
+        timeout=timeout,
+    )
+    session = win.controller.session
+    assert session is not None
+    responder = win.controller.responder
+    assert responder is not None
+    responder.withdraw_delay_ms = 150
+    return session
+
+
+def responder(win: MainWindow) -> GuiResponder:
+    r = win.controller.responder
+    assert r is not None
+    return r
+
+
+async def dialog_of(win: MainWindow, kind: type[D], timeout: float = 20) -> D:
+    await until(
+        lambda: isinstance(responder(win).dialog, kind) and responder(win).dialog.isVisible(),  # type: ignore[union-attr]
+        f"a {kind.__name__}",
+        timeout=timeout,
+    )
+    dialog = responder(win).dialog
+    assert isinstance(dialog, kind)
+    return dialog
+
+
+async def no_dialog(win: MainWindow, timeout: float = 10) -> None:
+    await until(lambda: responder(win).dialog is None, "the dialog to close", timeout=timeout)
+
+
+def call_tool(session: Session, name: str, arguments: dict[str, Any] | None = None) -> Call:
+    return session.start_request("tools/call", {"name": name, "arguments": arguments or {}})
+
+
+async def result_of(call: Call, timeout: float = 20) -> dict[str, Any]:
+    return await asyncio.wait_for(call.result(), timeout)
+
+
+def text_of(result: dict[str, Any]) -> str:
+    return "\n".join(
+        str(block.get("text", ""))
+        for block in result.get("content", [])
+        if isinstance(block, dict) and block.get("type") == "text"
+    )
+
+
+# ---------------------------------------------------------------- elicitation form fields
+def field(dialog: Any, name: str) -> Any:
+    """The editor of one field of an elicitation dialog's form (the shared SchemaForm)."""
+    row = dialog.form.row(name)
+    assert row is not None, f"no field {name!r}"
+    return row.editor
+
+
+def type_into(dialog: Any, name: str, text: str) -> None:
+    """Type into a string or number field, as a user would."""
+    editor = field(dialog, name)
+    widget = getattr(editor, "line_edit", None) or getattr(editor, "edit", None)
+    assert widget is not None, f"{name!r} has no line to type into"
+    widget.setText(text)
+
+
+def field_error(dialog: Any, name: str) -> str:
+    row = dialog.form.row(name)
+    assert row is not None
+    return str(row.error_label.text()) if not row.error_label.isHidden() else ""

@@ -1,0 +1,97 @@
+"""Helpers for GUI tests on a qasync loop.
+
+TESTING.md: never use qtbot.waitUntil/waitSignal inside a coroutine running on qasync
+(it hangs); poll with `await asyncio.sleep(0.01)` instead, and bound every run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import qasync
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
+from inspector.storage.secrets import SecretStore
+from inspector.ui.window.main_window import MainWindow
+from tests.helpers.peers import PY, REPO
+
+T = TypeVar("T")
+MISBEHAVING = str(REPO / "tests" / "servers" / "misbehaving" / "server.py")
+RICH_TEXT = str(REPO / "tests" / "servers" / "gui" / "rich_text_server.py")
+
+
+_current_loop: asyncio.AbstractEventLoop | None = None
+
+
+def current_loop() -> asyncio.AbstractEventLoop | None:
+    """The qasync loop of the running GUI test, if any (see tests/conftest.py)."""
+    return _current_loop
+
+
+def new_loop(app: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
+    global _current_loop
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    _current_loop = loop
+    try:
+        yield loop
+    finally:
+        if not loop.is_closed() and not loop.is_running():
+            # Let callbacks queued by the test's teardown run inside the loop.
+            loop.run_until_complete(asyncio.sleep(0.01))
+        _current_loop = None
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+def run(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T], timeout: float = 30) -> T:
+    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+
+async def until(predicate: Callable[[], object], what: str, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def python_profile(name: str, *args: str, max_message_mb: int = 64) -> Profile:
+    """A stdio profile running this interpreter with `inspector` importable."""
+    return Profile(
+        name=name,
+        stdio=StdioSettings(
+            command=PY, args=list(args), env=[EnvVar(name="PYTHONPATH", value=str(REPO))]
+        ),
+        max_message_mb=max_message_mb,
+    )
+
+
+def make_window(tmp: Path) -> MainWindow:
+    store = ProfileStore(tmp / "profiles.json", SecretStore())
+    settings = QSettings(str(tmp / "window.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(store, settings)
+    window.show()
+    return window
+
+
+async def close_window(window: MainWindow) -> None:
+    await window.controller.shutdown()
+    window.close()
+    window.deleteLater()
+
+
+async def then_shutdown(window: MainWindow, scenario: Coroutine[Any, Any, T]) -> T:
+    """Run `scenario`, then close the session: no server may outlive a test body, since
+    pytest-qt processes Qt events between test phases, when no asyncio loop runs (qasync
+    timers would then fire outside the loop)."""
+    try:
+        return await scenario
+    finally:
+        await window.controller.shutdown()

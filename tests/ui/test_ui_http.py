@@ -1,0 +1,92 @@
+"""An HTTP profile from the GUI: the secret header comes from the keyring, reaches the
+server, and shows up nowhere in the profile file or the log (the exchange is redacted)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from inspector.settings.profiles import HeaderEntry, HttpSettings, Profile, ProfileStore
+from inspector.storage.secrets import SecretStore
+from inspector.ui.controller.connection_controller import ConnState
+from inspector.ui.window.main_window import MainWindow
+from tests.helpers.gui import close_window, new_loop, run, then_shutdown, until
+from tests.helpers.http_servers import Served, free_port, serving
+from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
+from tests.helpers.peers import PY, REPO
+
+SERVER = str(REPO / "tests" / "servers" / "misbehaving" / "http_server.py")
+SECRET = "Bearer gui-secret-777"
+pytestmark = pytest.mark.timeout(90)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Served]:
+    port = free_port()
+    with serving([([PY, SERVER, "--port", str(port)], {}, port)]) as (served,):
+        yield served
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    yield from installed_memory_keyring()
+
+
+@pytest.fixture
+def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
+    yield from new_loop(qapp)
+
+
+def test_http_profile_with_a_secret_header(
+    server: Served,
+    memory_keyring: MemoryKeyring,
+    loop: asyncio.AbstractEventLoop,
+    tmp_path: Path,
+) -> None:
+    store = ProfileStore(tmp_path / "profiles.json", SecretStore())
+    profile = store.put(
+        Profile(
+            name="http ok",
+            transport="http",
+            http=HttpSettings(
+                url=f"{server.base}/ok/mcp",
+                transport="streamable-http",
+                headers=[HeaderEntry(name="Authorization", value=SECRET, secret=True)],
+            ),
+        )
+    )
+    assert SECRET not in (tmp_path / "profiles.json").read_text()
+    assert SECRET in memory_keyring.store.values()
+    window = MainWindow(store, QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
+    window.show()
+
+    async def scenario() -> None:
+        window.connect_profile(profile)
+        await until(
+            lambda: (
+                window.controller.state is ConnState.CONNECTED
+                and window.controller.tools is not None
+            ),
+            f"the HTTP connection ({window.controller.state}: {window.controller.detail})",
+        )
+        assert window.explorer.tool_names() == ["echo"]
+
+    run(loop, then_shutdown(window, scenario()))
+    assert f"authorization={SECRET!r}" in server.log()  # it reached the server
+    http_rows = [e for e in window.traffic if e.kind == "http"]
+    assert http_rows, "the HTTP exchanges are in the log"
+    window.log_panel.select_entry(http_rows[0].index)
+    details = window.log_panel.detail.details.toPlainText()
+    assert "HTTP POST" in details and "status: 200" in details
+    for entry in window.traffic:
+        assert SECRET not in entry.text()
+        assert SECRET not in window.log_panel.model.summary(entry)
+    for entry in http_rows:
+        window.log_panel.select_entry(entry.index)
+        assert "gui-secret-777" not in window.log_panel.detail.details.toPlainText()
+    run(loop, close_window(window))
