@@ -13,6 +13,8 @@ echo "== ruff" >&2
 .venv/bin/ruff format --check --quiet inspector tests bench
 echo "== mypy" >&2
 .venv/bin/mypy
+echo "== import contracts" >&2
+.venv/bin/lint-imports --no-cache
 if [ $# -eq 0 ]; then
     # The official conformance suite (client scenarios, 2025-11-25 and 2026-07-28) as its
     # own step; scripts/conformance.sh runs it alone. Results: test-results/conformance/.

@@ -29,7 +29,6 @@ from typing import Any, BinaryIO
 from inspector.demo import content
 from inspector.demo.content import JSONObject
 from inspector.demo.tools import (
-    LOG_LEVELS,
     AskFailed,
     Cancelled,
     MissingCapability,
@@ -41,6 +40,7 @@ from inspector.demo.tools import (
     tool_specs,
     validate,
 )
+from inspector.protocol.log_levels import LOG_LEVELS
 
 _log = logging.getLogger("inspector.demo")
 
@@ -415,7 +415,9 @@ class DemoServer:
     def _set_level(self, req: Request) -> JSONObject:
         level = req.params.get("level")
         if level not in LOG_LEVELS:
-            raise RpcError(INVALID_PARAMS, f"Invalid params: level must be one of {LOG_LEVELS}")
+            raise RpcError(
+                INVALID_PARAMS, f"Invalid params: level must be one of {list(LOG_LEVELS)}"
+            )
         self.legacy_level = str(level)
         return {}
 

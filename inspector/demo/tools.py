@@ -17,10 +17,9 @@ from datetime import date
 from typing import Any, Protocol
 
 from inspector.demo.png import bar_chart_png
+from inspector.protocol.log_levels import LOG_LEVELS
 
 JSONObject = dict[str, Any]
-
-LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
 
 class Cancelled(Exception):

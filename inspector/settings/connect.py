@@ -1,15 +1,11 @@
 """From a saved profile to a transport and a client config: the one place that decides.
 
-Qt-free. The GUI calls `transport_for(profile, secrets)`; HTTP support is looked up
-at run time (`http_support()`), so a build without the HTTP transports still offers
-stdio and says plainly why HTTP cannot connect.
+Qt-free. The GUI and the CLI both call `transport_for(profile, secrets)`.
 """
 
 from __future__ import annotations
 
-import importlib
 import shlex
-from collections.abc import Callable
 from typing import Any
 
 from inspector.auth import OAuth
@@ -19,42 +15,21 @@ from inspector.settings.profile_auth import ProfileAuthError, auth_for
 from inspector.settings.profiles import Profile, RootEntry
 from inspector.storage.secrets import SecretStore
 from inspector.transports.base import Transport
+from inspector.transports.factory import http_transport
 from inspector.transports.stdio import StdioParams, StdioTransport
 
 __all__ = [
     "SetupError",
     "client_config_for",
-    "http_support",
     "resolved_env",
     "resolved_headers",
     "roots_for",
     "transport_for",
 ]
 
-_HTTP_FACTORY_MODULE = "inspector.transports.factory"
-
 
 class SetupError(Exception):
     """The profile cannot be turned into a connection; the message says why."""
-
-
-def _http_factory() -> Callable[..., Transport] | None:
-    try:
-        module = importlib.import_module(_HTTP_FACTORY_MODULE)
-    except ImportError:
-        return None
-    factory = getattr(module, "http_transport", None)
-    return factory if callable(factory) else None
-
-
-def http_support() -> tuple[bool, str]:
-    """(available, reason): whether HTTP profiles can connect in this build."""
-    if _http_factory() is None:
-        return False, (
-            "HTTP connections are not available in this build yet (the HTTP transports "
-            "have not landed); stdio servers work."
-        )
-    return True, ""
 
 
 def _secret(profile: Profile, secrets: SecretStore | None, kind: str, name: str, typed: str) -> str:
@@ -102,16 +77,13 @@ def transport_for(
             max_line_bytes=profile.max_message_mb * 1024 * 1024,
         )
         return StdioTransport(params)
-    factory = _http_factory()
-    if factory is None:
-        raise SetupError(http_support()[1])
     headers = resolved_headers(profile, secrets)
     secret_names = frozenset(h.name for h in profile.http.headers if h.secret)
     try:
         auth = auth_for(profile, secrets, oauth=oauth)
     except ProfileAuthError as exc:
         raise SetupError(str(exc)) from None
-    return factory(
+    return http_transport(
         profile.http.url,
         kind=profile.http.transport,
         headers=headers,

@@ -15,21 +15,13 @@ import time
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from inspector.protocol.jsonrpc import Notification
+from inspector.protocol.log_levels import level_index
 from inspector.traffic.log import TrafficEntry, TrafficLog
 
-__all__ = ["LEVELS", "ErrorItem", "ErrorStore", "LogMessageStore", "level_index"]
-
-# spec: logging levels follow RFC 5424 severities, lowest first.
-LEVELS: Final = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-_LEVEL_INDEX: Final = {name: i for i, name in enumerate(LEVELS)}
-
-
-def level_index(level: str) -> int:
-    """Index in LEVELS; an unknown level counts as info (it is shown, not dropped)."""
-    return _LEVEL_INDEX.get(level.lower(), 1) if isinstance(level, str) else 1
+__all__ = ["ErrorItem", "ErrorStore", "LogMessageStore"]
 
 
 class _Listeners:

@@ -240,7 +240,7 @@ def test_bad_answers_file_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_no_arguments_opens_the_gui(monkeypatch: pytest.MonkeyPatch) -> None:
     import inspector.ui.window.gui_command as gui
-    from inspector.cli.run import main
+    from inspector.__main__ import main
 
     seen: list[gui.GuiOptions] = []
     monkeypatch.setattr(gui, "run_gui", lambda options: seen.append(options) or 0)

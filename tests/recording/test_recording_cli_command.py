@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from inspector.cli.run import METHODS
+from inspector.cli.parser import METHODS
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.versions import EraSetting
 from inspector.recording.cli_command import _CLI_METHODS, CliCommandError, cli_command_for

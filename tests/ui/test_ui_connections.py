@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
-from inspector.settings.profiles import HeaderEntry, HttpSettings, Profile, StdioSettings
+from inspector.settings.profiles import Profile, StdioSettings
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.traffic.traffic_model import COL_KIND
 from inspector.ui.window.main_window import MainWindow
@@ -213,32 +213,6 @@ def test_server_text_is_never_rendered_as_rich_text(
     window.log_panel.select_entry(response.index)
     assert "<img src=x" in window.log_panel.detail.pretty.toPlainText()
     assert window.log_panel.detail.header.textFormat() == Qt.TextFormat.PlainText
-
-
-def test_http_profile_connect_is_gated_with_a_reason(
-    window: MainWindow, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    profile = Profile(
-        name="remote",
-        transport="http",
-        http=HttpSettings(
-            url="https://example.com/mcp",
-            headers=[HeaderEntry(name="Authorization", value="Bearer x", secret=True)],
-        ),
-    )
-    import inspector.ui.window.main_window as main_window
-
-    monkeypatch.setattr(
-        main_window, "http_support", lambda: (False, "HTTP connections are not available")
-    )
-    window.add_adhoc(profile)
-    assert not window.bar.connect_button.isEnabled()
-    assert "not available" in window.bar.connect_button.toolTip()
-    assert window.bar.server_label.text() == "HTTP connections are not available"
-    assert window.connect_profile(profile) is None
-    monkeypatch.setattr(main_window, "http_support", lambda: (True, ""))
-    window.refresh_profiles()
-    assert window.bar.connect_button.isEnabled()
 
 
 def _gui(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

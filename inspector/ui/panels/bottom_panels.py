@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.traffic.notices import LEVELS, ErrorStore, LogMessageStore
+from inspector.protocol.log_levels import LOG_LEVELS
+from inspector.traffic.notices import ErrorStore, LogMessageStore
 from inspector.ui.traffic.traffic_model import format_time
 from inspector.ui.widgets.batched_model import BatchedTableModel
 from inspector.ui.widgets.theme import colors
@@ -158,7 +159,7 @@ class NotificationsPanel(QWidget):
         self.store = store
         self.model = LogMessagesModel(store)
         self.level_combo = QComboBox()
-        for i, name in enumerate(LEVELS):
+        for i, name in enumerate(LOG_LEVELS):
             self.level_combo.addItem(f"{name} and above" if i else "all levels", i)
         self.level_combo.currentIndexChanged.connect(
             lambda _i: self.model.set_min_level(int(self.level_combo.currentData()))

@@ -19,24 +19,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from inspector.protocol.events import SessionReady
+from inspector.protocol.log_levels import LOG_LEVELS
 from inspector.protocol.versions import Era
 from inspector.session.driver import Session, SessionError
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.widgets.theme import colors
 
-__all__ = ["LOG_LEVELS", "LogLevelControl", "PingControl"]
+__all__ = ["LogLevelControl", "PingControl"]
 
 # spec: LoggingLevel (RFC 5424 severities), most verbose first.
-LOG_LEVELS: Final = (
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-)
 _NOT_SET: Final = "not set"
 
 

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.settings.connect import http_support
 from inspector.settings.profiles import (
     ClientCapabilitySwitches,
     EnvVar,
@@ -207,17 +206,12 @@ class ProfileEditor(QWidget):
         self.http_transport.addItem("streamable HTTP", "streamable-http")
         self.http_transport.addItem("HTTP+SSE (deprecated, 2024-11-05)", "sse")
         self.headers = KeyValueTable("header", "Header-Name")
-        available, reason = http_support()
-        self.http_note = QLabel(reason)
-        self.http_note.setWordWrap(True)
-        self.http_note.setVisible(not available)
         http_box = QWidget()
         http_form = QFormLayout(http_box)
         http_form.setContentsMargins(0, 0, 0, 0)
         http_form.addRow("URL:", self.url)
         http_form.addRow("Transport:", self.http_transport)
         http_form.addRow("Headers:", self.headers)
-        http_form.addRow("", self.http_note)
         self.target_stack = QStackedWidget()
         self.target_stack.addWidget(stdio_box)
         self.target_stack.addWidget(http_box)

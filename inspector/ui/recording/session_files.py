@@ -351,6 +351,7 @@ class SessionFiles(QObject):
         self._disabled.clear()
         c = w.controller
         for name, enabled in (
+            ("connect_action", True),
             ("disconnect_action", c.state in (ConnState.CONNECTED, ConnState.CONNECTING)),
             ("send_raw_action", c.state is ConnState.CONNECTED),
             ("reconnect_action", True),
@@ -358,9 +359,6 @@ class SessionFiles(QObject):
             action = getattr(w, name, None)
             if isinstance(action, QAction):
                 action.setEnabled(enabled)
-        gate = getattr(w, "_update_connect_gate", None)
-        if callable(gate):
-            gate()
         w.refresh_profiles()
         w.setWindowTitle(self._live_title())
         self.offline_changed.emit(False)

@@ -83,7 +83,6 @@ class ConnectionBar(QWidget):
         layout.addWidget(self.era_label)
         layout.addWidget(self.server_label, 1)
         layout.addWidget(self.send_raw_button)
-        self._blocked_reason = ""
         self.set_state(ConnState.DISCONNECTED, "")
 
     # ---------------------------------------------------------------- profiles
@@ -106,20 +105,12 @@ class ConnectionBar(QWidget):
         if profile_id is not None:
             self.profile_chosen.emit(profile_id)
 
-    def set_connect_blocked(self, reason: str) -> None:
-        """Disable only the connect action (e.g. HTTP without HTTP support), saying why."""
-        self._blocked_reason = reason
-        self.connect_button.setEnabled(not reason and self._can_connect)
-        self.connect_button.setToolTip(reason)
-        if reason:
-            self.server_label.setText(reason)
-
     # ---------------------------------------------------------------- state
     def set_state(self, state: ConnState, detail: str) -> None:
         busy = state in (ConnState.CONNECTING, ConnState.DISCONNECTING)
         connected = state is ConnState.CONNECTED
         self._can_connect = not busy
-        self.connect_button.setEnabled(not busy and not self._blocked_reason)
+        self.connect_button.setEnabled(not busy)
         self.disconnect_button.setEnabled(connected or state is ConnState.CONNECTING)
         self.reconnect_button.setEnabled(not busy and state is not ConnState.DISCONNECTED)
         self.send_raw_button.setEnabled(connected)
@@ -138,7 +129,7 @@ class ConnectionBar(QWidget):
         elif state is ConnState.DISCONNECTED:
             self.version_label.setText("")
             self.era_label.setText("")
-            self.server_label.setText(self._blocked_reason)
+            self.server_label.setText("")
 
     def set_server(self, name: str, version: str, era: str) -> None:
         self.version_label.setText(f"protocol {version}")

@@ -20,7 +20,6 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from inspector.settings.connect import http_support
 from inspector.settings.profiles import HttpSettings, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnState
@@ -109,11 +108,6 @@ def run_gui(options: GuiOptions) -> int:
         return EXIT_USAGE
     if options.screenshot and target is None:
         target = store.find("demo")
-    if target is not None and target.transport == "http" and options.screenshot:
-        available, why = http_support()
-        if not available:
-            _say(f"error: could not connect: {why}")
-            return EXIT_CONNECTION
 
     async def main() -> int:
         app = QApplication.instance()

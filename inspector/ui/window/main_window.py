@@ -31,7 +31,6 @@ from inspector import __version__
 from inspector.features.catalog.pins import PinStore
 from inspector.protocol.events import SessionReady
 from inspector.recording.redaction import connection_for_profile
-from inspector.settings.connect import http_support
 from inspector.settings.profiles import Profile, ProfileStore
 from inspector.storage.paths import settings_path
 from inspector.traffic.log import TrafficLog
@@ -217,7 +216,6 @@ class MainWindow(QMainWindow):
         bar.reconnect_clicked.connect(self.reconnect)
         bar.profiles_clicked.connect(self.open_profiles)
         bar.send_raw_clicked.connect(self.open_composer)
-        bar.profile_chosen.connect(lambda _id: self._update_connect_gate())
         bar.profile_chosen.connect(lambda _id: self.auth_panel.refresh())
         self.auth_panel.attention.connect(lambda: self.bottom.setCurrentWidget(self.auth_panel))
         self.store.on_changed(self.auth_panel.refresh)
@@ -248,17 +246,7 @@ class MainWindow(QMainWindow):
             recent = self._recent()
             current_id = recent[0] if recent else None
         self.bar.set_profiles(self.all_profiles(), current_id)
-        self._update_connect_gate()
         self._fill_recent_menu()
-
-    def _update_connect_gate(self) -> None:
-        profile = self.profile_by_id(self.bar.current_profile_id())
-        reason = ""
-        if profile is not None and profile.transport == "http":
-            available, why = http_support()
-            reason = "" if available else why
-        self.bar.set_connect_blocked(reason)
-        self.connect_action.setEnabled(not reason)
 
     def _recent(self) -> list[str]:
         value = self.settings.value("recentProfiles", [])
@@ -285,7 +273,6 @@ class MainWindow(QMainWindow):
     def add_adhoc(self, profile: Profile) -> None:
         self.adhoc[profile.id] = profile
         self.bar.set_profiles(self.all_profiles(), profile.id)
-        self._update_connect_gate()
 
     # ---------------------------------------------------------------- intents
     def connect_selected(self) -> asyncio.Task[object] | None:
@@ -293,11 +280,6 @@ class MainWindow(QMainWindow):
         return self.connect_profile(profile) if profile is not None else None
 
     def connect_profile(self, profile: Profile) -> asyncio.Task[object] | None:
-        if profile.transport == "http":
-            available, why = http_support()
-            if not available:
-                self.statusBar().showMessage(why, 10000)
-                return None
         if self.bar.current_profile_id() != profile.id:
             self.bar.set_profiles(self.all_profiles(), profile.id)
         self._remember(profile)

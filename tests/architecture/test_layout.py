@@ -1,0 +1,155 @@
+"""The layout rules a contract in pyproject cannot say (docs/architecture.md): no module flat
+in inspector/, small files, no import cycle (TYPE_CHECKING imports count too), no loading of
+our own modules by name, and the import-linter contracts themselves."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.peers import REPO
+
+PACKAGE = REPO / "inspector"
+MAX_LINES = 600
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its own name)."""
+    found: dict[str, Path] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(REPO).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def imports_of(name: str, path: Path, known: dict[str, Path]) -> Iterator[str]:
+    """Our modules that `name` imports, anywhere in the file, TYPE_CHECKING blocks included."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".")
+                if path.name != "__init__.py":
+                    anchor.pop()
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, *([base] if base else [])])
+            targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name and target.startswith("inspector"):
+                yield target
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component: list[str] = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_nothing_sits_flat_in_the_package() -> None:
+    flat = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert flat == ["__init__.py", "__main__.py"], (
+        f"modules flat in inspector/: {flat}; a module goes in the folder of its floor"
+    )
+
+
+def test_every_package_says_what_it_holds() -> None:
+    bare = [
+        str(init.relative_to(REPO))
+        for init in sorted(PACKAGE.rglob("__init__.py"))
+        if ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) is None
+    ]
+    assert bare == [], f"packages without a docstring: {bare}"
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.name))
+def test_no_module_is_over_the_size_limit(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, (
+        f"{path.relative_to(REPO)} has {lines} lines (limit {MAX_LINES}): find its second "
+        "concept and give it an object of its own"
+    )
+
+
+def test_there_is_no_import_cycle() -> None:
+    known = modules()
+    graph = {name: set(imports_of(name, path, known)) for name, path in known.items()}
+    # A package's __init__ re-exporting its own modules is not a cycle between concepts.
+    for name in graph:
+        graph[name] = {t for t in graph[name] if not name.startswith(f"{t}.")}
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_sees_a_cycle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_module_of_ours_is_loaded_by_name() -> None:
+    """importlib by name hides an import from mypy and from the layer contracts."""
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name | ast.Attribute)
+                and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr)
+                in ("import_module", "__import__")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and str(node.args[0].value).startswith("inspector")
+            ):
+                offenders.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_the_import_contracts_hold() -> None:
+    lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    if lint is None:
+        pytest.skip("import-linter is not installed (scripts/setup.sh installs it)")
+    done = subprocess.run(
+        [lint, "--no-cache"], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
