@@ -1,0 +1,63 @@
+"""`Listeners`: the one way a Qt-free store tells others that it changed.
+
+Every store (the traffic log, the catalog, profiles, tasks...) keeps one `Listeners` per
+kind of change. Subscribing returns the function that unsubscribes, the only unsubscribe
+style in the app. A listener that raises is logged and skipped: one faulty adapter must not
+stop the others from hearing about a change, nor break the store that emits it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Generic, ParamSpec
+
+__all__ = ["Listeners", "Unsubscribe"]
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+Unsubscribe = Callable[[], None]
+
+
+class Listeners(Generic[P]):
+    """An ordered list of callbacks taking the same arguments."""
+
+    __slots__ = ("_items", "_what")
+
+    def __init__(self, what: str = "listener") -> None:
+        self._items: list[Callable[P, None]] = []
+        self._what = what
+
+    def add(self, listener: Callable[P, None]) -> Unsubscribe:
+        """Call `listener` on every emit from now on; returns what unsubscribes it."""
+        self._items.append(listener)
+
+        def unsubscribe() -> None:
+            self.remove(listener)
+
+        return unsubscribe
+
+    def remove(self, listener: Callable[P, None]) -> None:
+        """Stop calling `listener` (nothing happens if it is not subscribed)."""
+        with contextlib.suppress(ValueError):
+            self._items.remove(listener)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def emit(self, *args: P.args, **kwargs: P.kwargs) -> None:
+        """Call every listener in subscription order. A listener may unsubscribe (itself or
+        another) while it runs; the ones subscribed when the emit began are all called."""
+        for listener in tuple(self._items):
+            try:
+                listener(*args, **kwargs)
+            except Exception:
+                log.exception("%s failed", self._what)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
