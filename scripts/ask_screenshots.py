@@ -74,7 +74,7 @@ async def _demo_shots(out: Path, window: MainWindow, theme: str) -> list[str]:
     dialog.grab().save(str(out / f"sampling-dialog-{theme}.png"))
     saved.append(f"sampling-dialog-{theme}.png")
     # The dialog is window-modal over the main window; the log keeps going underneath.
-    await session.ping()
+    await session.client.ping()
     window.centre.setCurrentWidget(window.log_panel)
     await asyncio.sleep(0.3)
     screen = QApplication.primaryScreen()
@@ -159,7 +159,7 @@ async def _everything_shots(out: Path, window: MainWindow, theme: str) -> list[s
     assert session is not None
     saved: list[str] = []
     for _ in range(50):  # it lists the ask tools once it has seen our capabilities
-        names = [t["name"] for t in await session.list_tools()]
+        names = [t["name"] for t in await session.client.list_tools()]
         if "trigger-elicitation-request" in names:
             break
         await asyncio.sleep(0.1)

@@ -19,7 +19,7 @@ from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
 from inspector.recording.replay import CallOutcome
 from inspector.recording.replay_target import connect_and_replay, recorded_target
-from inspector.session.driver import ConnectError
+from inspector.session import ConnectError
 from inspector.transports.base import Transport, TransportError
 from inspector.transports.factory import http_transport
 from inspector.transports.http_common import check_url

@@ -36,16 +36,17 @@ from inspector.protocol.versions import Era, EraSetting
 from inspector.recording.live import start_recorder
 from inspector.recording.redaction import spec_for_connection
 from inspector.recording.writer import RecordingResponder, SessionRecorder
-from inspector.session.driver import (
+from inspector.session import (
     ConnectError,
     InputRejected,
+    PolicyResponder,
     RequestError,
     RequestNotAllowed,
     RequestTimeout,
     ServerError,
     Session,
+    load_answers,
 )
-from inspector.session.responder import PolicyResponder, load_answers
 from inspector.transports.base import (
     Transport,
     TransportError,
@@ -138,51 +139,45 @@ async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[st
         result = ready.result or {}
         return result, EXIT_OK
     if method == "ping":
-        return await session.ping(), EXIT_OK
+        return await session.client.ping(), EXIT_OK
     if method == "tools/list":
-        tools = await session.list_tools()
-        for name, why in session.excluded_tools.items():
+        tools = await session.client.list_tools()
+        for name, why in session.client.excluded_tools.items():
             _diag(f"warning: tool {name!r} excluded from the list: {why}")
         return {"tools": tools}, EXIT_OK
     if method == "resources/list":
-        return {"resources": await session.list_resources()}, EXIT_OK
+        return {"resources": await session.client.list_resources()}, EXIT_OK
     if method == "resources/templates/list":
-        return {"resourceTemplates": await session.list_resource_templates()}, EXIT_OK
+        return {"resourceTemplates": await session.client.list_resource_templates()}, EXIT_OK
     if method == "prompts/list":
-        return {"prompts": await session.list_prompts()}, EXIT_OK
+        return {"prompts": await session.client.list_prompts()}, EXIT_OK
+    client = session.client
     if method == "tools/call":
-        result = await session.request(
-            "tools/call",
-            {"name": ns.tool_name, "arguments": _tool_arguments(ns)},
-            on_progress=lambda _p: None,
-            override=ns.override,
+        result = await client.call_tool(
+            ns.tool_name, _tool_arguments(ns), on_progress=lambda _p: None, override=ns.override
         )
         return result, EXIT_TOOL_ERROR if result.get("isError") is True else EXIT_OK
     if method == "resources/read":
-        return await session.request(
-            "resources/read", {"uri": ns.uri}, override=ns.override
-        ), EXIT_OK
+        return await client.read_resource(ns.uri, override=ns.override), EXIT_OK
     if method == "prompts/get":
-        params: dict[str, Any] = {"name": ns.prompt_name}
         prompt_args = _pairs(ns.prompt_args, "--prompt-args")
-        if prompt_args:
-            params["arguments"] = prompt_args
-        return await session.request("prompts/get", params, override=ns.override), EXIT_OK
+        return await client.get_prompt(
+            ns.prompt_name, prompt_args or None, override=ns.override
+        ), EXIT_OK
     if method == "completion/complete":
         ref = (
             {"type": "ref/prompt", "name": ns.prompt_name}
             if ns.prompt_name
             else {"type": "ref/resource", "uri": ns.uri_template}
         )
-        params = {"ref": ref, "argument": {"name": ns.argument_name, "value": ns.argument_value}}
         context = _pairs(ns.context_arg, "--context-arg")
-        if context:
-            params["context"] = {"arguments": context}
-        return await session.request("completion/complete", params, override=ns.override), EXIT_OK
+        return await client.complete(
+            ref, ns.argument_name, ns.argument_value, context or None, override=ns.override
+        ), EXIT_OK
     if method == "logging/setLevel":
         if session.era is Era.MODERN:
             _diag("note: the modern era has no logging/setLevel; the level rides in each request")
-        return await session.set_log_level(ns.log_level), EXIT_OK
+        return await session.client.set_log_level(ns.log_level), EXIT_OK
     raise UsageError(f"unknown method {method}")  # pragma: no cover - argparse checks choices
 
 
@@ -279,7 +274,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
             _diag(f"error: could not connect: {diagnostics.connect_failure(str(exc))}")
             return EXIT_CONNECTION
         if session.era is Era.LEGACY and ns.log_level and ns.method != "logging/setLevel":
-            await session.set_log_level(ns.log_level)
+            await session.client.set_log_level(ns.log_level)
         try:
             result, code = await _run_method(session, ns)
         except RequestNotAllowed as exc:

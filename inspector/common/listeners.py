@@ -27,10 +27,10 @@ class Listeners(Generic[P]):
     __slots__ = ("_items", "_what")
 
     def __init__(self, what: str = "listener") -> None:
-        self._items: list[Callable[P, None]] = []
+        self._items: list[Callable[P, object]] = []
         self._what = what
 
-    def add(self, listener: Callable[P, None]) -> Unsubscribe:
+    def add(self, listener: Callable[P, object]) -> Unsubscribe:
         """Call `listener` on every emit from now on; returns what unsubscribes it."""
         self._items.append(listener)
 
@@ -39,7 +39,7 @@ class Listeners(Generic[P]):
 
         return unsubscribe
 
-    def remove(self, listener: Callable[P, None]) -> None:
+    def remove(self, listener: Callable[P, object]) -> None:
         """Stop calling `listener` (nothing happens if it is not subscribed)."""
         with contextlib.suppress(ValueError):
             self._items.remove(listener)

@@ -32,7 +32,7 @@ from inspector.conformance.auth import oauth_for_scenario
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.versions import LATEST_LEGACY, Era, EraSetting, era_of
-from inspector.session.driver import Session, SessionError
+from inspector.session import Session, SessionError
 from inspector.traffic.log import TrafficRecord
 from inspector.transports.factory import http_transport
 
@@ -209,7 +209,7 @@ def sample_arguments(input_schema: Any) -> dict[str, Any]:
 
 
 async def _call(session: Session, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    result = await session.call_tool(name, arguments)
+    result = await session.client.call_tool(name, arguments)
     log.info("tools/call %s -> %s", name, json.dumps(result)[:500])
     return result
 
@@ -219,7 +219,7 @@ async def step_connect_only(session: Session, scenario: Scenario) -> None:
 
 
 async def step_tools_call(session: Session, scenario: Scenario) -> None:
-    tools = await session.list_tools()
+    tools = await session.client.list_tools()
     _find_tool(tools, "add_numbers")
     result = await _call(session, "add_numbers", {"a": 5, "b": 3})
     if result.get("isError"):
@@ -227,13 +227,13 @@ async def step_tools_call(session: Session, scenario: Scenario) -> None:
 
 
 async def step_elicitation_defaults(session: Session, scenario: Scenario) -> None:
-    tools = await session.list_tools()
+    tools = await session.client.list_tools()
     _find_tool(tools, "test_client_elicitation_defaults")
     await _call(session, "test_client_elicitation_defaults", {})
 
 
 async def step_sse_retry(session: Session, scenario: Scenario) -> None:
-    tools = await session.list_tools()
+    tools = await session.client.list_tools()
     _find_tool(tools, "test_reconnection")
     await _call(session, "test_reconnection", {})
 
@@ -246,7 +246,7 @@ async def step_request_metadata(session: Session, scenario: Scenario) -> None:
 
 
 async def step_mrtr(session: Session, scenario: Scenario) -> None:
-    tools = await session.list_tools()
+    tools = await session.client.list_tools()
     for name in (
         "test_mrtr_echo_state",
         "test_mrtr_no_state",
@@ -265,21 +265,21 @@ async def step_mrtr(session: Session, scenario: Scenario) -> None:
 async def step_standard_headers(session: Session, scenario: Scenario) -> None:
     caps = session.server_capabilities
     if "tools" in caps:
-        for tool in await session.list_tools():
+        for tool in await session.client.list_tools():
             await _call(session, str(tool["name"]), sample_arguments(tool.get("inputSchema")))
     if "resources" in caps:
-        for resource in await session.list_resources():
-            await session.read_resource(str(resource["uri"]))
+        for resource in await session.client.list_resources():
+            await session.client.read_resource(str(resource["uri"]))
     if "prompts" in caps:
-        for prompt in await session.list_prompts():
-            await session.get_prompt(str(prompt["name"]))
+        for prompt in await session.client.list_prompts():
+            await session.client.get_prompt(str(prompt["name"]))
 
 
 async def step_custom_headers(session: Session, scenario: Scenario) -> None:
     calls = scenario.context.get("toolCalls")
     if not isinstance(calls, list) or not calls:
         raise ScenarioFailed("MCP_CONFORMANCE_CONTEXT has no toolCalls")
-    tools = await session.list_tools()
+    tools = await session.client.list_tools()
     for call in calls:
         name = str(call.get("name"))
         _find_tool(tools, name)
@@ -290,8 +290,8 @@ async def step_custom_headers(session: Session, scenario: Scenario) -> None:
 async def step_invalid_tool_headers(session: Session, scenario: Scenario) -> None:
     # Over modern HTTP the session leaves out tools whose x-mcp-header annotations are
     # invalid (spec 2026-07-28); call every tool it kept.
-    tools = await session.list_tools()
-    for name, why in sorted(session.excluded_tools.items()):
+    tools = await session.client.list_tools()
+    for name, why in sorted(session.client.excluded_tools.items()):
         log.info("excluded by the session: %s (%s)", name, why)
     if not tools:
         raise ScenarioFailed("the session kept no tool to call")
@@ -300,12 +300,12 @@ async def step_invalid_tool_headers(session: Session, scenario: Scenario) -> Non
 
 
 async def step_list_tools(session: Session, scenario: Scenario) -> None:
-    tools = await session.list_tools()
+    tools = await session.client.list_tools()
     log.info("tools: %s", _tool_names(tools))
 
 
 async def step_schema_preservation(session: Session, scenario: Scenario) -> None:
-    tools = await session.list_tools()
+    tools = await session.client.list_tools()
     focal = _find_tool(tools, "json_schema_2020_12_tool")
     _find_tool(tools, "json_schema_echo")
     await _call(session, "json_schema_echo", {"schema": focal.get("inputSchema")})
@@ -313,7 +313,7 @@ async def step_schema_preservation(session: Session, scenario: Scenario) -> None
 
 async def step_generic(session: Session, scenario: Scenario) -> None:
     """Auth scenarios and anything unknown: list the tools and call the first one."""
-    tools = await session.list_tools() if "tools" in session.server_capabilities else []
+    tools = await session.client.list_tools() if "tools" in session.server_capabilities else []
     if tools:
         first = tools[0]
         await _call(session, str(first["name"]), sample_arguments(first.get("inputSchema")))

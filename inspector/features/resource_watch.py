@@ -24,7 +24,7 @@ from inspector.protocol.events import (
     SubscriptionAcknowledged,
 )
 from inspector.protocol.versions import Era
-from inspector.session.driver import Call, RequestCancelled, Session, SessionError, SessionItem
+from inspector.session import Call, RequestCancelled, Session, SessionError, SessionItem
 from inspector.transports.base import TransportClosed
 
 __all__ = ["ResourceWatches", "Watch", "WatchState", "subscribe_supported"]
@@ -121,7 +121,7 @@ class ResourceWatches:
         self._watches[uri] = watch
         self._changed(uri)
         try:
-            call = session.subscribe(uri)
+            call = session.client.subscribe(uri)
         except SessionError as exc:
             self._fail(watch, str(exc))
             return watch
@@ -153,7 +153,7 @@ class ResourceWatches:
         if session is None or not session.is_ready:
             return
         try:
-            await session.request("resources/unsubscribe", {"uri": uri})
+            await session.client.unsubscribe(uri).result()
         except SessionError as exc:
             watch.detail = f"unsubscribe failed: {exc}"
             self._changed(uri)

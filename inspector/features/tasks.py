@@ -31,8 +31,7 @@ from typing import Any, Final, Literal, TypeAlias
 
 from inspector.protocol.asks import ServerAsk, ask_kind
 from inspector.protocol.versions import Era
-from inspector.session.driver import Session, SessionError
-from inspector.session.responder import AskRejected
+from inspector.session import AskRejected, Session, SessionError
 
 __all__ = [
     "EXTENSION",
@@ -308,7 +307,7 @@ class TaskClient:
         """Legacy: tasks/list (every page). Modern: re-poll every known task."""
         if self.mode == "legacy":
             session = self.session()
-            for item in await session.list_all("tasks/list", "tasks"):
+            for item in await session.client.list_all("tasks/list", "tasks"):
                 task = parse_task(item, Era.LEGACY)
                 if task is not None:
                     known = self.store.get(task.task_id)

@@ -24,7 +24,7 @@ from inspector.features.content_blocks import JSON_PREVIEW_LIMIT
 from inspector.features.forms.model import FieldError, validate_values
 from inspector.protocol.events import ProgressUpdate
 from inspector.protocol.jsonrpc import error_name
-from inspector.session.driver import (
+from inspector.session import (
     Call,
     ConnectionClosed,
     RequestCancelled,

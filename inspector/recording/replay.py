@@ -17,8 +17,7 @@ from typing import Any, Literal
 from inspector.protocol.asks import ServerAsk, ask_kind
 from inspector.recording.diff import Change, IgnoreRules, diff_json
 from inspector.recording.reader import RecordedSession
-from inspector.session.driver import RequestError, RequestNotAllowed, ServerError, Session
-from inspector.session.responder import AskRejected
+from inspector.session import AskRejected, RequestError, RequestNotAllowed, ServerError, Session
 
 __all__ = [
     "CallOutcome",

@@ -21,7 +21,7 @@ from inspector.recording.format import REDACTED
 from inspector.recording.reader import RecordedSession
 from inspector.recording.replay import CallOutcome, ReplayReport, ReplayResponder, extract_answers
 from inspector.recording.replay import replay as replay_session
-from inspector.session.driver import Session
+from inspector.session import Session
 from inspector.transports.base import Transport
 from inspector.transports.http_common import check_url
 from inspector.transports.stdio import StdioParams, StdioTransport

@@ -19,7 +19,7 @@ from typing import IO, Any, Final
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.events import SessionReady
 from inspector.recording.format import Redactor, plain_frame_line, record_line
-from inspector.session.responder import AskRejected, Responder
+from inspector.session import AskRejected, Responder
 from inspector.traffic.log import TrafficRecord
 from inspector.transports.base import HttpExchange
 

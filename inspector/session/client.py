@@ -1,88 +1,79 @@
-"""The MCP methods as session calls: every page of a list, tools/call, resources/read,
-prompts/get, completion/complete, ping, the log level, subscriptions.
+"""The MCP client API: every MCP method as a call on a session, in both eras.
 
-A mixin of `Session`: these turn a method and its parameters into `request` /
-`start_request` calls and know each era's spelling (logging/setLevel or the per-request
-level, resources/subscribe or subscriptions/listen), so the driver in session.py only moves
-messages. Over modern HTTP, tools whose x-mcp-header annotations are invalid are left out
-of tools/list, as the spec requires, and kept in `excluded_tools` with why.
+`McpClient` is composed over the driver (`Session.client`); it turns a method and its
+parameters into requests on a `RequestChannel` and knows each era's spelling
+(logging/setLevel or the per-request level, resources/subscribe or subscriptions/listen).
+The driver only moves messages. Each method has a `start_*` form that returns the `Call`
+at once (for progress and cancel) and an awaitable form that returns the result.
+
+Widgets and commands call these instead of building JSON-RPC params themselves.
 """
 
 from __future__ import annotations
 
-import logging
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
-from inspector.protocol.connection import ClientConnection
-from inspector.protocol.events import ProgressUpdate
-from inspector.protocol.http_headers import ToolHeaderSpec, parse_tool_headers
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.versions import Era
-from inspector.transports.base import Transport
+from inspector.session.call import Call, ProgressCallback, RequestChannel, Timeout
+from inspector.session.tool_headers import ToolHeaderRegistry
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from inspector.session.driver import Call
-
-__all__ = ["McpMethods"]
-
-log = logging.getLogger(__name__)
+__all__ = ["McpClient"]
 
 
-class McpMethods:
-    # Provided by Session.
-    conn: ClientConnection
-    transport: Transport
-    max_pages: int
-    excluded_tools: dict[str, str]
-    _tool_headers: dict[str, ToolHeaderSpec]
+class McpClient:
+    def __init__(self, channel: RequestChannel, tool_headers: ToolHeaderRegistry) -> None:
+        self._channel = channel
+        self._tool_headers = tool_headers
 
     @property
     def era(self) -> Era:
-        return self.conn.era
+        return self._channel.era
 
-    def start_request(
+    @property
+    def excluded_tools(self) -> dict[str, str]:
+        """Tools left out of tools/list (modern HTTP, invalid x-mcp-header), with why."""
+        return self._tool_headers.excluded
+
+    @property
+    def mirrors_tool_headers(self) -> bool:
+        """Whether tool arguments marked x-mcp-header go out as Mcp-Param-* headers
+        (spec 2026-07-28: on streamable HTTP only)."""
+        return self.era is Era.MODERN and self._channel.transport_kind == "http"
+
+    async def _request(
         self,
         method: str,
         params: dict[str, Any] | None = None,
         *,
-        timeout: float | Literal["default"] | None = "default",
-        max_total: float | Literal["default"] | None = "default",
-        on_progress: Callable[[ProgressUpdate], None] | None = None,
-        override: bool = False,
-    ) -> Call:
-        raise NotImplementedError
-
-    async def request(
-        self,
-        method: str,
-        params: dict[str, Any] | None = None,
-        *,
-        timeout: float | Literal["default"] | None = "default",
-        on_progress: Callable[[ProgressUpdate], None] | None = None,
+        timeout: Timeout = "default",
+        on_progress: ProgressCallback | None = None,
         override: bool = False,
     ) -> dict[str, Any]:
-        raise NotImplementedError
+        call = self._channel.start_request(
+            method, params, timeout=timeout, on_progress=on_progress, override=override
+        )
+        return await call.result()
 
+    # ------------------------------------------------------------------ lists
     async def list_all(
         self, method: str, items_key: str, params: dict[str, Any] | None = None
     ) -> list[dict[str, Any]]:
         """Every page of a list method (follows nextCursor; stops on loops)."""
-        pager = Paginator(method, items_key, max_pages=self.max_pages)
+        pager = Paginator(method, items_key, max_pages=self._channel.max_pages)
         while (page_params := pager.next_params()) is not None:
             merged = dict(params or {})
             merged.update(page_params)
-            pager.add_page(await self.request(method, merged or None))
+            pager.add_page(await self._request(method, merged or None))
         return [item for item in pager.items if isinstance(item, dict)]
 
     async def list_tools(self) -> list[dict[str, Any]]:
         """All tools. Over modern HTTP, tools whose x-mcp-header annotations are invalid are
         left out, as the spec requires; they stay visible in `excluded_tools` with why."""
         tools = await self.list_all("tools/list", "tools")
-        if not self._mirrors_headers():
+        if not self.mirrors_tool_headers:
             return tools
-        return self._admit_tools(tools, fresh=True)
+        return self._tool_headers.admit(tools, fresh=True)
 
     async def list_tools_page(self, cursor: str | None = None) -> dict[str, Any]:
         """One page of tools/list, as the server sent it (the explorer's "load more").
@@ -90,44 +81,13 @@ class McpMethods:
         Over modern HTTP, each tool's x-mcp-header spec is kept for calls, and tools whose
         annotations are invalid are noted in `excluded_tools` (they stay in the result, so
         the caller can show them flagged). The first page (no cursor) starts afresh."""
-        result = await self.request("tools/list", {"cursor": cursor} if cursor else None)
+        result = await self._request("tools/list", {"cursor": cursor} if cursor else None)
         if cursor is None:
             self._tool_headers.clear()
-            self.excluded_tools.clear()
         tools = result.get("tools")
-        if self._mirrors_headers() and isinstance(tools, list):
-            self._admit_tools([t for t in tools if isinstance(t, dict)], fresh=False)
+        if self.mirrors_tool_headers and isinstance(tools, list):
+            self._tool_headers.admit([t for t in tools if isinstance(t, dict)], fresh=False)
         return result
-
-    @property
-    def mirrors_tool_headers(self) -> bool:
-        """Whether tool arguments marked x-mcp-header go out as Mcp-Param-* headers."""
-        return self._mirrors_headers()
-
-    def _admit_tools(self, tools: list[dict[str, Any]], *, fresh: bool) -> list[dict[str, Any]]:
-        kept: list[dict[str, Any]] = []
-        if fresh:
-            self._tool_headers.clear()
-            self.excluded_tools.clear()
-        for tool in tools:
-            name = tool.get("name")
-            spec = parse_tool_headers(tool.get("inputSchema"))
-            if not isinstance(name, str):
-                continue
-            if spec.valid:
-                self._tool_headers[name] = spec
-                self.excluded_tools.pop(name, None)
-                kept.append(tool)
-            else:
-                why = f"invalid x-mcp-header: {spec.describe_problems()}"
-                self.excluded_tools[name] = why
-                self._tool_headers.pop(name, None)
-                log.warning("tool %r excluded: %s", name, why)
-        return kept
-
-    def _mirrors_headers(self) -> bool:
-        """spec 2026-07-28: x-mcp-header matters on streamable HTTP only."""
-        return self.era is Era.MODERN and self.transport.kind == "http"
 
     async def list_resources(self) -> list[dict[str, Any]]:
         return await self.list_all("resources/list", "resources")
@@ -138,27 +98,95 @@ class McpMethods:
     async def list_prompts(self) -> list[dict[str, Any]]:
         return await self.list_all("prompts/list", "prompts")
 
+    # ------------------------------------------------------------------ tools
+    def start_tool_call(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        on_progress: ProgressCallback | None = None,
+        timeout: Timeout = "default",
+        override: bool = False,
+        extra: dict[str, Any] | None = None,
+    ) -> Call:
+        """tools/call as a Call. `extra` adds top-level params (e.g. `task` to run the call
+        as a task)."""
+        params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
+        if extra:
+            params.update(extra)
+        return self._channel.start_request(
+            "tools/call", params, on_progress=on_progress, timeout=timeout, override=override
+        )
+
     async def call_tool(
         self,
         name: str,
         arguments: dict[str, Any] | None = None,
         *,
-        on_progress: Callable[[ProgressUpdate], None] | None = None,
-        timeout: float | Literal["default"] | None = "default",
+        on_progress: ProgressCallback | None = None,
+        timeout: Timeout = "default",
+        override: bool = False,
     ) -> dict[str, Any]:
-        params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
-        return await self.request("tools/call", params, on_progress=on_progress, timeout=timeout)
+        call = self.start_tool_call(
+            name, arguments, on_progress=on_progress, timeout=timeout, override=override
+        )
+        return await call.result()
 
-    async def read_resource(self, uri: str) -> dict[str, Any]:
-        return await self.request("resources/read", {"uri": uri})
+    # -------------------------------------------------------------- resources
+    def start_read_resource(self, uri: str, *, override: bool = False) -> Call:
+        return self._channel.start_request("resources/read", {"uri": uri}, override=override)
 
-    async def get_prompt(
-        self, name: str, arguments: dict[str, str] | None = None
-    ) -> dict[str, Any]:
+    async def read_resource(self, uri: str, *, override: bool = False) -> dict[str, Any]:
+        return await self.start_read_resource(uri, override=override).result()
+
+    def subscribe(self, uri: str) -> Call:
+        """Watch a resource. Legacy: resources/subscribe. Modern: a subscriptions/listen stream
+        (a long-lived call: cancel it to stop)."""
+        if self.era is Era.MODERN:
+            return self.listen({"resourceSubscriptions": [uri]})
+        return self._channel.start_request("resources/subscribe", {"uri": uri})
+
+    def unsubscribe(self, uri: str) -> Call:
+        """Legacy only: resources/unsubscribe (a modern watch ends by cancelling its stream)."""
+        return self._channel.start_request("resources/unsubscribe", {"uri": uri})
+
+    def listen(self, notifications: dict[str, Any]) -> Call:
+        """Modern: open a subscriptions/listen stream with this filter."""
+        return self._channel.start_request(
+            "subscriptions/listen",
+            {"notifications": notifications},
+            timeout=None,
+            max_total=None,
+        )
+
+    # ---------------------------------------------------------------- prompts
+    def start_get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, *, override: bool = False
+    ) -> Call:
         params: dict[str, Any] = {"name": name}
         if arguments:
             params["arguments"] = arguments
-        return await self.request("prompts/get", params)
+        return self._channel.start_request("prompts/get", params, override=override)
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, *, override: bool = False
+    ) -> dict[str, Any]:
+        return await self.start_get_prompt(name, arguments, override=override).result()
+
+    # ------------------------------------------------------------- completion
+    def start_complete(
+        self,
+        ref: dict[str, Any],
+        argument_name: str,
+        value: str,
+        context_arguments: dict[str, str] | None = None,
+        *,
+        override: bool = False,
+    ) -> Call:
+        params: dict[str, Any] = {"ref": ref, "argument": {"name": argument_name, "value": value}}
+        if context_arguments:
+            params["context"] = {"arguments": context_arguments}
+        return self._channel.start_request("completion/complete", params, override=override)
 
     async def complete(
         self,
@@ -166,34 +194,22 @@ class McpMethods:
         argument_name: str,
         value: str,
         context_arguments: dict[str, str] | None = None,
+        *,
+        override: bool = False,
     ) -> dict[str, Any]:
-        params: dict[str, Any] = {"ref": ref, "argument": {"name": argument_name, "value": value}}
-        if context_arguments:
-            params["context"] = {"arguments": context_arguments}
-        return await self.request("completion/complete", params)
+        call = self.start_complete(ref, argument_name, value, context_arguments, override=override)
+        return await call.result()
+
+    # ------------------------------------------------------------------ misc
+    def start_ping(self) -> Call:
+        return self._channel.start_request("ping", override=self.era is Era.MODERN)
 
     async def ping(self) -> dict[str, Any]:
-        return await self.request("ping", override=self.era is Era.MODERN)
+        return await self.start_ping().result()
 
     async def set_log_level(self, level: str) -> dict[str, Any]:
         """Legacy: logging/setLevel. Modern: the level rides in every request's _meta."""
         if self.era is Era.MODERN:
-            self.conn.config.log_level = level
+            self._channel.use_log_level(level)
             return {}
-        return await self.request("logging/setLevel", {"level": level})
-
-    def subscribe(self, uri: str) -> Call:
-        """Watch a resource. Legacy: resources/subscribe. Modern: a subscriptions/listen stream
-        (a long-lived call: cancel it to stop)."""
-        if self.era is Era.MODERN:
-            return self.listen({"resourceSubscriptions": [uri]})
-        return self.start_request("resources/subscribe", {"uri": uri})
-
-    def listen(self, notifications: dict[str, Any]) -> Call:
-        """Modern: open a subscriptions/listen stream with this filter."""
-        return self.start_request(
-            "subscriptions/listen",
-            {"notifications": notifications},
-            timeout=None,
-            max_total=None,
-        )
+        return await self._request("logging/setLevel", {"level": level})

@@ -12,57 +12,50 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
+from inspector.common.listeners import Listeners, Unsubscribe
+from inspector.protocol.asks import ServerAsk
 from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
 from inspector.protocol.errors import LocalProtocolError
 from inspector.protocol.events import (
     AskCancelled,
     Event,
-    LateResponse,
     NotificationReceived,
     ProgressUpdate,
-    ProtocolViolation,
     RequestCompleted,
     RequestFailed,
     ServerAskReceived,
     SessionReady,
-    UnmatchedResponse,
 )
-from inspector.protocol.http_headers import ToolHeaderSpec, request_headers
 from inspector.protocol.jsonrpc import (
     ErrorResponse,
     Invalid,
     Message,
-    Notification,
     Request,
-    RequestId,
-    Response,
     encode,
     parse_frame,
 )
-from inspector.protocol.versions import LATEST_MODERN, Era
-from inspector.session.client import McpMethods
+from inspector.protocol.versions import Era
+from inspector.session.ask_runner import AskRunner
+from inspector.session.call import Call, ProgressCallback, new_call_future
+from inspector.session.client import McpClient
 from inspector.session.errors import (
     ConnectError,
     ConnectionClosed,
-    InputRejected,
-    ProtocolFailure,
-    RequestCancelled,
-    RequestError,
     RequestNotAllowed,
-    RequestTimeout,
-    ServerError,
     SessionError,
-    TransportFailure,
     error_for,
 )
-from inspector.session.responder import AskRejected, PolicyResponder, Responder
-from inspector.traffic.log import TrafficObserver, TrafficRecord, kind_of
+from inspector.session.frames import frame_note, oversized
+from inspector.session.outgoing import outgoing_for
+from inspector.session.resend_policy import MAX_RESENDS, ResendPolicy
+from inspector.session.responder import PolicyResponder, Responder
+from inspector.session.tool_headers import ToolHeaderRegistry
+from inspector.session.traffic_reporter import TrafficReporter
+from inspector.traffic.log import TrafficObserver
 from inspector.transports.base import (
     DeliveryFailed,
     FrameReceived,
@@ -76,60 +69,18 @@ from inspector.transports.base import (
     TransportError,
 )
 
-__all__ = [
-    "Call",
-    "ConnectError",
-    "ConnectionClosed",
-    "InputRejected",
-    "ProgressCallback",
-    "ProtocolFailure",
-    "RequestCancelled",
-    "RequestError",
-    "RequestNotAllowed",
-    "RequestTimeout",
-    "ServerError",
-    "Session",
-    "SessionError",
-    "SessionListener",
-    "TransportFailure",
-]
+__all__ = ["Session", "SessionItem", "SessionListener"]
 
 log = logging.getLogger(__name__)
 
-# spec 2026-07-28: a broken response stream means re-sending under a new id; a server that
-# breaks every stream would make that loop forever, so give up after this many in a row.
-_MAX_RESENDS: Final = 3
-_RESEND_WINDOW: Final = 30.0
-
-ProgressCallback = Callable[[ProgressUpdate], None]
 SessionItem = Event | StderrLine | TransportClosed | HttpExchange | SessionExpired
 SessionListener = Callable[[SessionItem], None]
 
 
-@dataclass
-class Call:
-    """One request in flight. Await `result()`; `cancel()` sends notifications/cancelled."""
+class Session:
+    """The async driver. `client` is the MCP client API over it (`session.client.call_tool`,
+    `session.client.read_resource`, ...); the driver itself moves messages."""
 
-    key: int
-    method: str
-    session: Session
-    future: asyncio.Future[dict[str, Any]]
-    started: float
-
-    async def result(self) -> dict[str, Any]:
-        return await asyncio.shield(self.future)
-
-    def cancel(self, reason: str = "cancelled by the user") -> None:
-        if self.future.done():
-            return  # over; its key may already belong to a newer request (re-initialize)
-        self.session.cancel(self.key, reason)
-
-    @property
-    def done(self) -> bool:
-        return self.future.done()
-
-
-class Session(McpMethods):
     def __init__(
         self,
         transport: Transport,
@@ -144,20 +95,20 @@ class Session(McpMethods):
         self.responder: Responder = responder or PolicyResponder()
         self.max_pages = max_pages
         self._clock = clock
-        self._observers: list[TrafficObserver] = []
-        self._listeners: list[SessionListener] = []
+        self._traffic = TrafficReporter(transport.kind, clock)
+        self._listeners: Listeners[[SessionItem]] = Listeners("session listener")
         self._calls: dict[int, Call] = {}
         self._progress: dict[int, ProgressCallback] = {}
-        self._ask_tasks: dict[int, asyncio.Task[None]] = {}
+        self._asks = AskRunner(self._respond, self.answer_ask, self.reject_ask)
         self._tasks: list[asyncio.Task[None]] = []
         self._outq: asyncio.Queue[tuple[str, Outgoing] | None] = asyncio.Queue()
-        # modern HTTP: x-mcp-header specs of listed tools, and tools excluded as invalid
-        self._tool_headers: dict[str, ToolHeaderSpec] = {}
-        self.excluded_tools: dict[str, str] = {}
+        # modern HTTP: the x-mcp-header specs of listed tools, filled by the client
+        self.tool_headers = ToolHeaderRegistry()
+        self.client = McpClient(self, self.tool_headers)
         self.auto_reinitialize = False
         self.session_expired: str | None = None
         self._reinit_task: asyncio.Task[None] | None = None
-        self._resends: dict[int, tuple[int, float]] = {}  # request key -> (count, last at)
+        self._resends = ResendPolicy()
         self._ready: asyncio.Future[SessionReady] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_deadline: float | None = None  # what _timer is armed for
@@ -167,30 +118,30 @@ class Session(McpMethods):
         self.ready_info: SessionReady | None = None
 
     # ----------------------------------------------------------- observers
-    def add_traffic_observer(self, observer: TrafficObserver) -> None:
-        self._observers.append(observer)
+    def add_traffic_observer(self, observer: TrafficObserver) -> Unsubscribe:
+        """Every frame both ways, valid or not, and what the session did (the log, the
+        recorder)."""
+        return self._traffic.add(observer)
 
-    def add_listener(self, listener: SessionListener) -> None:
-        self._listeners.append(listener)
+    def add_listener(self, listener: SessionListener) -> Unsubscribe:
+        """What the frames meant: protocol events, stderr lines, HTTP exchanges, the end."""
+        return self._listeners.add(listener)
 
     def _notify(self, item: SessionItem) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(item)
-            except Exception:
-                log.exception("session listener failed")
-
-    def _record(self, record: TrafficRecord) -> None:
-        for observer in list(self._observers):
-            try:
-                observer(record)
-            except Exception:
-                log.exception("traffic observer failed")
+        self._listeners.emit(item)
 
     # ------------------------------------------------------------ state
     @property
     def era(self) -> Era:
         return self.conn.era
+
+    @property
+    def transport_kind(self) -> str:
+        return self.transport.kind
+
+    def use_log_level(self, level: str) -> None:
+        """Modern era: the level every later request carries in its _meta."""
+        self.conn.config.log_level = level
 
     @property
     def protocol_version(self) -> str | None:
@@ -255,8 +206,7 @@ class Session(McpMethods):
             self._ready.set_exception(ConnectError("the session was closed during the handshake"))
         if self._timer is not None:
             self._timer.cancel()
-        for task in list(self._ask_tasks.values()):
-            task.cancel("the session was closed")
+        self._asks.cancel_all("the session was closed")
         # Let queued frames go out first (e.g. a cancellation), then end the writer.
         await self._outq.put(None)
         writer = self._tasks[1] if len(self._tasks) > 1 else None
@@ -311,8 +261,8 @@ class Session(McpMethods):
             )
         except LocalProtocolError as exc:
             raise RequestNotAllowed(exc) from exc
-        future = _call_future()
-        call = Call(key, method, self, future, self._clock())
+        future = new_call_future()
+        call = Call(key, method, self.cancel, future, self._clock())
         self._calls[key] = call
         if on_progress is not None:
             self._progress[key] = on_progress
@@ -354,10 +304,10 @@ class Session(McpMethods):
         call: Call | None = None
         if isinstance(frame, Request):
             key = self.conn.track_raw_request(frame, self._clock())
-            future = _call_future()
-            call = Call(key, frame.method, self, future, self._clock())
+            future = new_call_future()
+            call = Call(key, frame.method, self.cancel, future, self._clock())
             self._calls[key] = call
-        self._record_out(wire, frame)
+        self._traffic.sent(wire, frame)
         try:
             await self.transport.send(wire, info=self._outgoing(frame))
         except TransportError as exc:
@@ -400,53 +350,16 @@ class Session(McpMethods):
         if info.cancels is not None and info.era == "modern" and self.transport.kind == "http":
             # spec 2026-07-28 streamable HTTP: the transport cancels by closing the response
             # stream and sends no notifications/cancelled; the log must not show one going out.
-            self._note(
+            self._traffic.note(
                 f"request {info.cancels!r} cancelled by closing its response stream "
                 "(streamable HTTP sends no notifications/cancelled)"
             )
         else:
-            self._record_out(text, message)
+            self._traffic.sent(text, message)
         self._outq.put_nowait((text, info))
 
     def _outgoing(self, frame: Message | Invalid) -> Outgoing:
-        """What an HTTP transport needs to know about a message, without parsing it."""
-        era: Literal["legacy", "modern"] = "modern" if self.era is Era.MODERN else "legacy"
-        version = self.conn.protocol_version
-        if isinstance(frame, Request):
-            headers: dict[str, str] = {}
-            if era == "modern":
-                name = (frame.params or {}).get("name")
-                spec = self._tool_headers.get(name) if isinstance(name, str) else None
-                headers = request_headers(
-                    frame.method, frame.params, version or LATEST_MODERN, spec
-                )
-            return Outgoing("request", frame.method, frame.id, era, version, headers)
-        if isinstance(frame, Notification):
-            cancels = None
-            if frame.method == "notifications/cancelled":
-                rid = (frame.params or {}).get("requestId")
-                cancels = rid if isinstance(rid, str | int) else None
-            return Outgoing("notification", frame.method, None, era, version, cancels=cancels)
-        if isinstance(frame, Response):
-            return Outgoing("response", None, frame.id, era, version)
-        if isinstance(frame, ErrorResponse):
-            return Outgoing("error", None, frame.id, era, version)
-        return Outgoing("notification", None, frame.id, era, version)
-
-    def _record_out(self, text: str, frame: Message | Invalid) -> None:
-        self._record(
-            TrafficRecord(
-                direction="out",
-                kind=kind_of(frame),
-                raw=text,
-                mono=self._clock(),
-                wall=time.time(),
-                transport=self.transport.kind,
-                frame=frame,
-                size=len(text),
-                note=frame.reason if isinstance(frame, Invalid) else None,
-            )
-        )
+        return outgoing_for(frame, self.era, self.conn.protocol_version, self.tool_headers)
 
     def _arm_timer(self) -> None:
         """(Re-)arm the one timer for the connection's next deadline, only when it moved.
@@ -517,7 +430,7 @@ class Session(McpMethods):
 
     def _on_frame(self, event: FrameReceived) -> None:
         now = self._clock()
-        frame = _oversized(event) if event.truncated else parse_frame(event.raw)
+        frame = oversized(event) if event.truncated else parse_frame(event.raw)
         notes: list[str] = []
         if isinstance(frame, Invalid):
             pollution = self.transport.kind == "stdio" and frame.reason.startswith("not JSON")
@@ -525,23 +438,8 @@ class Session(McpMethods):
         # What the frame means comes first, so its log entry can say what is wrong with it;
         # observers still see the frame before its consequences.
         events = self.conn.receive(frame, now)
-        notes.extend(note for ev in events if (note := _frame_note(ev)) is not None)
-        self._record(
-            TrafficRecord(
-                direction="in",
-                kind=kind_of(frame),
-                raw=event.raw,
-                mono=now,
-                wall=time.time(),
-                transport=self.transport.kind,
-                frame=frame,
-                size=event.size,
-                truncated=event.truncated,
-                note="; ".join(notes) or None,
-                http=event.http,
-                sse_event_id=event.sse_event_id,
-            )
-        )
+        notes.extend(note for ev in events if (note := frame_note(ev)) is not None)
+        self._traffic.received(event, frame, now, "; ".join(notes) or None)
         for ev in events:
             self._dispatch(ev)
         self._after_change()
@@ -567,23 +465,21 @@ class Session(McpMethods):
         key = self.conn.key_of_wire_id(event.wire_id)
         if key is None:
             return
-        count, last = self._resends.get(key, (0, now))
-        count = count + 1 if now - last < _RESEND_WINDOW else 1
-        if count > _MAX_RESENDS:
-            self._resends.pop(key, None)
-            why = f"{event.reason}; gave up after re-sending it {_MAX_RESENDS} times"
+        if not self._resends.may_resend(key, now):
+            why = f"{event.reason}; gave up after re-sending it {MAX_RESENDS} times"
             for ev in self.conn.fail_wire(event.wire_id, why, now):
                 self._dispatch(ev)
         else:
-            self._resends[key] = (count, now)
             new_id = self.conn.resend(event.wire_id, now)
             if new_id is not None:
-                self._note(f"{event.reason}; re-sent request {event.wire_id!r} as {new_id!r}")
+                self._traffic.note(
+                    f"{event.reason}; re-sent request {event.wire_id!r} as {new_id!r}"
+                )
         self._after_change()
 
     def _on_session_expired(self, event: SessionExpired) -> None:
         self.session_expired = event.reason
-        self._note(event.reason)
+        self._traffic.note(event.reason)
         for ev in self.conn.connection_lost(f"session expired: {event.reason}"):
             self._dispatch(ev)
         self._notify(event)
@@ -594,7 +490,7 @@ class Session(McpMethods):
         try:
             await self.reinitialize()
         except SessionError as exc:
-            self._note(f"re-initializing after the session expired failed: {exc}")
+            self._traffic.note(f"re-initializing after the session expired failed: {exc}")
 
     async def reinitialize(self, timeout: float | None = 30.0) -> SessionReady:
         """Start a new protocol session on the same transport (after HTTP 404 on a session)."""
@@ -609,46 +505,12 @@ class Session(McpMethods):
         except TimeoutError:
             raise ConnectError(f"re-initializing took longer than {timeout:g} s") from None
 
-    def _note(self, text: str) -> None:
-        self._record(
-            TrafficRecord(
-                direction="",
-                kind="note",
-                raw=text,
-                mono=self._clock(),
-                wall=time.time(),
-                transport=self.transport.kind,
-            )
-        )
-
     def _on_stderr(self, event: StderrLine) -> None:
-        self._record(
-            TrafficRecord(
-                direction="",
-                kind="stderr",
-                raw=event.text,
-                mono=self._clock(),
-                wall=time.time(),
-                transport=self.transport.kind,
-                truncated=event.truncated,
-            )
-        )
+        self._traffic.stderr(event)
         self._notify(event)
 
     def _on_http(self, event: HttpExchange) -> None:
-        summary = f"{event.method} {event.url} → {event.status}"
-        self._record(
-            TrafficRecord(
-                direction="",
-                kind="http",
-                raw=summary,
-                mono=self._clock(),
-                wall=time.time(),
-                transport=self.transport.kind,
-                http=event,
-                note=event.note,
-            )
-        )
+        self._traffic.http(event)
         self._notify(event)
 
     def _on_closed(self, event: TransportClosed) -> None:
@@ -656,17 +518,7 @@ class Session(McpMethods):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self._record(
-            TrafficRecord(
-                direction="",
-                kind="note",
-                raw=event.reason,
-                mono=self._clock(),
-                wall=time.time(),
-                transport=self.transport.kind,
-                note="transport closed",
-            )
-        )
+        self._traffic.closed(event)
         for ev in self.conn.connection_lost(event.reason):
             self._dispatch(ev)
         self._check_ready()
@@ -675,13 +527,13 @@ class Session(McpMethods):
 
     def _dispatch(self, event: Event) -> None:
         if isinstance(event, RequestCompleted):
-            self._resends.pop(event.key, None)
+            self._resends.forget(event.key)
             call = self._calls.pop(event.key, None)
             self._progress.pop(event.key, None)
             if call is not None and not call.future.done():
                 call.future.set_result(event.result)
         elif isinstance(event, RequestFailed):
-            self._resends.pop(event.key, None)
+            self._resends.forget(event.key)
             call = self._calls.pop(event.key, None)
             self._progress.pop(event.key, None)
             if call is not None and not call.future.done():
@@ -691,11 +543,9 @@ class Session(McpMethods):
             if self._ready is not None and not self._ready.done():
                 self._ready.set_result(event)
         elif isinstance(event, ServerAskReceived):
-            self._start_ask(event)
+            self._asks.start(event.ask)
         elif isinstance(event, AskCancelled):
-            task = self._ask_tasks.pop(event.ask_id, None)
-            if task is not None:
-                task.cancel(event.reason)  # the responder can tell the user why
+            self._asks.withdraw(event.ask_id, event.reason)
         elif isinstance(event, NotificationReceived) and isinstance(event.typed, ProgressUpdate):
             key = event.typed.request_key
             callback = self._progress.get(key) if key is not None else None
@@ -706,70 +556,6 @@ class Session(McpMethods):
                     log.exception("progress callback failed")
         self._notify(event)
 
-    def _start_ask(self, event: ServerAskReceived) -> None:
-        ask = event.ask
-
-        async def run() -> None:
-            try:
-                result = await self.responder.respond(ask)
-            except asyncio.CancelledError:
-                return
-            except AskRejected as exc:
-                self.reject_ask(ask.ask_id, str(exc) or "rejected by the user")
-            except Exception as exc:
-                log.exception("responder failed")
-                self.reject_ask(ask.ask_id, f"the client failed to answer: {exc}")
-            else:
-                self.answer_ask(ask.ask_id, result)
-            finally:
-                self._ask_tasks.pop(ask.ask_id, None)
-
-        self._ask_tasks[ask.ask_id] = asyncio.create_task(run(), name=f"ask-{ask.ask_id}")
-
-
-# The start of a response: {"jsonrpc":"2.0","id":ID,"result"|"error" (either key order).
-_RESPONSE_HEAD = re.compile(
-    rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")'
-    rb'\s*,\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"(?:result|error)"\s*:'
-)
-
-
-def _oversized(event: FrameReceived) -> Invalid:
-    """A frame over the size limit, of which only the head was kept.
-
-    When the head shows it is a response, keep its id (and a stand-in value without a
-    method) so the connection fails the request it answers now, instead of at its timeout.
-    """
-    reason = f"frame of {event.size:,} bytes exceeds the size limit; only its head was kept"
-    head = event.raw if isinstance(event.raw, bytes) else event.raw.encode("utf-8", "replace")
-    match = _RESPONSE_HEAD.match(head)
-    if match is None:
-        return Invalid(event.raw, reason)
-    try:
-        msg_id: RequestId = json.loads(match.group(1))  # an integer or a string, by the pattern
-    except ValueError:  # e.g. a bad escape in a string id
-        return Invalid(event.raw, reason)
-    return Invalid(event.raw, reason, id=msg_id, value={"jsonrpc": "2.0", "id": msg_id})
-
-
-def _frame_note(event: Event) -> str | None:
-    """What the traffic log should say about the frame that caused `event`."""
-    if isinstance(event, UnmatchedResponse | ProtocolViolation):
-        return event.message
-    if isinstance(event, LateResponse):
-        return f"late response to {event.method} (given up: {event.why_given_up})"
-    return None
-
-
-def _call_future() -> asyncio.Future[dict[str, Any]]:
-    """A call's future. Its failure counts as seen even if nobody awaits the call (a
-    fire-and-forget request, or one still pending at disconnect): the failure reaches the
-    user through the events, not through asyncio's "exception was never retrieved"."""
-    future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-    future.add_done_callback(_mark_seen)
-    return future
-
-
-def _mark_seen(future: asyncio.Future[dict[str, Any]]) -> None:
-    if not future.cancelled():
-        future.exception()
+    async def _respond(self, ask: ServerAsk) -> dict[str, Any]:
+        # Looked up per ask: a caller may wrap the responder after construction (recording).
+        return await self.responder.respond(ask)

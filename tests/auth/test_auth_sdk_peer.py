@@ -19,8 +19,7 @@ import pytest
 
 from inspector.auth import AuthEvent, AuthStore, OAuth, OAuthSettings, headless_opener
 from inspector.protocol.connection import ClientConfig
-from inspector.session.driver import Session
-from inspector.session.responder import PolicyResponder
+from inspector.session import PolicyResponder, Session
 from inspector.transports.factory import http_transport
 from tests.helpers.http_servers import free_port
 from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
@@ -94,7 +93,7 @@ async def test_login_refresh_and_relogin_after_revocation(
     oauth = make_oauth(base, events)
     session = await open_session(base, oauth)
     try:
-        result = await session.call_tool("whoami", {})
+        result = await session.client.call_tool("whoami", {})
         assert "authorized caller" in json.dumps(result)
         after_login = counts(base)
         assert after_login["authorize"] == before["authorize"] + 1
@@ -105,7 +104,7 @@ async def test_login_refresh_and_relogin_after_revocation(
 
         # Refresh before expiry (TTL 4 s, skew 2 s).
         await asyncio.sleep(TTL - 1.5)
-        await session.call_tool("whoami", {})
+        await session.client.call_tool("whoami", {})
         after_refresh = counts(base)
         assert after_refresh["refresh"] == after_login["refresh"] + 1
         assert after_refresh["authorize"] == after_login["authorize"]
@@ -114,7 +113,7 @@ async def test_login_refresh_and_relogin_after_revocation(
 
         # Revoked: the refresh fails too, so a new login follows.
         httpx.post(f"{base}/test/revoke-all")
-        result = await session.call_tool("whoami", {})
+        result = await session.client.call_tool("whoami", {})
         assert "authorized caller" in json.dumps(result)
         after_revoke = counts(base)
         assert after_revoke["authorize"] == after_refresh["authorize"] + 1
@@ -126,7 +125,7 @@ async def test_login_refresh_and_relogin_after_revocation(
     assert again.logged_in
     session = await open_session(base, again)
     try:
-        await session.call_tool("whoami", {})
+        await session.client.call_tool("whoami", {})
     finally:
         await session.close()
     assert counts(base)["authorize"] == after_revoke["authorize"]

@@ -19,7 +19,7 @@ from inspector.features.completion import Completer, prompt_ref, resource_ref
 from inspector.features.resource_watch import ResourceWatches, Watch, subscribe_supported
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.versions import EraSetting
-from inspector.session.driver import Session
+from inspector.session import Session
 from inspector.traffic.log import TrafficLog
 from inspector.transports.stdio import StdioParams, StdioTransport
 from tests.helpers.peers import REPO
@@ -135,20 +135,20 @@ async def test_everything_subscription_updates_and_context_completions(
     connect: Callable[..., Any], everything_command: list[str]
 ) -> None:
     session, _log = await connect(everything_command, EraSetting.LEGACY)
-    resources = await session.list_resources()
+    resources = await session.client.list_resources()
     uri = resources[0]["uri"]
     watches = ResourceWatches()
     watch = await watches.subscribe(session, uri)
     assert watch.state == "active", watch.detail
-    await session.call_tool("toggle-subscriber-updates", {})
+    await session.client.call_tool("toggle-subscriber-updates", {})
     await until(lambda: watch.updates >= 1, "a simulated update", timeout=8)
     await watches.unsubscribe(uri)
-    await session.call_tool("toggle-subscriber-updates", {})
+    await session.client.call_tool("toggle-subscriber-updates", {})
     # completable-prompt: the second argument's values depend on the first (context)
     team = Completer(session, prompt_ref("completable-prompt"), ["department", "name"])
     assert await team.complete("department", "E", {}) == ["Engineering"]
     assert await team.complete("name", "", {"department": "Sales"}) == ["David", "Eve", "Frank"]
-    templates = await session.list_resource_templates()
+    templates = await session.client.list_resource_templates()
     text_template = next(t["uriTemplate"] for t in templates if "text" in t["uriTemplate"])
     ids = Completer(session, resource_ref(text_template))
     assert await ids.complete("resourceId", "7", {}) == ["7"]

@@ -13,7 +13,7 @@ from inspector.features.forms.json_tree import CHILD_LIMIT, JsonNode
 from inspector.features.tool_calls import ToolCallRecord, check_result
 from inspector.protocol.events import ProgressUpdate, RequestFailed
 from inspector.protocol.jsonrpc import ErrorResponse
-from inspector.session.driver import RequestCancelled, RequestTimeout, ServerError
+from inspector.session import RequestCancelled, RequestTimeout, ServerError
 
 OUTPUT = {
     "type": "object",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, TypeVar
 
-from inspector.session.driver import Call, Session
+from inspector.session import Call, Session
 from inspector.settings.profiles import Profile
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.controller.gui_responder import GuiResponder

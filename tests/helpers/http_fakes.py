@@ -21,7 +21,7 @@ import httpx
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.versions import EraSetting
-from inspector.session.driver import Session
+from inspector.session import Session
 from inspector.transports.base import HttpExchange
 from inspector.transports.factory import HttpKind, http_transport
 from tests.helpers.fake_server import discover_result, initialize_result

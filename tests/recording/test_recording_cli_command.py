@@ -21,7 +21,7 @@ from inspector.recording.format import REDACTED, Redactor, connection_summary, h
 from inspector.recording.reader import RecordedSession, read_session
 from inspector.recording.replay import extract_calls
 from inspector.recording.writer import SessionRecorder
-from inspector.session.driver import Session
+from inspector.session import Session
 from inspector.transports.stdio import StdioParams, StdioTransport
 from tests.helpers.peers import PY, REPO
 
@@ -49,7 +49,7 @@ async def _record(path: Path, era: EraSetting, calls: list[tuple[str, dict[str, 
         recorder.ready(await session.connect(timeout=20))
         for method, call_params in calls:
             if method == "tools/list":
-                await session.list_tools()
+                await session.client.list_tools()
             else:
                 await session.request(method, call_params)
     finally:

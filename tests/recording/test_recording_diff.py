@@ -9,7 +9,7 @@ import pytest
 
 from inspector.recording.diff import DEFAULT_IGNORES, Change, IgnoreRules, diff_json
 from inspector.recording.replay import CallOutcome, RecordedCall, ReplayReport, _replay_one
-from inspector.session.driver import ServerError
+from inspector.session import ServerError
 
 TOOLS = [
     {"name": "echo", "description": "Echo", "inputSchema": {"type": "object"}},

@@ -170,7 +170,7 @@ CHILD = textwrap.dedent(
     from inspector.protocol.connection import ClientConfig
     from inspector.recording.format import connection_summary, header_line
     from inspector.recording.writer import SessionRecorder
-    from inspector.session.driver import Session
+    from inspector.session import Session
     from inspector.transports.stdio import StdioParams, StdioTransport
 
     async def main(path):
@@ -187,7 +187,7 @@ CHILD = textwrap.dedent(
         n = 0
         while True:
             n += 1
-            await session.call_tool("add", {"a": n, "b": 1})
+            await session.client.call_tool("add", {"a": n, "b": 1})
             print(f"call {n}", flush=True)
 
     asyncio.run(main(sys.argv[1]))

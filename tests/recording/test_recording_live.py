@@ -24,8 +24,7 @@ from inspector.recording.redaction import (
 from inspector.recording.retention import RecordingSettings, list_sessions
 from inspector.recording.snapshot import copy_recording, write_traffic_log
 from inspector.recording.timeline import format_duration, timeline_of
-from inspector.session.driver import ConnectError, RequestError, Session
-from inspector.session.responder import PolicyResponder
+from inspector.session import ConnectError, PolicyResponder, RequestError, Session
 from inspector.settings.connect import client_config_for, transport_for
 from inspector.settings.profiles import EnvVar, HeaderEntry, HttpSettings, Profile, StdioSettings
 from inspector.storage.secrets import SecretStore
@@ -73,7 +72,7 @@ async def record_demo(folder: Path, profile: Profile, store: SecretStore | None)
             ("resources/templates/list", "resourceTemplates"),
             ("prompts/list", "prompts"),
         ):
-            await session.list_all(method, key)
+            await session.client.list_all(method, key)
         await session.request("tools/call", {"name": "echo", "arguments": {"message": SECRET}})
         await session.request("tools/call", {"name": "ask_llm", "arguments": {"question": "q"}})
         slow = session.start_request(

@@ -20,7 +20,7 @@ import pytest
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.events import NotificationReceived, ProgressUpdate
 from inspector.protocol.versions import Era, EraSetting
-from inspector.session.driver import ServerError, Session
+from inspector.session import ServerError, Session
 from inspector.traffic.log import TrafficRecord
 from inspector.transports.base import HttpExchange
 from inspector.transports.factory import HttpKind, http_transport
@@ -154,7 +154,7 @@ async def _settled_tools(session: Session) -> set[str]:
     """server-everything adds the capability-gated tools right after initialized."""
     names: set[str] = set()
     for _ in range(50):
-        names = {t["name"] for t in await session.list_tools()}
+        names = {t["name"] for t in await session.client.list_tools()}
         if "trigger-sampling-request" in names:
             break
         await asyncio.sleep(0.05)
@@ -169,24 +169,24 @@ async def test_everything_lists_and_calls(peers: Peers, connect: Any, mode: str)
     assert session.protocol_version == "2025-11-25"
     names = await _settled_tools(session)
     assert {"echo", "get-sum", "trigger-sampling-request", "toggle-subscriber-updates"} <= names
-    resources = await session.list_resources()
+    resources = await session.client.list_resources()
     assert resources and all("uri" in r for r in resources)
-    assert await session.list_resource_templates()
-    assert await session.list_prompts()
-    assert (await session.read_resource(resources[0]["uri"]))["contents"]
+    assert await session.client.list_resource_templates()
+    assert await session.client.list_prompts()
+    assert (await session.client.read_resource(resources[0]["uri"]))["contents"]
     assert "hello over HTTP" in _text(
-        await session.call_tool("echo", {"message": "hello over HTTP"})
+        await session.client.call_tool("echo", {"message": "hello over HTTP"})
     )
-    assert "5" in _text(await session.call_tool("get-sum", {"a": 2, "b": 3}))
+    assert "5" in _text(await session.client.call_tool("get-sum", {"a": 2, "b": 3}))
 
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_everything_sampling_and_elicitation(peers: Peers, connect: Any, mode: str) -> None:
     conn = await connect(peers.everything_url(mode))
     await _settled_tools(conn.session)
-    sampled = await conn.session.call_tool("trigger-sampling-request", {"prompt": "Say hi"})
+    sampled = await conn.session.client.call_tool("trigger-sampling-request", {"prompt": "Say hi"})
     assert "Typed by hand in the inspector" in json.dumps(sampled)
-    elicited = await conn.session.call_tool("trigger-elicitation-request", {})
+    elicited = await conn.session.client.call_tool("trigger-elicitation-request", {})
     assert "accept" in json.dumps(elicited).lower()
     kinds = {a.kind for a in conn.responder.asks}
     assert {"sampling", "elicitation"} <= kinds
@@ -199,7 +199,7 @@ async def test_everything_sampling_and_elicitation(peers: Peers, connect: Any, m
 async def test_everything_progress(peers: Peers, connect: Any, mode: str) -> None:
     conn = await connect(peers.everything_url(mode))
     updates: list[ProgressUpdate] = []
-    result = await conn.session.call_tool(
+    result = await conn.session.client.call_tool(
         "trigger-long-running-operation", {"duration": 0.3, "steps": 2}, on_progress=updates.append
     )
     assert result["content"]
@@ -209,26 +209,26 @@ async def test_everything_progress(peers: Peers, connect: Any, mode: str) -> Non
 @pytest.mark.parametrize("mode", MODES)
 async def test_everything_logging(peers: Peers, connect: Any, mode: str) -> None:
     conn = await connect(peers.everything_url(mode))
-    await conn.session.set_log_level("debug")
-    await conn.session.call_tool("toggle-simulated-logging", {})
+    await conn.session.client.set_log_level("debug")
+    await conn.session.client.call_tool("toggle-simulated-logging", {})
     try:
         note = await conn.wait_for("notifications/message")
         assert note.notification.params and "level" in note.notification.params
     finally:
-        await conn.session.call_tool("toggle-simulated-logging", {})
+        await conn.session.client.call_tool("toggle-simulated-logging", {})
 
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_everything_subscriptions(peers: Peers, connect: Any, mode: str) -> None:
     conn = await connect(peers.everything_url(mode))
-    uri = (await conn.session.list_resources())[0]["uri"]
-    assert await conn.session.subscribe(uri).result() == {}
-    await conn.session.call_tool("toggle-subscriber-updates", {})
+    uri = (await conn.session.client.list_resources())[0]["uri"]
+    assert await conn.session.client.subscribe(uri).result() == {}
+    await conn.session.client.call_tool("toggle-subscriber-updates", {})
     try:
         updated = await conn.wait_for("notifications/resources/updated")
         assert updated.notification.params == {"uri": uri}
     finally:
-        await conn.session.call_tool("toggle-subscriber-updates", {})
+        await conn.session.client.call_tool("toggle-subscriber-updates", {})
         await conn.session.request("resources/unsubscribe", {"uri": uri})
 
 
@@ -243,7 +243,7 @@ async def test_everything_get_stream_delivers_list_changed(peers: Peers, connect
     assert roots.http is not None and roots.http.method == "GET"
     # Registering a session resource makes the server announce resources/list_changed, which
     # is not about any request: it arrives on the standalone GET stream.
-    await conn.session.call_tool(
+    await conn.session.client.call_tool(
         "gzip-file-as-resource",
         {
             "name": "hello.txt.gz",
@@ -268,11 +268,13 @@ async def test_sdk_legacy_list_and_call(peers: Peers, connect: Any, variant: str
     session = conn.session
     assert session.era is Era.LEGACY and session.server_info["name"] == "sdk-test-peer"
     assert {"add", "echo", "sample_llm", "ask_user", "slow_task"} <= {
-        t["name"] for t in await session.list_tools()
+        t["name"] for t in await session.client.list_tools()
     }
-    assert (await session.call_tool("add", {"a": 2, "b": 40}))["structuredContent"] == {"sum": 42}
-    assert (await session.get_prompt("greet", {"name": "Ada"}))["messages"]
-    assert "Hello, Zed!" in json.dumps(await session.read_resource("greeting://Zed"))
+    assert (await session.client.call_tool("add", {"a": 2, "b": 40}))["structuredContent"] == {
+        "sum": 42
+    }
+    assert (await session.client.get_prompt("greet", {"name": "Ada"}))["messages"]
+    assert "Hello, Zed!" in json.dumps(await session.client.read_resource("greeting://Zed"))
     posts = [e for e in conn.exchanges() if e.method == "POST" and e.status == 200]
     later = posts[1:]
     stateful = not variant.startswith("stateless")
@@ -287,9 +289,9 @@ async def test_sdk_legacy_sampling_and_elicitation_over_the_post_stream(
     peers: Peers, connect: Any
 ) -> None:
     conn = await connect(peers.sdk_url("stateful"), kind="streamable-http")
-    sampled = await conn.session.call_tool("sample_llm", {"prompt": "Capital of France?"})
+    sampled = await conn.session.client.call_tool("sample_llm", {"prompt": "Capital of France?"})
     assert "Typed by hand in the inspector" in _text(sampled)
-    elicited = await conn.session.call_tool("ask_user", {})
+    elicited = await conn.session.client.call_tool("ask_user", {})
     assert _text(elicited).startswith("accepted: name=Ada")
     asks = [r for r in conn.records if r.direction == "in" and r.kind == "request"]
     assert {_method(r) for r in asks} == {"sampling/createMessage", "elicitation/create"}
@@ -302,7 +304,7 @@ async def test_sdk_legacy_without_a_back_channel_refuses_sampling_clearly(
 ) -> None:
     conn = await connect(peers.sdk_url(variant), kind="streamable-http")
     with pytest.raises(ServerError) as caught:
-        await conn.session.call_tool("sample_llm", {"prompt": "hi"})
+        await conn.session.client.call_tool("sample_llm", {"prompt": "hi"})
     assert caught.value.code == -32600 and "back-channel" in str(caught.value)
     assert conn.session.is_ready
 
@@ -311,7 +313,7 @@ async def test_sdk_legacy_without_a_back_channel_refuses_sampling_clearly(
 async def test_sdk_legacy_progress_and_logging(peers: Peers, connect: Any, variant: str) -> None:
     conn = await connect(peers.sdk_url(variant), kind="streamable-http")
     updates: list[ProgressUpdate] = []
-    out = await conn.session.call_tool(
+    out = await conn.session.client.call_tool(
         "slow_task", {"steps": 2, "delay": 0.01}, on_progress=updates.append
     )
     assert _text(out) == "done after 2 steps"
@@ -331,11 +333,11 @@ async def test_sdk_modern_era_with_mrtr(peers: Peers, connect: Any, variant: str
     conn = await connect(peers.sdk_url(variant), era=EraSetting.MODERN, kind="streamable-http")
     session = conn.session
     assert session.era is Era.MODERN and session.protocol_version == "2026-07-28"
-    assert "add" in {t["name"] for t in await session.list_tools()}
-    assert session.excluded_tools == {}
-    elicited = await session.call_tool("ask_user", {})
+    assert "add" in {t["name"] for t in await session.client.list_tools()}
+    assert session.client.excluded_tools == {}
+    elicited = await session.client.call_tool("ask_user", {})
     assert _text(elicited).startswith("accepted: name=Ada")
-    sampled = await session.call_tool("sample_llm", {"prompt": "Capital of France?"})
+    sampled = await session.client.call_tool("sample_llm", {"prompt": "Capital of France?"})
     assert "Typed by hand in the inspector" in _text(sampled)
     assert [a.kind for a in conn.responder.asks] == ["elicitation", "sampling"]
     calls = [r for r in conn.records if r.direction == "out" and _method(r) == "tools/call"]
@@ -357,9 +359,9 @@ async def test_sdk_modern_era_with_mrtr(peers: Peers, connect: Any, variant: str
 
 async def test_sdk_modern_progress_and_logging(peers: Peers, connect: Any) -> None:
     conn = await connect(peers.sdk_url("stateless"), era=EraSetting.MODERN, kind="streamable-http")
-    await conn.session.set_log_level("info")
+    await conn.session.client.set_log_level("info")
     updates: list[ProgressUpdate] = []
-    out = await conn.session.call_tool(
+    out = await conn.session.client.call_tool(
         "slow_task", {"steps": 2, "delay": 0.01}, on_progress=updates.append
     )
     assert _text(out) == "done after 2 steps"
@@ -373,7 +375,7 @@ async def test_era_auto_finds_each_server_era(peers: Peers, connect: Any) -> Non
     assert modern.session.era is Era.MODERN
     legacy = await connect(peers.everything_url("streamableHttp"), era=EraSetting.AUTO)
     assert legacy.session.era is Era.LEGACY
-    assert "echo" in {t["name"] for t in await legacy.session.list_tools()}
+    assert "echo" in {t["name"] for t in await legacy.session.client.list_tools()}
 
 
 # ----------------------------------------------------------------------------------- CLI

@@ -15,8 +15,7 @@ from inspector.protocol.asks import ServerAsk
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.events import LogMessage, NotificationReceived, ProgressUpdate
 from inspector.protocol.versions import Era, EraSetting
-from inspector.session.driver import InputRejected, ServerError, Session
-from inspector.session.responder import AskRejected
+from inspector.session import AskRejected, InputRejected, ServerError, Session
 from inspector.traffic.log import TrafficLog
 from inspector.transports.stdio import StdioParams, StdioTransport
 from tests.helpers.peers import PY, REPO
@@ -91,33 +90,33 @@ async def test_handshake_and_lists(peer: Peer) -> None:
     else:
         assert session.protocol_version == "2025-11-25"
     assert session.server_info.get("name")
-    tools = {t["name"] for t in await session.list_tools()}
+    tools = {t["name"] for t in await session.client.list_tools()}
     assert {"add", "echo", "sample_llm", "ask_user", "slow_task"} <= tools
-    assert any(r["uri"] == "info://server" for r in await session.list_resources())
-    templates = await session.list_resource_templates()
+    assert any(r["uri"] == "info://server" for r in await session.client.list_resources())
+    templates = await session.client.list_resource_templates()
     assert templates[0]["uriTemplate"] == "greeting://{name}"
-    assert [p["name"] for p in await session.list_prompts()] == ["greet"]
+    assert [p["name"] for p in await session.client.list_prompts()] == ["greet"]
 
 
 async def test_tools_resources_prompts(peer: Peer) -> None:
     session, _, _, _ = peer
-    added = await session.call_tool("add", {"a": 20, "b": 22})
+    added = await session.client.call_tool("add", {"a": 20, "b": 22})
     assert added["structuredContent"] == {"sum": 42}
-    assert "hi" in _text(await session.call_tool("echo", {"text": "hi"}))
-    failed = await session.call_tool("fail", {"message": "nope"})
+    assert "hi" in _text(await session.client.call_tool("echo", {"text": "hi"}))
+    failed = await session.client.call_tool("fail", {"message": "nope"})
     assert failed["isError"] is True
-    read = await session.read_resource("greeting://Ada")
+    read = await session.client.read_resource("greeting://Ada")
     assert "Ada" in read["contents"][0]["text"]
-    prompt = await session.get_prompt("greet", {"name": "Ada"})
+    prompt = await session.client.get_prompt("greet", {"name": "Ada"})
     assert "Ada" in json.dumps(prompt["messages"])
     # An unknown tool: the SDK answers with an isError result (2025-11-25 guidance).
-    unknown = await session.call_tool("no-such-tool", {})
+    unknown = await session.client.call_tool("no-such-tool", {})
     assert unknown["isError"] is True
 
 
 async def test_sampling_answered_by_hand(peer: Peer) -> None:
     session, responder, log, _ = peer
-    result = await session.call_tool("sample_llm", {"prompt": "Capital of France?"})
+    result = await session.client.call_tool("sample_llm", {"prompt": "Capital of France?"})
     assert "Paris, typed by hand" in _text(result)
     ask = next(a for a in responder.asks if a.kind == "sampling")
     assert ask.era is session.era
@@ -139,13 +138,13 @@ async def test_sampling_rejected(peer: Peer) -> None:
     responder.reject_sampling = True
     if session.era is Era.MODERN:
         with pytest.raises(InputRejected, match="the user said no"):
-            await session.call_tool("sample_llm", {"prompt": "x"})
+            await session.client.call_tool("sample_llm", {"prompt": "x"})
         calls = [e for e in log if e.direction == "out" and e.method == "tools/call"]
         assert len(calls) == 1  # no retry is sent after a rejection
     else:
         # Legacy: our error -1 reaches the server, which fails the call with it.
         with pytest.raises(ServerError):
-            await session.call_tool("sample_llm", {"prompt": "x"})
+            await session.client.call_tool("sample_llm", {"prompt": "x"})
         answers = [e for e in log if e.direction == "out" and e.kind == "error"]
         assert answers and json.loads(answers[0].text())["error"]["code"] == -1
 
@@ -154,16 +153,16 @@ async def test_sampling_rejected(peer: Peer) -> None:
 async def test_elicitation(peer: Peer, action: str) -> None:
     session, responder, _, _ = peer
     responder.elicit_action = action
-    text = _text(await session.call_tool("ask_user", {}))
+    text = _text(await session.client.call_tool("ask_user", {}))
     expected = {"accept": "accepted: name=Ada, age=36", "decline": "declined"}
     assert expected.get(action, "cancelled") in text
 
 
 async def test_progress_and_logging(peer: Peer) -> None:
     session, _, _, events = peer
-    await session.set_log_level("debug")
+    await session.client.set_log_level("debug")
     updates: list[ProgressUpdate] = []
-    result = await session.call_tool("slow_task", {"steps": 3}, on_progress=updates.append)
+    result = await session.client.call_tool("slow_task", {"steps": 3}, on_progress=updates.append)
     assert result.get("isError") is not True
     assert [u.progress for u in updates] == [1, 2, 3]
     logs = [

@@ -13,7 +13,7 @@ from inspector.protocol.asks import ServerAsk
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.events import NotificationReceived, ProgressUpdate
 from inspector.protocol.versions import EraSetting
-from inspector.session.driver import Session
+from inspector.session import Session
 from inspector.traffic.log import TrafficLog
 from inspector.transports.stdio import StdioParams, StdioTransport
 
@@ -86,7 +86,7 @@ async def _tools_settled(session: Session) -> set[str]:
     """server-everything adds tools (and says list_changed) right after initialized."""
     names: set[str] = set()
     for _ in range(50):
-        names = {t["name"] for t in await session.list_tools()}
+        names = {t["name"] for t in await session.client.list_tools()}
         if "trigger-sampling-request" in names:
             return names
         await asyncio.sleep(0.1)
@@ -99,13 +99,13 @@ async def test_lists_everything(everything: Any) -> None:
     assert session.server_info["name"]
     names = await _tools_settled(session)
     assert {"echo", "get-sum", "get-tiny-image", "get-structured-content"} <= names
-    resources = await session.list_resources()
+    resources = await session.client.list_resources()
     assert resources and all("uri" in r for r in resources)
-    templates = await session.list_resource_templates()
+    templates = await session.client.list_resource_templates()
     assert templates and all("uriTemplate" in t for t in templates)
-    prompts = await session.list_prompts()
+    prompts = await session.client.list_prompts()
     assert prompts and all("name" in p for p in prompts)
-    text = await session.read_resource(resources[0]["uri"])
+    text = await session.client.read_resource(resources[0]["uri"])
     assert text["contents"]
     # Every request in the log is paired with its answer, with a latency.
     requests = [e for e in log if e.direction == "out" and e.kind == "request"]
@@ -115,21 +115,21 @@ async def test_lists_everything(everything: Any) -> None:
 
 async def test_calls_echo_sum_image_structured(everything: Any) -> None:
     session, _, _, _ = everything
-    echo = await session.call_tool("echo", {"message": "hello from Qt"})
+    echo = await session.client.call_tool("echo", {"message": "hello from Qt"})
     assert "hello from Qt" in echo["content"][0]["text"]
-    total = await session.call_tool("get-sum", {"a": 2, "b": 3})
+    total = await session.client.call_tool("get-sum", {"a": 2, "b": 3})
     assert "5" in total["content"][0]["text"]
-    image = await session.call_tool("get-tiny-image", {})
+    image = await session.client.call_tool("get-tiny-image", {})
     block = next(c for c in image["content"] if c["type"] == "image")
     assert base64.b64decode(block["data"]).startswith(b"\x89PNG")
-    structured = await session.call_tool("get-structured-content", {"location": "Chicago"})
+    structured = await session.client.call_tool("get-structured-content", {"location": "Chicago"})
     assert isinstance(structured["structuredContent"], dict)
 
 
 async def test_long_running_operation_reports_progress(everything: Any) -> None:
     session, _, _, _ = everything
     updates: list[ProgressUpdate] = []
-    result = await session.call_tool(
+    result = await session.client.call_tool(
         "trigger-long-running-operation",
         {"duration": 1, "steps": 4},
         on_progress=updates.append,
@@ -142,9 +142,9 @@ async def test_long_running_operation_reports_progress(everything: Any) -> None:
 async def test_answers_sampling_and_elicitation_by_hand(everything: Any) -> None:
     session, responder, log, _ = everything
     await _tools_settled(session)
-    sampled = await session.call_tool("trigger-sampling-request", {"prompt": "Say hi"})
+    sampled = await session.client.call_tool("trigger-sampling-request", {"prompt": "Say hi"})
     assert "Typed by hand in the inspector" in str(sampled)
-    elicited = await session.call_tool("trigger-elicitation-request", {})
+    elicited = await session.client.call_tool("trigger-elicitation-request", {})
     assert "accept" in str(elicited).lower()
     kinds = [a.kind for a in responder.asks]
     assert "sampling" in kinds and "elicitation" in kinds
@@ -163,7 +163,7 @@ async def test_roots_and_list_changed_notifications(everything: Any) -> None:
         await asyncio.sleep(0.1)
     else:
         pytest.fail("server-everything never sent roots/list")
-    listed = await session.call_tool("get-roots-list", {})
+    listed = await session.client.call_tool("get-roots-list", {})
     assert "file:///tmp/project" in str(listed)
     changed = [
         e
@@ -176,8 +176,8 @@ async def test_roots_and_list_changed_notifications(everything: Any) -> None:
 
 async def test_logging_notifications_arrive(everything: Any) -> None:
     session, _, _, events = everything
-    await session.set_log_level("debug")
-    await session.call_tool("toggle-simulated-logging", {})
+    await session.client.set_log_level("debug")
+    await session.client.call_tool("toggle-simulated-logging", {})
     for _ in range(60):
         if any(
             isinstance(e, NotificationReceived) and e.notification.method == "notifications/message"

@@ -28,8 +28,7 @@ from inspector.protocol.events import (
     ProtocolViolation,
 )
 from inspector.protocol.versions import Era, EraSetting
-from inspector.session.driver import InputRejected, RequestCancelled, ServerError, Session
-from inspector.session.responder import AskRejected
+from inspector.session import AskRejected, InputRejected, RequestCancelled, ServerError, Session
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.transports.base import HttpExchange, StderrLine, TransportClosed
 from inspector.transports.stdio import StdioParams, StdioTransport
@@ -169,18 +168,18 @@ async def test_handshake(open_demo: Callable[..., Any], era: EraSetting) -> None
 @ALL_ERAS
 async def test_catalog(open_demo: Callable[..., Any], era: EraSetting) -> None:
     session = (await open_demo(era)).session
-    tools = {t["name"]: t for t in await session.list_tools()}
+    tools = {t["name"]: t for t in await session.client.list_tools()}
     assert {"echo", "add", "render_chart", "slow_count", "ask_llm", "ask_user"} <= set(tools)
     assert tools["add"]["inputSchema"]["required"] == ["a", "b"]
-    resources = await session.list_resources()
+    resources = await session.client.list_resources()
     assert [r["uri"] for r in resources] == [
         "demo://readme",
         "demo://config.json",
         "demo://logo.png",
     ]
-    templates = await session.list_resource_templates()
+    templates = await session.client.list_resource_templates()
     assert [t["uriTemplate"] for t in templates] == ["demo://notes/{topic}"]
-    prompts = await session.list_prompts()
+    prompts = await session.client.list_prompts()
     assert [p["name"] for p in prompts] == ["review_code", "greet"]
 
 
@@ -190,22 +189,22 @@ async def test_catalog(open_demo: Callable[..., Any], era: EraSetting) -> None:
 @ALL_ERAS
 async def test_tool_results(open_demo: Callable[..., Any], era: EraSetting) -> None:
     session = (await open_demo(era)).session
-    added = await session.call_tool("add", {"a": 1, "b": 2})
+    added = await session.client.call_tool("add", {"a": 1, "b": 2})
     assert added["structuredContent"] == {"a": 1, "b": 2, "sum": 3}
     assert json.loads(text_of(added)) == {"a": 1, "b": 2, "sum": 3}
     assert not added.get("isError")
 
-    chart = await session.call_tool("render_chart", {"values": [1, 2, 3], "title": "T"})
+    chart = await session.client.call_tool("render_chart", {"values": [1, 2, 3], "title": "T"})
     image = chart["content"][1]
     assert image["type"] == "image" and image["mimeType"] == "image/png"
     assert base64.b64decode(image["data"]).startswith(b"\x89PNG\r\n\x1a\n")
 
-    failed = await session.call_tool("fail_sometimes", {"mode": "fail"})
+    failed = await session.client.call_tool("fail_sometimes", {"mode": "fail"})
     assert failed["isError"] is True  # a tool error, not a protocol error
     assert "failed on purpose" in text_of(failed)
 
     with pytest.raises(ServerError) as info:
-        await session.call_tool("explode")
+        await session.client.call_tool("explode")
     assert info.value.code == -32603
     assert "explode" in str(info.value)
 
@@ -214,7 +213,7 @@ async def test_tool_results(open_demo: Callable[..., Any], era: EraSetting) -> N
 async def test_progress(open_demo: Callable[..., Any], era: EraSetting) -> None:
     session = (await open_demo(era)).session
     updates: list[ProgressUpdate] = []
-    result = await session.call_tool(
+    result = await session.client.call_tool(
         "slow_count", {"steps": 3, "delay_ms": 10}, on_progress=updates.append
     )
     assert text_of(result) == "Counted to 3."
@@ -248,7 +247,9 @@ async def test_cancel_mid_way(open_demo: Callable[..., Any], era: EraSetting) ->
     }
     assert request.pair == -1  # the cancelled request got no response
     assert len(updates) < 50
-    assert text_of(await session.call_tool("echo", {"message": "still here"})) == "still here"
+    assert (
+        text_of(await session.client.call_tool("echo", {"message": "still here"})) == "still here"
+    )
 
 
 # ------------------------------------------------------------------ server asks
@@ -257,7 +258,7 @@ async def test_cancel_mid_way(open_demo: Callable[..., Any], era: EraSetting) ->
 @BOTH_ERAS
 async def test_ask_llm(open_demo: Callable[..., Any], era: EraSetting) -> None:
     demo: Demo = await open_demo(era)
-    result = await demo.session.call_tool("ask_llm", {"question": "What is MCP?"})
+    result = await demo.session.client.call_tool("ask_llm", {"question": "What is MCP?"})
     assert text_of(result) == "scripted-model answered:\n\nMCP is a protocol for tools."
     (ask,) = demo.responder.asks
     assert ask.kind == "sampling" and ask.method == "sampling/createMessage"
@@ -268,7 +269,7 @@ async def test_ask_llm(open_demo: Callable[..., Any], era: EraSetting) -> None:
 @BOTH_ERAS
 async def test_ask_user(open_demo: Callable[..., Any], era: EraSetting) -> None:
     demo: Demo = await open_demo(era)
-    result = await demo.session.call_tool("ask_user", {"message": "Who are you?"})
+    result = await demo.session.client.call_tool("ask_user", {"message": "Who are you?"})
     assert text_of(result) == "Hello, Ada, age 36 (not subscribed)."
     assert result["structuredContent"] == {"name": "Ada", "age": 36}
     (ask,) = demo.responder.asks
@@ -305,13 +306,13 @@ async def test_rejected_ask(open_demo: Callable[..., Any], era: EraSetting) -> N
     demo: Demo = await open_demo(era, ScriptedResponder(reject=True))
     if era is EraSetting.LEGACY:
         # The server gets error -1 and reports it as a tool error.
-        result = await demo.session.call_tool("ask_llm", {"question": "?"})
+        result = await demo.session.client.call_tool("ask_llm", {"question": "?"})
         assert result["isError"] is True
         assert "error -1" in text_of(result) and "the test said no" in text_of(result)
     else:
         # MRTR has no error slot: the paused request is abandoned locally.
         with pytest.raises(InputRejected, match="the test said no"):
-            await demo.session.call_tool("ask_llm", {"question": "?"})
+            await demo.session.client.call_tool("ask_llm", {"question": "?"})
     assert len(demo.responder.asks) == 1
 
 
@@ -321,26 +322,26 @@ async def test_rejected_ask(open_demo: Callable[..., Any], era: EraSetting) -> N
 @ALL_ERAS
 async def test_prompts_resources_completion(open_demo: Callable[..., Any], era: EraSetting) -> None:
     session = (await open_demo(era)).session
-    prompt = await session.get_prompt("greet", {"name": "Ada"})
+    prompt = await session.client.get_prompt("greet", {"name": "Ada"})
     assert [m["role"] for m in prompt["messages"]] == ["user", "assistant"]
     assert prompt["messages"][1]["content"]["text"] == "Hello, Ada! Welcome to MCP."
 
-    readme = await session.read_resource("demo://readme")
+    readme = await session.client.read_resource("demo://readme")
     assert readme["contents"][0]["mimeType"] == "text/markdown"
     assert readme["contents"][0]["text"].startswith("# MCP Inspector (Qt) demo server")
-    note = await session.read_resource("demo://notes/debugging")  # from the template
+    note = await session.client.read_resource("demo://notes/debugging")  # from the template
     assert "topic = 'debugging'" in note["contents"][0]["text"]
-    logo = await session.read_resource("demo://logo.png")
+    logo = await session.client.read_resource("demo://logo.png")
     assert base64.b64decode(logo["contents"][0]["blob"]).startswith(b"\x89PNG")
     with pytest.raises(ServerError) as info:
-        await session.read_resource("demo://nope")
+        await session.client.read_resource("demo://nope")
     assert info.value.code == -32002
 
-    languages = await session.complete(
+    languages = await session.client.complete(
         {"type": "ref/prompt", "name": "review_code"}, "language", "py"
     )
     assert languages["completion"]["values"] == ["python"]
-    topics = await session.complete(
+    topics = await session.client.complete(
         {"type": "ref/resource", "uri": "demo://notes/{topic}"}, "topic", "de"
     )
     assert topics["completion"]["values"] == ["debugging"]
@@ -351,14 +352,14 @@ async def test_prompts_resources_completion(open_demo: Callable[..., Any], era: 
 
 async def test_logging_legacy(open_demo: Callable[..., Any]) -> None:
     demo: Demo = await open_demo(EraSetting.LEGACY)
-    assert await demo.session.set_log_level("warning") == {}
+    assert await demo.session.client.set_log_level("warning") == {}
     assert [e.method for e in demo.log if e.direction == "out"][-1] == "logging/setLevel"
-    await demo.session.call_tool("log_burst", {"count": 8})
+    await demo.session.client.call_tool("log_burst", {"count": 8})
     await demo.until(lambda: len(demo.log_messages()) == 5)
     assert [m.level for m in demo.log_messages()] == LOG_LEVELS[3:]
     assert demo.log_messages()[0].logger == "burst"
-    await demo.session.set_log_level("debug")
-    await demo.session.call_tool("log_burst", {"count": 8})
+    await demo.session.client.set_log_level("debug")
+    await demo.session.client.call_tool("log_burst", {"count": 8})
     await demo.until(lambda: len(demo.log_messages()) == 13)
     assert [m.level for m in demo.log_messages()[5:]] == LOG_LEVELS
     assert not demo.of_type(ProtocolViolation)
@@ -366,11 +367,11 @@ async def test_logging_legacy(open_demo: Callable[..., Any]) -> None:
 
 async def test_logging_modern(open_demo: Callable[..., Any]) -> None:
     demo: Demo = await open_demo(EraSetting.MODERN)
-    await demo.session.call_tool("log_burst", {"count": 8})
+    await demo.session.client.call_tool("log_burst", {"count": 8})
     assert demo.log_messages() == []  # no level in _meta: the server sends no logs
-    assert await demo.session.set_log_level("error") == {}  # no request in this era
+    assert await demo.session.client.set_log_level("error") == {}  # no request in this era
     assert demo.requests("logging/setLevel") == []
-    await demo.session.call_tool("log_burst", {"count": 8})
+    await demo.session.client.call_tool("log_burst", {"count": 8})
     last_call = demo.requests("tools/call")[-1]
     assert json.loads(last_call.text())["params"]["_meta"][LOG_LEVEL_META] == "error"
     await demo.until(lambda: len(demo.log_messages()) == 4)
@@ -380,7 +381,7 @@ async def test_logging_modern(open_demo: Callable[..., Any]) -> None:
 
 async def test_ping_legacy(open_demo: Callable[..., Any]) -> None:
     demo: Demo = await open_demo(EraSetting.LEGACY)
-    assert await demo.session.ping() == {}
+    assert await demo.session.client.ping() == {}
     (ping,) = demo.requests("ping")
     assert demo.log.pair_of(ping) is not None
 
@@ -392,12 +393,12 @@ async def test_ping_legacy(open_demo: Callable[..., Any]) -> None:
 async def test_traffic_pairing_and_stats(open_demo: Callable[..., Any], era: EraSetting) -> None:
     demo: Demo = await open_demo(era)
     session = demo.session
-    await session.list_tools()
+    await session.client.list_tools()
     for a in range(3):
-        await session.call_tool("add", {"a": a, "b": 1})
+        await session.client.call_tool("add", {"a": a, "b": 1})
     with pytest.raises(ServerError):
-        await session.call_tool("explode")
-    await session.read_resource("demo://readme")
+        await session.client.call_tool("explode")
+    await session.client.read_resource("demo://readme")
 
     requests = [e for e in demo.log if e.kind == "request" and e.direction == "out"]
     assert requests

@@ -19,7 +19,7 @@ import pytest
 
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.events import NotificationReceived
-from inspector.session.driver import (
+from inspector.session import (
     ConnectionClosed,
     RequestTimeout,
     ServerError,
@@ -63,7 +63,7 @@ class Conn:
         ]
 
     async def still_works(self) -> None:
-        out = await self.session.call_tool("echo", {"text": "still here"})
+        out = await self.session.client.call_tool("echo", {"text": "still here"})
         assert "still here" in out["content"][0]["text"]
         assert self.session.is_ready
 
@@ -92,7 +92,7 @@ async def connect(server: Served) -> AsyncIterator[Any]:
 
 async def test_a_stream_cut_mid_event_is_resumed_with_last_event_id(connect: Any) -> None:
     conn = await connect("cut")
-    tools = await conn.session.list_tools()
+    tools = await conn.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
     resume = next(e for e in conn.exchanges() if e.method == "GET" and e.status == 200)
     assert resume.request_headers["last-event-id"] == "2"  # the last *complete* event
@@ -111,7 +111,7 @@ async def test_a_stream_cut_mid_event_is_resumed_with_last_event_id(connect: Any
 async def test_a_cut_stream_without_event_ids_fails_only_its_request(connect: Any) -> None:
     conn = await connect("cut-noid")
     with pytest.raises(TransportFailure) as caught:
-        await conn.session.list_tools()
+        await conn.session.client.list_tools()
     message = str(caught.value)
     assert "the server broke the HTTP connection" in message
     assert "cannot be resumed (the server sent no event ids)" in message
@@ -121,7 +121,7 @@ async def test_a_cut_stream_without_event_ids_fails_only_its_request(connect: An
 async def test_a_404_on_the_session_then_reinitialize(connect: Any) -> None:
     conn = await connect("expire")
     with pytest.raises(ConnectionClosed, match=r"session expired: .*HTTP 404"):
-        await conn.session.list_tools()
+        await conn.session.client.list_tools()
     assert [type(e) for e in conn.events if isinstance(e, SessionExpired)] == [SessionExpired]
     old_id = conn.session.transport.session_id  # type: ignore[attr-defined]
     assert old_id is None  # forgotten: it must not be sent again
@@ -135,7 +135,7 @@ async def test_a_404_on_the_session_with_auto_reinitialize(connect: Any) -> None
     first = conn.session.transport.session_id  # type: ignore[attr-defined]
     conn.session.auto_reinitialize = True
     with pytest.raises(ConnectionClosed):
-        await conn.session.list_tools()
+        await conn.session.client.list_tools()
     for _ in range(200):
         if conn.session.is_ready:
             break
@@ -147,7 +147,7 @@ async def test_a_404_on_the_session_with_auto_reinitialize(connect: Any) -> None
 async def test_500_with_an_html_body(connect: Any) -> None:
     conn = await connect("html500")
     with pytest.raises(TransportFailure) as caught:
-        await conn.session.list_tools()
+        await conn.session.client.list_tools()
     message = str(caught.value)
     assert message.startswith("HTTP 500 Internal Server Error: ")
     assert "<h1>Internal Server Error</h1>" in message
@@ -160,7 +160,7 @@ async def test_500_with_an_html_body(connect: Any) -> None:
 async def test_500_with_a_json_rpc_error_keeps_the_error(connect: Any) -> None:
     conn = await connect("jsonerr")
     with pytest.raises(ServerError) as caught:
-        await conn.session.list_tools()
+        await conn.session.client.list_tools()
     assert caught.value.code == -32603
     assert "database is down" in str(caught.value)
     await conn.still_works()
@@ -169,7 +169,7 @@ async def test_500_with_a_json_rpc_error_keeps_the_error(connect: Any) -> None:
 async def test_a_wrong_content_type(connect: Any) -> None:
     conn = await connect("ctype")
     with pytest.raises(TransportFailure, match=r"unexpected content type text/plain") as caught:
-        await conn.session.list_tools()
+        await conn.session.client.list_tools()
     assert '"tools"' in str(caught.value)  # the body excerpt is shown
     await conn.still_works()
 
@@ -177,7 +177,7 @@ async def test_a_wrong_content_type(connect: Any) -> None:
 async def test_a_slow_drip(connect: Any) -> None:
     conn = await connect("drip")
     started = time.monotonic()
-    tools = await conn.session.list_tools()
+    tools = await conn.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
     assert time.monotonic() - started < 10
     incoming = [r for r in conn.records if r.direction == "in" and r.http is not None]
@@ -201,7 +201,7 @@ async def test_an_endless_event_keeps_memory_bounded_and_times_out(
     tracemalloc.start()
     try:
         with pytest.raises(RequestTimeout, match="no answer within 2 s"):
-            await conn.session.list_tools()
+            await conn.session.client.list_tools()
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -215,7 +215,7 @@ async def test_an_oversized_event_is_cut_and_flagged_and_the_stream_goes_on(
 ) -> None:
     cap = 512 * 1024
     conn = await connect("bigevent", query="?mb=3", max_event_bytes=cap)
-    tools = await conn.session.list_tools()
+    tools = await conn.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
     big = next(r for r in conn.records if r.truncated)
     assert big.size >= 3 * 1024 * 1024 and len(big.raw) <= cap
@@ -225,7 +225,7 @@ async def test_an_oversized_event_is_cut_and_flagged_and_the_stream_goes_on(
 
 async def test_an_answer_on_the_wrong_stream_is_paired_and_flagged(connect: Any) -> None:
     conn = await connect("wrongstream")
-    tools = await conn.session.list_tools()
+    tools = await conn.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
     answer = next(
         r

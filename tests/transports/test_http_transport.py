@@ -16,7 +16,7 @@ import pytest
 
 from inspector.protocol.events import NotificationReceived
 from inspector.protocol.versions import Era, EraSetting
-from inspector.session.driver import (
+from inspector.session import (
     ConnectError,
     ConnectionClosed,
     RequestCancelled,
@@ -81,7 +81,7 @@ async def test_custom_headers_are_sent_and_secrets_never_reported(opened: list[O
         ),
     )
     item = await start(opened, fake, url="http://mcp.test/mcp?token=qu3ry-t0ken&x=1")
-    await item.session.list_tools()
+    await item.session.client.list_tools()
     await item.session.close()
     # The server did get the credentials...
     assert all(s.headers.get("authorization") == SECRET for s in fake.seen)
@@ -119,7 +119,7 @@ def test_redact_url(url: str, shown: str) -> None:
 async def test_legacy_session_headers(opened: list[Opened]) -> None:
     fake = FakeHttp()
     item = await start(opened, fake)
-    await item.session.list_tools()
+    await item.session.client.list_tools()
     await item.session.close()
     init, initialized, *_ = fake.posts()
     assert init.rpc_method == "initialize"
@@ -154,7 +154,9 @@ async def test_an_sse_stream_opened_for_a_notification_does_not_block_sending(
         sse_event({**log, "params": {"level": "info", "data": "hello"}}), 3600
     )
     item = await start(opened, fake)
-    assert [t["name"] for t in await asyncio.wait_for(item.session.list_tools(), 3)] == ["echo"]
+    assert [t["name"] for t in await asyncio.wait_for(item.session.client.list_tools(), 3)] == [
+        "echo"
+    ]
     await until(lambda: any(isinstance(e, NotificationReceived) for e in item.events))
     assert any(
         e.note == "expected 202 Accepted for a notification, got 200; reading the SSE stream it "
@@ -168,8 +170,8 @@ async def test_a_request_answered_202_fails_with_a_clear_message(opened: list[Op
     fake.on("tools/list", lambda _seen: httpx.Response(202))
     item = await start(opened, fake)
     with pytest.raises(TransportFailure, match="202 Accepted to a request"):
-        await item.session.list_tools()
-    assert (await item.session.call_tool("echo", {"text": "still here"}))["content"]
+        await item.session.client.list_tools()
+    assert (await item.session.client.call_tool("echo", {"text": "still here"}))["content"]
 
 
 # ----------------------------------------------------------------- JSON and SSE answers
@@ -183,8 +185,8 @@ async def test_json_and_sse_answers(opened: list[Opened]) -> None:
         ),
     )
     item = await start(opened, fake)
-    assert [t["name"] for t in await item.session.list_tools()] == ["echo"]
-    called = await item.session.call_tool("echo", {"text": "x"})
+    assert [t["name"] for t in await item.session.client.list_tools()] == ["echo"]
+    called = await item.session.client.call_tool("echo", {"text": "x"})
     assert called["content"][0]["text"] == "via SSE"
     incoming = [r for r in item.records if r.direction == "in"]
     json_answer, sse_answer = incoming[-2:]
@@ -238,7 +240,7 @@ async def test_sse_carries_a_server_request_and_notifications_before_the_respons
     fake.on("tools/call", call)
     item = await start(opened, fake)
     progress: list[Any] = []
-    out = await item.session.call_tool("echo", {}, on_progress=progress.append)
+    out = await item.session.client.call_tool("echo", {}, on_progress=progress.append)
     assert out["content"][0]["text"] == "done"
     assert answered.is_set()
     assert [a.kind for a in item.responder.asks] == ["sampling"]
@@ -265,7 +267,7 @@ async def test_http_error_with_a_json_rpc_error_body_is_kept(
     )
     item = await start(opened, fake)
     with pytest.raises(ServerError) as caught:
-        await item.session.list_tools()
+        await item.session.client.list_tools()
     assert caught.value.code == -32603
     assert "database is down" in str(caught.value)
     assert caught.value.data == {"retry": 5}
@@ -287,12 +289,12 @@ async def test_500_with_an_html_body_fails_only_that_request(opened: list[Opened
     item = await start(opened, fake)
     slow = item.session.start_request("tools/call", {"name": "echo", "arguments": {}})
     with pytest.raises(TransportFailure) as caught:
-        await item.session.list_tools()
+        await item.session.client.list_tools()
     message = str(caught.value)
     assert "HTTP 500 Internal Server Error" in message and "<h1>Internal Server Error" in message
     assert (await slow.result())["content"]  # the other request was not touched
     assert item.session.is_ready
-    assert (await item.session.call_tool("echo", {"text": "after"}))["content"]
+    assert (await item.session.client.call_tool("echo", {"text": "after"}))["content"]
     assert any(e.status == 500 and e.body_excerpt == HTML for e in item.exchanges())
 
 
@@ -308,9 +310,9 @@ async def test_a_wrong_content_type_fails_only_that_request(opened: list[Opened]
     )
     item = await start(opened, fake)
     with pytest.raises(TransportFailure, match=r"unexpected content type text/plain"):
-        await item.session.list_tools()
+        await item.session.client.list_tools()
     assert item.session.is_ready
-    assert (await item.session.call_tool("echo", {}))["content"]
+    assert (await item.session.client.call_tool("echo", {}))["content"]
 
 
 async def test_a_json_body_that_answers_another_id_fails_at_once(opened: list[Opened]) -> None:
@@ -318,7 +320,7 @@ async def test_a_json_body_that_answers_another_id_fails_at_once(opened: list[Op
     fake.on("tools/list", lambda _seen: {"jsonrpc": "2.0", "id": 999, "result": {"tools": []}})
     item = await start(opened, fake, request_timeout=10)
     with pytest.raises(TransportFailure, match="not a response to request"):
-        await asyncio.wait_for(item.session.list_tools(), 2)
+        await asyncio.wait_for(item.session.client.list_tools(), 2)
 
 
 async def test_invalid_utf8_in_an_sse_answer_is_flagged_and_fails_the_request(
@@ -333,7 +335,7 @@ async def test_invalid_utf8_in_an_sse_answer_is_flagged_and_fails_the_request(
     )
     item = await start(opened, fake, request_timeout=10)
     with pytest.raises(SessionError, match="UTF-8"):
-        await asyncio.wait_for(item.session.list_tools(), 2)
+        await asyncio.wait_for(item.session.client.list_tools(), 2)
     bad = next(r for r in item.records if r.direction == "in" and isinstance(r.raw, bytes))
     assert b"\xff" in bad.raw and "UTF-8" in (bad.note or "")
 
@@ -347,7 +349,7 @@ async def test_connection_refused_is_a_transport_failure(opened: list[Opened]) -
     fake.on("tools/list", refuse)
     item = await start(opened, fake)
     with pytest.raises(TransportFailure, match="cannot connect"):
-        await item.session.list_tools()
+        await item.session.client.list_tools()
     assert item.session.is_ready
 
 
@@ -367,16 +369,16 @@ async def test_404_on_the_session_expires_it_and_reinitialize_starts_a_new_one(
     fake.on("tools/list", tools_list)
     item = await start(opened, fake)
     with pytest.raises(ConnectionClosed, match="session expired"):
-        await item.session.list_tools()
+        await item.session.client.list_tools()
     assert any(isinstance(e, SessionExpired) for e in item.events)
     assert item.session.session_expired and "404" in item.session.session_expired
     assert not item.session.is_ready
     with pytest.raises(SessionError):
-        await item.session.list_tools()  # nothing is sent on an expired session
+        await item.session.client.list_tools()  # nothing is sent on an expired session
     ready = await item.session.reinitialize(timeout=5)
     assert ready.protocol_version == "2025-11-25"
     assert item.session.is_ready and item.session.session_expired is None
-    assert [t["name"] for t in await item.session.list_tools()] == ["echo"]
+    assert [t["name"] for t in await item.session.client.list_tools()] == ["echo"]
     inits = fake.posts("initialize")
     assert len(inits) == 2 and "mcp-session-id" not in inits[1].headers
     assert fake.seen[-1].headers["mcp-session-id"] == SESSION_ID + "-2"
@@ -418,7 +420,7 @@ async def test_auto_reinitialize_after_a_404(opened: list[Opened]) -> None:
     # The GET stream (opened after initialized) is the one to learn of the expiry.
     await until(lambda: len(fake.posts("initialize")) == 2 and item.session.is_ready)
     assert sum(isinstance(e, SessionExpired) for e in item.events) == 1
-    assert (await item.session.call_tool("echo", {}))["content"]
+    assert (await item.session.client.call_tool("echo", {}))["content"]
     assert fake.seen[-1].headers["mcp-session-id"] == SESSION_ID + "-2"
 
 
@@ -440,7 +442,7 @@ async def test_a_late_404_from_the_old_session_leaves_the_new_one_alone(
     item.session.auto_reinitialize = True
     slow = item.session.start_request("tools/call", {"name": "slow", "arguments": {}})
     with pytest.raises(ConnectionClosed):
-        await item.session.call_tool("fast", {})
+        await item.session.client.call_tool("fast", {})
     with pytest.raises(ConnectionClosed):
         await slow.result()
     await until(lambda: item.session.is_ready)
@@ -451,7 +453,7 @@ async def test_a_late_404_from_the_old_session_leaves_the_new_one_alone(
     await asyncio.sleep(0.1)
     assert sum(isinstance(e, SessionExpired) for e in item.events) == 1
     assert item.session.is_ready
-    assert (await item.session.call_tool("echo", {})) == {"content": []}
+    assert (await item.session.client.call_tool("echo", {})) == {"content": []}
 
 
 # ------------------------------------------------------------------ DELETE, GET stream
@@ -471,7 +473,7 @@ async def test_delete_on_close(opened: list[Opened], status: int, note: str) -> 
 async def test_no_delete_without_a_session_id(opened: list[Opened]) -> None:
     fake = FakeHttp(session_id=None)
     item = await start(opened, fake)
-    await item.session.list_tools()
+    await item.session.client.list_tools()
     await item.session.close()
     assert not fake.requests_of("DELETE")
     assert not any("mcp-session-id" in s.headers for s in fake.seen)
@@ -532,7 +534,7 @@ async def test_a_response_on_the_get_stream_is_paired_but_flagged(opened: list[O
     fake.on("tools/list", tools_list)
     item = await start(opened, fake)
     await fake.wait_for(lambda s: s.method == "GET")
-    tools = await item.session.list_tools()
+    tools = await item.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
     await until(lambda: any("standalone GET stream" in n for n in item.notes()))
     await asyncio.sleep(0.4)  # the POST stream's end does not fail what was answered
@@ -578,7 +580,7 @@ async def test_legacy_resumption_with_last_event_id_honours_retry(opened: list[O
     fake.on("tools/call", tools_call)
     fake.get_handler = get
     item = await start(opened, fake)
-    out = await item.session.call_tool("echo", {})
+    out = await item.session.client.call_tool("echo", {})
     assert out["content"][0]["text"] == "resumed"
     resume = next(s for s in fake.requests_of("GET") if "last-event-id" in s.headers)
     assert resume.headers["last-event-id"] == "e1"
@@ -604,9 +606,9 @@ async def test_legacy_stream_broken_without_event_ids_fails_only_that_request(
     fake.on("tools/call", tools_call)
     item = await start(opened, fake)
     with pytest.raises(TransportFailure, match="cannot be resumed"):
-        await item.session.call_tool("echo", {})
+        await item.session.client.call_tool("echo", {})
     assert item.session.is_ready
-    assert [t["name"] for t in await item.session.list_tools()] == ["echo"]
+    assert [t["name"] for t in await item.session.client.list_tools()] == ["echo"]
 
 
 async def test_resumption_refused_fails_the_request(opened: list[Opened]) -> None:
@@ -618,7 +620,7 @@ async def test_resumption_refused_fails_the_request(opened: list[Opened]) -> Non
     fake.get_handler = lambda _seen: httpx.Response(400, text="no such stream")
     item = await start(opened, fake)
     with pytest.raises(TransportFailure, match=r"resuming was refused \(HTTP 400\)"):
-        await item.session.call_tool("echo", {})
+        await item.session.client.call_tool("echo", {})
     assert item.session.is_ready
 
 
@@ -658,10 +660,10 @@ async def test_modern_requests_carry_metadata_headers_and_no_session(opened: lis
     fake = modern_fake()
     item = await start(opened, fake, era=EraSetting.MODERN)
     assert item.session.era is Era.MODERN
-    tools = await item.session.list_tools()
+    tools = await item.session.client.list_tools()
     assert [t["name"] for t in tools] == ["execute_sql", "echo"]
-    await item.session.call_tool("execute_sql", {"region": "Zürich", "query": "SELECT 1"})
-    await item.session.read_resource("file:///a b.txt")
+    await item.session.client.call_tool("execute_sql", {"region": "Zürich", "query": "SELECT 1"})
+    await item.session.client.read_resource("file:///a b.txt")
     await item.session.close()
     assert not fake.requests_of("GET") and not fake.requests_of("DELETE")
     for seen in fake.seen:
@@ -682,11 +684,11 @@ async def test_modern_tools_with_an_invalid_x_mcp_header_are_excluded_with_the_r
     opened: list[Opened],
 ) -> None:
     item = await start(opened, modern_fake(), era=EraSetting.MODERN)
-    names = [t["name"] for t in await item.session.list_tools()]
+    names = [t["name"] for t in await item.session.client.list_tools()]
     assert "bad_header" not in names
     assert (
         "n: x-mcp-header on a property of type 'number'"
-        in item.session.excluded_tools["bad_header"]
+        in item.session.client.excluded_tools["bad_header"]
     )
 
 
@@ -694,8 +696,8 @@ async def test_legacy_http_ignores_x_mcp_header(opened: list[Opened]) -> None:
     fake = FakeHttp()
     fake.on("tools/list", lambda seen: result(seen, {"tools": [HEADER_TOOL, BAD_TOOL]}))
     item = await start(opened, fake)
-    assert len(await item.session.list_tools()) == 2
-    await item.session.call_tool("execute_sql", {"region": "eu"})
+    assert len(await item.session.client.list_tools()) == 2
+    await item.session.client.call_tool("execute_sql", {"region": "eu"})
     assert not any(k.startswith("mcp-param") for k in fake.posts("tools/call")[0].headers)
 
 
@@ -787,7 +789,7 @@ async def test_a_broken_modern_stream_is_resent_under_a_new_id(opened: list[Open
 
     fake.on("tools/call", tools_call)
     item = await start(opened, fake, era=EraSetting.MODERN)
-    out = await item.session.call_tool("echo", {"text": "hi"})
+    out = await item.session.client.call_tool("echo", {"text": "hi"})
     assert out["content"][0]["text"] == "second time lucky"
     first, second = calls
     assert first.rpc_id != second.rpc_id
@@ -801,7 +803,7 @@ async def test_a_modern_stream_that_always_breaks_gives_up(opened: list[Opened])
     fake.on("tools/call", lambda _seen: sse(httpx.ReadError("reset")))
     item = await start(opened, fake, era=EraSetting.MODERN)
     with pytest.raises(TransportFailure, match="gave up after re-sending it 3 times"):
-        await asyncio.wait_for(item.session.call_tool("echo", {}), 5)
+        await asyncio.wait_for(item.session.client.call_tool("echo", {}), 5)
     assert len(fake.posts("tools/call")) == 4
     assert item.session.is_ready
 
@@ -820,7 +822,7 @@ async def test_modern_http_errors_keep_their_codes(
     )
     item = await start(opened, fake, era=EraSetting.MODERN)
     with pytest.raises(ServerError) as caught:
-        await item.session.call_tool("echo", {})
+        await item.session.client.call_tool("echo", {})
     assert caught.value.code == code
 
 
@@ -882,7 +884,7 @@ async def test_auto_detect_falls_back_to_http_sse(
     fake = OldSseServer(refusal)
     item = await start(opened, fake, kind="auto")
     assert item.session.transport.kind == "sse"
-    assert [t["name"] for t in await item.session.list_tools()] == ["echo"]
+    assert [t["name"] for t in await item.session.client.list_tools()] == ["echo"]
     posts = [s for s in fake.seen if s.method == "POST"]
     assert posts[0].url == URL and posts[1].url.startswith(
         "http://mcp.test/messages?session_id=abc"
@@ -936,7 +938,7 @@ async def test_era_auto_falls_back_to_initialize_on_a_non_modern_400(
     fake.get_handler = lambda _seen: httpx.Response(400, text="no session")
     item = await start(opened, fake, era=EraSetting.AUTO, kind=kind)  # type: ignore[arg-type]
     assert item.session.era is Era.LEGACY
-    assert [t["name"] for t in await item.session.list_tools()] == ["echo"]
+    assert [t["name"] for t in await item.session.client.list_tools()] == ["echo"]
     discover, init = fake.posts()[:2]
     assert discover.headers["mcp-method"] == "server/discover"
     assert init.rpc_method == "initialize" and "mcp-method" not in init.headers

@@ -30,7 +30,7 @@ from inspector.protocol.events import (
     UnmatchedResponse,
 )
 from inspector.protocol.versions import EraSetting
-from inspector.session.driver import (
+from inspector.session import (
     ConnectError,
     ConnectionClosed,
     ProtocolFailure,
@@ -147,9 +147,9 @@ def text_of(result: dict[str, Any]) -> str:
 async def assert_still_works(harness: Harness) -> None:
     """The session survived: a following request succeeds."""
     assert harness.session.is_ready
-    result = await harness.session.call_tool("ok")
+    result = await harness.session.client.call_tool("ok")
     assert text_of(result) == "ok"
-    assert await harness.session.ping() == {}
+    assert await harness.session.client.ping() == {}
 
 
 # ------------------------------------------------------------------ launching
@@ -205,9 +205,9 @@ async def test_exit_before_initialize(make: Callable[..., Harness]) -> None:
 
 async def test_non_json_on_stdout_is_flagged_as_pollution(make: Callable[..., Harness]) -> None:
     harness = await connected(make, "garbage")
-    tools = await harness.session.list_tools()
+    tools = await harness.session.client.list_tools()
     assert [t["name"] for t in tools] == ["ok", "bad", "big"]
-    result = await harness.session.call_tool("other")
+    result = await harness.session.client.call_tool("other")
     assert text_of(result) == "answered after garbage"
     await assert_still_works(harness)  # the ping also flushes the trailing garbage
     invalid = harness.entries("invalid")
@@ -228,14 +228,14 @@ async def test_non_json_on_stdout_is_flagged_as_pollution(make: Callable[..., Ha
 
 async def test_invalid_utf8(make: Callable[..., Harness]) -> None:
     harness = await connected(make, "bad-utf8")
-    await harness.session.list_tools()  # preceded by a stray line of invalid UTF-8
+    await harness.session.client.list_tools()  # preceded by a stray line of invalid UTF-8
     (stray,) = harness.entries("invalid")
     assert isinstance(stray.raw, bytes) and stray.raw.startswith(b"\xff\xfe stray")
     assert stray.note is not None and "invalid UTF-8 at byte 0" in stray.note
     # A response to our request that is not UTF-8: that request fails at once, clearly.
     started = time.monotonic()
     with pytest.raises(ProtocolFailure, match="invalid UTF-8") as info:
-        await harness.session.call_tool("bad")
+        await harness.session.client.call_tool("bad")
     assert time.monotonic() - started < 5  # not a timeout
     assert "tools/call" in str(info.value)
     bad = harness.entries("invalid")[-1]
@@ -248,7 +248,7 @@ async def test_invalid_utf8(make: Callable[..., Harness]) -> None:
 async def test_oversized_line(make: Callable[..., Harness]) -> None:
     size = 20 * MB
     harness = await connected(make, "oversized", "--size", str(size))
-    tools = await harness.session.list_tools()  # a 20 MB junk line comes first
+    tools = await harness.session.client.list_tools()  # a 20 MB junk line comes first
     assert len(tools) == 3
     (huge,) = harness.entries("invalid")
     assert huge.truncated and huge.size == size
@@ -257,7 +257,7 @@ async def test_oversized_line(make: Callable[..., Harness]) -> None:
     assert f"{size:,} bytes" in huge.note
     # An oversized *response* fails its own request, at once and by name.
     with pytest.raises(ProtocolFailure, match="exceeds the size limit") as info:
-        await harness.session.call_tool("big")
+        await harness.session.client.call_tool("big")
     assert "tools/call" in str(info.value)
     big = harness.entries("invalid")[-1]
     assert big.truncated and big.size > size
@@ -270,9 +270,9 @@ async def test_oversized_line(make: Callable[..., Harness]) -> None:
 
 async def test_crash_mid_call(make: Callable[..., Harness]) -> None:
     harness = await connected(make, "crash")
-    await harness.session.list_tools()
+    await harness.session.client.list_tools()
     with pytest.raises(ConnectionClosed) as info:
-        await harness.session.call_tool("boom")
+        await harness.session.client.call_tool("boom")
     message = str(info.value)
     assert "server exited (code 3)" in message
     assert "RuntimeError: simulated crash in the tool" in message  # the last stderr line
@@ -291,7 +291,7 @@ async def test_crash_mid_call(make: Callable[..., Harness]) -> None:
     assert len(notes) == 1 and "server exited (code 3)" in notes[0].text()
     assert not harness.session.is_ready
     with pytest.raises(ConnectionClosed, match="server exited"):
-        await harness.session.call_tool("ok")
+        await harness.session.client.call_tool("ok")
     started = time.monotonic()
     await harness.session.close()
     assert time.monotonic() - started < 1
@@ -301,7 +301,7 @@ async def test_server_exits_but_a_child_keeps_stdout_open(make: Callable[..., Ha
     harness = await connected(make, "orphan-stdout")
     started = time.monotonic()
     with pytest.raises(ConnectionClosed, match=r"server exited \(code 0\)") as info:
-        await harness.session.call_tool("leave")
+        await harness.session.client.call_tool("leave")
     assert time.monotonic() - started < 5
     assert "stdout" in str(info.value)  # says why EOF never came
     line = next(line for line in harness.stderr if line.startswith("child pid"))
@@ -344,7 +344,7 @@ async def test_stubborn_server_gets_the_whole_ladder(make: Callable[..., Harness
 async def test_unanswered_call_times_out_and_is_cancelled(make: Callable[..., Harness]) -> None:
     harness = await connected(make, "hang")
     with pytest.raises(RequestTimeout, match=r"tools/call: no answer within 0\.3 s"):
-        await harness.session.call_tool("never", timeout=0.3)
+        await harness.session.client.call_tool("never", timeout=0.3)
     await harness.server_received("recv notifications/cancelled")
     (cancel,) = [e for e in harness.log if e.method == "notifications/cancelled"]
     (call,) = [e for e in harness.entries("request") if e.method == "tools/call"]
@@ -369,7 +369,7 @@ async def test_user_cancel_reaches_the_server(make: Callable[..., Harness]) -> N
 
 async def test_response_to_an_unknown_id(make: Callable[..., Harness]) -> None:
     harness = await connected(make, "unknown-id")
-    result = await harness.session.call_tool("x")
+    result = await harness.session.client.call_tool("x")
     assert text_of(result) == "the real answer"
     (unmatched,) = harness.of_type(UnmatchedResponse)
     assert unmatched.reason == "unknown id" and unmatched.wire_id == 9999
@@ -381,7 +381,7 @@ async def test_response_to_an_unknown_id(make: Callable[..., Harness]) -> None:
 
 async def test_duplicate_response(make: Callable[..., Harness]) -> None:
     harness = await connected(make, "duplicate")
-    result = await harness.session.call_tool("x")
+    result = await harness.session.client.call_tool("x")
     assert text_of(result) == "first answer"
     await harness.until(lambda: bool(harness.of_type(UnmatchedResponse)))
     (unmatched,) = harness.of_type(UnmatchedResponse)
@@ -420,7 +420,7 @@ async def test_flood_of_notifications(make: Callable[..., Harness]) -> None:
     count = 20_000
     harness = await connected(make, "flood", "--count", str(count))
     started = time.monotonic()
-    result = await harness.session.call_tool("x")
+    result = await harness.session.client.call_tool("x")
     elapsed = time.monotonic() - started
     assert text_of(result) == f"sent {count} notifications"
     logs = [
@@ -452,7 +452,7 @@ async def test_server_closes_stdout_but_keeps_running(make: Callable[..., Harnes
     harness = await connected(make, "close-stdout")
     started = time.monotonic()
     with pytest.raises(ConnectionClosed, match="closed its stdout but is still running"):
-        await harness.session.call_tool("x")
+        await harness.session.client.call_tool("x")
     assert time.monotonic() - started < 5  # not the request timeout
     closed = harness.session.closed
     assert closed is not None and closed.error and closed.exit_code is None
@@ -464,7 +464,7 @@ async def test_server_closes_stdout_but_keeps_running(make: Callable[..., Harnes
 
 async def test_malformed_server_request_reusing_a_call_id(make: Callable[..., Harness]) -> None:
     harness = await connected(make, "bad-request")
-    result = await harness.session.call_tool("x")
+    result = await harness.session.client.call_tool("x")
     assert text_of(result) == "the real answer"
     (call,) = [e for e in harness.entries("request") if e.method == "tools/call"]
     (bad,) = harness.entries("invalid")

@@ -19,7 +19,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from shiboken6 import isValid
 
-from inspector.session.driver import ConnectionClosed, InputRejected
+from inspector.session import ConnectionClosed, InputRejected
 from inspector.settings.profiles import Profile
 from inspector.ui.dialogs.elicitation import ElicitationDialog
 from inspector.ui.dialogs.sampling import SamplingDialog
@@ -184,7 +184,7 @@ def test_traffic_keeps_flowing_while_a_dialog_is_open(
         # The dialog is window-modal, opened with open(): the loop runs, requests go out
         # and come back, and the log shows them.
         for _ in range(3):
-            await asyncio.wait_for(session.ping(), 5)
+            await asyncio.wait_for(session.client.ping(), 5)
         other = await result_of(call_tool(session, "echo", {"message": "still here"}))
         assert "still here" in text_of(other)
         window.log_panel.model.flush()

@@ -82,7 +82,7 @@ async def tool_listed(win: MainWindow, name: str) -> None:
     assert session is not None
 
     async def names() -> list[str]:
-        return [t["name"] for t in await session.list_tools()]
+        return [t["name"] for t in await session.client.list_tools()]
 
     deadline = asyncio.get_running_loop().time() + 10
     while name not in await names():

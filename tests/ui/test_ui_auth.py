@@ -27,7 +27,7 @@ from inspector.auth import headless_opener
 from inspector.recording.live import start_recorder
 from inspector.recording.redaction import spec_for_profile
 from inspector.recording.writer import SessionRecorder
-from inspector.session.driver import Session
+from inspector.session import Session
 from inspector.settings.auth_options import HttpAuth, OAuthOptions
 from inspector.settings.profiles import HttpSettings, Profile, ProfileStore
 from inspector.storage.secrets import NoKeyringError, SecretStore
@@ -308,7 +308,7 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
         assert not panel.error_bar.isVisible()
         session = window.controller.session
         assert session is not None
-        result = await session.call_tool("whoami", {})
+        result = await session.client.call_tool("whoami", {})
         assert "authorized caller" in json.dumps(result)
 
         # Reconnect: the token comes from the keyring, no login.

@@ -105,7 +105,7 @@ def test_invalid_frames_show_flagged(window: MainWindow, loop: asyncio.AbstractE
         await connected(window, profile)
         session = window.controller.session
         assert session is not None
-        result = await session.call_tool("x")
+        result = await session.client.call_tool("x")
         assert result["content"][0]["text"] == "answered after garbage"
         await asyncio.sleep(0.1)
 

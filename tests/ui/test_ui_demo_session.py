@@ -254,8 +254,8 @@ def test_statistics_panel_updates(window: MainWindow, loop: asyncio.AbstractEven
         assert p50.endswith(" ms") and p95.endswith(" ms") and worst.endswith(" ms")
         session = window.controller.session
         assert session is not None
-        await session.call_tool("add", {"a": 1, "b": 2})
-        await session.call_tool("add", {"a": 1, "b": 3})
+        await session.client.call_tool("add", {"a": 1, "b": 2})
+        await session.client.call_tool("add", {"a": 1, "b": 3})
         window.stats_panel.refresh_if_changed()  # live: the new calls show up
         call_row = window.stats_panel.row_for("tools/call")
         assert call_row is not None and call_row[1] == "2"

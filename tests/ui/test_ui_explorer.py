@@ -95,7 +95,7 @@ def test_demo_lists_every_kind_and_relists_on_list_changed(
         # The bonus tool appears: the server says the list changed, the tree re-lists.
         session = window.controller.session
         assert session is not None
-        await session.call_tool("toggle_bonus_tool", {})
+        await session.client.call_tool("toggle_bonus_tool", {})
         await until(lambda: "reverse" in explorer.tool_names(), "the re-listed tree")
         await until(lambda: explorer.change_banner.isVisible(), "the change banner")
         assert explorer.change_banner.label.text() == "Tools re-listed: added reverse"
@@ -108,7 +108,7 @@ def test_demo_lists_every_kind_and_relists_on_list_changed(
         assert explorer.select("tools", "reverse")
         page = window.workspace.current
         assert page is not None and page.item.key == "reverse"
-        await session.call_tool("toggle_bonus_tool", {})
+        await session.client.call_tool("toggle_bonus_tool", {})
         await until(lambda: "reverse" not in explorer.tool_names(), "the tool to go")
         await until(lambda: page.warning.isVisible(), "the workspace note")
         assert "no longer lists this tool" in page.warning.text()
@@ -129,7 +129,7 @@ def test_auto_relist_off_marks_stale_until_refresh_and_is_remembered(
         before = explorer.tool_names()
         session = window.controller.session
         assert session is not None
-        await session.call_tool("toggle_bonus_tool", {})
+        await session.client.call_tool("toggle_bonus_tool", {})
         await until(lambda: window.controller.catalog.tools.stale, "the stale mark")
         assert explorer.tool_names() == before
         assert "stale" in tools.status.text() and explorer.tabs.tabText(0).endswith("•")

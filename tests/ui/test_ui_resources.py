@@ -327,7 +327,7 @@ def test_everything_subscription_through_the_reader(
         await connect(controller, profile)
         session = controller.session
         assert session is not None
-        uri = (await session.list_resources())[0]["uri"]
+        uri = (await session.client.list_resources())[0]["uri"]
         reader = ResourceReader(controller)
         reader.show()
         part = await read(reader, uri)
@@ -336,13 +336,13 @@ def test_everything_subscription_through_the_reader(
         assert task is not None
         await task
         assert reader.watch_label.text().startswith("Subscribed since")
-        await session.call_tool("toggle-subscriber-updates", {})
+        await session.client.call_tool("toggle-subscriber-updates", {})
         await until(lambda: "updated at" in reader.watch_label.text(), "an update", timeout=8)
         assert reader.reread_button.text() == "Re-read (changed)"
         reader.read()
         await until(lambda: reader.reads == 2, "the re-read")
         assert reader.reread_button.text() == "Re-read"
-        await session.call_tool("toggle-subscriber-updates", {})
+        await session.client.call_tool("toggle-subscriber-updates", {})
         await controller.shutdown()
         assert reader.watch_label.text().startswith("Not subscribed: the connection ended")
 

@@ -100,13 +100,13 @@ def test_modern_level_is_a_request_stamp_and_ping_explains(
         assert not sent(controller, "logging/setLevel")
         session = controller.session
         assert session is not None
-        await session.list_resources()
+        await session.client.list_resources()
         meta = sent(controller, "resources/list")[-1]["params"]["_meta"]  # type: ignore[index]
         assert meta["io.modelcontextprotocol/logLevel"] == "info"
         task = level.set_level(None)
         assert task is not None
         await task
-        await session.list_resources()
+        await session.client.list_resources()
         meta = sent(controller, "resources/list")[-1]["params"]["_meta"]  # type: ignore[index]
         assert "io.modelcontextprotocol/logLevel" not in meta
         await controller.shutdown()
@@ -125,7 +125,7 @@ def test_sdk_peer_modern_logs_arrive_at_the_chosen_level(
         await task
         session = controller.session
         assert session is not None
-        await session.call_tool("slow_task", {"steps": 2, "delay": 0.01})
+        await session.client.call_tool("slow_task", {"steps": 2, "delay": 0.01})
         await until(lambda: len(controller.messages) >= 1, "a log message")
         levels = [
             LogMessageStore.fields(controller.messages.entry(i))[0]

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QToolBar
 from inspector.recording.format import REDACTED
 from inspector.recording.reader import read_session
 from inspector.recording.retention import RecordingSettings, list_sessions
-from inspector.session.driver import RequestError
+from inspector.session import RequestError
 from inspector.settings.profiles import (
     HeaderEntry,
     HttpSettings,

@@ -17,7 +17,7 @@ from typing import Any, Final, Literal
 from inspector.features.catalog.model import KINDS, Catalog, CatalogKind, CatalogList, ListDiff
 from inspector.features.catalog.pins import PinChange, PinStore
 from inspector.protocol.versions import Era
-from inspector.session.driver import Call, Session, SessionError
+from inspector.session import Call, Session, SessionError
 
 __all__ = ["CAPABILITY_OF", "CatalogLoader", "LoadMode"]
 
@@ -113,7 +113,7 @@ class CatalogLoader:
         if not wanted:
             return
         try:
-            call = session.listen(wanted)
+            call = session.client.listen(wanted)
         except SessionError as exc:
             self._report("subscription", f"subscriptions/listen could not start: {exc}")
             return
@@ -200,7 +200,7 @@ class CatalogLoader:
                 lst.apply_page(
                     result,
                     first=reloading and pages == 0,
-                    excluded=session.excluded_tools if kind == "tools" else None,
+                    excluded=session.client.excluded_tools if kind == "tools" else None,
                 )
                 pages += 1
                 params = lst.next_page_params()
@@ -231,7 +231,7 @@ class CatalogLoader:
     async def _page(self, session: Session, kind: CatalogKind, cursor: Any) -> dict[str, Any]:
         cursor = cursor if isinstance(cursor, str) else None
         if kind == "tools":
-            return await session.list_tools_page(cursor)
+            return await session.client.list_tools_page(cursor)
         params = {"cursor": cursor} if cursor else None
         return await session.request(self.catalog[kind].method, params)
 

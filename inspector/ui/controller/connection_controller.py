@@ -37,7 +37,7 @@ from inspector.protocol.events import (
     VersionRenegotiated,
 )
 from inspector.protocol.versions import Era
-from inspector.session.driver import Call, ConnectError, Session, SessionError
+from inspector.session import Call, ConnectError, Session, SessionError
 from inspector.settings.connect import (
     SetupError,
     client_config_for,
@@ -165,16 +165,15 @@ class ConnectionController(QObject):
         arguments: dict[str, Any],
         on_progress: Callable[[ProgressUpdate], None],
         *,
-        params: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> Call:
         """tools/call as a Call (progress, cancel): the caller awaits it in a kept task
-        (`start`). `params` replaces the default {name, arguments} (e.g. run as a task).
+        (`start`). `extra` adds to the params (e.g. run as a task).
         Raises SessionError when not connected."""
         session = self.session
         if session is None or not session.is_ready:
             raise SessionError("not connected")
-        sent = params if params is not None else {"name": name, "arguments": arguments}
-        return session.start_request("tools/call", sent, on_progress=on_progress)
+        return session.client.start_tool_call(name, arguments, on_progress=on_progress, extra=extra)
 
     async def shutdown(self) -> None:
         """Close the session (the server is shut down with the transport's ladder)."""

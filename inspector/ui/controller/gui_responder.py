@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QWidget
 
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.protocol.asks import ServerAsk
-from inspector.session.responder import AskRejected
+from inspector.session import AskRejected
 from inspector.ui.dialogs.ask_dialog import WITHDRAW_DELAY_MS, AskDialog
 from inspector.ui.dialogs.elicitation import elicitation_dialog
 from inspector.ui.dialogs.sampling import SamplingDialog

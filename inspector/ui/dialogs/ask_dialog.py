@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.versions import Era
-from inspector.session.responder import AskRejected
+from inspector.session import AskRejected
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["WITHDRAW_DELAY_MS", "AskDialog", "plain"]

@@ -153,7 +153,7 @@ class ExplorerPanel(QWidget):
 
     def _server_ready(self, _ready: SessionReady) -> None:
         session = self.controller.session
-        mirror = session is not None and session.mirrors_tool_headers
+        mirror = session is not None and session.client.mirrors_tool_headers
         self.panes["tools"].model.set_mirror_headers(mirror)
 
     def _relisted(self, kind: str, diff: object) -> None:

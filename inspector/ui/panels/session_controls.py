@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidg
 from inspector.protocol.events import SessionReady
 from inspector.protocol.log_levels import LOG_LEVELS
 from inspector.protocol.versions import Era
-from inspector.session.driver import Session, SessionError
+from inspector.session import Session, SessionError
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.widgets.theme import colors
 
@@ -124,7 +124,7 @@ class LogLevelControl(QWidget):
             return
         self._set_status("…")
         try:
-            await session.set_log_level(level)
+            await session.client.set_log_level(level)
         except SessionError as exc:
             self._set_status(f"failed: {exc}", error=True)
             return
@@ -194,7 +194,7 @@ class PingControl(QWidget):
         self._show("…", None)
         started = time.perf_counter()
         try:
-            await session.ping()
+            await session.client.ping()
         except SessionError as exc:
             self._show("failed", str(exc))
             return

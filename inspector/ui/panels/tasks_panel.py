@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.features.tasks import TaskClient, TaskInfo, TaskStore
-from inspector.session.driver import SessionError
+from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.theme import colors
 

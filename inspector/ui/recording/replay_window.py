@@ -48,7 +48,7 @@ from inspector.recording.replay_target import (
     target_for_profile,
     target_from_text,
 )
-from inspector.session.driver import ConnectError, Session
+from inspector.session import ConnectError, Session
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 from inspector.transports.base import TransportError

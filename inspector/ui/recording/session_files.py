@@ -37,7 +37,7 @@ from inspector.recording.reader import RecordedSession, SessionFileError, read_s
 from inspector.recording.redaction import spec_for_profile
 from inspector.recording.retention import RecordingSettings, cleanup
 from inspector.recording.snapshot import copy_recording, write_traffic_log
-from inspector.session.driver import Session
+from inspector.session import Session
 from inspector.settings.connect import client_config_for
 from inspector.settings.profiles import Profile
 from inspector.storage.paths import sessions_dir

@@ -21,7 +21,7 @@ from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.tasks import TaskClient, TaskStore
 from inspector.protocol.events import NotificationReceived, RequestCompleted, SessionReady
 from inspector.protocol.jsonrpc import RequestId
-from inspector.session.driver import Session
+from inspector.session import Session
 from inspector.settings.connect import roots_for
 from inspector.settings.profiles import Profile, RootEntry
 from inspector.traffic.rounds import RequestRounds

@@ -36,7 +36,7 @@ from inspector.features.prompts import (
     arguments_to_send,
     parse_get_prompt_result,
 )
-from inspector.session.driver import Call, RequestCancelled, Session, SessionError
+from inspector.session import Call, RequestCancelled, Session, SessionError
 from inspector.ui.content.blocks_view import ContentBlocksView
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.forms.completion import CompletionProvider
@@ -280,12 +280,9 @@ class PromptGetView(QWidget):
         return self.task
 
     async def _get(self, session: Session, arguments: dict[str, Any]) -> None:
-        params: dict[str, Any] = {"name": self.item.key}
-        if arguments:
-            params["arguments"] = arguments
         self._started = time.monotonic()
         try:
-            self.call = session.start_request("prompts/get", params)
+            self.call = session.client.start_get_prompt(self.item.key, arguments or None)
         except SessionError as exc:
             self._failed(str(exc))
             return

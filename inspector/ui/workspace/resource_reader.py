@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from inspector.features.resource_content import ReadResult, parse_read_result
 from inspector.features.resource_watch import Watch, subscribe_supported
-from inspector.session.driver import Call, RequestCancelled, Session, SessionError
+from inspector.session import Call, RequestCancelled, Session, SessionError
 from inspector.ui.content.resource_contents_view import ResourceContentsView
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.elided_label import ElidedLabel
@@ -237,7 +237,7 @@ class ResourceReader(QWidget):
     async def _read(self, session: Session, uri: str) -> None:
         self._started = time.monotonic()
         try:
-            self.call = session.start_request("resources/read", {"uri": uri})
+            self.call = session.client.start_read_resource(uri)
         except SessionError as exc:
             self._failed(str(exc))
             return

@@ -73,3 +73,7 @@ class RunAsTaskOption(QWidget):
             return params
         ttl = self.ttl.value() * 1000 or None
         return task_request_params(params, self._mode, ttl)
+
+    def extra_params(self) -> dict[str, Any]:
+        """What tools/call adds to its params to ask for a task ({} when the option is off)."""
+        return self.apply({})

@@ -28,7 +28,7 @@ from inspector.features.catalog.model import CatalogItem
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.features.tasks import tasks_mode
 from inspector.features.tool_calls import ToolCallRecord, follow_call
-from inspector.session.driver import SessionError
+from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.forms.schema_form import SchemaForm
 from inspector.ui.widgets.plain_text import plain_label, plain_tooltip, short
@@ -223,12 +223,12 @@ class ToolCallView(QWidget):
         record.validated_before_sending = validated
         if self.item.excluded:
             record.note = "called although excluded"
-        params = self.task_option.apply({"name": self.item.key, "arguments": arguments})
+        extra = self.task_option.extra_params()
         if self.task_option.wanted:
             record.note = (record.note + "; " if record.note else "") + "run as task"
         try:
             call = self.controller.start_tool_call(
-                self.item.key, arguments, record.on_progress, params=params
+                self.item.key, arguments, record.on_progress, extra=extra
             )
         except SessionError as exc:
             self.status_label.setText(f"Could not call: {exc}")

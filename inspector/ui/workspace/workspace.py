@@ -177,7 +177,7 @@ class ItemPage(QWidget):
         self.setObjectName("itemPage")
         self.item = item
         session = controller.session
-        mirror = session is not None and session.mirrors_tool_headers
+        mirror = session is not None and session.client.mirrors_tool_headers
         self.title = ElidedLabel(item.title)
         self.title.setObjectName("itemTitle")
         font = self.title.font()

@@ -19,7 +19,7 @@ from inspector.features.catalog.pins import PinStore
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.events import ListChanged, NotificationReceived
 from inspector.protocol.versions import Era, EraSetting
-from inspector.session.driver import Session
+from inspector.session import Session
 from inspector.transports.stdio import StdioParams, StdioTransport
 from tests.helpers.http_fakes import FakeHttp, open_session, result
 from tests.helpers.peers import REPO
@@ -158,14 +158,14 @@ async def test_list_changed_relists_and_reports_the_diff(connect: Any, era: EraS
     if era is EraSetting.MODERN:
         assert h.loader.listen_call is not None
         assert h.loader.listen_call.method == "subscriptions/listen"
-    await h.session.call_tool("toggle_bonus_tool", {})
+    await h.session.client.call_tool("toggle_bonus_tool", {})
     await until(lambda: h.diffs, "a re-list after list_changed")
     await h.idle()
     kind, diff = h.diffs[-1]
     added = [k for k in h.keys("tools") if k not in ("toggle_bonus_tool",)]
     assert kind == "tools" and diff.added and diff.added[0] in added
     assert not h.catalog.tools.stale
-    await h.session.call_tool("toggle_bonus_tool", {})
+    await h.session.client.call_tool("toggle_bonus_tool", {})
     await until(lambda: len(h.diffs) >= 2, "a second re-list")
     assert h.diffs[-1][1].removed == diff.added
 
@@ -174,7 +174,7 @@ async def test_auto_relist_off_leaves_the_list_stale(connect: Any) -> None:
     h: Harness = await connect(["-m", "inspector.demo"])
     h.loader.auto_relist = False
     before = h.keys("tools")
-    await h.session.call_tool("toggle_bonus_tool", {})
+    await h.session.client.call_tool("toggle_bonus_tool", {})
     await until(lambda: h.catalog.tools.stale, "the stale mark")
     assert h.keys("tools") == before and not h.diffs
     await done(h.loader.reload("tools"))
@@ -250,9 +250,9 @@ async def test_modern_http_pages_keep_header_specs_and_flag_excluded_tools() -> 
         bad = tools.find("bad_header")
         assert bad is not None and bad.excluded is not None and "x-mcp-header" in bad.excluded
         assert tools.find("execute_sql").excluded is None  # type: ignore[union-attr]
-        assert opened.session.mirrors_tool_headers
+        assert opened.session.client.mirrors_tool_headers
         # The spec from page 2 is kept for calls: the argument is mirrored into a header.
-        await opened.session.call_tool("execute_sql", {"region": "eu"})
+        await opened.session.client.call_tool("execute_sql", {"region": "eu"})
         call = fake.posts("tools/call")[0]
         assert call.headers["mcp-param-region"] == "eu"
     finally:
@@ -262,11 +262,13 @@ async def test_modern_http_pages_keep_header_specs_and_flag_excluded_tools() -> 
 
 
 class SlowSession:
-    """Just enough of a Session for the loader: tools/list waits until released."""
+    """Just enough of a Session (and its client) for the loader: tools/list waits until
+    released."""
 
     era = Era.LEGACY
 
     def __init__(self) -> None:
+        self.client = self
         self.excluded_tools: dict[str, str] = {}
         self.server_capabilities: dict[str, Any] = {"tools": {"listChanged": True}}
         self.release = asyncio.Event()

@@ -1,0 +1,46 @@
+"""What the driver makes of a received frame before the log shows it: an oversized frame's
+id recovered from its head, and the note an event puts on the frame that caused it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from inspector.protocol.events import Event, LateResponse, ProtocolViolation, UnmatchedResponse
+from inspector.protocol.jsonrpc import Invalid, RequestId
+from inspector.transports.base import FrameReceived
+
+__all__ = ["frame_note", "oversized"]
+
+# The start of a response: {"jsonrpc":"2.0","id":ID,"result"|"error" (either key order).
+_RESPONSE_HEAD = re.compile(
+    rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")'
+    rb'\s*,\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"(?:result|error)"\s*:'
+)
+
+
+def oversized(event: FrameReceived) -> Invalid:
+    """A frame over the size limit, of which only the head was kept.
+
+    When the head shows it is a response, keep its id (and a stand-in value without a
+    method) so the connection fails the request it answers now, instead of at its timeout.
+    """
+    reason = f"frame of {event.size:,} bytes exceeds the size limit; only its head was kept"
+    head = event.raw if isinstance(event.raw, bytes) else event.raw.encode("utf-8", "replace")
+    match = _RESPONSE_HEAD.match(head)
+    if match is None:
+        return Invalid(event.raw, reason)
+    try:
+        msg_id: RequestId = json.loads(match.group(1))  # an integer or a string, by the pattern
+    except ValueError:  # e.g. a bad escape in a string id
+        return Invalid(event.raw, reason)
+    return Invalid(event.raw, reason, id=msg_id, value={"jsonrpc": "2.0", "id": msg_id})
+
+
+def frame_note(event: Event) -> str | None:
+    """What the traffic log should say about the frame that caused `event`."""
+    if isinstance(event, UnmatchedResponse | ProtocolViolation):
+        return event.message
+    if isinstance(event, LateResponse):
+        return f"late response to {event.method} (given up: {event.why_given_up})"
+    return None
