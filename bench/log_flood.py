@@ -36,7 +36,7 @@ from PySide6.QtCore import QElapsedTimer, QSettings, QTimer
 
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
-from inspector.traffic.log import TrafficFilter
+from inspector.traffic.filter import TrafficFilter
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.window.event_loop import run_qt_async
 from inspector.ui.window.gui_command import settle_heap

@@ -17,7 +17,8 @@ import tracemalloc
 
 from inspector.protocol.connection import ClientConfig, ClientConnection
 from inspector.protocol.jsonrpc import parse_frame
-from inspector.traffic.log import TrafficLog, TrafficRecord, kind_of
+from inspector.traffic.log import TrafficLog
+from inspector.traffic.record import TrafficRecord, kind_of
 
 
 def make_frames(n: int) -> list[str]:

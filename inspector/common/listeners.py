@@ -50,7 +50,10 @@ class Listeners(Generic[P]):
     def emit(self, *args: P.args, **kwargs: P.kwargs) -> None:
         """Call every listener in subscription order. A listener may unsubscribe (itself or
         another) while it runs; the ones subscribed when the emit began are all called."""
-        for listener in tuple(self._items):
+        items = self._items
+        if not items:  # the common case on hot paths (a flood with nobody listening)
+            return
+        for listener in tuple(items):
             try:
                 listener(*args, **kwargs)
             except Exception:

@@ -33,7 +33,7 @@ from inspector.protocol.asks import ServerAsk
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.versions import LATEST_LEGACY, Era, EraSetting, era_of
 from inspector.session import Session, SessionError
-from inspector.traffic.log import TrafficRecord
+from inspector.traffic.record import TrafficRecord
 from inspector.transports.factory import http_transport
 
 __all__ = [

@@ -11,13 +11,13 @@ wants to see that the resource changed), so the controller owns it, one per wind
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.events import (
     NotificationReceived,
     ResourceUpdated,
@@ -65,23 +65,15 @@ class ResourceWatches:
         self._clock = clock
         self._session: Session | None = None
         self._watches: dict[str, Watch] = {}
-        self._listeners: list[Listener] = []
+        self._listeners: Listeners[[str]] = Listeners("watch listener")
 
     # ------------------------------------------------------------- observers
-    def on_change(self, listener: Listener) -> None:
+    def on_change(self, listener: Listener) -> Unsubscribe:
         """`listener(uri)` after any change of that URI's watch."""
-        self._listeners.append(listener)
-
-    def remove_listener(self, listener: Listener) -> None:
-        with contextlib.suppress(ValueError):
-            self._listeners.remove(listener)
+        return self._listeners.add(listener)
 
     def _changed(self, uri: str) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(uri)
-            except Exception:
-                log.exception("watch listener failed")
+        self._listeners.emit(uri)
 
     # ------------------------------------------------------------- state
     def get(self, uri: str, session: Session | None = None) -> Watch | None:

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, TypeAlias
 
+from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.asks import ServerAsk, ask_kind
 from inspector.protocol.versions import Era
 from inspector.session import AskRejected, Session, SessionError
@@ -175,17 +176,13 @@ class TaskStore:
     def __init__(self) -> None:
         self.mode: TasksMode | None = None
         self._tasks: dict[str, TaskInfo] = {}
-        self._listeners: list[Callable[[str | None], None]] = []
+        self._listeners: Listeners[[str | None]] = Listeners("task store listener")
 
-    def on_change(self, listener: Callable[[str | None], None]) -> None:
-        self._listeners.append(listener)
+    def on_change(self, listener: Callable[[str | None], None]) -> Unsubscribe:
+        return self._listeners.add(listener)
 
     def _changed(self, task_id: str | None) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(task_id)
-            except Exception:
-                log.exception("task store listener failed")
+        self._listeners.emit(task_id)
 
     def __len__(self) -> int:
         return len(self._tasks)

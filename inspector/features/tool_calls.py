@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.features.content_blocks import JSON_PREVIEW_LIMIT
 from inspector.features.forms.model import FieldError, validate_values
 from inspector.protocol.events import ProgressUpdate
@@ -183,19 +184,16 @@ class ToolCallRecord:
     note: str = ""  # e.g. "called although excluded", "run as a task"
     task_id: str | None = None  # the call created a task (run as task)
     call: Call | None = field(default=None, repr=False)
-    _listeners: list[Listener] = field(default_factory=list, repr=False)
+    _listeners: Listeners[[ToolCallRecord]] = field(
+        default_factory=lambda: Listeners("tool call listener"), repr=False
+    )
 
     # -- listeners -------------------------------------------------------------
-    def on_change(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+    def on_change(self, listener: Listener) -> Unsubscribe:
+        return self._listeners.add(listener)
 
     def _changed(self) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(self)
-            except Exception:
-                log.exception("tool call listener failed")
+        self._listeners.emit(self)
 
     # -- state -------------------------------------------------------------------
     @property

@@ -16,7 +16,7 @@ from typing import Any, Final
 from urllib.parse import parse_qsl, unquote_plus, urlsplit
 
 from inspector import __version__
-from inspector.traffic.log import TrafficRecord
+from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange
 
 __all__ = [

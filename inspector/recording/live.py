@@ -22,7 +22,7 @@ from inspector.recording.redaction import RecordingSpec, spec_for_profile
 from inspector.recording.retention import RecordingSettings, cleanup, new_session_path
 from inspector.recording.writer import RecordingResponder, SessionRecorder
 from inspector.session import AskRejected, Responder, Session
-from inspector.traffic.log import TrafficRecord
+from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import TransportClosed
 
 if TYPE_CHECKING:

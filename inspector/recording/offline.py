@@ -28,8 +28,10 @@ from inspector.protocol.jsonrpc import (
 )
 from inspector.protocol.versions import Era
 from inspector.recording.reader import RecordedEvent, RecordedSession
-from inspector.traffic.log import KINDS, EntryKind, TrafficLog, TrafficRecord, kind_of
-from inspector.traffic.notices import ErrorStore, LogMessageStore
+from inspector.traffic.error_store import ErrorStore
+from inspector.traffic.log import TrafficLog
+from inspector.traffic.log_messages import LogMessageStore
+from inspector.traffic.record import KINDS, EntryKind, TrafficRecord, kind_of
 from inspector.transports.base import HttpExchange
 
 __all__ = ["OfflineSession", "RecordedAction", "load_offline", "ready_of"]

@@ -17,7 +17,8 @@ from inspector.protocol.versions import EraSetting
 from inspector.recording.format import header_line
 from inspector.recording.redaction import RecordingSpec
 from inspector.recording.writer import SessionRecorder
-from inspector.traffic.log import TrafficLog, TrafficRecord
+from inspector.traffic.log import TrafficLog
+from inspector.traffic.record import TrafficRecord
 
 __all__ = ["copy_recording", "write_traffic_log"]
 

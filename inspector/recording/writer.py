@@ -20,7 +20,7 @@ from inspector.protocol.asks import ServerAsk
 from inspector.protocol.events import SessionReady
 from inspector.recording.format import Redactor, plain_frame_line, record_line
 from inspector.session import AskRejected, Responder
-from inspector.traffic.log import TrafficRecord
+from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange
 
 __all__ = ["RecordingResponder", "SessionRecorder"]

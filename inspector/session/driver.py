@@ -55,7 +55,7 @@ from inspector.session.resend_policy import MAX_RESENDS, ResendPolicy
 from inspector.session.responder import PolicyResponder, Responder
 from inspector.session.tool_headers import ToolHeaderRegistry
 from inspector.session.traffic_reporter import TrafficReporter
-from inspector.traffic.log import TrafficObserver
+from inspector.traffic.record import TrafficObserver
 from inspector.transports.base import (
     DeliveryFailed,
     FrameReceived,

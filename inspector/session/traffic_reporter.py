@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.jsonrpc import Invalid, Message, ParsedFrame
-from inspector.traffic.log import TrafficObserver, TrafficRecord, kind_of
+from inspector.traffic.record import TrafficObserver, TrafficRecord, kind_of
 from inspector.transports.base import FrameReceived, HttpExchange, StderrLine, TransportClosed
 
 __all__ = ["TrafficReporter"]

@@ -40,6 +40,7 @@ from inspector.auth import (
 )
 from inspector.auth.challenge import challenge_info
 from inspector.auth.events import Level
+from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 
@@ -209,18 +210,14 @@ class ProfileAuth:
         self._login_task: asyncio.Task[TokenSet | None] | None = None
         self._login_oauth: OAuth | None = None
         self._cancelled = False
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners: Listeners[[]] = Listeners("auth state listener")
 
     # ---------------------------------------------------------------- state
-    def on_changed(self, listener: Callable[[], None]) -> None:
-        self._listeners.append(listener)
+    def on_changed(self, listener: Callable[[], None]) -> Unsubscribe:
+        return self._listeners.add(listener)
 
     def _changed(self) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener()
-            except Exception:
-                log.exception("an auth state listener failed")
+        self._listeners.emit()
 
     @property
     def logging_in(self) -> bool:

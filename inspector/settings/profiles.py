@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.settings.auth_options import (
     BearerOptions,
     HttpAuth,
@@ -317,7 +318,7 @@ class ProfileStore:
         self.path = path if path is not None else profiles_path()
         self.secrets = secrets
         self._profiles: list[Profile] = []
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners: Listeners[[]] = Listeners("profile store listener")
         self.load_error: str | None = None
         self.load()
 
@@ -349,12 +350,11 @@ class ProfileStore:
         return [p.name for p in self.profiles]
 
     # ---------------------------------------------------------------- changes
-    def on_changed(self, listener: Callable[[], None]) -> None:
-        self._listeners.append(listener)
+    def on_changed(self, listener: Callable[[], None]) -> Unsubscribe:
+        return self._listeners.add(listener)
 
     def _changed(self) -> None:
-        for listener in list(self._listeners):
-            listener()
+        self._listeners.emit()
 
     def put(self, profile: Profile, *, session_only_secrets: bool = False) -> Profile:
         """Add or replace (by id). Secret values go to the secret store, then the file is saved.

@@ -14,9 +14,9 @@ import sys
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeAlias, overload
+from typing import Any, Final, overload
 
+from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.jsonrpc import (
     ErrorResponse,
     Invalid,
@@ -27,70 +27,17 @@ from inspector.protocol.jsonrpc import (
     Response,
     parse_frame,
 )
+from inspector.traffic.filter import TrafficFilter, caseless_key, text_hit
+from inspector.traffic.record import (
+    KINDS,
+    Direction,
+    EntryKind,
+    TrafficRecord,
+)
+from inspector.traffic.stats import MethodStats
 from inspector.transports.base import HttpExchange
 
-__all__ = [
-    "Direction",
-    "EntryKind",
-    "MethodStats",
-    "TrafficEntry",
-    "TrafficFilter",
-    "TrafficLog",
-    "TrafficObserver",
-    "TrafficRecord",
-    "kind_of",
-]
-
-Direction: TypeAlias = Literal["out", "in", ""]
-EntryKind: TypeAlias = Literal[
-    "request", "response", "error", "notification", "invalid", "stderr", "http", "note"
-]
-
-KINDS: Final[tuple[EntryKind, ...]] = (
-    "request",
-    "response",
-    "error",
-    "notification",
-    "invalid",
-    "stderr",
-    "http",
-    "note",
-)
-
-
-def kind_of(frame: ParsedFrame) -> EntryKind:
-    if isinstance(frame, Request):
-        return "request"
-    if isinstance(frame, Notification):
-        return "notification"
-    if isinstance(frame, Response):
-        return "response"
-    if isinstance(frame, ErrorResponse):
-        return "error"
-    return "invalid"
-
-
-@dataclass(slots=True)
-class TrafficRecord:
-    """What the session reports to traffic observers for every frame, valid or not."""
-
-    direction: Direction
-    kind: EntryKind
-    raw: str | bytes
-    mono: float
-    wall: float
-    transport: str
-    frame: ParsedFrame | None = None
-    size: int = 0
-    truncated: bool = False
-    note: str | None = None  # e.g. "stdout pollution", the invalid reason
-    http: HttpExchange | None = None
-    sse_event_id: str | None = None
-
-
-# Observers may return something (TrafficLog.observe returns the new entry); it is ignored.
-TrafficObserver: TypeAlias = Callable[[TrafficRecord], object]
-
+__all__ = ["TrafficEntry", "TrafficLog"]
 
 _NO_ID: Final = -(2**63)  # msg_id column: no id
 _OTHER_ID: Final = -(2**63) + 1  # msg_id column: see the sparse map (strings, huge ints)
@@ -244,111 +191,6 @@ class TrafficEntry:
         return extra.get("http") if extra else None
 
 
-class MethodStats:
-    __slots__ = ("count", "errors", "latencies", "method")
-
-    def __init__(self, method: str) -> None:
-        self.method = method
-        self.count = 0
-        self.errors = 0
-        self.latencies = array("d")
-
-    def percentile(self, q: float) -> float | None:
-        if not self.latencies:
-            return None
-        ordered = sorted(self.latencies)
-        idx = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-        return ordered[idx]
-
-    @property
-    def max_latency(self) -> float | None:
-        return max(self.latencies) if self.latencies else None
-
-    def summary(self) -> tuple[float | None, float | None, float | None]:
-        """(p50, p95, max) with one sort, for panels that refresh often."""
-        if not self.latencies:
-            return None, None, None
-        ordered = sorted(self.latencies)
-        last = len(ordered) - 1
-
-        def pick(q: float) -> float:
-            return ordered[min(last, max(0, round(q / 100 * last)))]
-
-        return pick(50), pick(95), ordered[-1]
-
-
-# Noise a user usually hides: keep-alives and progress (and the answers to pings).
-NOISE_METHODS: Final = frozenset({"ping", "notifications/progress"})
-
-
-@dataclass(frozen=True, slots=True)
-class TrafficFilter:
-    """What the log view shows. Empty fields match everything.
-
-    `method` is a case-insensitive substring of the method; `text` a substring of the raw
-    text, case-insensitive when it is all lower case ("smart case", as in ripgrep).
-    """
-
-    directions: frozenset[str] | None = None
-    kinds: frozenset[str] | None = None
-    method: str = ""
-    text: str = ""
-    hide_noise: bool = False
-    exclude_methods: frozenset[str] = field(default_factory=frozenset)
-
-    @property
-    def active(self) -> bool:
-        return bool(
-            self.directions is not None
-            or self.kinds is not None
-            or self.method
-            or self.text
-            or self.hide_noise
-            or self.exclude_methods
-        )
-
-    def excluded(self) -> frozenset[str]:
-        return self.exclude_methods | NOISE_METHODS if self.hide_noise else self.exclude_methods
-
-    def matches(self, entry: TrafficEntry) -> bool:
-        if self.directions is not None and entry.direction not in self.directions:
-            return False
-        if self.kinds is not None and entry.kind not in self.kinds:
-            return False
-        method = entry.method
-        if method in self.excluded():
-            return False
-        if self.method and (method is None or self.method.lower() not in method.lower()):
-            return False
-        return not self.text or _text_hit(self.text)(entry.raw)
-
-
-def _text_hit(needle: str) -> Callable[[str | bytes], bool]:
-    fold = needle == needle.lower()
-    needle_b = needle.encode("utf-8", "replace")
-
-    def hit(raw: str | bytes) -> bool:
-        if isinstance(raw, str):
-            return needle in (raw.lower() if fold else raw)
-        return needle_b in (raw.lower() if fold else raw)
-
-    return hit
-
-
-def _caseless_key(needle: str) -> str:
-    """The longest run of the needle's characters that have no case (at least 2 long)."""
-    best = ""
-    run: list[str] = []
-    for ch in needle + "A":
-        if ch.lower() == ch.upper():
-            run.append(ch)
-            continue
-        if len(run) > len(best):
-            best = "".join(run)
-        run = []
-    return best if len(best) >= 2 else ""
-
-
 class _Entries(Sequence[TrafficEntry]):
     """`TrafficLog.entries`: a read-only sequence of row views."""
 
@@ -407,10 +249,10 @@ class TrafficLog:
         self._method_codes: dict[str, int] = {}
         # (direction of the request, id) -> index of the still-open request entry
         self._open: dict[tuple[Direction, RequestId], int] = {}
-        self._grow_listeners: list[Callable[[], None]] = []
-        self._append_listeners: list[Callable[[TrafficEntry], None]] = []
-        self._pair_listeners: list[Callable[[TrafficEntry, TrafficEntry], None]] = []
-        self._clear_listeners: list[Callable[[], None]] = []
+        self._grown: Listeners[[]] = Listeners("traffic log listener")
+        self._appended: Listeners[[TrafficEntry]] = Listeners("traffic log listener")
+        self._paired: Listeners[[TrafficEntry, TrafficEntry]] = Listeners("traffic log listener")
+        self._cleared: Listeners[[]] = Listeners("traffic log listener")
         self.started_mono = time.monotonic()
 
     def __len__(self) -> int:
@@ -422,18 +264,18 @@ class TrafficLog:
     def __getitem__(self, index: int) -> TrafficEntry:
         return self.entries[index]
 
-    def on_append(self, listener: Callable[[TrafficEntry], None]) -> None:
-        self._append_listeners.append(listener)
+    def on_append(self, listener: Callable[[TrafficEntry], None]) -> Unsubscribe:
+        return self._appended.add(listener)
 
-    def on_grow(self, listener: Callable[[], None]) -> None:
+    def on_grow(self, listener: Callable[[], None]) -> Unsubscribe:
         """Like `on_append`, without making a view per entry (for batching adapters)."""
-        self._grow_listeners.append(listener)
+        return self._grown.add(listener)
 
-    def on_pair(self, listener: Callable[[TrafficEntry, TrafficEntry], None]) -> None:
-        self._pair_listeners.append(listener)
+    def on_pair(self, listener: Callable[[TrafficEntry, TrafficEntry], None]) -> Unsubscribe:
+        return self._paired.add(listener)
 
-    def on_clear(self, listener: Callable[[], None]) -> None:
-        self._clear_listeners.append(listener)
+    def on_clear(self, listener: Callable[[], None]) -> Unsubscribe:
+        return self._cleared.add(listener)
 
     @property
     def methods(self) -> list[str]:
@@ -474,8 +316,7 @@ class TrafficLog:
             sparse.clear()
         self.stats.clear()
         self._open.clear()
-        for listener in self._clear_listeners:
-            listener()
+        self._cleared.emit()
 
     # The session calls this for every frame (it is a TrafficObserver).
     def observe(self, record: TrafficRecord) -> TrafficEntry:
@@ -516,15 +357,12 @@ class TrafficLog:
         partner = -1
         if frame is not None and not isinstance(frame, Notification):
             partner = self._pair_up(index, frame, msg_id, record.direction)
-        for grow in self._grow_listeners:
-            grow()
+        self._grown.emit()
         entry = TrafficEntry(self, index)
-        for listener in self._append_listeners:
-            listener(entry)
-        if partner >= 0 and self._pair_listeners:
-            request = TrafficEntry(self, partner)
-            for pair_listener in self._pair_listeners:
-                pair_listener(request, entry)
+        if self._appended:
+            self._appended.emit(entry)
+        if partner >= 0 and self._paired:
+            self._paired.emit(TrafficEntry(self, partner), entry)
         return entry
 
     def _pair_up(
@@ -627,7 +465,7 @@ class TrafficLog:
 
     def _text_stage(self, needle: str, cand: list[int] | None, start: int, stop: int) -> list[int]:
         raws = self._raw
-        hit = _text_hit(needle)
+        hit = text_hit(needle)
         if cand is not None:
             return [i for i in cand if hit(raws[i])]
         span = raws if start == 0 and stop == len(raws) else raws[start:stop]
@@ -640,7 +478,7 @@ class TrafficLog:
         # Ignoring case needs a lower-cased copy of each row, which is slow over a million
         # rows. A row can only match if it holds the needle's caseless part (digits,
         # punctuation, spaces) as is: test that first, then lower-case the few survivors.
-        key = _caseless_key(needle)
+        key = caseless_key(needle)
         if key:
             return [
                 i

@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.jsonrpc import RequestId
 from inspector.traffic.log import TrafficEntry, TrafficLog
 
@@ -32,7 +33,7 @@ class RequestRounds:
         self._lookup: KeyLookup | None = None
         self._group_of: dict[int, Hashable] = {}  # request entry index -> group
         self._members: dict[Hashable, list[int]] = {}  # group -> request indices, in order
-        self._listeners: list[Callable[[list[int]], None]] = []
+        self._listeners: Listeners[[list[int]]] = Listeners("rounds listener")
         log.on_grow(self._on_grow)
         log.on_clear(self.clear)
 
@@ -41,9 +42,9 @@ class RequestRounds:
         connection), or None for a request the core does not track."""
         self._lookup = lookup
 
-    def on_change(self, listener: Callable[[list[int]], None]) -> None:
+    def on_change(self, listener: Callable[[list[int]], None]) -> Unsubscribe:
         """`listener(indices)`: the marks of these entries changed (a round was added)."""
-        self._listeners.append(listener)
+        return self._listeners.add(listener)
 
     def clear(self) -> None:
         self._group_of.clear()
@@ -67,9 +68,7 @@ class RequestRounds:
         members.append(index)
         self._group_of[index] = group
         if len(members) > 1 and self._listeners:
-            changed = self._with_answers(members)
-            for listener in list(self._listeners):
-                listener(changed)
+            self._listeners.emit(self._with_answers(members))
 
     def _with_answers(self, requests: list[int]) -> list[int]:
         out: list[int] = []

@@ -54,38 +54,46 @@ def imports_of(name: str, path: Path, known: dict[str, Path]) -> Iterator[str]:
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
+    """Strongly connected components of more than one module (Kosaraju, iterative: the
+    test must not raise the interpreter's recursion limit for the tests after it)."""
+    order: list[str] = []
+    seen: set[str] = set()
+    for root in graph:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack: list[tuple[str, list[str]]] = [(root, sorted(graph[root]))]
+        while stack:
+            node, todo = stack[-1]
+            if todo:
+                nxt = todo.pop()
+                if nxt in graph and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, sorted(graph[nxt])))
+            else:
+                stack.pop()
+                order.append(node)
+    reverse: dict[str, set[str]] = {v: set() for v in graph}
+    for v, targets in graph.items():
+        for w in targets:
+            if w in reverse:
+                reverse[w].add(v)
     found: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in graph[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component: list[str] = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    for v in graph:
-        if v not in index:
-            visit(v)
+    assigned: set[str] = set()
+    for root in reversed(order):
+        if root in assigned:
+            continue
+        component, todo_nodes = [], [root]
+        assigned.add(root)
+        while todo_nodes:
+            v = todo_nodes.pop()
+            component.append(v)
+            for w in reverse[v]:
+                if w not in assigned:
+                    assigned.add(w)
+                    todo_nodes.append(w)
+        if len(component) > 1:
+            found.append(sorted(component))
     return found
 
 

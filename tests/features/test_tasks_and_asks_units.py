@@ -32,7 +32,8 @@ from inspector.features.tasks import (
 from inspector.protocol.events import ProtocolViolation, RequestCompleted
 from inspector.protocol.jsonrpc import Notification, Request, Response, encode
 from inspector.protocol.versions import Era
-from inspector.traffic.log import TrafficLog, TrafficRecord, kind_of
+from inspector.traffic.log import TrafficLog
+from inspector.traffic.record import TrafficRecord, kind_of
 from inspector.traffic.rounds import RequestRounds, conversation_text
 from tests.helpers.fake_server import META, modern_session, of_type
 

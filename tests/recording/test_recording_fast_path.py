@@ -7,7 +7,7 @@ import time
 
 from inspector.protocol.jsonrpc import parse_frame
 from inspector.recording.format import plain_frame_line, record_line
-from inspector.traffic.log import TrafficRecord, kind_of
+from inspector.traffic.record import TrafficRecord, kind_of
 
 
 def _record(raw: str, direction: str = "in") -> TrafficRecord:

@@ -24,7 +24,7 @@ from inspector.recording.format import (
 )
 from inspector.recording.reader import SessionFileError, read_session
 from inspector.recording.writer import SessionRecorder
-from inspector.traffic.log import TrafficRecord
+from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange
 from tests.helpers.peers import PY, REPO
 

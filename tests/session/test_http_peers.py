@@ -21,7 +21,7 @@ from inspector.protocol.connection import ClientConfig
 from inspector.protocol.events import NotificationReceived, ProgressUpdate
 from inspector.protocol.versions import Era, EraSetting
 from inspector.session import ServerError, Session
-from inspector.traffic.log import TrafficRecord
+from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange
 from inspector.transports.factory import HttpKind, http_transport
 from tests.helpers.http_servers import Served, free_port, serving

@@ -6,7 +6,9 @@ import json
 import time
 
 from inspector.protocol.jsonrpc import parse_frame
-from inspector.traffic.log import TrafficFilter, TrafficLog, TrafficRecord, kind_of
+from inspector.traffic.filter import TrafficFilter
+from inspector.traffic.log import TrafficLog
+from inspector.traffic.record import TrafficRecord, kind_of
 
 
 def feed(log: TrafficLog, direction: str, message: object, mono: float = 0.0) -> None:

@@ -8,7 +8,8 @@ import time
 
 from inspector.protocol.jsonrpc import parse_frame
 from inspector.traffic.format import cli_command, detail_text, hexdump, summarize
-from inspector.traffic.log import TrafficEntry, TrafficLog, TrafficRecord, kind_of
+from inspector.traffic.log import TrafficEntry, TrafficLog
+from inspector.traffic.record import TrafficRecord, kind_of
 from inspector.transports.base import HttpExchange
 
 

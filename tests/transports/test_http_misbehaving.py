@@ -26,7 +26,7 @@ from inspector.session import (
     Session,
     TransportFailure,
 )
-from inspector.traffic.log import TrafficRecord
+from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange, SessionExpired
 from inspector.transports.http_common import HttpParams
 from inspector.transports.sse import SseDecoder

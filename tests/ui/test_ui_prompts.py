@@ -16,8 +16,9 @@ from inspector.features.catalog.model import CatalogItem
 from inspector.protocol.models import Prompt, parse_lenient
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
+from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
-from inspector.traffic.notices import ErrorStore, LogMessageStore
+from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.workspace.prompt_view import PromptGetView
 from inspector.ui.workspace.resource_reader import ResourceReadDialog

@@ -15,8 +15,9 @@ from PySide6.QtWidgets import QApplication
 from inspector.features.resource_content import INITIAL_DISPLAY_CHARS
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
+from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
-from inspector.traffic.notices import ErrorStore, LogMessageStore
+from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.content.resource_contents_view import PartView
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.workspace.resource_reader import ResourceReader

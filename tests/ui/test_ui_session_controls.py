@@ -12,8 +12,9 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
+from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
-from inspector.traffic.notices import ErrorStore, LogMessageStore
+from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.panels.session_controls import LogLevelControl, PingControl
 from tests.helpers.gui import new_loop, python_profile, run, until

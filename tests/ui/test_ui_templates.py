@@ -17,8 +17,9 @@ from inspector.features.catalog.model import CatalogItem
 from inspector.protocol.models import ResourceTemplate, parse_lenient
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
+from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
-from inspector.traffic.notices import ErrorStore, LogMessageStore
+from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.workspace.resource_views import TemplateReadView
 from tests.helpers.gui import new_loop, python_profile, run, until

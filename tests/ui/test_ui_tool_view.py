@@ -16,8 +16,9 @@ from pytestqt.qtbot import QtBot
 
 from inspector.features.catalog.model import CatalogItem
 from inspector.settings.profiles import Profile, StdioSettings
+from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
-from inspector.traffic.notices import ErrorStore, LogMessageStore
+from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.content.panes import ImagePane
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.forms.editors import StringEditor

@@ -11,7 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from inspector.protocol.jsonrpc import parse_frame
-from inspector.traffic.log import TrafficFilter, TrafficLog, TrafficRecord, kind_of
+from inspector.traffic.filter import TrafficFilter
+from inspector.traffic.log import TrafficLog
+from inspector.traffic.record import TrafficRecord, kind_of
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.traffic_model import (
     COL_DIR,

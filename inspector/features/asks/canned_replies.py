@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.storage.paths import config_dir
 
 __all__ = ["CannedReplies", "CannedReply", "canned_replies_path"]
@@ -40,12 +41,12 @@ class CannedReplies:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path if path is not None else canned_replies_path()
         self._replies: dict[str, CannedReply] = {}
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners: Listeners[[]] = Listeners("canned replies listener")
         self.load_error: str | None = None
         self.load()
 
-    def on_changed(self, listener: Callable[[], None]) -> None:
-        self._listeners.append(listener)
+    def on_changed(self, listener: Callable[[], None]) -> Unsubscribe:
+        return self._listeners.add(listener)
 
     def get(self, profile_id: str) -> CannedReply | None:
         return self._replies.get(profile_id)
@@ -71,8 +72,7 @@ class CannedReplies:
 
     def _changed(self) -> None:
         self.save()
-        for listener in list(self._listeners):
-            listener()
+        self._listeners.emit()
 
     def load(self) -> None:
         self._replies = {}

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Final, Literal
 
+from inspector.common.listeners import Listeners
 from inspector.features.catalog.model import KINDS, Catalog, CatalogKind, CatalogList, ListDiff
 from inspector.features.catalog.pins import PinChange, PinStore
 from inspector.protocol.versions import Era
@@ -62,8 +63,8 @@ class CatalogLoader:
         self._pending: set[CatalogKind] = set()
         self._stale_after: set[CatalogKind] = set()
         self._reported: set[tuple[str, str]] = set()  # (tool, hash) alerts already reported
-        self.relisted: list[Callable[[CatalogKind, ListDiff], None]] = []
-        self.pins_changed: list[Callable[[], None]] = []
+        self.relisted: Listeners[[CatalogKind, ListDiff]] = Listeners("relist listener")
+        self.pins_changed: Listeners[[]] = Listeners("pins listener")
 
     # -- session ---------------------------------------------------------------------------
     def attach(self, session: Session, scope: str | None) -> None:
@@ -222,8 +223,7 @@ class CatalogLoader:
         if kind == "tools":
             self._check_pins()
         if diff is not None and not diff.empty:
-            for listener in list(self.relisted):
-                listener(kind, diff)
+            self.relisted.emit(kind, diff)
         if kind in self._pending:
             self._pending.discard(kind)
             self.reload(kind)
@@ -266,5 +266,4 @@ class CatalogLoader:
         if alerts == self.pin_alerts:
             return
         self.pin_alerts = alerts
-        for listener in list(self.pins_changed):
-            listener()
+        self.pins_changed.emit()

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
+from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.models import Prompt, Resource, ResourceTemplate, Tool, parse_lenient
 
 __all__ = [
@@ -140,7 +141,9 @@ class CatalogList:
     absent: str | None = None  # why nothing is listed (e.g. the server does not offer it)
     _reloading: bool = field(default=False, repr=False)
     _compare: bool = field(default=False, repr=False)
-    _listeners: list[Listener] = field(default_factory=list, repr=False)
+    _listeners: Listeners[[CatalogList]] = field(
+        default_factory=lambda: Listeners("catalog listener"), repr=False
+    )
     _seen_cursors: set[str] = field(default_factory=set, repr=False)
     _previous: dict[str, str] = field(default_factory=dict, repr=False)  # key -> hash
 
@@ -158,15 +161,11 @@ class CatalogList:
     def __len__(self) -> int:
         return len(self.items)
 
-    def on_change(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+    def on_change(self, listener: Listener) -> Unsubscribe:
+        return self._listeners.add(listener)
 
     def _changed(self) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(self)
-            except Exception:
-                log.exception("catalog listener failed")
+        self._listeners.emit(self)
 
     def find(self, key: str) -> CatalogItem | None:
         return next((i for i in self.items if i.key == key), None)

@@ -47,8 +47,9 @@ from inspector.settings.connect import (
 from inspector.settings.profile_auth import ProfileAuth, ProfileAuthError
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
+from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
-from inspector.traffic.notices import ErrorStore, LogMessageStore
+from inspector.traffic.log_messages import LogMessageStore
 from inspector.transports.base import StderrLine, TransportClosed
 from inspector.ui.controller.auth_opener import desktop_opener
 from inspector.ui.controller.gui_responder import GuiResponder
@@ -102,8 +103,8 @@ class ConnectionController(QObject):
         self.catalog_loader = CatalogLoader(
             self.catalog, self.start, lambda category, text: self._report(category, text), pins
         )
-        self.catalog_loader.relisted.append(self._relisted)
-        self.catalog_loader.pins_changed.append(self.pins_changed.emit)
+        self.catalog_loader.relisted.add(self._relisted)
+        self.catalog_loader.pins_changed.add(self.pins_changed.emit)
         self.catalog.tools.on_change(lambda _lst: self.tools_changed.emit())
         self.pin_scope: Callable[[Profile], str] = lambda p: p.id  # whose pins a profile uses
         # Resource subscriptions outlive the views that start them (engineer C).

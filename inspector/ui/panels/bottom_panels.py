@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.protocol.log_levels import LOG_LEVELS
-from inspector.traffic.notices import ErrorStore, LogMessageStore
+from inspector.traffic.error_store import ErrorStore
+from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.traffic.traffic_model import format_time
 from inspector.ui.widgets.batched_model import BatchedTableModel
 from inspector.ui.widgets.theme import colors

@@ -22,7 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.traffic.log import KINDS, TrafficEntry, TrafficFilter, TrafficLog
+from inspector.traffic.filter import TrafficFilter
+from inspector.traffic.log import TrafficEntry, TrafficLog
+from inspector.traffic.record import KINDS
 from inspector.ui.traffic.detail_pane import DetailPane
 from inspector.ui.traffic.traffic_model import (
     COL_DIR,

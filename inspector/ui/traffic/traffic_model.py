@@ -14,8 +14,9 @@ from typing import Any, Final
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QFont, QFontDatabase
 
+from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.format import DIRECTION_ARROWS, summarize
-from inspector.traffic.log import TrafficEntry, TrafficFilter, TrafficLog
+from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.ui.widgets.batched_model import BatchedTableModel
 from inspector.ui.widgets.theme import colors
 

@@ -33,8 +33,9 @@ from inspector.protocol.events import SessionReady
 from inspector.recording.redaction import connection_for_profile
 from inspector.settings.profiles import Profile, ProfileStore
 from inspector.storage.paths import settings_path
+from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
-from inspector.traffic.notices import ErrorStore, LogMessageStore
+from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.explorer import ExplorerPanel
 from inspector.ui.panels.auth_panel import AuthPanel

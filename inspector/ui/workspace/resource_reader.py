@@ -112,13 +112,12 @@ class ResourceReader(QWidget):
         self._seen_updates = 0
 
         watches = controller.watches
-        listener = self._watch_changed
-        watches.on_change(listener)
+        stop_listening = watches.on_change(self._watch_changed)
         end_tasks = self._own_tasks
 
         def destroyed(*_args: object) -> None:
             # A destroyed view stops listening and ends its own work (never the subscription).
-            watches.remove_listener(listener)
+            stop_listening()
             end_tasks()
 
         self.destroyed.connect(destroyed)

@@ -39,7 +39,7 @@ class Harness:
             self.catalog, self.start, lambda c, m: self.errors.append((c, m)), pins
         )
         self.diffs: list[tuple[CatalogKind, ListDiff]] = []
-        self.loader.relisted.append(lambda k, d: self.diffs.append((k, d)))
+        self.loader.relisted.add(lambda k, d: self.diffs.append((k, d)))
         session.add_listener(self.on_item)
 
     def start(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:

@@ -1,0 +1,72 @@
+"""The store behind the Notifications tab: logging notifications, by traffic row.
+
+It keeps the indices of their traffic rows plus one byte for the level, so a flood of a
+million log lines costs about nine bytes each here; the text is parsed again only when a
+row is shown. Cleared with the traffic log.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Callable
+from typing import Any
+
+from inspector.common.listeners import Listeners, Unsubscribe
+from inspector.protocol.jsonrpc import Notification
+from inspector.protocol.log_levels import level_index
+from inspector.traffic.log import TrafficEntry, TrafficLog
+
+__all__ = ["LogMessageStore"]
+
+
+class LogMessageStore:
+    """Logging notifications, by traffic row. Cleared with the traffic log."""
+
+    def __init__(self, traffic: TrafficLog) -> None:
+        self.traffic = traffic
+        self._appended: Listeners[[]] = Listeners("log message listener")
+        self._cleared: Listeners[[]] = Listeners("log message listener")
+        self.rows = array("q")  # traffic indices
+        self.levels = bytearray()
+        traffic.on_clear(self.clear)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def on_append(self, listener: Callable[[], None]) -> Unsubscribe:
+        return self._appended.add(listener)
+
+    def on_clear(self, listener: Callable[[], None]) -> Unsubscribe:
+        return self._cleared.add(listener)
+
+    def add(self, level: str, traffic_index: int) -> None:
+        self.rows.append(traffic_index)
+        self.levels.append(level_index(level))
+        self._appended.emit()
+
+    def entry(self, i: int) -> TrafficEntry:
+        return self.traffic.entries[self.rows[i]]
+
+    def clear(self) -> None:
+        del self.rows[:]
+        del self.levels[:]
+        self._cleared.emit()
+
+    def indices_at_least(self, minimum: int, start: int = 0) -> list[int]:
+        return [i for i, lv in enumerate(self.levels[start:], start) if lv >= minimum]
+
+    @staticmethod
+    def fields(entry: TrafficEntry) -> tuple[str, str, str]:
+        """(level, logger, message) of a logging notification, parsed from its raw text."""
+        frame = entry.parse()
+        params: dict[str, Any] = (frame.params or {}) if isinstance(frame, Notification) else {}
+        data = params.get("data")
+        message = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+        logger = params.get("logger")
+        level = params.get("level")
+        return (
+            level if isinstance(level, str) else "?",
+            logger if isinstance(logger, str) else "",
+            message,
+        )

@@ -1,0 +1,63 @@
+"""What the session reports to traffic observers for every frame, valid or not, and the
+kinds and directions of the log's rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final, Literal, TypeAlias
+
+from inspector.protocol.jsonrpc import ErrorResponse, Notification, ParsedFrame, Request, Response
+from inspector.transports.base import HttpExchange
+
+__all__ = ["KINDS", "Direction", "EntryKind", "TrafficObserver", "TrafficRecord", "kind_of"]
+
+Direction: TypeAlias = Literal["out", "in", ""]
+EntryKind: TypeAlias = Literal[
+    "request", "response", "error", "notification", "invalid", "stderr", "http", "note"
+]
+
+KINDS: Final[tuple[EntryKind, ...]] = (
+    "request",
+    "response",
+    "error",
+    "notification",
+    "invalid",
+    "stderr",
+    "http",
+    "note",
+)
+
+
+def kind_of(frame: ParsedFrame) -> EntryKind:
+    if isinstance(frame, Request):
+        return "request"
+    if isinstance(frame, Notification):
+        return "notification"
+    if isinstance(frame, Response):
+        return "response"
+    if isinstance(frame, ErrorResponse):
+        return "error"
+    return "invalid"
+
+
+@dataclass(slots=True)
+class TrafficRecord:
+    """What the session reports to traffic observers for every frame, valid or not."""
+
+    direction: Direction
+    kind: EntryKind
+    raw: str | bytes
+    mono: float
+    wall: float
+    transport: str
+    frame: ParsedFrame | None = None
+    size: int = 0
+    truncated: bool = False
+    note: str | None = None  # e.g. "stdout pollution", the invalid reason
+    http: HttpExchange | None = None
+    sse_event_id: str | None = None
+
+
+# Observers may return something (TrafficLog.observe returns the new entry); it is ignored.
+TrafficObserver: TypeAlias = Callable[[TrafficRecord], object]
