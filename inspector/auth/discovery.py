@@ -154,6 +154,8 @@ class Discovery:
         return servers[0]
 
     async def discover_server(self, prm: ProtectedResource | None) -> ServerMetadata:
+        """The metadata of the authorization server `prm` names (its issuer checked), or of
+        the server's origin when there is no PRM."""
         if prm is None:
             return await self._discover_legacy()
         issuer = self._choose_issuer(prm)
