@@ -31,55 +31,173 @@ step-through hook, if given, is awaited before each step.
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import time
 from collections.abc import AsyncGenerator, Generator
 from typing import Any, Final
 
 import httpx
 
+from inspector.auth.browser import Opener, cli_opener
 from inspector.auth.challenge import ChallengeInfo, challenge_info
-from inspector.auth.errors import (
-    AuthError,
-)
-from inspector.auth.events import (
-    AuthListener,
-)
-from inspector.auth.flow_core import pkce_pair, select_scope, union_scopes
-from inspector.auth.flow_grants import _Grants
+from inspector.auth.discovery import Discovery
+from inspector.auth.errors import AuthError
+from inspector.auth.events import AuthListener, AuthRedactor, StepHook
+from inspector.auth.flow_context import FlowContext
+from inspector.auth.grants import Grants
 from inspector.auth.models import (
+    ClientInfo,
+    OAuthSettings,
+    ProtectedResource,
+    ServerMetadata,
     TokenSet,
 )
-from inspector.auth.urls import (
-    origin_of,
-)
+from inspector.auth.pkce import pkce_pair
+from inspector.auth.registration import Registration
+from inspector.auth.scopes import select_scope, union_scopes
+from inspector.auth.store import AuthStore
+from inspector.auth.stored_tokens import StoredTokens
+from inspector.auth.token_endpoint import TokenEndpoint
 
+# pkce_pair, select_scope and union_scopes are re-exported: callers and tests have always
+# found them here.
 __all__ = ["OAuth", "pkce_pair", "select_scope", "union_scopes"]
 
-
-log = logging.getLogger("inspector.auth")
-
-_OFFLINE: Final = "offline_access"
-_BODY_EXCERPT: Final = 300
 _LOGIN_COOLDOWN: Final = 30.0  # seconds before a failed login is tried again by itself
 
 
-class OAuth(_Grants):
-    """The MCP OAuth client for one server URL. Use with an `httpx.AsyncClient`."""
+class OAuth(httpx.Auth):
+    """The MCP OAuth client for one server URL. Use with an `httpx.AsyncClient`.
+
+    It composes the steps of the flow, each an object of its own sharing one
+    `FlowContext`: `Discovery`, `Registration`, `TokenEndpoint` and `Grants`, with
+    `StoredTokens` for the keyring. What stays here is deciding, per request, when to
+    renew the token, log in, or step up.
+    """
+
+    requires_request_body = True
+    requires_response_body = False
+
+    def __init__(
+        self,
+        server_url: str,
+        settings: OAuthSettings | None = None,
+        *,
+        store: AuthStore | None = None,
+        opener: Opener | None = None,
+        listener: AuthListener | None = None,
+        step_hook: StepHook | None = None,
+        http_transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        context = FlowContext(
+            server_url,
+            settings or OAuthSettings(),
+            store=store or AuthStore(),
+            opener=opener or cli_opener(),
+            step_hook=step_hook,
+            http_transport=http_transport,
+        )
+        if listener is not None:
+            context.listeners.add(listener)
+        self._context = context
+        self._stored = StoredTokens(context)
+        self._discovery = Discovery(context)
+        self._registration = Registration(context)
+        self._token_endpoint = TokenEndpoint(context, self._registration, self._stored)
+        self._grants = Grants(context, self._registration, self._token_endpoint)
+        self._futile_scopes: set[frozenset[str]] = set()
+        self._login_failure: tuple[float, AuthError] | None = None
+
+    # ---------------------------------------------------------------- what it was given
+    @property
+    def server_url(self) -> str:
+        return self._context.server_url
+
+    @property
+    def server_key(self) -> str:
+        """The canonical resource URI of the server, the key of its keyring entries."""
+        return self._context.server_key
+
+    @property
+    def settings(self) -> OAuthSettings:
+        return self._context.settings
+
+    @property
+    def store(self) -> AuthStore:
+        return self._context.store
+
+    @property
+    def opener(self) -> Opener:
+        """Opens the authorization URL (replaceable: the GUI sets its own)."""
+        return self._context.opener
+
+    @opener.setter
+    def opener(self, opener: Opener) -> None:
+        self._context.opener = opener
+
+    @property
+    def step_hook(self) -> StepHook | None:
+        return self._context.step_hook
+
+    @step_hook.setter
+    def step_hook(self, hook: StepHook | None) -> None:
+        self._context.step_hook = hook
+
+    @property
+    def http_transport(self) -> httpx.AsyncBaseTransport | None:
+        return self._context.http_transport
+
+    @http_transport.setter
+    def http_transport(self, transport: httpx.AsyncBaseTransport | None) -> None:
+        self._context.http_transport = transport
+
+    @property
+    def redactor(self) -> AuthRedactor:
+        """Removes every secret the flow has seen (callers redact their own messages too)."""
+        return self._context.redactor
+
+    def add_secret(self, value: str | None) -> None:
+        """Another value to keep out of events and logs (e.g. an ID token)."""
+        self._context.redactor.add(value)
 
     def add_listener(self, listener: AuthListener) -> None:
-        self._listeners.append(listener)
+        self._context.listeners.add(listener)
 
     def remove_listener(self, listener: AuthListener) -> None:
-        with contextlib.suppress(ValueError):
-            self._listeners.remove(listener)
+        self._context.listeners.remove(listener)
+
+    # ---------------------------------------------------------------- what it found
+    @property
+    def prm(self) -> ProtectedResource | None:
+        """The server's protected resource metadata (None before discovery, or none found)."""
+        return self._discovery.prm
+
+    @property
+    def metadata(self) -> ServerMetadata | None:
+        return self._discovery.metadata
+
+    @property
+    def client(self) -> ClientInfo | None:
+        return self._registration.client
+
+    @property
+    def tokens(self) -> TokenSet | None:
+        return self._context.tokens
+
+    @property
+    def resource(self) -> str:
+        """The resource tokens are asked for (RFC 8707): the PRM's, else the server URL."""
+        return self._context.resource
+
+    @property
+    def requested_scope(self) -> str | None:
+        return self._context.requested_scope
 
     @property
     def logged_in(self) -> bool:
-        self._load_stored()
-        return self.tokens is not None
+        self._stored.load_once()
+        return self._context.tokens is not None
 
+    # ---------------------------------------------------------------- the flow
     async def login(
         self,
         *,
@@ -91,33 +209,36 @@ class OAuth(_Grants):
         CLI before connecting). Discovery uses the well-known locations, after the
         `resource_metadata` URL and with the `challenge_scope` of a 401 the caller saw
         (the GUI asks the server once without a token first)."""
-        async with self._get_lock():
+        async with self._context.lock:
             self._login_failure = None
-            prm = await self._discover_resource(resource_metadata)
-            meta = await self._discover_server(prm)
+            prm = await self._discovery.discover_resource(resource_metadata)
+            meta = await self._discovery.discover_server(prm)
             chosen = scope or select_scope(
-                override=self.settings.scope,
+                override=self._context.settings.scope,
                 challenge_scope=challenge_scope,
                 prm=prm,
                 meta=meta,
-                offline_access=self.settings.request_offline_access,
+                offline_access=self._context.settings.request_offline_access,
             )
-            return await self._obtain(meta, chosen)
+            return await self._grants.obtain(meta, chosen)
 
     def logout(self) -> list[str]:
         """Forget this server's tokens and dynamic registration (keyring and memory)."""
-        forgotten = self.store.forget_server(self.server_key)
-        if self.tokens is not None:
-            self.store.forget_tokens(self.tokens.issuer, self.tokens.resource)
-        if self.metadata is not None:
-            self.store.forget_client(self.metadata.issuer)
-        self.tokens = None
-        self.client = None
-        self._dpop = None
+        store = self._context.store
+        forgotten = store.forget_server(self._context.server_key)
+        tokens = self._context.tokens
+        if tokens is not None:
+            store.forget_tokens(tokens.issuer, tokens.resource)
+        metadata = self._discovery.metadata
+        if metadata is not None:
+            store.forget_client(metadata.issuer)
+        self._context.tokens = None
+        self._registration.forget()
+        self._context.dpop.forget_key()
         self._futile_scopes.clear()
-        self._grant_failure = None
+        self._grants.forget()
         self._login_failure = None
-        self._emit(
+        self._context.emit(
             "logout",
             "logged out: " + ("; ".join(forgotten) if forgotten else "nothing was stored"),
             "ok",
@@ -125,13 +246,12 @@ class OAuth(_Grants):
         return forgotten
 
     def cancel_login(self, message: str = "the login was cancelled") -> None:
-        if self._pending is not None:
-            self._pending.cancel(message)
+        self._grants.cancel_login(message)
 
     def status_line(self) -> str:
         """One sentence about the current state, for a status bar."""
-        self._load_stored()
-        t = self.tokens
+        self._stored.load_once()
+        t = self._context.tokens
         if t is None:
             return "not logged in"
         left = t.expires_in()
@@ -153,7 +273,7 @@ class OAuth(_Grants):
         last_outcome = ""
         step_ups = 0
         while True:
-            self._remember_nonce(response)
+            self._context.dpop.remember_nonce(response)
             status = response.status_code
             if status == 401:
                 info = challenge_info(response)
@@ -164,7 +284,7 @@ class OAuth(_Grants):
                     and nonce_retries < 2
                 ):
                     nonce_retries += 1
-                    self._emit(
+                    self._context.emit(
                         "dpop",
                         "the server asked for a DPoP nonce; retrying with a fresh proof",
                         url=str(request.url),
@@ -173,7 +293,7 @@ class OAuth(_Grants):
                     response = yield request
                     continue
                 if unauthorized >= 2 or last_outcome == "login":
-                    self._emit(
+                    self._context.emit(
                         "error",
                         "the server still answers 401 Unauthorized after a new token; giving up "
                         "on this request",
@@ -191,8 +311,8 @@ class OAuth(_Grants):
                 info = challenge_info(response)
                 if not info.insufficient_scope:
                     return
-                if step_ups >= self.settings.max_step_ups:
-                    self._emit(
+                if step_ups >= self._context.settings.max_step_ups:
+                    self._context.emit(
                         "step-up",
                         f"the server still wants more scope after {step_ups} step-up "
                         "authorization(s); treating this as a permanent authorization failure",
@@ -211,19 +331,19 @@ class OAuth(_Grants):
 
     def _authorize(self, request: httpx.Request) -> TokenSet | None:
         """Put the current token (and a fresh DPoP proof) on the request."""
-        tokens = self.tokens
+        tokens = self._context.tokens
         if tokens is None:
             request.headers.pop("Authorization", None)
             request.headers.pop("DPoP", None)
             return None
         if tokens.is_dpop:
-            key = self._dpop_key_for(tokens)
+            key = self._context.dpop.key_for(tokens)
             request.headers["Authorization"] = f"DPoP {tokens.access_token}"
             request.headers["DPoP"] = key.proof(
                 request.method,
                 str(request.url),
                 access_token=tokens.access_token,
-                nonce=self._dpop_nonces.get(origin_of(str(request.url))),
+                nonce=self._context.dpop.nonce_for(str(request.url)),
             )
         else:
             request.headers["Authorization"] = f"Bearer {tokens.access_token}"
@@ -231,17 +351,17 @@ class OAuth(_Grants):
         return tokens
 
     async def _before_request(self) -> None:
-        self._load_stored()
-        tokens = self.tokens
+        self._stored.load_once()
+        tokens = self._context.tokens
         if tokens is None:
             return
         left = tokens.expires_in()
-        if left is None or left > self.settings.refresh_skew:
+        if left is None or left > self._context.settings.refresh_skew:
             return
-        async with self._get_lock():
-            if self.tokens is not tokens:
+        async with self._context.lock:
+            if self._context.tokens is not tokens:
                 return  # someone else renewed it meanwhile
-            self._emit(
+            self._context.emit(
                 "expiry",
                 "the access token has expired"
                 if left <= 0
@@ -249,19 +369,21 @@ class OAuth(_Grants):
                 "warning" if left <= 0 else "info",
             )
             try:
-                meta = self.metadata or await self._discover_server(
-                    await self._discover_resource(None)
+                meta = self._discovery.metadata or await self._discovery.discover_server(
+                    await self._discovery.discover_resource(None)
                 )
-                if tokens.refresh_token and await self._refresh(meta, tokens):
+                if tokens.refresh_token and await self._token_endpoint.refresh(meta, tokens):
                     return
-                if self.settings.grant != "authorization_code":
-                    await self._obtain(meta, self.requested_scope or tokens.scope)
+                if self._context.settings.grant != "authorization_code":
+                    await self._grants.obtain(meta, self._context.requested_scope or tokens.scope)
                     return
             except AuthError as exc:
-                self._emit("expiry", f"could not renew the token ahead of time: {exc}", "warning")
+                self._context.emit(
+                    "expiry", f"could not renew the token ahead of time: {exc}", "warning"
+                )
             if left <= 0:
                 # Send no stale token: the server's 401 starts a fresh login.
-                self.tokens = None
+                self._context.tokens = None
 
     async def _on_unauthorized(
         self, info: ChallengeInfo, sent: TokenSet | None, *, force_login: bool
@@ -269,8 +391,8 @@ class OAuth(_Grants):
         """Get a usable token: "other" (another request renewed it meanwhile), "refresh" or
         "login". A login that failed a moment ago is not retried at once (an open GET
         stream would otherwise start one login after another)."""
-        async with self._get_lock():
-            if self.tokens is not None and self.tokens is not sent:
+        async with self._context.lock:
+            if self._context.tokens is not None and self._context.tokens is not sent:
                 return "other"  # another request already got a new token
             if self._login_failure is not None:
                 when, error = self._login_failure
@@ -280,7 +402,7 @@ class OAuth(_Grants):
                         "not trying again yet (log in again explicitly)",
                         step=error.step,
                     )
-            self._emit(
+            self._context.emit(
                 "challenge",
                 "the server answered 401 Unauthorized"
                 + (" to our token" if sent is not None else "")
@@ -288,34 +410,34 @@ class OAuth(_Grants):
                 "warning" if sent is not None else "info",
                 details=self._challenge_details(info),
             )
-            prm = await self._discover_resource(info.resource_metadata)
-            meta = await self._discover_server(prm)
-            current = self.tokens
+            prm = await self._discovery.discover_resource(info.resource_metadata)
+            meta = await self._discovery.discover_server(prm)
+            current = self._context.tokens
             if current is not None and current.issuer != meta.issuer:
-                self._emit(
+                self._context.emit(
                     "migration",
                     f"the server now names a different authorization server ({meta.issuer}, "
                     f"was {current.issuer}): its tokens and client registration are not reused",
                     "warning",
                 )
-                self.tokens = None
+                self._context.tokens = None
                 current = None
             if (
                 current is not None
                 and current.refresh_token
                 and not force_login
-                and await self._refresh(meta, current)
+                and await self._token_endpoint.refresh(meta, current)
             ):
                 return "refresh"
             scope = select_scope(
-                override=self.settings.scope,
+                override=self._context.settings.scope,
                 challenge_scope=info.scope,
                 prm=prm,
                 meta=meta,
-                offline_access=self.settings.request_offline_access,
+                offline_access=self._context.settings.request_offline_access,
             )
             try:
-                await self._obtain(meta, scope)
+                await self._grants.obtain(meta, scope)
             except AuthError as exc:
                 self._login_failure = (time.monotonic(), exc)
                 raise
@@ -324,17 +446,17 @@ class OAuth(_Grants):
 
     async def _on_insufficient_scope(self, info: ChallengeInfo, sent: TokenSet | None) -> bool:
         """Step up; False when it would not help (then the 403 stands)."""
-        async with self._get_lock():
-            if self.tokens is not None and self.tokens is not sent:
+        async with self._context.lock:
+            if self._context.tokens is not None and self._context.tokens is not sent:
                 return True
             challenged = frozenset((info.scope or "").split())
             granted = frozenset(
-                ((sent.scope if sent else None) or self.requested_scope or "").split()
+                ((sent.scope if sent else None) or self._context.requested_scope or "").split()
             )
             details = self._challenge_details(info)
             if challenged and challenged <= granted:
                 if challenged in self._futile_scopes:
-                    self._emit(
+                    self._context.emit(
                         "step-up",
                         "the server refuses a token that already has the scopes it asks for "
                         f"({' '.join(sorted(challenged))}), even after a new authorization: "
@@ -344,20 +466,20 @@ class OAuth(_Grants):
                     )
                     return False
                 self._futile_scopes.add(challenged)
-            scope = union_scopes(self.requested_scope, info.scope)
-            self._emit(
+            scope = union_scopes(self._context.requested_scope, info.scope)
+            self._context.emit(
                 "step-up",
                 "the server needs more scope (403 insufficient_scope); authorizing again with "
                 f"{scope or '(no scope)'}",
                 "warning",
                 details=details,
             )
-            meta = self.metadata
+            meta = self._discovery.metadata
             if meta is None or info.resource_metadata:
-                meta = await self._discover_server(
-                    await self._discover_resource(info.resource_metadata)
+                meta = await self._discovery.discover_server(
+                    await self._discovery.discover_resource(info.resource_metadata)
                 )
-            await self._obtain(meta, scope)
+            await self._grants.obtain(meta, scope)
             return True
 
     def _challenge_details(self, info: ChallengeInfo) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Qt-free pieces for the GUI's Auth panel.
 
 * `AuthTimeline`: the events of one connection's flow, in order, with change callbacks
-  (a Qt item model adapts it; it is also an `AuthListener`).
+  (a Qt item model adapts it; it is also an `AuthListener`). A failing callback is logged
+  and the others still hear the event: one broken view must not hide the flow from another.
 * `StepGate`: the "step through" hook. When enabled, the flow stops before each step
   (discovery, registration, authorization, token exchange...) until `advance()`; `stop()`
   aborts the login with `AuthCancelled`. Disabling it releases a waiting step.
@@ -10,11 +11,11 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 
 from inspector.auth.errors import AuthCancelled
 from inspector.auth.events import AuthEvent, AuthStep
+from inspector.common.listeners import Listeners
 
 __all__ = ["AuthTimeline", "StepGate"]
 
@@ -23,21 +24,19 @@ class AuthTimeline:
     def __init__(self, limit: int = 10_000) -> None:
         self.events: list[AuthEvent] = []
         self.limit = limit
-        self._listeners: list[Callable[[AuthEvent], None]] = []
+        self._listeners: Listeners[[AuthEvent]] = Listeners("an auth timeline listener")
 
     def __call__(self, event: AuthEvent) -> None:
         self.events.append(event)
         if len(self.events) > self.limit:
             del self.events[: len(self.events) - self.limit]
-        for listener in list(self._listeners):
-            listener(event)
+        self._listeners.emit(event)
 
     def add_listener(self, listener: Callable[[AuthEvent], None]) -> None:
-        self._listeners.append(listener)
+        self._listeners.add(listener)
 
     def remove_listener(self, listener: Callable[[AuthEvent], None]) -> None:
-        with contextlib.suppress(ValueError):
-            self._listeners.remove(listener)
+        self._listeners.remove(listener)
 
     def clear(self) -> None:
         self.events.clear()

@@ -1,54 +1,55 @@
-"""The token endpoint: client authentication methods, token requests, refresh."""
+"""The token endpoint: client authentication methods, token requests (with DPoP proofs and
+the nonce retry), and refresh.
+
+`TokenEndpoint` turns a grant's form into a `TokenSet`: it authenticates the client the way
+the authorization server supports, checks the response, makes the new tokens the context's
+current ones and saves them. It asks `Registration` for the client only to refresh a token
+obtained before (the login's own client is handed to `request`).
+"""
 
 from __future__ import annotations
 
 import base64
-import logging
 import time
 from typing import Final
 from urllib.parse import quote
 
 import httpx
 
-from inspector.auth.errors import (
-    TokenError,
-)
-from inspector.auth.events import (
-    fingerprint,
-)
-from inspector.auth.flow_core import _describe_status, _json_object
-from inspector.auth.flow_registration import _Registration
+from inspector.auth.errors import TokenError
+from inspector.auth.events import fingerprint
+from inspector.auth.flow_context import FlowContext, expiry_text
 from inspector.auth.jose import CLIENT_ASSERTION_TYPE, DpopKey, sign_client_assertion
-from inspector.auth.models import (
-    ClientInfo,
-    ServerMetadata,
-    TokenSet,
-)
-from inspector.auth.urls import (
-    origin_of,
-)
+from inspector.auth.models import ClientInfo, ServerMetadata, TokenSet
+from inspector.auth.registration import Registration
+from inspector.auth.responses import describe_status, json_object
+from inspector.auth.stored_tokens import StoredTokens
 
-log = logging.getLogger("inspector.auth")
+__all__ = ["TokenEndpoint"]
 
-_OFFLINE: Final = "offline_access"
-_BODY_EXCERPT: Final = 300
-_LOGIN_COOLDOWN: Final = 30.0  # seconds before a failed login is tried again by itself
+_BODY_EXCERPT: Final = 300  # characters of a non-JSON error body shown in the error
 
 
-class _TokenEndpoint(_Registration):
-    # ---------------------------------------------------------------- token endpoint
+class TokenEndpoint:
+    def __init__(
+        self, context: FlowContext, registration: Registration, stored: StoredTokens
+    ) -> None:
+        self._context = context
+        self._registration = registration
+        self._stored = stored
+
     def _auth_method(self, meta: ServerMetadata, client: ClientInfo) -> str:
         supported = meta.token_endpoint_auth_methods or ("client_secret_basic",)
         if client.auth_method:
             if meta.token_endpoint_auth_methods and client.auth_method not in supported:
-                self._emit(
+                self._context.emit(
                     "token",
                     f"the client is set up for {client.auth_method}, which the authorization "
                     f"server does not list ({', '.join(supported)}); using it anyway",
                     "warning",
                 )
             return client.auth_method
-        if self.settings.private_key_pem and client.method == "preregistered":
+        if self._context.settings.private_key_pem and client.method == "preregistered":
             return "private_key_jwt"
         if client.client_secret:
             if "client_secret_basic" in supported:
@@ -81,15 +82,15 @@ class _TokenEndpoint(_Registration):
             form["client_id"] = client.client_id
             form["client_secret"] = client.client_secret
         elif method == "private_key_jwt":
-            if not self.settings.private_key_pem:
+            if not self._context.settings.private_key_pem:
                 raise TokenError("private_key_jwt needs a private key, and none is configured")
             assertion = sign_client_assertion(
                 client_id=client.client_id,
                 audience=meta.issuer,
-                private_key_pem=self.settings.private_key_pem,
-                alg=self.settings.signing_alg,
+                private_key_pem=self._context.settings.private_key_pem,
+                alg=self._context.settings.signing_alg,
             )
-            self.redactor.add(assertion)
+            self._context.redactor.add(assertion)
             form["client_id"] = client.client_id
             form["client_assertion_type"] = CLIENT_ASSERTION_TYPE
             form["client_assertion"] = assertion
@@ -97,7 +98,7 @@ class _TokenEndpoint(_Registration):
             form["client_id"] = client.client_id
         return method
 
-    async def _token_request(
+    async def request(
         self,
         meta: ServerMetadata,
         client: ClientInfo,
@@ -107,6 +108,9 @@ class _TokenEndpoint(_Registration):
         what: str,
         refreshing: TokenSet | None = None,
     ) -> TokenSet:
+        """POST `form` (a grant, or a refresh of `refreshing`) and return the tokens, now the
+        current ones and saved. A DPoP proof goes along when the tokens are, or are to be,
+        DPoP-bound; one `use_dpop_nonce` answer is retried with the nonce given."""
         headers = {
             "Accept": "application/json",
             "Content-Type": "application/x-www-form-urlencoded",
@@ -114,13 +118,13 @@ class _TokenEndpoint(_Registration):
         method = self._client_auth(meta, client, form, headers)
         dpop: DpopKey | None = None
         if refreshing is not None and refreshing.is_dpop:
-            dpop = self._dpop_key_for(refreshing)
-        elif self._use_dpop(meta):
+            dpop = self._context.dpop.key_for(refreshing)
+        elif self._context.dpop.wanted(meta):
             dpop = DpopKey()
-            self.redactor.add(str(dpop.private_jwk().get("d", "")))
+            self._context.redactor.add(str(dpop.private_jwk().get("d", "")))
         url = meta.token_endpoint
         shown = {k: v for k, v in form.items()}
-        self._emit(
+        self._context.emit(
             "token",
             f"{what} at the token endpoint (client authentication {method}"
             + (", DPoP proof" if dpop else "")
@@ -128,20 +132,20 @@ class _TokenEndpoint(_Registration):
             url=url,
             details={"form": shown},
         )
-        await self._step("refresh" if refreshing else "token", what, url)
-        async with self._http() as http:
+        await self._context.step("refresh" if refreshing else "token", what, url)
+        async with self._context.http() as http:
             response: httpx.Response | None = None
             for attempt in range(2):
                 if dpop is not None:
                     headers["DPoP"] = dpop.proof(
-                        "POST", url, nonce=self._dpop_nonces.get(origin_of(url))
+                        "POST", url, nonce=self._context.dpop.nonce_for(url)
                     )
                 try:
                     response = await http.post(url, data=form, headers=headers)
                 except httpx.HTTPError as exc:
                     raise TokenError(f"the {what} request failed: {exc}") from None
-                self._remember_nonce(response)
-                doc = _json_object(response)
+                self._context.dpop.remember_nonce(response)
+                doc = json_object(response)
                 if (
                     dpop is not None
                     and attempt == 0
@@ -150,7 +154,7 @@ class _TokenEndpoint(_Registration):
                     and doc.get("error") == "use_dpop_nonce"
                     and response.headers.get("dpop-nonce")
                 ):
-                    self._emit(
+                    self._context.emit(
                         "dpop",
                         "the authorization server asked for a DPoP nonce; retrying with it",
                         url=url,
@@ -158,33 +162,35 @@ class _TokenEndpoint(_Registration):
                     continue
                 break
         assert response is not None
-        doc = _json_object(response)
+        doc = json_object(response)
         if response.status_code != 200 or doc is None:
             error = doc.get("error") if doc else None
             description = doc.get("error_description") if doc else None
             text = (
                 f"{error}" + (f" ({description})" if description else "")
                 if error
-                else self.redactor.text(response.text[:_BODY_EXCERPT])
+                else self._context.redactor.text(response.text[:_BODY_EXCERPT])
             )
-            self._emit(
+            self._context.emit(
                 "token",
-                f"the {what} was refused: {_describe_status(response)}: {text}",
+                f"the {what} was refused: {describe_status(response)}: {text}",
                 "error",
                 url=url,
             )
             raise TokenError(
-                f"the token endpoint refused the {what} ({_describe_status(response)}: {text})",
+                f"the token endpoint refused the {what} ({describe_status(response)}: {text})",
                 oauth_error=str(error) if error else None,
             )
         access = doc.get("access_token")
         token_type = doc.get("token_type")
         if not isinstance(access, str) or not access:
             raise TokenError(f"the {what} response has no access_token")
-        self.redactor.add(access)
+        self._context.redactor.add(access)
         refresh = doc.get("refresh_token")
-        self.redactor.add(refresh if isinstance(refresh, str) else None)
-        self.redactor.add(doc.get("id_token") if isinstance(doc.get("id_token"), str) else None)
+        self._context.redactor.add(refresh if isinstance(refresh, str) else None)
+        self._context.redactor.add(
+            doc.get("id_token") if isinstance(doc.get("id_token"), str) else None
+        )
         if not isinstance(token_type, str) or token_type.lower() not in ("bearer", "dpop"):
             raise TokenError(
                 f"the {what} response has an unsupported token_type {token_type!r} "
@@ -193,7 +199,7 @@ class _TokenEndpoint(_Registration):
         if token_type.lower() == "dpop" and dpop is None:
             raise TokenError("the authorization server issued a DPoP token without a DPoP proof")
         if token_type.lower() == "bearer" and dpop is not None:
-            self._emit(
+            self._context.emit(
                 "dpop",
                 "the authorization server issued a Bearer token despite the DPoP proof",
                 "warning",
@@ -204,7 +210,7 @@ class _TokenEndpoint(_Registration):
             access_token=access,
             token_type="DPoP" if token_type.lower() == "dpop" else "Bearer",
             issuer=meta.issuer,
-            resource=self.resource,
+            resource=self._context.resource,
             refresh_token=refresh
             if isinstance(refresh, str) and refresh
             else (refreshing.refresh_token if refreshing else None),
@@ -218,10 +224,10 @@ class _TokenEndpoint(_Registration):
             else None,
         )
         if tokens.is_dpop:
-            self._dpop = dpop
-        self.tokens = tokens
-        self._learn(tokens)
-        self._emit(
+            self._context.dpop.key = dpop
+        self._context.tokens = tokens
+        self._context.learn(tokens)
+        self._context.emit(
             "token",
             f"received an access token ({tokens.token_type}, {fingerprint(access)}), "
             + ("a refresh token" if tokens.refresh_token else "no refresh token")
@@ -230,16 +236,16 @@ class _TokenEndpoint(_Registration):
             url=url,
             details={"response": doc},
         )
-        self._emit("expiry", self._expiry_text(tokens))
-        self._save(tokens)
+        self._context.emit("expiry", expiry_text(tokens))
+        self._stored.save(tokens)
         return tokens
 
-    async def _refresh(self, meta: ServerMetadata, tokens: TokenSet) -> bool:
+    async def refresh(self, meta: ServerMetadata, tokens: TokenSet) -> bool:
         """Refresh; on failure forget the refresh token and return False (then log in)."""
         assert tokens.refresh_token is not None
-        client = self.client or await self._known_client(meta)
+        client = self._registration.client or await self._registration.known_client(meta)
         if client is None:
-            self._emit(
+            self._context.emit(
                 "refresh",
                 "cannot refresh: the client the token was issued to is not known any more",
                 "warning",
@@ -251,11 +257,13 @@ class _TokenEndpoint(_Registration):
             "resource": tokens.resource,
         }
         try:
-            await self._token_request(
+            await self.request(
                 meta, client, form, tokens.scope, what="token refresh", refreshing=tokens
             )
         except TokenError as exc:
-            self._emit("refresh", f"the refresh failed ({exc}); a new login is needed", "warning")
+            self._context.emit(
+                "refresh", f"the refresh failed ({exc}); a new login is needed", "warning"
+            )
             tokens.refresh_token = None
             return False
         return True

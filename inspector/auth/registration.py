@@ -1,37 +1,39 @@
-"""Client registration in the spec's preference order: pre-registered, CIMD, dynamic
-(RFC 7591)."""
+"""Client registration in the spec's preference order: pre-registered, Client ID Metadata
+Document (CIMD), Dynamic Client Registration (RFC 7591).
+
+`Registration` keeps the client the login uses (`client`), which the token endpoint needs
+again to refresh; a dynamically registered client is stored per issuer, so the next login at
+the same authorization server reuses it.
+"""
 
 from __future__ import annotations
 
-import logging
-from typing import Any, Final
+from typing import Any
 
 import httpx
 
-from inspector.auth.errors import (
-    RegistrationError,
-)
-from inspector.auth.flow_core import _describe_status, _json_object
-from inspector.auth.flow_discovery import _Discovery
-from inspector.auth.models import (
-    ClientInfo,
-    ServerMetadata,
-)
+from inspector.auth.errors import RegistrationError
+from inspector.auth.flow_context import FlowContext
+from inspector.auth.models import ClientInfo, ServerMetadata
+from inspector.auth.responses import describe_status, json_object
 
-log = logging.getLogger("inspector.auth")
-
-_OFFLINE: Final = "offline_access"
-_BODY_EXCERPT: Final = 300
-_LOGIN_COOLDOWN: Final = 30.0  # seconds before a failed login is tried again by itself
+__all__ = ["Registration"]
 
 
-class _Registration(_Discovery):
-    # ---------------------------------------------------------------- registration
-    async def _client_for(
+class Registration:
+    def __init__(self, context: FlowContext) -> None:
+        self._context = context
+        self.client: ClientInfo | None = None
+
+    def forget(self) -> None:
+        """Logging out: the next login registers (or picks its client) again."""
+        self.client = None
+
+    async def client_for(
         self, meta: ServerMetadata, redirect_uri: str | None, scope: str | None
     ) -> ClientInfo:
         """Registration in the spec's order: pre-registered, CIMD, DCR."""
-        s = self.settings
+        s = self._context.settings
         mode = s.registration
         if s.client_id and mode in ("auto", "preregistered"):
             if s.preregistered_issuer and s.preregistered_issuer != meta.issuer:
@@ -46,7 +48,7 @@ class _Registration(_Discovery):
                 auth_method=s.token_endpoint_auth_method,
                 issuer=meta.issuer,
             )
-            self._emit(
+            self._context.emit(
                 "registration",
                 f"using the pre-registered client {s.client_id}"
                 + (" (with a secret)" if s.client_secret else "")
@@ -64,7 +66,7 @@ class _Registration(_Discovery):
                 client = ClientInfo(
                     client_id=s.cimd_url, method="cimd", auth_method="none", issuer=meta.issuer
                 )
-                self._emit(
+                self._context.emit(
                     "registration",
                     f"using the Client ID Metadata Document {s.cimd_url} as the client id "
                     "(the authorization server supports CIMD)",
@@ -83,7 +85,7 @@ class _Registration(_Discovery):
                     )
                 )
             if meta.cimd_supported:
-                self._emit(
+                self._context.emit(
                     "registration",
                     "the authorization server supports Client ID Metadata Documents, but no "
                     "metadata document URL is configured; trying Dynamic Client Registration",
@@ -93,12 +95,12 @@ class _Registration(_Discovery):
     async def _dynamic_registration(
         self, meta: ServerMetadata, redirect_uri: str | None, scope: str | None
     ) -> ClientInfo:
-        s = self.settings
-        stored = self.store.load_client(meta.issuer)
+        s = self._context.settings
+        stored = self._context.store.load_client(meta.issuer)
         known = ClientInfo.from_store(stored) if stored else None
         if known is not None and (redirect_uri is None or redirect_uri in known.redirect_uris):
-            self.redactor.add(known.client_secret)
-            self._emit(
+            self._context.redactor.add(known.client_secret)
+            self._context.emit(
                 "registration",
                 f"using the client registered earlier at {meta.issuer}: {known.client_id}",
                 "ok",
@@ -131,26 +133,26 @@ class _Registration(_Discovery):
         }
         if scope:
             body["scope"] = scope
-        if self._use_dpop(meta):
+        if self._context.dpop.wanted(meta):
             body["dpop_bound_access_tokens"] = True
         if known is not None:
-            self._emit(
+            self._context.emit(
                 "registration",
                 "the client registered earlier has another redirect URI; registering again",
             )
-        self._emit(
+        self._context.emit(
             "registration",
             f"registering a client (Dynamic Client Registration, application_type "
             f"{s.application_type}, auth method {wanted})",
             url=meta.registration_endpoint,
             details={"request": body},
         )
-        await self._step(
+        await self._context.step(
             "register",
             "register the client (Dynamic Client Registration)",
             meta.registration_endpoint,
         )
-        async with self._http() as http:
+        async with self._context.http() as http:
             try:
                 response = await http.post(
                     meta.registration_endpoint,
@@ -159,10 +161,10 @@ class _Registration(_Discovery):
                 )
             except httpx.HTTPError as exc:
                 raise RegistrationError(f"the registration request failed: {exc}") from None
-        doc = _json_object(response)
+        doc = json_object(response)
         if response.status_code not in (200, 201) or doc is None:
             raise RegistrationError(
-                f"the authorization server refused the registration ({_describe_status(response)}"
+                f"the authorization server refused the registration ({describe_status(response)}"
                 + (
                     f": {doc.get('error')} {doc.get('error_description') or ''}".rstrip()
                     if doc and doc.get("error")
@@ -183,14 +185,14 @@ class _Registration(_Discovery):
             redirect_uris=tuple(body["redirect_uris"]),
             issuer=meta.issuer,
         )
-        self.redactor.add(client.client_secret)
-        self.redactor.add(
+        self._context.redactor.add(client.client_secret)
+        self._context.redactor.add(
             doc.get("registration_access_token")
             if isinstance(doc.get("registration_access_token"), str)
             else None
         )
-        where = self.store.save_client(meta.issuer, client.to_store())
-        self._emit(
+        where = self._context.store.save_client(meta.issuer, client.to_store())
+        self._context.emit(
             "registration",
             f"registered as {client_id}"
             + (" with a client secret" if client.client_secret else " (public client)")
@@ -202,9 +204,10 @@ class _Registration(_Discovery):
         self.client = client
         return client
 
-    # ---------------------------------------------------------------- other grants
-    def _configured_client(self, meta: ServerMetadata, grant: str) -> ClientInfo:
-        s = self.settings
+    def configured_client(self, meta: ServerMetadata, grant: str) -> ClientInfo:
+        """The client of a grant without a browser (client credentials, JWT bearer): only a
+        configured client will do, and only at the authorization server it belongs to."""
+        s = self._context.settings
         if not s.client_id:
             raise RegistrationError(f"the {grant} grant needs a client id (pre-registered)")
         if s.preregistered_issuer and s.preregistered_issuer != meta.issuer:
@@ -222,8 +225,10 @@ class _Registration(_Discovery):
         self.client = client
         return client
 
-    async def _known_client(self, meta: ServerMetadata) -> ClientInfo | None:
-        s = self.settings
+    async def known_client(self, meta: ServerMetadata) -> ClientInfo | None:
+        """The client a stored token was issued to, for a refresh without a login in this
+        process: the configured one, the CIMD URL, else the stored registration."""
+        s = self._context.settings
         if s.client_id and s.registration in ("auto", "preregistered"):
             return ClientInfo(
                 client_id=s.client_id,
@@ -234,8 +239,8 @@ class _Registration(_Discovery):
             )
         if s.cimd_url and meta.cimd_supported and s.registration in ("auto", "cimd"):
             return ClientInfo(client_id=s.cimd_url, method="cimd", auth_method="none")
-        stored = self.store.load_client(meta.issuer)
+        stored = self._context.store.load_client(meta.issuer)
         client = ClientInfo.from_store(stored) if stored else None
         if client is not None:
-            self.redactor.add(client.client_secret)
+            self._context.redactor.add(client.client_secret)
         return client

@@ -1,22 +1,23 @@
 """Discovery: protected resource metadata (RFC 9728), then authorization server metadata
-(RFC 8414 / OpenID Connect), in the spec's order."""
+(RFC 8414 / OpenID Connect), in the spec's order; with no resource metadata at all, the
+2025-03-26 fallback at the server's origin.
+
+`Discovery` keeps what it found (`prm`, `metadata`) for the other steps to be handed, and
+sets the context's `resource` (the PRM's resource identifier, else the server's URL): the
+resource a token is asked for must be the one the server says it is.
+"""
 
 from __future__ import annotations
 
-import logging
-from typing import Any, Final
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
-from inspector.auth.errors import (
-    DiscoveryError,
-)
-from inspector.auth.flow_core import _describe_status, _json_object, _OAuthCore, _str_tuple
-from inspector.auth.models import (
-    ProtectedResource,
-    ServerMetadata,
-)
+from inspector.auth.errors import DiscoveryError
+from inspector.auth.flow_context import FlowContext
+from inspector.auth.models import ProtectedResource, ServerMetadata
+from inspector.auth.responses import describe_status, json_object, str_tuple
 from inspector.auth.urls import (
     as_metadata_urls,
     canonical_resource,
@@ -27,14 +28,15 @@ from inspector.auth.urls import (
     resource_covers,
 )
 
-log = logging.getLogger("inspector.auth")
-
-_OFFLINE: Final = "offline_access"
-_BODY_EXCERPT: Final = 300
-_LOGIN_COOLDOWN: Final = 30.0  # seconds before a failed login is tried again by itself
+__all__ = ["Discovery"]
 
 
-class _Discovery(_OAuthCore):
+class Discovery:
+    def __init__(self, context: FlowContext) -> None:
+        self._context = context
+        self.prm: ProtectedResource | None = None
+        self.metadata: ServerMetadata | None = None
+
     async def _get_json(
         self, client: httpx.AsyncClient, url: str, what: str
     ) -> tuple[dict[str, Any] | None, str]:
@@ -44,10 +46,10 @@ class _Discovery(_OAuthCore):
         except httpx.HTTPError as exc:
             return None, f"{type(exc).__name__}: {exc or 'no response'}"
         if response.status_code != 200:
-            return None, _describe_status(response)
-        doc = _json_object(response)
+            return None, describe_status(response)
+        doc = json_object(response)
         if doc is None:
-            return None, f"{_describe_status(response)}, but the body is not a JSON object"
+            return None, f"{describe_status(response)}, but the body is not a JSON object"
         return doc, "found"
 
     def _check_endpoint(self, url: str | None, what: str) -> None:
@@ -58,34 +60,34 @@ class _Discovery(_OAuthCore):
         if (
             urlsplit(url).scheme.lower() != "https"
             and not is_loopback_url(url)
-            and not self.settings.allow_insecure_http
+            and not self._context.settings.allow_insecure_http
         ):
             raise DiscoveryError(
                 f"the {what} {url} is not HTTPS: authorization server endpoints must be "
                 "served over HTTPS (tokens would travel in clear text)"
             )
 
-    async def _discover_resource(self, hint: str | None) -> ProtectedResource | None:
+    async def discover_resource(self, hint: str | None) -> ProtectedResource | None:
         """RFC 9728: the challenge's URL first, else the well-known locations in order."""
         urls: list[str] = []
         if hint:
             if not is_http_url(hint):
-                self._emit(
+                self._context.emit(
                     "discovery",
                     f"ignoring the resource_metadata URL of the challenge (not http(s)): {hint!r}",
                     "warning",
                 )
             else:
                 urls.append(hint)
-        urls += [u for u in prm_urls(self.server_url) if u not in urls]
-        await self._step(
+        urls += [u for u in prm_urls(self._context.server_url) if u not in urls]
+        await self._context.step(
             "discover-resource", "fetch the protected resource metadata (RFC 9728)", urls[0]
         )
-        async with self._http() as client:
+        async with self._context.http() as client:
             for i, url in enumerate(urls):
                 source = "from WWW-Authenticate" if hint and i == 0 else "well-known"
                 doc, result = await self._get_json(client, url, "protected resource metadata")
-                self._emit(
+                self._context.emit(
                     "discovery",
                     f"protected resource metadata ({source}): {result}",
                     "ok" if doc is not None else "info",
@@ -97,18 +99,18 @@ class _Discovery(_OAuthCore):
                 self.prm = prm
                 if prm is not None:
                     return prm
-        self._emit(
+        self._context.emit(
             "discovery",
             "the server publishes no protected resource metadata; falling back to the "
             "2025-03-26 behaviour (authorization server at the server's origin)",
             "warning",
         )
         self.prm = None
-        self.resource = self.server_key
+        self._context.resource = self._context.server_key
         return None
 
     def _parse_prm(self, url: str, doc: dict[str, Any]) -> ProtectedResource:
-        servers = _str_tuple(doc.get("authorization_servers"))
+        servers = str_tuple(doc.get("authorization_servers"))
         if not servers:
             raise DiscoveryError(
                 f"the server's protected resource metadata ({url}) names no authorization server"
@@ -118,16 +120,18 @@ class _Discovery(_OAuthCore):
             raise DiscoveryError(
                 f"the server's protected resource metadata ({url}) has no `resource` identifier"
             )
-        if not resource_covers(resource, self.server_url):
+        if not resource_covers(resource, self._context.server_url):
             raise DiscoveryError(
                 f"the server's protected resource metadata is for {resource}, not for "
-                f"{self.server_key}: refusing to authorize (a token for one server must not "
-                "be obtained for, or sent to, another)"
+                f"{self._context.server_key}: refusing to authorize (a token for one server "
+                "must not be obtained for, or sent to, another)"
             )
-        scopes = _str_tuple(doc.get("scopes_supported"))
-        self.resource = canonical_resource(resource) if resource.endswith("/") else resource
+        scopes = str_tuple(doc.get("scopes_supported"))
+        self._context.resource = (
+            canonical_resource(resource) if resource.endswith("/") else resource
+        )
         prm = ProtectedResource(url, resource, servers, scopes, doc)
-        self._emit(
+        self._context.emit(
             "metadata",
             f"protected resource {resource}: authorization server(s) {', '.join(servers)}"
             + (f"; scopes_supported {' '.join(scopes)}" if scopes else "; no scopes_supported"),
@@ -139,34 +143,36 @@ class _Discovery(_OAuthCore):
 
     def _choose_issuer(self, prm: ProtectedResource) -> str:
         servers = prm.authorization_servers
-        if self.settings.preregistered_issuer in servers:
-            return str(self.settings.preregistered_issuer)
+        if self._context.settings.preregistered_issuer in servers:
+            return str(self._context.settings.preregistered_issuer)
         if len(servers) > 1:
-            self._emit(
+            self._context.emit(
                 "metadata",
                 f"the server lists {len(servers)} authorization servers; using the first, "
                 f"{servers[0]}",
             )
         return servers[0]
 
-    async def _discover_server(self, prm: ProtectedResource | None) -> ServerMetadata:
+    async def discover_server(self, prm: ProtectedResource | None) -> ServerMetadata:
+        """The metadata of the authorization server `prm` names (its issuer checked), or of
+        the server's origin when there is no PRM."""
         if prm is None:
             return await self._discover_legacy()
         issuer = self._choose_issuer(prm)
         if not is_http_url(issuer):
             raise DiscoveryError(f"the authorization server {issuer!r} is not an http(s) URL")
         candidates = as_metadata_urls(issuer)
-        await self._step(
+        await self._context.step(
             "discover-server",
             "fetch the authorization server metadata (RFC 8414 / OpenID Connect discovery)",
             candidates[0][1],
         )
         rejected: list[str] = []
-        async with self._http() as client:
+        async with self._context.http() as client:
             for kind, url in candidates:
                 doc, result = await self._get_json(client, url, "authorization server metadata")
                 label = "OAuth" if kind == "oauth" else "OpenID Connect"
-                self._emit(
+                self._context.emit(
                     "discovery",
                     f"{label} authorization server metadata: {result}",
                     "ok" if doc is not None else "info",
@@ -176,7 +182,7 @@ class _Discovery(_OAuthCore):
                     continue
                 if doc.get("issuer") != issuer:
                     rejected.append(url)
-                    self._emit(
+                    self._context.emit(
                         "metadata",
                         f"the metadata at {url} names the issuer {doc.get('issuer')!r}, not "
                         f"{issuer!r}: it is not used (RFC 8414 §3.3)",
@@ -200,14 +206,14 @@ class _Discovery(_OAuthCore):
 
     async def _discover_legacy(self) -> ServerMetadata:
         """2025-03-26: metadata at the origin of the MCP server, else default endpoints."""
-        origin = origin_of(self.server_url)
+        origin = origin_of(self._context.server_url)
         url = f"{origin}/.well-known/oauth-authorization-server"
-        await self._step(
+        await self._context.step(
             "discover-server", "fetch the authorization server metadata at the origin", url
         )
-        async with self._http() as client:
+        async with self._context.http() as client:
             doc, result = await self._get_json(client, url, "authorization server metadata")
-        self._emit(
+        self._context.emit(
             "discovery",
             f"authorization server metadata at the server's origin: {result}",
             "ok" if doc is not None else "info",
@@ -218,7 +224,7 @@ class _Discovery(_OAuthCore):
             if not isinstance(issuer, str) or not issuer:
                 issuer = origin
             elif issuer != origin:
-                self._emit(
+                self._context.emit(
                     "metadata",
                     f"the metadata names the issuer {issuer!r}, not the server's origin {origin!r}",
                     "warning",
@@ -226,7 +232,7 @@ class _Discovery(_OAuthCore):
                 )
             meta = self._parse_metadata(issuer, "oauth", url, doc)
         else:
-            self._emit(
+            self._context.emit(
                 "metadata",
                 "no authorization server metadata either: using the default endpoints "
                 f"{origin}/authorize, /token and /register (2025-03-26)",
@@ -267,16 +273,14 @@ class _Discovery(_OAuthCore):
             authorization_endpoint=opt_url("authorization_endpoint"),
             token_endpoint=token_endpoint,
             registration_endpoint=opt_url("registration_endpoint"),
-            scopes_supported=_str_tuple(doc.get("scopes_supported")),
-            code_challenge_methods=_str_tuple(doc.get("code_challenge_methods_supported")),
-            token_endpoint_auth_methods=_str_tuple(
-                doc.get("token_endpoint_auth_methods_supported")
-            ),
-            grant_types=_str_tuple(doc.get("grant_types_supported")),
+            scopes_supported=str_tuple(doc.get("scopes_supported")),
+            code_challenge_methods=str_tuple(doc.get("code_challenge_methods_supported")),
+            token_endpoint_auth_methods=str_tuple(doc.get("token_endpoint_auth_methods_supported")),
+            grant_types=str_tuple(doc.get("grant_types_supported")),
             iss_parameter_supported=doc.get("authorization_response_iss_parameter_supported")
             is True,
             cimd_supported=doc.get("client_id_metadata_document_supported") is True,
-            dpop_algs=_str_tuple(doc.get("dpop_signing_alg_values_supported")),
+            dpop_algs=str_tuple(doc.get("dpop_signing_alg_values_supported")),
             raw=doc,
         )
         for name, value in (
@@ -300,7 +304,7 @@ class _Discovery(_OAuthCore):
             facts.append("iss in responses (RFC 9207)")
         if meta.dpop_algs:
             facts.append(f"DPoP {','.join(meta.dpop_algs)}")
-        self._emit(
+        self._context.emit(
             "metadata",
             "authorization server: " + "; ".join(facts),
             "ok",
