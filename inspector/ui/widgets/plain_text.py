@@ -12,7 +12,7 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-__all__ = ["mark_checked_bold", "plain_label", "plain_tooltip", "short"]
+__all__ = ["PlainLabel", "mark_checked_bold", "plain_label", "plain_tooltip", "short"]
 
 _TOOLTIP_LIMIT = 4000
 
@@ -27,12 +27,22 @@ def plain_tooltip(text: str) -> str:
     return f"<qt><p style='white-space:pre-wrap'>{body}</p></qt>"
 
 
+class PlainLabel(QLabel):
+    """The one label of the app: its text is always plain (a server's `<b>` stays `<b>`).
+
+    Every label in `inspector/ui/` is a PlainLabel (tests/ui/test_plain_text_rule.py fails on
+    a bare QLabel); text we write ourselves is plain too, so nothing depends on Qt's guess.
+    """
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, *, wrap: bool = False):
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(wrap)
+        self.setText(text)
+
+
 def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = False) -> QLabel:
-    label = QLabel(parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setText(text)
-    return label
+    return PlainLabel(text, parent, wrap=wrap)
 
 
 def mark_checked_bold(widget: QWidget) -> None:
