@@ -1,8 +1,7 @@
-"""Connection configuration, states and the constants of the protocol core."""
+"""Connection configuration and the constants of the protocol core."""
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -38,16 +37,6 @@ CAPABILITY_FOR: Final[dict[str, str]] = {
     "logging/setLevel": "logging",
     "completion/complete": "completions",
 }
-
-
-class ConnectionState(enum.StrEnum):
-    IDLE = "idle"
-    PROBING = "probing"  # auto era: server/discover sent, legacy fallback possible
-    DISCOVERING = "discovering"  # modern era: server/discover sent
-    INITIALIZING = "initializing"  # legacy: initialize sent
-    READY = "ready"
-    FAILED = "failed"
-    CLOSED = "closed"
 
 
 def _default_capabilities() -> dict[str, Any]:

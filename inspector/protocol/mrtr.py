@@ -1,34 +1,53 @@
-"""Multi round-trip requests (spec 2026-07-28 MRTR) and answering the server's asks."""
+"""`MrtrRounds`: multi round-trip requests (spec 2026-07-28 MRTR).
+
+A modern server does not send requests of its own; it answers one of ours with
+`resultType: "input_required"`, listing what it needs (sampling, elicitation, roots).
+The request pauses off the wire, each input request becomes a `ServerAsk` for the user,
+and once all are answered the same request goes out again under a new id, carrying the
+answers in `inputResponses` and the server's `requestState`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from inspector.protocol.ask_table import AskTable
 from inspector.protocol.asks import ServerAsk, ask_kind
-from inspector.protocol.config import (
-    MRTR_METHODS,
-    STATE_ONLY_BACKOFF,
-)
-from inspector.protocol.core import ConnectionCore
+from inspector.protocol.config import MRTR_METHODS, STATE_ONLY_BACKOFF, ClientConfig
 from inspector.protocol.events import (
     Event,
     ProtocolViolation,
     RequestFailed,
     ServerAskReceived,
 )
-from inspector.protocol.jsonrpc import (
-    USER_REJECTED,
-    ErrorResponse,
-    Response,
-)
 from inspector.protocol.pending import Pending
-from inspector.protocol.versions import (
-    Era,
-)
+from inspector.protocol.pending_table import PendingTable
+from inspector.protocol.request_wire import RequestWire
+from inspector.protocol.versions import Era
+
+__all__ = ["MrtrRounds"]
 
 
-class MrtrMixin(ConnectionCore):
-    def _on_input_required(self, p: Pending, result: dict[str, Any], now: float) -> list[Event]:
+class MrtrRounds:
+    """Turns input_required answers into asks, and the user's answers into the next round."""
+
+    __slots__ = ("_asks", "_config", "_pending", "_wire")
+
+    def __init__(
+        self,
+        *,
+        config: ClientConfig,
+        pending: PendingTable,
+        asks: AskTable,
+        wire: RequestWire,
+    ) -> None:
+        self._config = config
+        self._pending = pending
+        self._asks = asks
+        self._wire = wire
+
+    def on_input_required(self, p: Pending, result: dict[str, Any], now: float) -> list[Event]:
+        """The server answered `p` with input_required."""
         violations: list[Event] = []
         if p.method not in MRTR_METHODS:
             # spec 2026-07-28 MRTR: servers MUST NOT answer other requests with input_required.
@@ -39,20 +58,16 @@ class MrtrMixin(ConnectionCore):
                     f"for {', '.join(sorted(MRTR_METHODS))}; handled anyway",
                 )
             )
-        return violations + self._handle_input_required(p, result, now)
+        return violations + self._pause(p, result, now)
 
-    def _handle_input_required(self, p: Pending, result: dict[str, Any], now: float) -> list[Event]:
+    def _pause(self, p: Pending, result: dict[str, Any], now: float) -> list[Event]:
         p.mrtr_rounds += 1
-        if p.mrtr_rounds > self.config.max_mrtr_rounds:
-            self._forget(p)
+        if p.mrtr_rounds > self._config.max_mrtr_rounds:
             return [
-                RequestFailed(
-                    p.key,
-                    p.method,
-                    "protocol",
+                self._fail(
+                    p,
                     f"{p.method}: the server asked for input more than "
-                    f"{self.config.max_mrtr_rounds} rounds; giving up",
-                    wire_id=p.wire_id,
+                    f"{self._config.max_mrtr_rounds} rounds; giving up",
                 )
             ]
         p.on_wire = False
@@ -64,34 +79,25 @@ class MrtrMixin(ConnectionCore):
         if requests is None:
             requests = {}
         if not isinstance(requests, dict):
-            self._forget(p)
-            return [
-                RequestFailed(
-                    p.key,
-                    p.method,
-                    "protocol",
-                    f"{p.method}: inputRequests is not an object",
-                    wire_id=p.wire_id,
-                )
-            ]
+            return [self._fail(p, f"{p.method}: inputRequests is not an object")]
         if not requests:
             if p.request_state is None:
-                self._forget(p)
                 return [
-                    RequestFailed(
-                        p.key,
-                        p.method,
-                        "protocol",
+                    self._fail(
+                        p,
                         f"{p.method}: input_required with neither inputRequests nor requestState",
-                        wire_id=p.wire_id,
                     )
                 ]
+            # Nothing to ask: retry with the state alone, after a growing pause.
             delay = STATE_ONLY_BACKOFF[min(p.state_only_streak, len(STATE_ONLY_BACKOFF) - 1)]
             p.state_only_streak += 1
             p.retry_at = now + delay
             return []
         p.state_only_streak = 0
         p.waiting_since = now
+        return self._open_asks(p, requests)
+
+    def _open_asks(self, p: Pending, requests: dict[Any, Any]) -> list[Event]:
         events: list[Event] = []
         problems: list[str] = []
         for input_key, entry in requests.items():
@@ -100,7 +106,7 @@ class MrtrMixin(ConnectionCore):
             if kind is None:
                 problems.append(f"{input_key!r}: unknown input request method {method!r}")
                 continue
-            if kind not in self.config.capabilities:
+            if kind not in self._config.capabilities:
                 events.append(
                     ProtocolViolation(
                         "undeclared-capability",
@@ -110,7 +116,7 @@ class MrtrMixin(ConnectionCore):
                 )
             params = entry.get("params")
             ask = ServerAsk(
-                ask_id=self._new_ask_id(),
+                ask_id=self._asks.new_id(),
                 kind=kind,
                 method=str(method),
                 params=params if isinstance(params, dict) else {},
@@ -119,33 +125,18 @@ class MrtrMixin(ConnectionCore):
                 request_key=p.key,
                 request_method=p.method,
             )
-            self._asks[ask.ask_id] = ask
+            self._asks.open(ask)
             p.asks[ask.input_key or ""] = ask.ask_id
             events.append(ServerAskReceived(ask))
         if problems:
-            events.extend(self._drop_asks_of(p, "request failed"))
-            self._forget(p)
+            events.extend(self._asks.withdraw_for(p, "request failed"))
             events.append(
-                RequestFailed(
-                    p.key,
-                    p.method,
-                    "protocol",
-                    f"{p.method}: cannot answer input requests: " + "; ".join(problems),
-                    wire_id=p.wire_id,
-                )
+                self._fail(p, f"{p.method}: cannot answer input requests: " + "; ".join(problems))
             )
         return events
 
-    def answer_ask(self, ask_id: int, result: dict[str, Any], now: float) -> list[Event]:
-        """Answer a server ask (a sampling result, an ElicitResult, a ListRootsResult)."""
-        ask = self._asks.pop(ask_id, None)
-        if ask is None:
-            return []  # withdrawn or already answered: nothing to send
-        if ask.era is Era.LEGACY:
-            assert ask.wire_id is not None
-            self._outbox.append(Response(ask.wire_id, result))
-            self._legacy_asks_by_wire.pop(ask.wire_id, None)
-            return []
+    def answer(self, ask: ServerAsk, result: dict[str, Any], now: float) -> list[Event]:
+        """The user answered `ask` (already closed); the last answer sends the next round."""
         p = self._pending.get(ask.request_key or -1)
         if p is None:
             return []
@@ -156,31 +147,19 @@ class MrtrMixin(ConnectionCore):
                 # The user's time in a dialog does not count against the server's total.
                 p.started += max(0.0, now - p.waiting_since)
                 p.waiting_since = None
-            p.wire_rounds += 1
-            self._put_on_wire(p, now)
+            self._wire.again(p, now)
         return []
 
-    def reject_ask(self, ask_id: int, message: str, now: float) -> list[Event]:
-        """Refuse a server ask.
-
-        Legacy: a JSON-RPC error -1 (spec 2025-06-18 sampling: "User rejected").
-        Modern: MRTR has no error slot in inputResponses, so (as the SDKs do) the
-        client abandons the paused request; it fails locally as "rejected".
-        """
-        ask = self._asks.pop(ask_id, None)
-        if ask is None:
-            return []
-        if ask.era is Era.LEGACY:
-            assert ask.wire_id is not None
-            self._outbox.append(ErrorResponse(ask.wire_id, USER_REJECTED, message))
-            self._legacy_asks_by_wire.pop(ask.wire_id, None)
-            return []
+    def reject(self, ask: ServerAsk, message: str) -> list[Event]:
+        """The user refused `ask` (already closed). MRTR has no error slot in
+        inputResponses, so (as the SDKs do) the paused request is abandoned: it fails
+        locally as "rejected"."""
         p = self._pending.get(ask.request_key or -1)
         if p is None:
             return []
         p.asks.pop(ask.input_key or "", None)
-        events = self._drop_asks_of(p, "another input request was rejected")
-        self._forget(p)
+        events = self._asks.withdraw_for(p, "another input request was rejected")
+        self._pending.forget(p)
         events.append(
             RequestFailed(
                 p.key,
@@ -191,3 +170,7 @@ class MrtrMixin(ConnectionCore):
             )
         )
         return events
+
+    def _fail(self, p: Pending, message: str) -> RequestFailed:
+        self._pending.forget(p)
+        return RequestFailed(p.key, p.method, "protocol", message, wire_id=p.wire_id)

@@ -1,14 +1,19 @@
-"""What the server sends on its own: requests (legacy), notifications, cancellations."""
+"""`ServerSide`: what the server sends on its own: requests (legacy), notifications, cancels.
+
+A legacy server asks for sampling, elicitation or roots with JSON-RPC requests; each
+becomes a `ServerAsk` the user answers with a response (or a -1 error). Notifications are
+typed and checked against the agreed version; progress resets the timeout of the request
+it names, and a server's notifications/cancelled withdraws an ask or ends a stream.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from inspector.protocol.ask_table import AskTable
 from inspector.protocol.asks import ServerAsk, ask_kind
-from inspector.protocol.config import (
-    ConnectionState,
-)
-from inspector.protocol.core import ConnectionCore
+from inspector.protocol.config import ClientConfig
 from inspector.protocol.events import (
-    AskCancelled,
     Event,
     NotificationReceived,
     ProgressUpdate,
@@ -20,40 +25,80 @@ from inspector.protocol.events import (
 )
 from inspector.protocol.jsonrpc import (
     METHOD_NOT_FOUND,
+    USER_REJECTED,
     ErrorResponse,
     Notification,
     Request,
     Response,
 )
+from inspector.protocol.negotiated import Negotiated
 from inspector.protocol.notifications import type_notification
+from inspector.protocol.outbox import Outbox
 from inspector.protocol.pending import Pending
-from inspector.protocol.versions import (
-    Era,
-    features,
-)
+from inspector.protocol.pending_table import PendingTable
+from inspector.protocol.recent_ids import RecentIds
+from inspector.protocol.state import ConnectionState, ConnectionStateMachine
+from inspector.protocol.versions import Era, features
+
+__all__ = ["ServerSide"]
 
 
-class ServerSideMixin(ConnectionCore):
-    def _on_server_request(self, req: Request, now: float) -> list[Event]:
+class ServerSide:
+    """Reads the server's requests and notifications; answers legacy asks."""
+
+    __slots__ = (
+        "_answered",
+        "_asks",
+        "_config",
+        "_lifecycle",
+        "_negotiated",
+        "_outbox",
+        "_pending",
+    )
+
+    def __init__(
+        self,
+        *,
+        config: ClientConfig,
+        lifecycle: ConnectionStateMachine,
+        negotiated: Negotiated,
+        pending: PendingTable,
+        asks: AskTable,
+        outbox: Outbox,
+        answered: RecentIds[str],
+    ) -> None:
+        self._config = config
+        self._lifecycle = lifecycle
+        self._negotiated = negotiated
+        self._pending = pending
+        self._asks = asks
+        self._outbox = outbox
+        self._answered = answered
+
+    # ------------------------------------------------------------- requests
+    def on_request(self, req: Request) -> list[Event]:
+        """The server sent a request: answer it, or open an ask for the user."""
+        era = self._negotiated.era
+        version = self._negotiated.protocol_version
         events: list[Event] = []
-        if self.era is Era.MODERN and self.state is not ConnectionState.PROBING:
-            self._outbox.append(
+        if era is Era.MODERN and self._lifecycle.state is not ConnectionState.PROBING:
+            self._outbox.put(
                 ErrorResponse(
                     req.id,
                     METHOD_NOT_FOUND,
                     f"{req.method}: servers do not send requests in protocol "
-                    f"{self.protocol_version} (use input_required)",
+                    f"{version} (use input_required)",
                 )
             )
             return [
                 ProtocolViolation(
                     "modern-no-server-requests",
                     f"the server sent a {req.method} request, but in protocol "
-                    f"{self.protocol_version} servers never send requests",
+                    f"{version} servers never send requests",
                     req,
                 )
             ]
-        if req.method != "ping" and not self.initialized_sent:
+        if req.method != "ping" and not self._negotiated.initialized_sent:
             events.append(
                 ProtocolViolation(
                     "lifecycle",
@@ -63,11 +108,11 @@ class ServerSideMixin(ConnectionCore):
                 )
             )
         if req.method == "ping":
-            self._outbox.append(Response(req.id, {}))
+            self._outbox.put(Response(req.id, {}))
             return events
         kind = ask_kind(req.method)
         if kind is None:
-            self._outbox.append(
+            self._outbox.put(
                 ErrorResponse(req.id, METHOD_NOT_FOUND, f"Method not found: {req.method}")
             )
             events.append(
@@ -78,8 +123,8 @@ class ServerSideMixin(ConnectionCore):
                 )
             )
             return events
-        if kind not in self.config.capabilities:
-            self._outbox.append(
+        if kind not in self._config.capabilities:
+            self._outbox.put(
                 ErrorResponse(
                     req.id,
                     METHOD_NOT_FOUND,
@@ -95,7 +140,7 @@ class ServerSideMixin(ConnectionCore):
                 )
             )
             return events
-        version = self.protocol_version or self.config.legacy_version
+        version = version or self._config.legacy_version
         if req.method not in features(version).server_requests:
             events.append(
                 ProtocolViolation(
@@ -105,26 +150,37 @@ class ServerSideMixin(ConnectionCore):
                 )
             )
         ask = ServerAsk(
-            ask_id=self._new_ask_id(),
+            ask_id=self._asks.new_id(),
             kind=kind,
             method=req.method,
             params=req.params or {},
             era=Era.LEGACY,
             wire_id=req.id,
         )
-        self._asks[ask.ask_id] = ask
-        self._legacy_asks_by_wire[req.id] = ask.ask_id
+        self._asks.open(ask)
         events.append(ServerAskReceived(ask))
         return events
 
-    def _on_notification(self, note: Notification, now: float) -> list[Event]:
+    def answer(self, ask: ServerAsk, result: dict[str, Any]) -> None:
+        """The user answered the legacy `ask` (already closed): the server gets a response."""
+        assert ask.wire_id is not None
+        self._outbox.put(Response(ask.wire_id, result))
+
+    def reject(self, ask: ServerAsk, message: str) -> None:
+        """The user refused the legacy `ask` (already closed): a JSON-RPC error -1
+        (spec 2025-06-18 sampling: "User rejected")."""
+        assert ask.wire_id is not None
+        self._outbox.put(ErrorResponse(ask.wire_id, USER_REJECTED, message))
+
+    # ------------------------------------------------------------- notifications
+    def on_notification(self, note: Notification, now: float) -> list[Event]:
+        """Type the notification, apply what it means, and flag what breaks the protocol."""
         typed = type_notification(note)
         events: list[Event] = []
         if isinstance(typed, ProgressUpdate):
-            key = self._by_token.get(typed.token) if isinstance(typed.token, str) else None
-            if key is not None:
-                p = self._pending[key]
-                if self.config.reset_timeout_on_progress:
+            p = self._pending.by_token(typed.token) if isinstance(typed.token, str) else None
+            if p is not None:
+                if self._config.reset_timeout_on_progress:
                     p.last_activity = now
             else:
                 events.append(
@@ -133,23 +189,31 @@ class ServerSideMixin(ConnectionCore):
                         f"progress for token {typed.token!r}, which no active request holds",
                     )
                 )
+            key = p.key if p is not None else None
             typed = ProgressUpdate(typed.token, typed.progress, typed.total, typed.message, key)
         elif isinstance(typed, ServerCancelled):
             rid = typed.request_id
-            if rid is not None and rid in self._legacy_asks_by_wire:
-                ask_id = self._legacy_asks_by_wire.pop(rid)
-                if self._asks.pop(ask_id, None) is not None:
-                    events.append(AskCancelled(ask_id, typed.reason or "cancelled by the server"))
-            elif rid is not None and rid in self._by_wire and self.era is Era.MODERN:
+            ours = self._pending.on_wire(rid) if rid is not None else None
+            if rid is not None and self._asks.is_open_by_server(rid):
+                reason = typed.reason or "cancelled by the server"
+                events.extend(self._asks.cancel_by_server(rid, reason))
+            elif ours is not None and self._negotiated.era is Era.MODERN:
                 # Legacy: ids are per direction, so a server cancel names its own request.
-                events.extend(self._on_server_cancel(self._pending[self._by_wire[rid]], typed))
+                events.extend(self._on_server_cancel(ours, typed))
         elif isinstance(typed, SubscriptionAcknowledged):
             sid = typed.subscription_id
-            key = self._by_wire.get(sid) if sid is not None else None
+            key = self._pending.key_of_wire_id(sid) if sid is not None else None
             typed = SubscriptionAcknowledged(sid, typed.notifications, key)
+        events.extend(self._lifecycle_violations(note))
+        events.insert(0, NotificationReceived(note, typed))
+        return events
+
+    def _lifecycle_violations(self, note: Notification) -> list[Event]:
+        events: list[Event] = []
+        version = self._negotiated.protocol_version
         if (
-            self.era is Era.LEGACY
-            and self.state is ConnectionState.INITIALIZING
+            self._negotiated.era is Era.LEGACY
+            and self._lifecycle.state is ConnectionState.INITIALIZING
             and (note.method not in ("notifications/message", "notifications/progress"))
         ):
             events.append(
@@ -158,17 +222,13 @@ class ServerSideMixin(ConnectionCore):
                     f"the server sent {note.method} before the initialize response",
                 )
             )
-        if self.protocol_version is not None and (
-            note.method not in features(self.protocol_version).server_notifications
-        ):
+        if version is not None and note.method not in features(version).server_notifications:
             events.append(
                 ProtocolViolation(
                     "unknown-notification",
-                    f"{note.method} is not a server notification in protocol "
-                    f"{self.protocol_version}",
+                    f"{note.method} is not a server notification in protocol {version}",
                 )
             )
-        events.insert(0, NotificationReceived(note, typed))
         return events
 
     def _on_server_cancel(self, p: Pending, cancelled: ServerCancelled) -> list[Event]:
@@ -183,8 +243,8 @@ class ServerSideMixin(ConnectionCore):
                     "(the request stays pending)",
                 )
             ]
-        self._forget(p)
-        self._remember(self._answered, p.wire_id, p.method)
+        self._pending.forget(p)
+        self._answered.remember(p.wire_id, p.method)
         reason = f" ({cancelled.reason})" if cancelled.reason else ""
         return [
             RequestFailed(

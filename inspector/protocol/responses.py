@@ -1,0 +1,211 @@
+"""`Responses`: pairs what the server answers with our requests, and routes each answer.
+
+An answer finds its request by wire id. The handshake's answers go to the handshake; a
+-32022 error gets a version retry; a modern `input_required` result starts an MRTR round;
+everything else ends the request. An answer nobody waits for is named for what it is
+(late, duplicate, unknown) from the ids the connection remembers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.protocol.ask_table import AskTable
+from inspector.protocol.config import META_CLIENT_CAPS, META_PREFIX, ClientConfig
+from inspector.protocol.events import (
+    Event,
+    InvalidFrame,
+    LateResponse,
+    ProtocolViolation,
+    RequestFailed,
+    UnmatchedResponse,
+)
+from inspector.protocol.handshake import Handshake
+from inspector.protocol.jsonrpc import (
+    INVALID_REQUEST,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    ErrorResponse,
+    Invalid,
+    Response,
+)
+from inspector.protocol.mrtr import MrtrRounds
+from inspector.protocol.negotiated import Negotiated
+from inspector.protocol.outbox import Outbox
+from inspector.protocol.pending import Pending
+from inspector.protocol.pending_table import PendingTable
+from inspector.protocol.recent_ids import RecentIds
+from inspector.protocol.version_retry import VersionRetry, supported_list
+from inspector.protocol.versions import Era
+
+__all__ = ["TASKS_EXTENSION", "Responses"]
+
+TASKS_EXTENSION = META_PREFIX + "tasks"
+
+
+class Responses:
+    """Routes the server's responses (valid or malformed) to the request they answer."""
+
+    __slots__ = (
+        "_answered",
+        "_asks",
+        "_config",
+        "_given_up",
+        "_handshake",
+        "_mrtr",
+        "_negotiated",
+        "_outbox",
+        "_pending",
+        "_versions",
+    )
+
+    def __init__(
+        self,
+        *,
+        config: ClientConfig,
+        negotiated: Negotiated,
+        pending: PendingTable,
+        asks: AskTable,
+        outbox: Outbox,
+        given_up: RecentIds[tuple[str, str]],
+        answered: RecentIds[str],
+        handshake: Handshake,
+        mrtr: MrtrRounds,
+        versions: VersionRetry,
+    ) -> None:
+        self._config = config
+        self._negotiated = negotiated
+        self._pending = pending
+        self._asks = asks
+        self._outbox = outbox
+        self._given_up = given_up
+        self._answered = answered
+        self._handshake = handshake
+        self._mrtr = mrtr
+        self._versions = versions
+
+    def on_response(self, msg: Response | ErrorResponse, now: float) -> list[Event]:
+        if msg.id is None:
+            assert isinstance(msg, ErrorResponse)
+            return [
+                UnmatchedResponse(
+                    None,
+                    "null id",
+                    f"error with null id (the server could not read a request): "
+                    f"{msg.code} {msg.message}",
+                )
+            ]
+        p = self._pending.unbind_wire(msg.id)
+        if p is None:
+            return [self._unmatched(msg)]
+        self._answered.remember(msg.id, p.method)
+        if p.internal is not None:
+            return self._handshake.on_answer(p, msg, now)
+        if isinstance(msg, ErrorResponse):
+            return self._on_error(p, msg, now)
+        return self._on_result(p, msg.result, now)
+
+    def on_invalid(self, frame: Invalid) -> list[Event]:
+        events: list[Event] = [InvalidFrame(frame)]
+        value = frame.value
+        if frame.id is not None and isinstance(value, dict) and "method" in value:
+            # A malformed request from the server: answer it, or the server waits forever.
+            self._outbox.put(
+                ErrorResponse(frame.id, INVALID_REQUEST, f"Invalid request: {frame.reason}")
+            )
+            return events
+        p = self._pending.on_wire(frame.id) if frame.id is not None else None
+        if p is not None and isinstance(value, dict):  # it looks like a response
+            self._pending.forget(p)
+            self._answered.remember(p.wire_id, p.method)
+            events.extend(self._asks.withdraw_for(p, "malformed response"))
+            events.append(
+                RequestFailed(
+                    p.key,
+                    p.method,
+                    "protocol",
+                    f"{p.method}: the server's response was malformed ({frame.reason})",
+                    wire_id=p.wire_id,
+                )
+            )
+            if p.internal is not None:
+                events.extend(self._handshake.fail(f"malformed {p.method} response"))
+        return events
+
+    def _unmatched(self, msg: Response | ErrorResponse) -> Event:
+        assert msg.id is not None
+        late = self._given_up.get(msg.id)
+        if late is not None:
+            method, why = late
+            return LateResponse(msg.id, method, why)
+        earlier = self._answered.get(msg.id)
+        if earlier is not None:
+            return UnmatchedResponse(
+                msg.id,
+                "duplicate",
+                f"a second response to request {msg.id!r} ({earlier})",
+            )
+        return UnmatchedResponse(
+            msg.id, "unknown id", f"a response to id {msg.id!r}, which was never sent"
+        )
+
+    def _on_error(self, p: Pending, err: ErrorResponse, now: float) -> list[Event]:
+        if (
+            err.code == UNSUPPORTED_PROTOCOL_VERSION
+            and self._negotiated.era is Era.MODERN
+            and not p.raw
+        ):
+            supported = supported_list(err.data)
+            retried = self._versions.retry(p, supported, now, "server answered -32022")
+            if retried is not None:
+                return [retried]
+            listed = ", ".join(supported) if supported else "no list given"
+            return [
+                self._pending.fail_with_error(
+                    p,
+                    err,
+                    f"{p.method}: the server does not support protocol version "
+                    f"{self._negotiated.protocol_version} (it supports: {listed})",
+                )
+            ]
+        return [self._pending.fail_with_error(p, err)]
+
+    def _on_result(self, p: Pending, result: dict[str, Any], now: float) -> list[Event]:
+        if self._negotiated.era is not Era.MODERN or p.raw:
+            return [self._pending.complete(p, result)]
+        result_type = result.get("resultType", "complete")  # spec: absent means "complete"
+        if result_type == "complete":
+            return [self._pending.complete(p, result)]
+        if result_type == "task" and p.method == "tools/call":
+            # The io.modelcontextprotocol/tasks extension (SEP-2663): a CreateTaskResult, which
+            # a server must only send when the request declared the extension.
+            if _declares_tasks(self._config.capabilities, p.params):
+                return [self._pending.complete(p, result)]
+            return [
+                ProtocolViolation(
+                    "task-undeclared",
+                    f"{p.method}: the server answered with a task, but this request did not "
+                    "declare the io.modelcontextprotocol/tasks extension; shown as is",
+                ),
+                self._pending.complete(p, result),
+            ]
+        if result_type != "input_required":
+            return [
+                ProtocolViolation(
+                    "resultType", f"{p.method}: unknown resultType {result_type!r}; shown as is"
+                ),
+                self._pending.complete(p, result),
+            ]
+        return self._mrtr.on_input_required(p, result, now)
+
+
+def _declares_tasks(caps: dict[str, Any], params: dict[str, Any] | None) -> bool:
+    """Did this request declare the tasks extension (the connection's caps or its own)?"""
+    sources: list[Any] = [caps]
+    meta = (params or {}).get("_meta")
+    if isinstance(meta, dict):
+        sources.append(meta.get(META_CLIENT_CAPS))
+    for source in sources:
+        extensions = source.get("extensions") if isinstance(source, dict) else None
+        if isinstance(extensions, dict) and TASKS_EXTENSION in extensions:
+            return True
+    return False
