@@ -100,18 +100,15 @@ def all_capabilities() -> dict[str, Any]:
     }
 
 
-class FakeServer:
-    """The server side of one conversation, scripted by the test."""
+class ReplyScript:
+    """What a scripted server answers, method by method (shared by `FakeServer`, which
+    drives a `ClientConnection` directly, and `tests/helpers/scripted_peer.py`, which
+    answers a `Session` over a `MemoryTransport`)."""
 
-    def __init__(self, conn: ClientConnection, now: float = 0.0) -> None:
-        self.conn = conn
-        self.now = now
-        self.received: list[Message] = []  # everything the client ever put on the wire
+    def __init__(self) -> None:
         self._scripts: dict[str, deque[Reply | Handler]] = {}
         self._sticky: dict[str, Reply | Handler] = {}
-        self._next_server_id = 1000
 
-    # ------------------------------------------------------------- scripting
     def on(self, method: str, *replies: Reply | Handler, always: bool = False) -> None:
         """Answer the next requests of `method` with `replies`, in order.
 
@@ -123,6 +120,37 @@ class FakeServer:
             self._sticky[method] = replies[0]
         else:
             self._scripts.setdefault(method, deque()).extend(replies)
+
+    def reply_for(self, req: Request) -> Response | ErrorResponse | None:
+        script = self._scripts.get(req.method)
+        if script:
+            item = script.popleft()
+        elif req.method in self._sticky:
+            item = self._sticky[req.method]
+        else:
+            return None
+        reply = item(req) if callable(item) else item
+        if reply is None:
+            return None
+        if isinstance(reply, ErrorResponse):
+            return ErrorResponse(req.id, reply.code, reply.message, reply.data)
+        return Response(req.id, reply)
+
+
+class FakeServer:
+    """The server side of one conversation, scripted by the test."""
+
+    def __init__(self, conn: ClientConnection, now: float = 0.0) -> None:
+        self.conn = conn
+        self.now = now
+        self.received: list[Message] = []  # everything the client ever put on the wire
+        self.script = ReplyScript()
+        self._next_server_id = 1000
+
+    # ------------------------------------------------------------- scripting
+    def on(self, method: str, *replies: Reply | Handler, always: bool = False) -> None:
+        """Answer the next requests of `method` with `replies` (see `ReplyScript.on`)."""
+        self.script.on(method, *replies, always=always)
 
     # ------------------------------------------------------------- the wire
     def take(self) -> list[Message]:
@@ -169,28 +197,13 @@ class FakeServer:
             for msg in self.take():
                 if not isinstance(msg, Request):
                     continue
-                reply = self._reply_for(msg)
+                reply = self.script.reply_for(msg)
                 if reply is None:
                     continue
                 answered = True
                 events.extend(self.conn.receive(reply, self.now))
             if not answered:
                 return events
-
-    def _reply_for(self, req: Request) -> Response | ErrorResponse | None:
-        script = self._scripts.get(req.method)
-        if script:
-            item = script.popleft()
-        elif req.method in self._sticky:
-            item = self._sticky[req.method]
-        else:
-            return None
-        reply = item(req) if callable(item) else item
-        if reply is None:
-            return None
-        if isinstance(reply, ErrorResponse):
-            return ErrorResponse(req.id, reply.code, reply.message, reply.data)
-        return Response(req.id, reply)
 
     # ------------------------------------------------------ server → client
     def reply(self, req: Request | RequestId, result: dict[str, Any]) -> list[Event]:
