@@ -5,6 +5,7 @@ subscriptions/listen stream), and pins between two sessions."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -20,9 +21,12 @@ from inspector.protocol.connection import ClientConfig
 from inspector.protocol.events import ListChanged, NotificationReceived
 from inspector.protocol.versions import Era, EraSetting
 from inspector.session import Session
+from inspector.transports.base import Transport
+from inspector.transports.memory import MemoryTransport
 from inspector.transports.stdio import StdioParams, StdioTransport
 from tests.helpers.http_fakes import FakeHttp, open_session, result
 from tests.helpers.peers import REPO
+from tests.servers.misbehaving import paging_server
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -80,6 +84,23 @@ async def until(predicate: Callable[[], object], what: str, timeout: float = 10.
         await asyncio.sleep(0.01)
 
 
+def transport_for(args: list[str]) -> Transport:
+    """Our paging server runs in-process over a MemoryTransport (its pages are what these
+    tests are about, not its pipe); the demo server runs as the real process."""
+    if args and args[0] == PAGING:
+        options = paging_server.parse_options(args[1:])
+
+        def peer(text: str, link: MemoryTransport) -> None:
+            message = json.loads(text)
+            link.push_stderr(paging_server.received_line(message))
+            reply = paging_server.answer(message, options)
+            if reply is not None:
+                link.push(json.dumps(reply))
+
+        return MemoryTransport(peer, name="paging server (in process)")
+    return StdioTransport(StdioParams(sys.executable, args, env={"PYTHONPATH": str(REPO)}))
+
+
 @pytest.fixture
 async def connect() -> AsyncIterator[Callable[..., Coroutine[Any, Any, Harness]]]:
     opened: list[Harness] = []
@@ -90,8 +111,7 @@ async def connect() -> AsyncIterator[Callable[..., Coroutine[Any, Any, Harness]]
         pins: PinStore | None = None,
         scope: str = "profile",
     ) -> Harness:
-        params = StdioParams(sys.executable, args, env={"PYTHONPATH": str(REPO)})
-        session = Session(StdioTransport(params), ClientConfig(era=era))
+        session = Session(transport_for(args), ClientConfig(era=era))
         harness = Harness(session, pins)
         opened.append(harness)
         await session.connect(timeout=15)

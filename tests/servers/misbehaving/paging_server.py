@@ -122,58 +122,72 @@ def tools_page(args: argparse.Namespace, cursor: Any) -> dict[str, Any]:
     return result
 
 
-def main() -> int:
+def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="normal")
     parser.add_argument("--tools", type=int, default=250)
     parser.add_argument("--page-size", type=int, default=100)
     parser.add_argument("--description", default="Tool number 1.")
-    args = parser.parse_args()
+    return parser.parse_args(argv)
+
+
+def answer(msg: dict[str, Any], args: argparse.Namespace) -> dict[str, Any] | None:
+    """The answer to one message (None for a notification). Tests also run this in-process
+    over a MemoryTransport, where the stdio process adds nothing to what they check."""
+    method, msg_id = msg.get("method"), msg.get("id")
+    params = msg.get("params") or {}
+    cursor = params.get("cursor")
+    if msg_id is None:
+        return None
+    result: dict[str, Any]
+    if method == "initialize":
+        result = {
+            "protocolVersion": params.get("protocolVersion", "2025-06-18"),
+            "capabilities": {
+                "tools": {"listChanged": True},
+                "resources": {},
+                "prompts": {},
+            },
+            "serverInfo": {"name": "paging-server", "version": "1"},
+        }
+    elif method == "tools/list":
+        result = tools_page(args, cursor)
+    elif method == "resources/list":
+        result = page(RESOURCES, cursor, 10, "resources")
+    elif method == "resources/templates/list":
+        result = {"resourceTemplates": TEMPLATES}
+    elif method == "prompts/list":
+        if args.mode == "prompts-error":
+            return {
+                "jsonrpc": "2.0",
+                "id": msg_id,
+                "error": {"code": -32603, "message": "prompts are broken today"},
+            }
+        result = {"prompts": PROMPTS}
+    elif method == "tools/call":
+        result = {"content": [{"type": "text", "text": "ok"}]}
+    else:
+        result = {}
+    return {"jsonrpc": "2.0", "id": msg_id, "result": result}
+
+
+def received_line(msg: dict[str, Any]) -> str:
+    """What the server logs to stderr for each message."""
+    return f"recv {msg.get('method')} cursor={(msg.get('params') or {}).get('cursor')}"
+
+
+def main() -> int:
+    args = parse_options()
     for line in sys.stdin:
         try:
             msg = json.loads(line)
         except ValueError:
             continue
-        method, msg_id = msg.get("method"), msg.get("id")
-        params = msg.get("params") or {}
-        cursor = params.get("cursor")
-        sys.stderr.write(f"recv {method} cursor={cursor}\n")
+        sys.stderr.write(received_line(msg) + "\n")
         sys.stderr.flush()
-        if msg_id is None:
-            continue
-        result: dict[str, Any]
-        if method == "initialize":
-            result = {
-                "protocolVersion": params.get("protocolVersion", "2025-06-18"),
-                "capabilities": {
-                    "tools": {"listChanged": True},
-                    "resources": {},
-                    "prompts": {},
-                },
-                "serverInfo": {"name": "paging-server", "version": "1"},
-            }
-        elif method == "tools/list":
-            result = tools_page(args, cursor)
-        elif method == "resources/list":
-            result = page(RESOURCES, cursor, 10, "resources")
-        elif method == "resources/templates/list":
-            result = {"resourceTemplates": TEMPLATES}
-        elif method == "prompts/list":
-            if args.mode == "prompts-error":
-                send(
-                    {
-                        "jsonrpc": "2.0",
-                        "id": msg_id,
-                        "error": {"code": -32603, "message": "prompts are broken today"},
-                    }
-                )
-                continue
-            result = {"prompts": PROMPTS}
-        elif method == "tools/call":
-            result = {"content": [{"type": "text", "text": "ok"}]}
-        else:
-            result = {}
-        send({"jsonrpc": "2.0", "id": msg_id, "result": result})
+        reply = answer(msg, args)
+        if reply is not None:
+            send(reply)
     return 0
 
 
