@@ -3,7 +3,7 @@ tokens, and where tokens are kept (the keyring, never a file). Qt-free."""
 
 from inspector.auth.bearer import BearerAuth, find_bearer_token, store_bearer_token
 from inspector.auth.browser import AuthorizationPrompt, Opener, cli_opener, headless_opener
-from inspector.auth.errors import (
+from inspector.auth.failures import (
     AuthCancelled,
     AuthError,
     DiscoveryError,
@@ -11,13 +11,13 @@ from inspector.auth.errors import (
     RegistrationError,
     TokenError,
 )
-from inspector.auth.events import AuthEvent, AuthListener, AuthStep, StepHook
-from inspector.auth.models import (
+from inspector.auth.flow_data import (
     AssertionContext,
     AssertionProvider,
     OAuthSettings,
     TokenSet,
 )
+from inspector.auth.flow_events import AuthEvent, AuthListener, AuthStep, StepHook
 from inspector.auth.oauth import OAuth
 from inspector.auth.stepper import AuthTimeline, StepGate
 from inspector.auth.store import AuthStore

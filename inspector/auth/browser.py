@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from inspector.auth.errors import AuthError, RedirectError
+from inspector.auth.failures import AuthError, RedirectError
 from inspector.auth.redirect import send_loopback_get
 from inspector.auth.urls import is_http_url
 

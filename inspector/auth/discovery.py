@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from inspector.auth.errors import DiscoveryError
+from inspector.auth.failures import DiscoveryError
 from inspector.auth.flow_context import FlowContext
-from inspector.auth.models import ProtectedResource, ServerMetadata
+from inspector.auth.flow_data import ProtectedResource, ServerMetadata
 from inspector.auth.responses import describe_status, json_object, str_tuple
 from inspector.auth.urls import (
     as_metadata_urls,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import httpx
 
-from inspector.auth.errors import AuthError
+from inspector.auth.failures import AuthError
+from inspector.auth.flow_data import OAuthSettings, ServerMetadata, TokenSet
 from inspector.auth.jose import DpopKey
-from inspector.auth.models import OAuthSettings, ServerMetadata, TokenSet
 from inspector.auth.urls import origin_of
 
 __all__ = ["DpopState"]

@@ -13,8 +13,8 @@ from typing import Final
 
 import httpx
 
-from inspector.auth.errors import TokenError
-from inspector.auth.models import AssertionContext, AssertionProvider
+from inspector.auth.failures import TokenError
+from inspector.auth.flow_data import AssertionContext, AssertionProvider
 
 __all__ = ["ID_JAG_TOKEN_TYPE", "ID_TOKEN_TYPE", "TOKEN_EXCHANGE_GRANT", "id_jag_provider"]
 

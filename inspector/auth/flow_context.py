@@ -20,9 +20,9 @@ import httpx
 
 from inspector.auth.browser import Opener
 from inspector.auth.dpop_state import DpopState
-from inspector.auth.errors import AuthCancelled, AuthError
-from inspector.auth.events import AuthEvent, AuthRedactor, AuthStep, Level, StepHook
-from inspector.auth.models import OAuthSettings, TokenSet
+from inspector.auth.failures import AuthCancelled, AuthError
+from inspector.auth.flow_data import OAuthSettings, TokenSet
+from inspector.auth.flow_events import AuthEvent, AuthRedactor, AuthStep, Level, StepHook
 from inspector.auth.store import AuthStore
 from inspector.auth.urls import canonical_resource
 from inspector.common.listeners import Listeners

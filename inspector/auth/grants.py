@@ -12,9 +12,9 @@ import secrets
 from urllib.parse import urlencode, urlsplit
 
 from inspector.auth.browser import AuthorizationPrompt, check_openable
-from inspector.auth.errors import AuthError, DiscoveryError, RedirectError, TokenError
+from inspector.auth.failures import AuthError, DiscoveryError, RedirectError, TokenError
 from inspector.auth.flow_context import FlowContext
-from inspector.auth.models import (
+from inspector.auth.flow_data import (
     GRANT_JWT_BEARER,
     AssertionContext,
     ClientInfo,

@@ -13,7 +13,7 @@ from joserfc import jwt
 from joserfc.errors import JoseError
 from joserfc.jwk import ECKey, Key, OKPKey, RSAKey, import_key
 
-from inspector.auth.errors import AuthError
+from inspector.auth.failures import AuthError
 from inspector.auth.urls import strip_query
 
 __all__ = ["DpopKey", "sign_client_assertion"]

@@ -40,17 +40,17 @@ import httpx
 from inspector.auth.browser import Opener, cli_opener
 from inspector.auth.challenge import ChallengeInfo, challenge_info
 from inspector.auth.discovery import Discovery
-from inspector.auth.errors import AuthError
-from inspector.auth.events import AuthListener, AuthRedactor, StepHook
+from inspector.auth.failures import AuthError
 from inspector.auth.flow_context import FlowContext
-from inspector.auth.grants import Grants
-from inspector.auth.models import (
+from inspector.auth.flow_data import (
     ClientInfo,
     OAuthSettings,
     ProtectedResource,
     ServerMetadata,
     TokenSet,
 )
+from inspector.auth.flow_events import AuthListener, AuthRedactor, StepHook
+from inspector.auth.grants import Grants
 from inspector.auth.pkce import pkce_pair
 from inspector.auth.registration import Registration
 from inspector.auth.scopes import select_scope, union_scopes

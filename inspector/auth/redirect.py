@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import parse_qs, urlsplit
 
-from inspector.auth.errors import AuthCancelled, RedirectError
+from inspector.auth.failures import AuthCancelled, RedirectError
 
 __all__ = ["AuthorizationResponse", "LoopbackRedirect", "send_loopback_get"]
 

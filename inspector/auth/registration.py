@@ -12,9 +12,9 @@ from typing import Any
 
 import httpx
 
-from inspector.auth.errors import RegistrationError
+from inspector.auth.failures import RegistrationError
 from inspector.auth.flow_context import FlowContext
-from inspector.auth.models import ClientInfo, ServerMetadata
+from inspector.auth.flow_data import ClientInfo, ServerMetadata
 from inspector.auth.responses import describe_status, json_object
 
 __all__ = ["Registration"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from inspector.auth.models import ProtectedResource, ServerMetadata
+from inspector.auth.flow_data import ProtectedResource, ServerMetadata
 
 __all__ = ["select_scope", "union_scopes"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from inspector.auth.errors import AuthCancelled
-from inspector.auth.events import AuthEvent, AuthStep
+from inspector.auth.failures import AuthCancelled
+from inspector.auth.flow_events import AuthEvent, AuthStep
 from inspector.common.listeners import Listeners
 
 __all__ = ["AuthTimeline", "StepGate"]

@@ -4,9 +4,9 @@ there is no keyring, which the user must know: the login will not survive a rest
 
 from __future__ import annotations
 
-from inspector.auth.events import fingerprint
 from inspector.auth.flow_context import FlowContext, expiry_text
-from inspector.auth.models import TokenSet
+from inspector.auth.flow_data import TokenSet
+from inspector.auth.flow_events import fingerprint
 
 __all__ = ["StoredTokens"]
 

@@ -16,11 +16,11 @@ from urllib.parse import quote
 
 import httpx
 
-from inspector.auth.errors import TokenError
-from inspector.auth.events import fingerprint
+from inspector.auth.failures import TokenError
 from inspector.auth.flow_context import FlowContext, expiry_text
+from inspector.auth.flow_data import ClientInfo, ServerMetadata, TokenSet
+from inspector.auth.flow_events import fingerprint
 from inspector.auth.jose import CLIENT_ASSERTION_TYPE, DpopKey, sign_client_assertion
-from inspector.auth.models import ClientInfo, ServerMetadata, TokenSet
 from inspector.auth.registration import Registration
 from inspector.auth.responses import describe_status, json_object
 from inspector.auth.stored_tokens import StoredTokens

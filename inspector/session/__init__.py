@@ -5,7 +5,7 @@ answers what a server asks. Import the public names from here."""
 from inspector.session.call import Call, ProgressCallback
 from inspector.session.client import McpClient
 from inspector.session.driver import Session, SessionItem, SessionListener
-from inspector.session.errors import (
+from inspector.session.exceptions import (
     ConnectError,
     ConnectionClosed,
     InputRejected,

@@ -42,7 +42,7 @@ from inspector.protocol.versions import Era
 from inspector.session.ask_runner import AskRunner
 from inspector.session.call import Call, ProgressCallback, new_call_future
 from inspector.session.client import McpClient
-from inspector.session.errors import (
+from inspector.session.exceptions import (
     ConnectError,
     ConnectionClosed,
     RequestNotAllowed,

@@ -39,7 +39,7 @@ from inspector.auth import (
     TokenSet,
 )
 from inspector.auth.challenge import challenge_info
-from inspector.auth.events import Level
+from inspector.auth.flow_events import Level
 from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore

@@ -14,7 +14,7 @@ from PySide6.QtGui import QDesktopServices
 
 from inspector.auth import AuthError, AuthorizationPrompt, Opener
 from inspector.auth.browser import check_openable
-from inspector.auth.events import Level
+from inspector.auth.flow_events import Level
 
 __all__ = ["desktop_opener", "open_in_browser"]
 
