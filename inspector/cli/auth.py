@@ -1,5 +1,8 @@
 """Authorization options of the command line: `cli --auth none|bearer|oauth ...` and
-`logout --url URL`. Kept apart from cli.py so the CLI itself only wires them in."""
+`logout --url URL`. The options become the auth section of the run's ad-hoc profile
+(`auth_from_args`), which `settings.connect.transport_for` turns into the requests' auth as
+it does for a saved profile; the CLI only brings its terminal OAuth (`terminal_oauth`), as
+the GUI brings its windowed one."""
 
 from __future__ import annotations
 
@@ -8,36 +11,33 @@ import os
 import sys
 from typing import TextIO
 
-import httpx
-
 from inspector.auth import (
     AuthEvent,
     AuthListener,
     AuthStore,
-    BearerAuth,
     OAuth,
-    OAuthSettings,
     cli_opener,
     find_bearer_token,
     headless_opener,
 )
 from inspector.auth.bearer import DEFAULT_BEARER_ENV
 from inspector.auth.urls import canonical_resource, is_http_url
+from inspector.cli.usage import UsageError
+from inspector.settings.auth_options import BearerOptions, HttpAuth, OAuthOptions, SecretValue
+from inspector.settings.profile_auth import oauth_settings_for
+from inspector.settings.profiles import Profile
 
 __all__ = [
-    "AuthUsageError",
     "add_auth_arguments",
     "add_logout_parser",
-    "build_auth",
+    "auth_from_args",
+    "browser_login_wait",
     "run_logout",
+    "terminal_oauth",
 ]
 
 # Steps shown without -v: what a person must see or act on.
 _ALWAYS_SHOWN = frozenset({"token", "step-up", "migration", "logout", "error"})
-
-
-class AuthUsageError(Exception):
-    """A usage problem with the auth options (the CLI turns it into its usage error)."""
 
 
 def add_auth_arguments(parser: argparse.ArgumentParser) -> None:
@@ -124,19 +124,20 @@ def _printer(verbose: bool, stream: TextIO | None = None) -> AuthListener:
     return show
 
 
-def build_auth(ns: argparse.Namespace, *, verbose: bool = False) -> httpx.Auth | None:
-    """The `httpx.Auth` the options ask for (None for --auth none). With --auth oauth and no
-    stored token, the request timeout is extended to cover the browser login."""
-    mode = getattr(ns, "auth", "none")
-    url = getattr(ns, "url", None)
+def auth_from_args(ns: argparse.Namespace, *, verbose: bool = False) -> HttpAuth:
+    """The auth section of the run's profile, from `--auth ...` (an --url server's).
+
+    A bearer token is looked up the CLI's way (the named env variable, else
+    MCP_BEARER_TOKEN, else the keyring entry for the URL) and carried as a typed value:
+    the profile is never saved. An OAuth client secret is read from `--client-secret-env`
+    the same way."""
+    mode = ns.auth
     if mode == "none":
-        return None
-    if not url:
-        raise AuthUsageError(f"--auth {mode} applies to --url servers only")
+        return HttpAuth()
     if mode == "bearer":
-        token, where = find_bearer_token(url, env_name=ns.bearer_env)
+        token, where = find_bearer_token(ns.url, env_name=ns.bearer_env)
         if token is None:
-            raise AuthUsageError(
+            raise UsageError(
                 f"--auth bearer: no token in the environment variable {ns.bearer_env}"
                 if ns.bearer_env
                 else f"--auth bearer: no token: set {DEFAULT_BEARER_ENV} (or --bearer-env NAME), "
@@ -144,35 +145,53 @@ def build_auth(ns: argparse.Namespace, *, verbose: bool = False) -> httpx.Auth |
             )
         if verbose:
             sys.stderr.write(f"auth: using the bearer token from {where}\n")
-        return BearerAuth(token)
-    secret = None
+        return HttpAuth(kind="bearer", bearer=BearerOptions(token=SecretValue(value=token)))
+    secret = ""
     if ns.client_secret_env:
-        secret = os.environ.get(ns.client_secret_env)
+        secret = os.environ.get(ns.client_secret_env, "")
         if not secret:
-            raise AuthUsageError(f"--client-secret-env: {ns.client_secret_env} is not set")
+            raise UsageError(f"--client-secret-env: {ns.client_secret_env} is not set")
     if ns.cimd_url and not (is_http_url(ns.cimd_url) and ns.cimd_url.startswith("https://")):
-        raise AuthUsageError("--cimd-url must be an https:// URL")
+        raise UsageError("--cimd-url must be an https:// URL")
     if ns.grant == "client_credentials" and not ns.client_id:
-        raise AuthUsageError("--grant client_credentials needs --client-id")
-    settings = OAuthSettings(
-        grant=ns.grant,
-        registration=ns.registration,
-        client_id=ns.client_id,
-        client_secret=secret,
-        scope=ns.scope,
-        cimd_url=ns.cimd_url,
-        login_timeout=ns.login_timeout,
+        raise UsageError("--grant client_credentials needs --client-id")
+    return HttpAuth(
+        kind="oauth",
+        oauth=OAuthOptions(
+            grant=ns.grant,
+            registration=ns.registration,
+            client_id=ns.client_id or "",
+            client_secret=SecretValue(value=secret),
+            scope=ns.scope or "",
+            cimd_url=ns.cimd_url or "",
+            login_timeout=ns.login_timeout,
+        ),
     )
+
+
+def terminal_oauth(profile: Profile, *, login: str, verbose: bool = False) -> OAuth:
+    """The profile's OAuth for a terminal: the login URL is printed (and opened in a
+    browser with `--login browser`, followed without one with `--login headless`), the
+    flow's steps are shown on stderr (the routine ones with -v only). What the GUI's
+    `ProfileAuth.oauth_for` is for a window."""
     opener = (
-        headless_opener()
-        if ns.login == "headless"
-        else cli_opener(open_browser=ns.login == "browser")
+        headless_opener() if login == "headless" else cli_opener(open_browser=login == "browser")
     )
-    oauth = OAuth(url, settings, opener=opener, listener=_printer(verbose))
-    if ns.grant == "authorization_code" and ns.login != "headless" and not oauth.logged_in:
-        # The first request waits for the person in the browser: let it.
-        ns.timeout = max(ns.timeout, ns.login_timeout + 30.0)
-    return oauth
+    return OAuth(
+        profile.http.url,
+        oauth_settings_for(profile, None),
+        opener=opener,
+        listener=_printer(verbose),
+    )
+
+
+def browser_login_wait(profile: Profile, oauth: OAuth, *, login: str) -> float:
+    """Seconds the first request must be allowed, when it waits for a person to log in
+    in a browser (no token stored yet); 0 when it does not wait for anyone."""
+    options = profile.http.auth.oauth
+    if options.grant == "authorization_code" and login != "headless" and not oauth.logged_in:
+        return options.login_timeout + 30.0
+    return 0.0
 
 
 def run_logout(ns: argparse.Namespace) -> int:

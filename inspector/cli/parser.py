@@ -15,6 +15,7 @@ from inspector import __version__
 from inspector.cli.auth import add_auth_arguments, add_logout_parser
 from inspector.cli.export import add_export_parser
 from inspector.cli.replay import add_replay_parser
+from inspector.cli.usage import UsageError
 from inspector.protocol.log_levels import LOG_LEVELS
 from inspector.protocol.methods import CLI_METHODS
 from inspector.protocol.versions import LEGACY_VERSIONS, EraSetting
@@ -48,10 +49,6 @@ EXIT_CODES: Final = {
 }
 
 METHODS: Final = CLI_METHODS
-
-
-class UsageError(Exception):
-    """A command line that cannot run: the message says what to change (exit 2)."""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,15 +15,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from inspector.cli.arg_words import header_values
+from inspector.cli.usage import UsageError
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
 from inspector.recording.replay import CallOutcome
-from inspector.recording.replay_target import connect_and_replay, recorded_target
+from inspector.recording.replay_target import ReplayTarget, connect_and_replay, recorded_target
 from inspector.session import ConnectError
 from inspector.transports.base import Transport, TransportError
-from inspector.transports.factory import http_transport
 from inspector.transports.http_common import check_url
-from inspector.transports.stdio import StdioParams, StdioTransport
 
 __all__ = ["add_replay_parser", "run_replay", "split_server_command"]
 
@@ -92,7 +92,7 @@ def _diag(text: str) -> None:
     sys.stderr.flush()
 
 
-def _transport(ns: argparse.Namespace, recorded: RecordedSession) -> Transport:
+def _target(ns: argparse.Namespace, recorded: RecordedSession) -> ReplayTarget:
     command = list(ns.server_command)
     if command and command[0] == "--":
         command = command[1:]
@@ -101,19 +101,14 @@ def _transport(ns: argparse.Namespace, recorded: RecordedSession) -> Transport:
         raise ValueError(
             "say where to replay: a command after --, --url URL, or --use-recorded-command"
         )
-    headers: dict[str, str] = {}
-    for item in ns.header:
-        name, sep, value = item.partition(":")
-        if not sep or not name.strip():
-            raise ValueError(f"--header expects 'Name: value', got {item!r}")
-        headers[name.strip()] = value.strip()
+    headers = header_values(ns.header)
     if headers and command:
         raise ValueError("--header applies to HTTP servers (--url, or a recorded URL)")
     if ns.url:
         check_url(ns.url)
-        return http_transport(ns.url, headers=headers)
+        return ReplayTarget("http", url=ns.url, headers=headers)
     if command:
-        return StdioTransport(StdioParams(command[0], command[1:]))
+        return ReplayTarget("stdio", argv=tuple(command))
     target = recorded_target(
         recorded,
         headers,
@@ -122,7 +117,7 @@ def _transport(ns: argparse.Namespace, recorded: RecordedSession) -> Transport:
     )
     for note in target.notes:
         _diag(f"note: {note} (--header 'Name: value')")
-    return target.transport()
+    return target
 
 
 async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Transport) -> int:
@@ -156,8 +151,13 @@ def run_replay(ns: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         IgnoreRules(ns.ignore)
-        transport = _transport(ns, recorded)
-    except (ValueError, TransportError) as exc:
+        target = _target(ns, recorded)
+    except (ValueError, UsageError, TransportError) as exc:
         _diag(f"error: {exc}")
         return EXIT_USAGE
+    try:
+        transport = target.transport()
+    except TransportError as exc:  # an empty command, which nothing can start
+        _diag(f"error: could not connect: {exc}")
+        return EXIT_CONNECTION
     return asyncio.run(_run(ns, recorded, transport))

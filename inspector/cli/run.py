@@ -12,13 +12,11 @@ import asyncio
 import json
 import logging
 import sys
-from collections.abc import Sequence
 from typing import Any, TextIO
 
-from inspector.cli.auth import (
-    AuthUsageError,
-    build_auth,
-)
+from inspector.auth import OAuth
+from inspector.cli.arg_words import key_values
+from inspector.cli.auth import browser_login_wait, terminal_oauth
 from inspector.cli.diagnostics import SessionDiagnostics, diag
 from inspector.cli.parser import (
     EXIT_CONNECTION,
@@ -29,12 +27,12 @@ from inspector.cli.parser import (
     EXIT_USAGE,
     UsageError,
 )
-from inspector.protocol.connection import ClientConfig
+from inspector.cli.profile_args import cli_timeouts, profile_from_args, server_command
 from inspector.protocol.errors import PaginationError
 from inspector.protocol.jsonrpc import error_name
-from inspector.protocol.versions import Era, EraSetting
+from inspector.protocol.versions import Era
 from inspector.recording.live import start_recorder
-from inspector.recording.redaction import spec_for_connection
+from inspector.recording.redaction import spec_for_profile
 from inspector.recording.writer import RecordingResponder, SessionRecorder
 from inspector.session import (
     ConnectError,
@@ -47,13 +45,9 @@ from inspector.session import (
     Session,
     load_answers,
 )
-from inspector.transports.base import (
-    Transport,
-    TransportError,
-)
-from inspector.transports.factory import http_transport
-from inspector.transports.http_common import check_url
-from inspector.transports.stdio import StdioParams, StdioTransport
+from inspector.settings.connect import SetupError, client_config_for, roots_for, transport_for
+from inspector.settings.profile_auth import uses_oauth
+from inspector.settings.profiles import Profile
 
 __all__ = ["run_cli", "run_cli_command"]
 
@@ -66,16 +60,6 @@ def _emit(stream: TextIO, text: str) -> None:
 
 
 _diag = diag
-
-
-def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise UsageError(f"{what} expects K=V, got {item!r}")
-        out[key] = value
-    return out
 
 
 def _json_value(text: str) -> Any:
@@ -96,19 +80,15 @@ def _tool_arguments(ns: argparse.Namespace) -> dict[str, Any]:
         if not isinstance(parsed, dict):
             raise UsageError("--tool-args-json must be a JSON object")
         arguments.update(parsed)
-    for key, value in _pairs(ns.tool_arg, "--tool-arg").items():
+    for key, value in key_values(ns.tool_arg, "--tool-arg").items():
         arguments[key] = _json_value(value)
     return arguments
 
 
-def _check_usage(ns: argparse.Namespace) -> list[str]:
-    command = list(ns.server_command)
-    if command and command[0] == "--":
-        command = command[1:]
-    if ns.url and command:
-        raise UsageError("give either --url or a server command after --, not both")
-    if not ns.url and not command:
-        raise UsageError("no server: give a command after -- (or --url URL)")
+def _check_usage(ns: argparse.Namespace) -> None:
+    """The method's own arguments. A server must be named first; the rest of the server's
+    options are read after these, by `profile_from_args`."""
+    server_command(ns)
     needs = {
         "tools/call": ("tool_name", "--tool-name"),
         "resources/read": ("uri", "--uri"),
@@ -128,7 +108,6 @@ def _check_usage(ns: argparse.Namespace) -> list[str]:
         raise UsageError("--timeout must be positive")
     if ns.max_message_mb < 1:
         raise UsageError("--max-message-mb must be at least 1")
-    return command
 
 
 async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[str, Any], int]:
@@ -160,7 +139,7 @@ async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[st
     if method == "resources/read":
         return await client.read_resource(ns.uri, override=ns.override), EXIT_OK
     if method == "prompts/get":
-        prompt_args = _pairs(ns.prompt_args, "--prompt-args")
+        prompt_args = key_values(ns.prompt_args, "--prompt-args")
         return await client.get_prompt(
             ns.prompt_name, prompt_args or None, override=ns.override
         ), EXIT_OK
@@ -170,7 +149,7 @@ async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[st
             if ns.prompt_name
             else {"type": "ref/resource", "uri": ns.uri_template}
         )
-        context = _pairs(ns.context_arg, "--context-arg")
+        context = key_values(ns.context_arg, "--context-arg")
         return await client.complete(
             ref, ns.argument_name, ns.argument_value, context or None, override=ns.override
         ), EXIT_OK
@@ -190,82 +169,51 @@ def _print_result(result: dict[str, Any], compact: bool) -> None:
     _emit(sys.stdout, text)
 
 
-def _headers(values: Sequence[str]) -> dict[str, str]:
-    headers: dict[str, str] = {}
-    for item in values:
-        name, sep, value = item.partition(":")
-        if not sep or not name.strip():
-            raise UsageError(f"--header expects 'Name: value', got {item!r}")
-        headers[name.strip()] = value.strip()
-    return headers
-
-
-def _transport(ns: argparse.Namespace, command: list[str]) -> Transport:
-    if ns.url:
-        if ns.transport == "stdio":
-            raise UsageError("--transport stdio needs a command after --, not --url")
-        try:
-            check_url(ns.url)
-        except TransportError as exc:
-            raise UsageError(f"--url: {exc}") from exc
-        try:
-            auth = build_auth(ns, verbose=ns.verbose)
-        except AuthUsageError as exc:
-            raise UsageError(str(exc)) from exc
-        return http_transport(
-            ns.url,
-            kind=ns.transport,
-            headers=_headers(ns.header),
-            auth=auth,
-            max_message_bytes=ns.max_message_mb * 1024 * 1024,
-        )
-    if ns.transport not in ("auto", "stdio"):
-        raise UsageError(f"--transport {ns.transport} needs --url")
-    if ns.header:
-        raise UsageError("--header applies to --url servers only")
-    if ns.auth != "none":
-        raise UsageError(f"--auth {ns.auth} applies to --url servers only")
-    params = StdioParams(
-        command[0],
-        command[1:],
-        env=_pairs(ns.env, "--env"),
-        cwd=ns.cwd,
-        inherit_full_env=ns.full_env,
-        max_line_bytes=ns.max_message_mb * 1024 * 1024,
-    )
-    return StdioTransport(params)
+def _oauth(profile: Profile, ns: argparse.Namespace) -> OAuth | None:
+    """With --auth oauth, the terminal's OAuth; when the first request will wait for a
+    person to log in in a browser, the run's timeouts grow to let it."""
+    if not uses_oauth(profile):
+        return None
+    oauth = terminal_oauth(profile, login=ns.login, verbose=ns.verbose)
+    wait = browser_login_wait(profile, oauth, login=ns.login)
+    if wait > ns.timeout:
+        profile.timeouts = cli_timeouts(wait)
+    return oauth
 
 
 async def run_cli(ns: argparse.Namespace) -> int:
-    command = _check_usage(ns)
-    transport = _transport(ns, command)  # first: an OAuth browser login extends ns.timeout
+    _check_usage(ns)
+    profile = profile_from_args(ns)
+    oauth = _oauth(profile, ns)
+    timeout = profile.timeouts.request
+    assert timeout is not None  # cli_timeouts always sets it
     answers: dict[str, Any] = {}
     if ns.answers:
         try:
             answers = load_answers(ns.answers)
         except (OSError, ValueError) as exc:
             raise UsageError(f"--answers {ns.answers}: {exc}") from exc
-    roots = [{"uri": uri, "name": uri.rsplit("/", 1)[-1] or uri} for uri in ns.root]
-    config = ClientConfig(
-        era=EraSetting(ns.era),
-        request_timeout=ns.timeout,
-        max_total_timeout=max(ns.timeout, 600.0),
-        auto_probe_timeout=min(ns.timeout, 5.0),
-    )
+    try:
+        transport = transport_for(profile, oauth=oauth, max_message_mb=ns.max_message_mb)
+    except SetupError as exc:  # an empty command, which no transport can start
+        _diag(f"error: could not connect: {exc}")
+        return EXIT_CONNECTION
+    config = client_config_for(profile)
+    # Per run, not per server: so not in the profile.
     if ns.protocol_version:
         config.legacy_version = ns.protocol_version
     if ns.method == "logging/setLevel" or ns.log_level:
         config.log_level = ns.log_level
-    responder = PolicyResponder(answers, roots)
+    responder = PolicyResponder(answers, roots_for(profile))
     session = Session(transport, config, responder)
-    recorder = _start_recorder(ns, session, command) if ns.record else None
+    recorder = _start_recorder(ns, session, profile) if ns.record else None
     if recorder is not None:
         session.responder = RecordingResponder(responder, recorder)
     diagnostics = SessionDiagnostics(ns.verbose)
     session.add_listener(diagnostics)
     try:
         try:
-            await session.connect(timeout=ns.timeout)
+            await session.connect(timeout=timeout)
             if recorder is not None and session.ready_info is not None:
                 recorder.ready(session.ready_info)
         except ConnectError as exc:
@@ -313,22 +261,11 @@ async def run_cli(ns: argparse.Namespace) -> int:
                 _diag(f"recorded {recorder.lines_written} line(s) to {recorder.path}")
 
 
-def _start_recorder(
-    ns: argparse.Namespace, session: Session, command: list[str]
-) -> SessionRecorder:
-    # The shared rules (inspector/recording/redaction.py): secret-looking header values
-    # ("Bearer TOKEN": the token too), env values and URL parts never reach the file.
-    spec = (
-        spec_for_connection(transport="http", url=ns.url, headers=_headers(ns.header))
-        if ns.url
-        else spec_for_connection(
-            transport="stdio",
-            command=command[0],
-            args=command[1:],
-            env=_pairs(ns.env, "--env"),
-            cwd=ns.cwd,
-        )
-    )
+def _start_recorder(ns: argparse.Namespace, session: Session, profile: Profile) -> SessionRecorder:
+    # The rules the GUI's recordings follow (inspector/recording/redaction.py):
+    # secret-looking header values ("Bearer TOKEN": the token too), env values, URL parts
+    # and the --auth secrets never reach the file.
+    spec = spec_for_profile(profile, None)
     try:
         return start_recorder(ns.record, spec, session)
     except OSError as exc:

@@ -2,9 +2,10 @@
 
 A target is the command or URL recorded in the file (which may come from someone else:
 the CLI needs `--use-recorded-command`, the GUI an explicit confirmation showing
-`describe()`), a saved profile, or a command or URL the user typed. The connection uses
-the recorded era, legacy version and client capabilities, so the server sees the same
-client it saw then.
+`describe()`), a saved profile, or a command or URL the user typed. Its transport is
+built from an ad-hoc profile by `settings.connect.transport_for`, like every connection's;
+the client config is the recording's own: the recorded era, legacy version and client
+capabilities, so the server sees the same client it saw then.
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from inspector.recording.reader import RecordedSession
 from inspector.recording.replay import CallOutcome, ReplayReport, ReplayResponder, extract_answers
 from inspector.recording.replay import replay as replay_session
 from inspector.session import Session
-from inspector.transports.base import Transport
+from inspector.settings.connect import SetupError, resolved_env, resolved_headers, transport_for
+from inspector.settings.profiles import EnvVar, HeaderEntry, HttpSettings, Profile, StdioSettings
+from inspector.transports.base import LaunchError, Transport
 from inspector.transports.http_common import check_url
-from inspector.transports.stdio import StdioParams, StdioTransport
 
 if TYPE_CHECKING:
-    from inspector.settings.profiles import Profile
     from inspector.storage.secrets import SecretStore
 
 __all__ = [
@@ -61,26 +62,39 @@ class ReplayTarget:
             )
         return shlex.join(self.argv)
 
-    def transport(self) -> Transport:
+    def profile(self) -> Profile:
+        """The target as an ad-hoc profile (values typed in, secret headers still marked),
+        so a replay connects the way every connection does (`settings.connect`)."""
         if self.kind == "http":
-            assert self.url is not None
-            from inspector.transports.factory import http_transport
-
-            return http_transport(
-                self.url,
-                kind=self.http_kind,
-                headers=dict(self.headers),
-                secret_headers=self.secret_headers,
+            return Profile(
+                name=self.describe(),
+                transport="http",
+                http=HttpSettings(
+                    url=self.url or "",
+                    transport=self.http_kind,
+                    headers=[
+                        HeaderEntry(name=k, value=v, secret=k in self.secret_headers)
+                        for k, v in self.headers.items()
+                    ],
+                ),
             )
-        return StdioTransport(
-            StdioParams(
-                self.argv[0],
-                list(self.argv[1:]),
-                env=dict(self.env),
+        return Profile(
+            name=self.describe(),
+            stdio=StdioSettings(
+                command=self.argv[0] if self.argv else "",
+                args=list(self.argv[1:]),
+                env=[EnvVar(name=k, value=v) for k, v in self.env.items()],
                 cwd=self.cwd,
                 inherit_full_env=self.inherit_full_env,
-            )
+            ),
         )
+
+    def transport(self) -> Transport:
+        """Raises `LaunchError` for a target no transport can start (an empty command)."""
+        try:
+            return transport_for(self.profile())
+        except SetupError as exc:
+            raise LaunchError(str(exc)) from None
 
 
 def recorded_target(
@@ -142,8 +156,6 @@ def recorded_target(
 
 def target_for_profile(profile: Profile, secrets: SecretStore | None) -> ReplayTarget:
     """A saved profile, with its secrets from the keyring. Raises ValueError."""
-    from inspector.settings.connect import SetupError, resolved_env, resolved_headers
-
     try:
         if profile.transport == "http":
             check_url(profile.http.url)

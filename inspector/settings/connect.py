@@ -1,6 +1,8 @@
 """From a saved profile to a transport and a client config: the one place that decides.
 
-Qt-free. The GUI and the CLI both call `transport_for(profile, secrets)`.
+Qt-free. The GUI calls `transport_for(profile, secrets)` with a saved profile; the CLI
+(`inspector.cli.profile_args`) and a replay target (`inspector.recording.replay_target`)
+with an ad-hoc one whose values are typed in, not in the keyring.
 """
 
 from __future__ import annotations
@@ -60,11 +62,20 @@ def resolved_headers(profile: Profile, secrets: SecretStore | None) -> dict[str,
 
 
 def transport_for(
-    profile: Profile, secrets: SecretStore | None = None, *, oauth: OAuth | None = None
+    profile: Profile,
+    secrets: SecretStore | None = None,
+    *,
+    oauth: OAuth | None = None,
+    max_message_mb: int | None = None,
 ) -> Transport:
     """The transport a profile describes, with its secrets filled in from the keyring.
     Its auth (inspector.settings.profile_auth): a bearer token, or OAuth (`oauth` when the caller
-    keeps one per profile, as the GUI does; else one with the keyring token store)."""
+    keeps one per profile, as the GUI does and the CLI for its terminal login; else one with
+    the keyring token store).
+
+    `max_message_mb` replaces the profile's limit on the largest message: a profile stops
+    at 4096 MiB, the CLI's `--max-message-mb` has no upper bound."""
+    limit = (profile.max_message_mb if max_message_mb is None else max_message_mb) * 1024 * 1024
     if profile.transport == "stdio":
         if not profile.stdio.command.strip():
             raise SetupError("The profile has no command.")
@@ -74,7 +85,7 @@ def transport_for(
             env=resolved_env(profile, secrets),
             cwd=profile.stdio.cwd or None,
             inherit_full_env=profile.stdio.inherit_full_env,
-            max_line_bytes=profile.max_message_mb * 1024 * 1024,
+            max_line_bytes=limit,
         )
         return StdioTransport(params)
     headers = resolved_headers(profile, secrets)
@@ -89,7 +100,7 @@ def transport_for(
         headers=headers,
         secret_headers=secret_names,
         auth=auth,
-        max_message_bytes=profile.max_message_mb * 1024 * 1024,
+        max_message_bytes=limit,
     )
 
 

@@ -1,0 +1,33 @@
+"""The small languages of repeatable options: `K=V` (`--env`, `--tool-arg`,
+`--prompt-args`, `--context-arg`) and `'Name: value'` (`--header`). Shared by `cli` and
+`replay`, so both refuse a malformed word with the same message."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspector.cli.usage import UsageError
+
+__all__ = ["header_values", "key_values"]
+
+
+def key_values(values: Sequence[str], what: str) -> dict[str, str]:
+    """`K=V` words as a dict (a later K wins); `what` names the option in the error."""
+    out: dict[str, str] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"{what} expects K=V, got {item!r}")
+        out[key] = value
+    return out
+
+
+def header_values(values: Sequence[str]) -> dict[str, str]:
+    """`'Name: value'` words as a dict, both sides stripped (a later name wins)."""
+    headers: dict[str, str] = {}
+    for item in values:
+        name, sep, value = item.partition(":")
+        if not sep or not name.strip():
+            raise UsageError(f"--header expects 'Name: value', got {item!r}")
+        headers[name.strip()] = value.strip()
+    return headers

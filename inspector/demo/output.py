@@ -1,0 +1,65 @@
+"""The demo server's stdout: one JSON-RPC message per line, written whole by whichever
+thread has something to say (the reader answers inline, tool calls answer from their
+workers, timers send updates). A closed stdout drops the rest quietly: the client is gone."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from typing import Any, BinaryIO
+
+from inspector.demo import content
+from inspector.demo.content import JSONObject
+from inspector.demo.rpc import META_SERVER, Request, RpcError
+
+_log = logging.getLogger("inspector.demo")
+
+# Modern results that say how long a client may cache them.
+CACHEABLE = {
+    "server/discover",
+    "tools/list",
+    "resources/list",
+    "resources/templates/list",
+    "prompts/list",
+    "resources/read",
+}
+
+
+class Output:
+    def __init__(self, stdout: BinaryIO) -> None:
+        self._out = stdout
+        self._write_lock = threading.Lock()
+        self._broken = False
+
+    def send(self, message: JSONObject) -> None:
+        data = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        with self._write_lock:
+            if self._broken:
+                return
+            try:
+                self._out.write(data)
+                self._out.flush()
+            except (OSError, ValueError):
+                self._broken = True
+                _log.warning("stdout is closed; dropping further output")
+
+    def notify(self, method: str, params: JSONObject) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def send_error(self, request_id: Any, error: RpcError) -> None:
+        body: JSONObject = {"code": error.code, "message": error.message}
+        if error.data is not None:
+            body["data"] = error.data
+        self.send({"jsonrpc": "2.0", "id": request_id, "error": body})
+
+    def send_result(self, req: Request, result: JSONObject) -> None:
+        """A result in the request's era: modern ones carry `resultType`, the server info
+        and, where cacheable, their cache hints."""
+        if req.modern:
+            result = {"resultType": "complete", **result}
+            result["_meta"] = {META_SERVER: content.SERVER_INFO, **result.get("_meta", {})}
+            if req.method in CACHEABLE:
+                result.setdefault("ttlMs", 0)
+                result.setdefault("cacheScope", "public")
+        self.send({"jsonrpc": "2.0", "id": req.id, "result": result})
