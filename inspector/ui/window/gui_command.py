@@ -128,7 +128,8 @@ def run_gui(options: GuiOptions) -> int:
         app.setQuitOnLastWindowClosed(False)  # the asyncio main() decides when to end
         app.setWindowIcon(app_icon())
         settings = QSettings(str(settings_path()), QSettings.Format.IniFormat)
-        window = MainWindow(build_gui_app(store, settings), settings)
+        app_model = build_gui_app(store, settings)
+        window = MainWindow(app_model, settings)
         theme = options.theme or str(window.settings.value("theme", "system"))
         apply_theme(app, theme if theme in ("system", "light", "dark") else "system")  # type: ignore[arg-type]
         window.refresh_colors()
@@ -156,7 +157,7 @@ def run_gui(options: GuiOptions) -> int:
             await window.wait_closed()
             return EXIT_OK
         finally:
-            await window.controller.shutdown()
+            await app_model.shutdown()
             window.close()
 
     return run_qt_async(main)
