@@ -45,6 +45,7 @@ class ConnectionController(QObject):
     catalog_relisted = Signal(str, object)  # kind, ListDiff: a re-list changed the list
     pins_changed = Signal()  # catalog_loader.pin_alerts changed
     session_started = Signal(object)  # Session: a new one, before it connects
+    console_line = Signal(str)  # for the server console (stderr, connect and disconnect)
 
     def __init__(self, model: ConnectionModel, arguments: ArgumentMemory) -> None:
         """`arguments`: the app's remembered arguments (the tool views fill forms from it)."""
@@ -59,6 +60,7 @@ class ConnectionController(QObject):
             model.relisted.add(self._relisted),
             model.catalog_loader.pins_changed.add(self.pins_changed.emit),
             model.session_started.add(self.session_started.emit),
+            model.console.add(self.console_line.emit),
         ]
 
     def detach(self) -> None:

@@ -85,7 +85,7 @@ class MainWindow(QMainWindow):
             raise ValueError("the window records its connection: build the app with recording")
         self.controller = ConnectionController(self.connection, app.arguments)
         self.console = ServerConsole()
-        self.connection.console.add(self.console.append)
+        self.controller.console_line.connect(self.console.append)
         self.composer: RawComposerDialog | None = None
         self._workspace_profile: str | None = None
         self._closed: asyncio.Future[None] | None = None
