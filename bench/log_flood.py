@@ -39,7 +39,7 @@ from inspector.storage.secrets import SecretStore
 from inspector.traffic.filter import TrafficFilter
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.window.event_loop import run_qt_async
-from inspector.ui.window.gui_command import settle_heap
+from inspector.ui.window.gui_command import build_gui_app, settle_heap
 from inspector.ui.window.main_window import MainWindow
 
 FLOOD_SERVER = r"""
@@ -123,7 +123,7 @@ async def flood(args: argparse.Namespace) -> int:
     settings = QSettings(str(tmp / "window.ini"), QSettings.Format.IniFormat)
     # The app records every session by default; --no-record measures the log alone.
     settings.setValue("recording/enabled", not args.no_record)
-    window = MainWindow(store, settings)
+    window = MainWindow(build_gui_app(store, settings), settings)
     window.show()
     settle_heap()  # as the app does at start-up
     profile = Profile(

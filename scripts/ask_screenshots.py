@@ -24,10 +24,11 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
-from inspector.ui.window.event_loop import run_qt_async
 from inspector.ui.dialogs.ask_dialog import AskDialog
-from inspector.ui.window.main_window import MainWindow
 from inspector.ui.widgets.theme import apply_theme
+from inspector.ui.window.event_loop import run_qt_async
+from inspector.ui.window.gui_command import build_gui_app
+from inspector.ui.window.main_window import MainWindow
 
 REPO = Path(__file__).resolve().parents[1]
 EVERYTHING = REPO / ".peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
@@ -211,7 +212,7 @@ async def _shots(out: Path) -> int:
     for theme in ("light", "dark"):
         apply_theme(app, theme)  # type: ignore[arg-type]
         settings = QSettings(str(tmp / f"{theme}.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(store, settings)
+        window = MainWindow(build_gui_app(store, settings), settings)
         window.resize(1280, 800)
         window.show()
         window.refresh_colors()

@@ -30,10 +30,11 @@ from inspector.auth import headless_opener
 from inspector.settings.auth_options import HttpAuth, OAuthOptions, SecretValue
 from inspector.settings.profiles import HttpSettings, Profile, ProfileStore
 from inspector.storage.secrets import SecretStore
-from inspector.ui.window.event_loop import run_qt_async
-from inspector.ui.window.main_window import MainWindow
 from inspector.ui.profiles.profiles_dialog import ProfilesDialog
 from inspector.ui.widgets.theme import apply_theme
+from inspector.ui.window.event_loop import run_qt_async
+from inspector.ui.window.gui_command import build_gui_app
+from inspector.ui.window.main_window import MainWindow
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -98,8 +99,9 @@ async def _shots(out: Path, base: str) -> int:
     )
     for theme in ("light", "dark"):
         apply_theme(app, theme)
-        window = MainWindow(store, QSettings(str(tmp / f"{theme}.ini"), QSettings.Format.IniFormat))
-        window.controller.auth.opener = headless_opener()
+        settings = QSettings(str(tmp / f"{theme}.ini"), QSettings.Format.IniFormat)
+        app_model = build_gui_app(store, settings, opener=lambda _note: headless_opener())
+        window = MainWindow(app_model, settings)
         window.resize(1280, 800)
         window.show()
         window.refresh_colors()
@@ -139,8 +141,9 @@ async def _paused_and_failed(out: Path, store: ProfileStore, profile: Profile, t
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     apply_theme(app, "light")
-    window = MainWindow(store, QSettings(str(tmp / "more.ini"), QSettings.Format.IniFormat))
-    window.controller.auth.opener = headless_opener()
+    settings = QSettings(str(tmp / "more.ini"), QSettings.Format.IniFormat)
+    app_model = build_gui_app(store, settings, opener=lambda _note: headless_opener())
+    window = MainWindow(app_model, settings)
     window.resize(1280, 800)
     window.show()
     window.refresh_colors()

@@ -28,12 +28,13 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 from inspector.features.catalog.model import CatalogKind  # noqa: E402
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings  # noqa: E402
 from inspector.storage.secrets import SecretStore  # noqa: E402
-from inspector.ui.window.event_loop import run_qt_async  # noqa: E402
 from inspector.ui.controller.connection_controller import ConnState  # noqa: E402
+from inspector.ui.widgets.theme import apply_theme  # noqa: E402
+from inspector.ui.window.event_loop import run_qt_async  # noqa: E402
+from inspector.ui.window.gui_command import build_gui_app  # noqa: E402
 from inspector.ui.window.main_window import MainWindow  # noqa: E402
 from inspector.ui.workspace.prompt_view import PromptGetView  # noqa: E402
 from inspector.ui.workspace.resource_views import ResourceReadView, TemplateReadView  # noqa: E402
-from inspector.ui.widgets.theme import apply_theme  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 CODE = "def add(a, b):\n    return a - b\n"
@@ -92,7 +93,7 @@ async def shoot(out: Path) -> None:
 async def _one_theme(theme: str, out: Path) -> None:
     store = ProfileStore(_TMP / f"profiles-{theme}.json", SecretStore())
     settings = QSettings(str(_TMP / f"window-{theme}.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(store, settings)
+    window = MainWindow(build_gui_app(store, settings), settings)
     window.resize(1280, 860)
     window.show()
     env = [EnvVar(name="PYTHONPATH", value=str(REPO))]

@@ -23,11 +23,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.recording.reader import read_session
+from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
-from inspector.ui.window.event_loop import run_qt_async
 from inspector.ui.controller.connection_controller import ConnState
+from inspector.ui.window.event_loop import run_qt_async
+from inspector.ui.window.gui_command import build_gui_app
 from inspector.ui.window.main_window import MainWindow
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,7 +60,8 @@ async def settle() -> None:
 
 async def shoot(out: Path) -> int:
     store = ProfileStore(TMP / "profiles.json", SecretStore())
-    win = MainWindow(store, QSettings(str(TMP / "w.ini"), QSettings.Format.IniFormat))
+    settings = QSettings(str(TMP / "w.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(build_gui_app(store, settings), settings)
     win.resize(1400, 860)
     win.show()
     c = win.controller

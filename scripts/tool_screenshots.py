@@ -26,9 +26,10 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from inspector.settings.profiles import ProfileStore  # noqa: E402
 from inspector.storage.secrets import SecretStore  # noqa: E402
-from inspector.ui.window.event_loop import run_qt_async  # noqa: E402
-from inspector.ui.window.main_window import MainWindow  # noqa: E402
 from inspector.ui.widgets.theme import apply_theme  # noqa: E402
+from inspector.ui.window.event_loop import run_qt_async  # noqa: E402
+from inspector.ui.window.gui_command import build_gui_app  # noqa: E402
+from inspector.ui.window.main_window import MainWindow  # noqa: E402
 from inspector.ui.workspace.tool_view import ToolCallView  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -88,7 +89,7 @@ async def _shots(out: Path) -> int:
     for theme in ("light", "dark"):
         apply_theme(app, theme)  # type: ignore[arg-type]
         settings = QSettings(str(_TMP / f"{theme}.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(store, settings)
+        window = MainWindow(build_gui_app(store, settings), settings)
         window.resize(1280, 860)
         window.show()
         window.refresh_colors()

@@ -16,8 +16,16 @@ import qasync
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
+from inspector.app.front_end import OpenerFactory
+from inspector.app.model import AppModel
+from inspector.features.asks.canned_replies import CannedReplies
+from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
+from inspector.ui.controller.auth_opener import desktop_opener
+from inspector.ui.controller.connection_controller import ConnectionController
+from inspector.ui.controller.gui_responder import GuiResponders
+from inspector.ui.window.gui_command import build_gui_app
 from inspector.ui.window.main_window import MainWindow
 from tests.helpers.peers import PY, REPO
 
@@ -73,12 +81,38 @@ def python_profile(name: str, *args: str, max_message_mb: int = 64) -> Profile:
     )
 
 
+def window_for(
+    store: ProfileStore,
+    tmp: Path,
+    settings_name: str = "window.ini",
+    *,
+    opener: OpenerFactory = desktop_opener,
+) -> MainWindow:
+    """A main window over `store`, its app model built as `gui` builds it (not shown)."""
+    settings = QSettings(str(tmp / settings_name), QSettings.Format.IniFormat)
+    return MainWindow(build_gui_app(store, settings, opener=opener), settings)
+
+
 def make_window(tmp: Path) -> MainWindow:
-    store = ProfileStore(tmp / "profiles.json", SecretStore())
-    settings = QSettings(str(tmp / "window.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(store, settings)
+    window = window_for(ProfileStore(tmp / "profiles.json", SecretStore()), tmp)
     window.show()
     return window
+
+
+def make_controller(
+    tmp: Path, console: Callable[[str], None] | None = None
+) -> ConnectionController:
+    """A connection and its Qt adapter without a window: no pins, no recording, asks
+    answered by dialogs without a parent; `console` hears the server console's lines."""
+    app = AppModel(
+        profiles=ProfileStore(tmp / "profiles.json", SecretStore()),
+        canned=CannedReplies(tmp / "canned-replies.json"),
+        arguments=ArgumentMemory.shared(),
+    )
+    connection = app.open_connection(GuiResponders(None, None))
+    if console is not None:
+        connection.console.add(console)
+    return ConnectionController(connection, app.arguments)
 
 
 async def close_window(window: MainWindow) -> None:

@@ -20,7 +20,6 @@ from typing import Any
 
 import httpx
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from inspector.auth import headless_opener
@@ -34,7 +33,7 @@ from inspector.storage.secrets import NoKeyringError, SecretStore
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.profiles.profiles_dialog import ProfilesDialog
 from inspector.ui.window.main_window import MainWindow
-from tests.helpers.gui import close_window, new_loop, run, then_shutdown, until
+from tests.helpers.gui import close_window, new_loop, run, then_shutdown, until, window_for
 from tests.helpers.http_servers import free_port
 from tests.helpers.memory_keyring import (
     MemoryKeyring,
@@ -166,8 +165,8 @@ def oauth_profile(base: str, name: str = "oauth peer") -> Profile:
 
 
 def open_window(store: ProfileStore, tmp: Path) -> MainWindow:
-    window = MainWindow(store, QSettings(str(tmp / "w.ini"), QSettings.Format.IniFormat))
-    window.controller.auth.opener = headless_opener()  # the browser, headless
+    # the browser, headless
+    window = window_for(store, tmp, "w.ini", opener=lambda _note: headless_opener())
     window.resize(1280, 800)
     window.show()
     return window
@@ -278,7 +277,7 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
         path = tmp_path / f"session-{len(recorders)}.jsonl"
         recorders.append(start_recorder(path, spec_for_profile(profile, store.secrets), session))
 
-    window.controller.session_hooks.append(record)
+    window.connection.session_started.add(record)
 
     async def scenario() -> None:
         before = counts(base)

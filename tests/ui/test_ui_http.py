@@ -8,14 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from inspector.settings.profiles import HeaderEntry, HttpSettings, Profile, ProfileStore
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnState
-from inspector.ui.window.main_window import MainWindow
-from tests.helpers.gui import close_window, new_loop, run, then_shutdown, until
+from tests.helpers.gui import close_window, new_loop, run, then_shutdown, until, window_for
 from tests.helpers.http_servers import Served, free_port, serving
 from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
 from tests.helpers.peers import PY, REPO
@@ -62,7 +60,7 @@ def test_http_profile_with_a_secret_header(
     )
     assert SECRET not in (tmp_path / "profiles.json").read_text()
     assert SECRET in memory_keyring.store.values()
-    window = MainWindow(store, QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
+    window = window_for(store, tmp_path, "w.ini")
     window.show()
 
     async def scenario() -> None:

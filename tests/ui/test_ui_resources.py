@@ -15,13 +15,10 @@ from PySide6.QtWidgets import QApplication
 from inspector.features.resource_content import INITIAL_DISPLAY_CHARS
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
-from inspector.traffic.error_store import ErrorStore
-from inspector.traffic.log import TrafficLog
-from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.content.resource_contents_view import PartView
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.workspace.resource_reader import ResourceReader
-from tests.helpers.gui import new_loop, python_profile, run, until
+from tests.helpers.gui import make_controller, new_loop, python_profile, run, until
 from tests.helpers.peers import REPO
 
 MB = 1_000_000  # as in tests/servers/misbehaving/big_resource_server.py
@@ -38,9 +35,8 @@ def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
 
 
 @pytest.fixture
-def controller(loop: asyncio.AbstractEventLoop) -> Iterator[ConnectionController]:
-    traffic = TrafficLog()
-    c = ConnectionController(traffic, LogMessageStore(traffic), ErrorStore(), lambda _t: None)
+def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[ConnectionController]:
+    c = make_controller(tmp_path)
     yield c
     run(loop, c.shutdown())
 

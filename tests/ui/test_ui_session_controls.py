@@ -6,18 +6,17 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QApplication
 
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
-from inspector.traffic.error_store import ErrorStore
-from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.panels.session_controls import LogLevelControl, PingControl
-from tests.helpers.gui import new_loop, python_profile, run, until
+from tests.helpers.gui import make_controller, new_loop, python_profile, run, until
 from tests.helpers.peers import REPO
 
 pytestmark = pytest.mark.timeout(90)
@@ -31,9 +30,8 @@ def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
 
 
 @pytest.fixture
-def controller(loop: asyncio.AbstractEventLoop) -> Iterator[ConnectionController]:
-    traffic = TrafficLog()
-    c = ConnectionController(traffic, LogMessageStore(traffic), ErrorStore(), lambda _t: None)
+def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[ConnectionController]:
+    c = make_controller(tmp_path)
     yield c
     run(loop, c.shutdown())
 

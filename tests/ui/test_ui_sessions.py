@@ -34,7 +34,15 @@ from inspector.ui.dialogs.sampling import SamplingDialog
 from inspector.ui.recording.offline_view import OfflineView
 from inspector.ui.window.main_window import MainWindow
 from tests.helpers.asks import call_tool, connect, dialog_of, result_of
-from tests.helpers.gui import close_window, make_window, new_loop, python_profile, run, until
+from tests.helpers.gui import (
+    close_window,
+    make_window,
+    new_loop,
+    python_profile,
+    run,
+    until,
+    window_for,
+)
 from tests.helpers.http_servers import Served, free_port, serving
 from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
 from tests.helpers.peers import PY, REPO
@@ -245,9 +253,7 @@ def test_a_secret_header_never_reaches_the_recording(
         )
     )
     assert SECRET in memory_keyring.store.values()
-    from PySide6.QtCore import QSettings
-
-    window = MainWindow(store, QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
+    window = window_for(store, tmp_path, "w.ini")
     window.show()
 
     async def scenario() -> None:

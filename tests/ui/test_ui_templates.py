@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QStringListModel
@@ -17,12 +18,9 @@ from inspector.features.catalog.model import CatalogItem
 from inspector.protocol.models import ResourceTemplate, parse_lenient
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
-from inspector.traffic.error_store import ErrorStore
-from inspector.traffic.log import TrafficLog
-from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.workspace.resource_views import TemplateReadView
-from tests.helpers.gui import new_loop, python_profile, run, until
+from tests.helpers.gui import make_controller, new_loop, python_profile, run, until
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -33,9 +31,8 @@ def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
 
 
 @pytest.fixture
-def controller(loop: asyncio.AbstractEventLoop) -> Iterator[ConnectionController]:
-    traffic = TrafficLog()
-    c = ConnectionController(traffic, LogMessageStore(traffic), ErrorStore(), lambda _t: None)
+def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[ConnectionController]:
+    c = make_controller(tmp_path)
     yield c
     run(loop, c.shutdown())
 

@@ -16,16 +16,13 @@ from pytestqt.qtbot import QtBot
 
 from inspector.features.catalog.model import CatalogItem
 from inspector.settings.profiles import Profile, StdioSettings
-from inspector.traffic.error_store import ErrorStore
-from inspector.traffic.log import TrafficLog
-from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.content.panes import ImagePane
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.forms.editors import StringEditor
 from inspector.ui.workspace.call_card import CallCard
 from inspector.ui.workspace.resource_reader import ResourceReadDialog
 from inspector.ui.workspace.tool_view import ToolCallView
-from tests.helpers.gui import new_loop, python_profile, run, until
+from tests.helpers.gui import make_controller, new_loop, python_profile, run, until
 from tests.helpers.peers import REPO
 
 pytestmark = pytest.mark.timeout(120)
@@ -59,9 +56,10 @@ def console() -> Console:
 
 
 @pytest.fixture
-def controller(loop: asyncio.AbstractEventLoop, console: Console) -> Iterator[ConnectionController]:
-    traffic = TrafficLog()
-    c = ConnectionController(traffic, LogMessageStore(traffic), ErrorStore(), console)
+def controller(
+    loop: asyncio.AbstractEventLoop, console: Console, tmp_path: Path
+) -> Iterator[ConnectionController]:
+    c = make_controller(tmp_path, console)
     yield c
     run(loop, c.shutdown())
 

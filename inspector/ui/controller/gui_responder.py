@@ -13,6 +13,9 @@ and closes by itself; a queued ask that was never shown is dropped with a notice
 
 Sampling can be answered without asking, with a canned reply per profile (the
 `CannedReplies` store), for long sessions.
+
+`GuiResponders` is the factory the connection model is given: one responder per session,
+its dialogs modal to the window that shows the connection.
 """
 
 from __future__ import annotations
@@ -27,14 +30,16 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
+from inspector.app.front_end import AskNotice
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.protocol.asks import ServerAsk
 from inspector.session import AskRejected
+from inspector.settings.profiles import Profile
 from inspector.ui.dialogs.ask_dialog import WITHDRAW_DELAY_MS, AskDialog
 from inspector.ui.dialogs.elicitation import elicitation_dialog
 from inspector.ui.dialogs.sampling import SamplingDialog
 
-__all__ = ["GuiResponder"]
+__all__ = ["GuiResponder", "GuiResponders"]
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +112,18 @@ class GuiResponder:
         self.answered += 1
         self._on_notice(f"{_what(ask)} ({ask.origin}) answered.", False)
         return result
+
+    def how_answered(self, ask: ServerAsk) -> str:
+        """How this responder answers `ask`, in words (a recording's action lines)."""
+        if ask.kind == "roots":
+            return "with the profile's roots"
+        if ask.kind == "sampling" and self.canned is not None and self.profile_id is not None:
+            try:
+                if self.canned.active(self.profile_id) is not None:
+                    return "automatically (canned reply)"
+            except Exception:  # a store problem must not break answering
+                log.exception("canned replies lookup failed")
+        return "by hand"
 
     # ---------------------------------------------------------------- state
     @property
@@ -204,6 +221,21 @@ class GuiResponder:
         dialog = self.dialog
         if dialog is not None:
             dialog.set_waiting(len(self._queue))
+
+
+class GuiResponders:
+    """Makes the `GuiResponder` of each new session (a `ResponderFactory`)."""
+
+    def __init__(self, parent: QWidget | None, canned: CannedReplies | None) -> None:
+        self.parent = parent  # the window the dialogs are modal to
+        self.canned = canned
+
+    def __call__(
+        self, profile: Profile, roots: list[dict[str, Any]], notice: AskNotice
+    ) -> GuiResponder:
+        return GuiResponder(
+            roots, notice, parent=self.parent, profile_id=profile.id, canned=self.canned
+        )
 
 
 def _what(ask: ServerAsk) -> str:

@@ -3,12 +3,13 @@ connected to (state, negotiated version, era, server name)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QWidget
 
 from inspector.settings.profiles import Profile
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ConnectionBar"]
@@ -21,12 +22,6 @@ _STATE_TEXT = {
     ConnState.FAILED: "Could not connect",
     ConnState.LOST: "Server exited",
 }
-
-
-def _plain(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    return label
 
 
 class ConnectionBar(QWidget):
@@ -55,13 +50,13 @@ class ConnectionBar(QWidget):
         self.disconnect_button = QPushButton("Disconnect")
         self.reconnect_button = QPushButton("Reconnect")
         self.send_raw_button = QPushButton("Send raw…")
-        self.state_label = _plain("Disconnected")
+        self.state_label = PlainLabel("Disconnected")
         self.state_label.setObjectName("stateLabel")
         bold = self.state_label.font()
         bold.setBold(True)
         self.state_label.setFont(bold)
-        self.version_label = _plain()
-        self.era_label = _plain()
+        self.version_label = PlainLabel()
+        self.era_label = PlainLabel()
         self.server_label = ElidedLabel()
         self.server_label.setObjectName("serverLabel")
         self.profiles_button.clicked.connect(self.profiles_clicked)
@@ -71,7 +66,7 @@ class ConnectionBar(QWidget):
         self.send_raw_button.clicked.connect(self.send_raw_clicked)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
-        layout.addWidget(_plain("Server:"))
+        layout.addWidget(PlainLabel("Server:"))
         layout.addWidget(self.profile_combo)
         layout.addWidget(self.profiles_button)
         layout.addWidget(self.connect_button)

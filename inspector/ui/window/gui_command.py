@@ -17,18 +17,23 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
+from inspector.app.front_end import OpenerFactory
+from inspector.app.model import AppModel, build_app
 from inspector.settings.profiles import HttpSettings, Profile, ProfileStore, StdioSettings
+from inspector.storage.paths import settings_path
 from inspector.storage.secrets import SecretStore
+from inspector.ui.controller.auth_opener import desktop_opener
 from inspector.ui.controller.connection_controller import ConnState
+from inspector.ui.recording.recording_settings import load_recording_settings
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.event_loop import run_qt_async
 from inspector.ui.window.main_window import MainWindow, app_icon
 from inspector.ui.window.screenshot_open import Opening, open_and_run, parse_open
 
-__all__ = ["GuiOptions", "Opening", "parse_open", "run_gui"]
+__all__ = ["GuiOptions", "Opening", "build_gui_app", "parse_open", "run_gui"]
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +94,14 @@ def settle_heap() -> None:
     gc.freeze()
 
 
+def build_gui_app(
+    store: ProfileStore, settings: QSettings, *, opener: OpenerFactory = desktop_opener
+) -> AppModel:
+    """The composition root of the GUI: the app model over `store`, recording as the
+    window's settings say, logging in through the system browser (`opener`)."""
+    return build_app(store, recording=load_recording_settings(settings), opener=opener)
+
+
 def run_gui(options: GuiOptions) -> int:
     store = ProfileStore(secrets=SecretStore())
     if store.load_error:
@@ -114,7 +127,9 @@ def run_gui(options: GuiOptions) -> int:
         assert isinstance(app, QApplication)
         app.setQuitOnLastWindowClosed(False)  # the asyncio main() decides when to end
         app.setWindowIcon(app_icon())
-        window = MainWindow(store)
+        settings = QSettings(str(settings_path()), QSettings.Format.IniFormat)
+        app_model = build_gui_app(store, settings)
+        window = MainWindow(app_model, settings)
         theme = options.theme or str(window.settings.value("theme", "system"))
         apply_theme(app, theme if theme in ("system", "light", "dark") else "system")  # type: ignore[arg-type]
         window.refresh_colors()
@@ -142,7 +157,7 @@ def run_gui(options: GuiOptions) -> int:
             await window.wait_closed()
             return EXIT_OK
         finally:
-            await window.controller.shutdown()
+            await app_model.shutdown()
             window.close()
 
     return run_qt_async(main)

@@ -1,24 +1,23 @@
 """The main window: connection bar, the explorer (left: server info and the catalog's
 trees), the centre tabs ("Workspace": the selected item; "Traffic": the log), and the
-bottom tabs (server console, notifications, errors, statistics).
+bottom tabs (server console, notifications, errors, statistics, auth, tasks).
 
-It wires panels to the controller and keeps window state in QSettings; the panels
-themselves live in their own modules.
+It is given the app model, opens the one connection it shows (answering its server asks
+with dialogs over this window), builds its panels over that connection's Qt adapter and
+wires them; the panels themselves live in their own modules.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QIcon, QKeySequence, QShowEvent
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -28,7 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import __version__
-from inspector.features.catalog.pins import PinStore
+from inspector.app.connection import ConnectionModel
+from inspector.app.model import AppModel
 from inspector.protocol.events import SessionReady
 from inspector.recording.redaction import connection_for_profile
 from inspector.settings.profiles import Profile, ProfileStore
@@ -37,6 +37,7 @@ from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.controller.gui_responder import GuiResponders
 from inspector.ui.explorer import ExplorerPanel
 from inspector.ui.panels.auth_panel import AuthPanel
 from inspector.ui.panels.bottom_panels import ErrorsPanel, NotificationsPanel, ServerConsole
@@ -46,9 +47,13 @@ from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.traffic.composer import RawComposerDialog
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.stats_panel import MethodStatsPanel
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.client_features import ClientFeatures
+from inspector.ui.window.connection_actions import ConnectionActions
 from inspector.ui.window.connection_bar import ConnectionBar
+from inspector.ui.window.menus import WindowMenus
+from inspector.ui.window.window_state import WindowState
 from inspector.ui.workspace.views import register_all
 from inspector.ui.workspace.workspace import Workspace
 
@@ -56,6 +61,7 @@ __all__ = ["MainWindow", "app_icon"]
 
 RESOURCES: Final = Path(__file__).resolve().parents[2] / "resources"
 _MAX_RECENT: Final = 8
+_TITLE: Final = "MCP Inspector"
 
 
 def app_icon() -> QIcon:
@@ -64,29 +70,22 @@ def app_icon() -> QIcon:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, store: ProfileStore, settings: QSettings | None = None) -> None:
+    def __init__(self, app: AppModel, settings: QSettings | None = None) -> None:
+        """`app`: built with recording settings (the window records its connection)."""
         super().__init__()
         self.setObjectName("mainWindow")
-        self.setWindowTitle("MCP Inspector")
+        self.setWindowTitle(_TITLE)
         self.setWindowIcon(app_icon())
-        self.store = store
+        self.app = app
         self.settings = settings or QSettings(str(settings_path()), QSettings.Format.IniFormat)
-        self.adhoc: dict[str, Profile] = {}  # profiles from the command line (not saved)
-        self.traffic = TrafficLog()
-        self.messages = LogMessageStore(self.traffic)
-        self.errors = ErrorStore()
-        self.traffic.on_clear(self.errors.forget_entries)
+        # The server's asks open dialogs modal to the window that shows the connection.
+        self.connection: ConnectionModel = app.open_connection(GuiResponders(self, app.canned))
+        recording = self.connection.recording
+        if recording is None:
+            raise ValueError("the window records its connection: build the app with recording")
+        self.controller = ConnectionController(self.connection, app.arguments)
         self.console = ServerConsole()
-        self.controller = ConnectionController(
-            self.traffic,
-            self.messages,
-            self.errors,
-            self.console.append,
-            store.secrets,
-            pins=PinStore(store.path.with_name("pins.json")),
-        )
-        # Pins of a command-line server (not saved) follow its command or URL.
-        self.controller.pin_scope = lambda p: f"target:{p.target}" if p.id in self.adhoc else p.id
+        self.controller.console_line.connect(self.console.append)
         self.composer: RawComposerDialog | None = None
         self._workspace_profile: str | None = None
         self._closed: asyncio.Future[None] | None = None
@@ -107,9 +106,8 @@ class MainWindow(QMainWindow):
         self.bottom.addTab(self.notifications, "Notifications")
         self.bottom.addTab(self.errors_panel, "Errors")
         self.bottom.addTab(self.stats_panel, "Statistics")
-        self.auth_panel = AuthPanel(  # issue 7: the OAuth steps, log in / log out
-            self.controller, lambda: self.profile_by_id(self.bar.current_profile_id())
-        )
+        # The OAuth steps, log in / log out, for the profile chosen in the bar.
+        self.auth_panel = AuthPanel(self.controller, self.chosen_profile)
         self.bottom.addTab(self.auth_panel, "Auth")
 
         self.centre = QTabWidget()
@@ -128,87 +126,125 @@ class MainWindow(QMainWindow):
         self.main_split.addWidget(self.right_split)
         self.main_split.setStretchFactor(0, 1)
         self.main_split.setStretchFactor(1, 4)
-        self.setCentralWidget(self.main_split)
-        toolbar = QToolBar("Connection")
-        toolbar.setObjectName("connectionToolbar")
-        toolbar.setMovable(False)
-        toolbar.addWidget(self.bar)
+        self.toolbar = QToolBar("Connection")
+        self.toolbar.setObjectName("connectionToolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.addWidget(self.bar)
         self.ping = PingControl(self.controller)
-        toolbar.addWidget(self.ping)
-        self.addToolBar(toolbar)
+        self.toolbar.addWidget(self.ping)
+        self.addToolBar(self.toolbar)
 
-        self.errors_label = QLabel()
+        self.errors_label = PlainLabel()
         self.statusBar().addPermanentWidget(self.errors_label)
         self.statusBar().addPermanentWidget(self.log_panel.count_label)
+        self.menus = WindowMenus(self)
         self._build_menus()
+        self.connection_actions = ConnectionActions(
+            self.connect_action,
+            self.disconnect_action,
+            self.reconnect_action,
+            self.send_raw_action,
+            self.toolbar,
+            self.recent_menu,
+        )
         self._wire()
-        # Server asks, roots, MRTR rounds in the log, tasks (engineer D)
-        self.client_features = ClientFeatures(self)
-        # Session files (issue 6): recording, Open Session (offline view), Save As, HAR, Replay
-        self.session_files = SessionFiles(self)
+        # Server asks, roots, MRTR rounds in the log, tasks.
+        self.client_features = ClientFeatures(
+            app,
+            self.controller,
+            self.log_panel,
+            self.bottom,
+            self.chosen_profile,
+            self.statusBar().showMessage,
+            self,
+        )
+        self.menus.add_before_help(self.client_features.menu)
+        # Session files: recording, Open Session (offline view), Save As, HAR, Replay.
+        self.session_files = SessionFiles(
+            app,
+            self.controller,
+            recording,
+            self.main_split,
+            self.statusBar(),
+            self.settings,
+            self,
+        )
+        self.setCentralWidget(self.session_files.stack)
+        self.menus.add_file_groups(self.session_files.menu_groups)
+        self.session_files.offline_changed.connect(self._offline_changed)
         self.refresh_profiles()
         self.resize(1280, 800)
         self._default_split_done = False
         self.main_split.setSizes([390, 890])
         self.right_split.setSizes([520, 200])
+        self.window_state = WindowState(
+            self.settings,
+            self,
+            {
+                "mainSplitter": self.main_split,
+                "rightSplitter": self.right_split,
+                "logSplitter": self.log_panel.splitter,
+                "serverSplitter": self.server_panel.splitter,
+            },
+        )
         self.restore_state()
 
-    # ---------------------------------------------------------------- menus
-    def _action(
-        self,
-        text: str,
-        slot: Callable[[], object],
-        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
-    ) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        self.addAction(action)  # shortcuts work even with the menu bar hidden
-        return action
+    # ---------------------------------------------------------------- the connection
+    @property
+    def store(self) -> ProfileStore:
+        return self.app.store
 
+    @property
+    def traffic(self) -> TrafficLog:
+        return self.connection.traffic
+
+    @property
+    def messages(self) -> LogMessageStore:
+        return self.connection.messages
+
+    @property
+    def errors(self) -> ErrorStore:
+        return self.connection.errors
+
+    # ---------------------------------------------------------------- menus
     def _build_menus(self) -> None:
-        menu = self.menuBar()
-        file = menu.addMenu("&File")
-        self.connect_action = self._action("&Connect", self.connect_selected, "Ctrl+K")
-        self.disconnect_action = self._action("&Disconnect", self.disconnect_server, "Ctrl+Shift+K")
-        self.reconnect_action = self._action("&Reconnect", self.reconnect, "Ctrl+R")
+        m = self.menus
+        action = m.action
+        file, logm = m.file, m.log
+        self.connect_action = action("&Connect", self.connect_selected, "Ctrl+K")
+        self.disconnect_action = action("&Disconnect", self.disconnect_server, "Ctrl+Shift+K")
+        self.reconnect_action = action("&Reconnect", self.reconnect, "Ctrl+R")
         file.addActions([self.connect_action, self.disconnect_action, self.reconnect_action])
         file.addSeparator()
-        file.addAction(self._action("&Profiles…", self.open_profiles, "Ctrl+P"))
-        file.addAction(self._action("&Import servers…", self.open_import))
+        file.addAction(action("&Profiles…", self.open_profiles, "Ctrl+P"))
+        file.addAction(action("&Import servers…", self.open_import))
         self.recent_menu = file.addMenu("Recent")
-        file.addSeparator()
-        file.addAction(self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
-        logm = menu.addMenu("&Log")
-        logm.addAction(self._action("&Find in log…", self.log_panel.show_search, "Ctrl+F"))
-        logm.addAction(self._action("Find &next", self.log_panel.find_next, "F3"))
-        logm.addAction(self._action("Find &previous", self.log_panel.find_previous, "Shift+F3"))
+        m.end_file_menu(action("&Quit", self.close, QKeySequence.StandardKey.Quit))
+        detail = self.log_panel.detail
+        logm.addAction(action("&Find in log…", self.log_panel.show_search, "Ctrl+F"))
+        logm.addAction(action("Find &next", self.log_panel.find_next, "F3"))
+        logm.addAction(action("Find &previous", self.log_panel.find_previous, "Shift+F3"))
         logm.addSeparator()
-        logm.addAction(self._action("&Jump to pair", self.log_panel.detail._jump, "Ctrl+J"))
-        logm.addAction(
-            self._action("Copy as &JSON", self.log_panel.detail.copy_json, "Ctrl+Shift+C")
-        )
-        logm.addAction(self._action("Copy as CLI &command", self.log_panel.detail.copy_cli))
+        logm.addAction(action("&Jump to pair", detail._jump, "Ctrl+J"))
+        logm.addAction(action("Copy as &JSON", detail.copy_json, "Ctrl+Shift+C"))
+        logm.addAction(action("Copy as CLI &command", detail.copy_cli))
         logm.addSeparator()
-        self.pause_action = self._action("&Pause autoscroll", self._toggle_pause, "Ctrl+Shift+P")
+        self.pause_action = action("&Pause autoscroll", self._toggle_pause, "Ctrl+Shift+P")
         self.pause_action.setCheckable(True)
         logm.addAction(self.pause_action)
-        logm.addAction(self._action("C&lear log", self.clear_log, "Ctrl+L"))
+        logm.addAction(action("C&lear log", self.clear_log, "Ctrl+L"))
         logm.addSeparator()
-        self.send_raw_action = self._action("&Send raw…", self.open_composer, "Ctrl+Shift+R")
+        self.send_raw_action = action("&Send raw…", self.open_composer, "Ctrl+Shift+R")
         logm.addAction(self.send_raw_action)
-        view = menu.addMenu("&View")
-        theme = view.addMenu("Theme")
+        theme = m.view.addMenu("Theme")
         choices: list[tuple[str, ThemeChoice]] = [
             ("Follow the system", "system"),
             ("Light", "light"),
             ("Dark", "dark"),
         ]
         for label, choice in choices:
-            theme.addAction(self._action(label, functools.partial(self.set_theme, choice)))
-        helpm = menu.addMenu("&Help")
-        helpm.addAction(self._action("&About", self.about))
+            theme.addAction(action(label, functools.partial(self.set_theme, choice)))
+        m.help.addAction(action("&About", self.about))
 
     def _wire(self) -> None:
         bar, c = self.bar, self.controller
@@ -234,12 +270,14 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- profiles
     def all_profiles(self) -> list[Profile]:
-        return [*self.store.profiles, *self.adhoc.values()]
+        return self.app.profiles.all()
 
     def profile_by_id(self, profile_id: str | None) -> Profile | None:
-        if profile_id is None:
-            return None
-        return self.adhoc.get(profile_id) or self.store.get(profile_id)
+        return self.app.profiles.get(profile_id)
+
+    def chosen_profile(self) -> Profile | None:
+        """The profile picked in the connection bar."""
+        return self.profile_by_id(self.bar.current_profile_id())
 
     def refresh_profiles(self) -> None:
         current_id = self.bar.current_profile_id()
@@ -256,7 +294,7 @@ class MainWindow(QMainWindow):
         return [str(v) for v in value] if isinstance(value, list) else []
 
     def _remember(self, profile: Profile) -> None:
-        if profile.id in self.adhoc:
+        if self.app.profiles.is_adhoc(profile.id):
             return
         recent = [profile.id, *[r for r in self._recent() if r != profile.id]][:_MAX_RECENT]
         self.settings.setValue("recentProfiles", recent)
@@ -269,15 +307,16 @@ class MainWindow(QMainWindow):
             if profile is not None:
                 action = self.recent_menu.addAction(profile.name)
                 action.triggered.connect(functools.partial(self.connect_profile, profile))
-        self.recent_menu.setEnabled(not self.recent_menu.isEmpty())
+        self.connection_actions.recent_filled()
 
     def add_adhoc(self, profile: Profile) -> None:
-        self.adhoc[profile.id] = profile
+        """A profile from the command line (kept for this run only), chosen in the bar."""
+        self.app.profiles.add_adhoc(profile)
         self.bar.set_profiles(self.all_profiles(), profile.id)
 
     # ---------------------------------------------------------------- intents
     def connect_selected(self) -> asyncio.Task[object] | None:
-        profile = self.profile_by_id(self.bar.current_profile_id())
+        profile = self.chosen_profile()
         return self.connect_profile(profile) if profile is not None else None
 
     def connect_profile(self, profile: Profile) -> asyncio.Task[object] | None:
@@ -348,8 +387,7 @@ class MainWindow(QMainWindow):
     def _state_changed(self, state: str, detail: str) -> None:
         st = ConnState(state)
         self.bar.set_state(st, detail)
-        self.disconnect_action.setEnabled(st in (ConnState.CONNECTED, ConnState.CONNECTING))
-        self.send_raw_action.setEnabled(st is ConnState.CONNECTED)
+        self.connection_actions.state_changed(st)
         if st is ConnState.CONNECTING:
             self.server_panel.clear("Connecting…")
             profile = self.controller.profile
@@ -364,7 +402,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"The server went away: {detail}", 15000)
             self.bottom.setCurrentWidget(self.errors_panel)
         elif st is ConnState.DISCONNECTED:
-            self.setWindowTitle("MCP Inspector")
+            self._live_title(_TITLE)
         if self.composer is not None:
             self.composer.refresh_session()
 
@@ -373,7 +411,27 @@ class MainWindow(QMainWindow):
         info = ready.server_info if isinstance(ready.server_info, dict) else {}
         name = str(info.get("name", "?"))
         self.bar.set_server(name, ready.protocol_version, ready.era.value)
-        self.setWindowTitle(f"MCP Inspector — {name}")
+        self._live_title(f"{_TITLE} — {name}")
+
+    def _live_title(self, title: str) -> None:
+        """The live connection's title, unless a recording is shown (its title stays)."""
+        self.setWindowTitle(self.session_files.offline_title() or title)
+
+    def _offline_changed(self, offline: bool) -> None:
+        """A recording is shown instead of the live view (nothing may connect), or the
+        live view is back."""
+        self.errors_label.setVisible(not offline)
+        self.log_panel.count_label.setVisible(not offline)
+        self.connection_actions.set_offline(offline, self.controller.state)
+        if not offline:
+            self.refresh_profiles()
+        self._live_title(self._session_title())
+
+    def _session_title(self) -> str:
+        session = self.controller.session
+        if session is not None and session.ready_info is not None:
+            return f"{_TITLE} — {session.ready_info.server_info.get('name', '?')}"
+        return _TITLE
 
     def _item_selected(self, item: object) -> None:
         self.workspace.show_item(item)
@@ -386,28 +444,10 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- state
     def restore_state(self) -> None:
-        s = self.settings
-        for key, apply in (
-            ("geometry", self.restoreGeometry),
-            ("windowState", self.restoreState),
-            ("mainSplitter", self.main_split.restoreState),
-            ("rightSplitter", self.right_split.restoreState),
-            ("logSplitter", self.log_panel.splitter.restoreState),
-            ("serverSplitter", self.server_panel.splitter.restoreState),
-        ):
-            value = s.value(key)
-            if isinstance(value, QByteArray | bytes):
-                apply(QByteArray(value))
+        self.window_state.restore()
 
     def save_state(self) -> None:
-        s = self.settings
-        s.setValue("geometry", self.saveGeometry())
-        s.setValue("windowState", self.saveState())
-        s.setValue("mainSplitter", self.main_split.saveState())
-        s.setValue("rightSplitter", self.right_split.saveState())
-        s.setValue("logSplitter", self.log_panel.splitter.saveState())
-        s.setValue("serverSplitter", self.server_panel.splitter.saveState())
-        s.sync()
+        self.window_state.save()
 
     async def wait_closed(self) -> None:
         if self._closed is None:
@@ -425,6 +465,7 @@ class MainWindow(QMainWindow):
             self.main_split.setSizes([left, max(1, width - left)])
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.session_files.close_replays()  # each stops its replay (and closes its server)
         self.save_state()
         if self.composer is not None:
             self.composer.close()

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.features.catalog.model import CatalogItem
-from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.features.tasks import tasks_mode
 from inspector.features.tool_calls import ToolCallRecord, follow_call
 from inspector.session import SessionError
@@ -51,7 +50,7 @@ class ToolCallView(QWidget):
         self.setObjectName("toolCallView")
         self.item = item
         self.controller = controller
-        self.memory = ArgumentMemory.shared()
+        self.memory = controller.arguments
         self.records: list[ToolCallRecord] = []
         self.cards: list[CallCard] = []
         raw_schema = item.raw.get("inputSchema")
@@ -249,11 +248,8 @@ class ToolCallView(QWidget):
             self.memory.remember(pid, self.item.key, arguments, self.input_schema)
 
     def _adopt_task(self, result: dict[str, Any]) -> str | None:
-        client = _task_client(self.controller)
-        if client is None:
-            return None
         try:
-            task = client.adopt(result, f"tools/call {self.item.key}")
+            task = self.controller.tasks.adopt(result, f"tools/call {self.item.key}")
         except Exception:  # the Tasks panel is a separate feature: never lose the result
             log.exception("could not hand the task to the Tasks panel")
             return None
@@ -313,15 +309,6 @@ class ToolCallView(QWidget):
 
     def _read_resource(self, uri: str) -> None:
         open_resource(self.controller, uri, self)
-
-
-def _task_client(controller: ConnectionController) -> Any:
-    """The Tasks panel's client (engineer D's ClientFeatures on the main window), if any."""
-    client = getattr(controller, "task_client", None)
-    if client is not None:
-        return client
-    features = getattr(controller.dialog_parent, "client_features", None)
-    return getattr(features, "tasks", None)
 
 
 def tool_view(item: CatalogItem, controller: ConnectionController) -> QWidget:

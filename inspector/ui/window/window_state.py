@@ -1,0 +1,41 @@
+"""The window's layout between runs: its geometry, toolbars and splitter positions, kept
+in QSettings under fixed keys (a user's layout survives upgrades that keep the keys)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtWidgets import QMainWindow, QSplitter
+
+__all__ = ["WindowState"]
+
+
+class WindowState:
+    def __init__(
+        self, settings: QSettings, window: QMainWindow, splitters: Mapping[str, QSplitter]
+    ) -> None:
+        """`splitters`: each splitter under its settings key."""
+        self.settings = settings
+        self.window = window
+        self.splitters = dict(splitters)
+
+    def restore(self) -> None:
+        s = self.settings
+        restorers = [
+            ("geometry", self.window.restoreGeometry),
+            ("windowState", self.window.restoreState),
+            *((key, splitter.restoreState) for key, splitter in self.splitters.items()),
+        ]
+        for key, apply in restorers:
+            value = s.value(key)
+            if isinstance(value, QByteArray | bytes):
+                apply(QByteArray(value))
+
+    def save(self) -> None:
+        s = self.settings
+        s.setValue("geometry", self.window.saveGeometry())
+        s.setValue("windowState", self.window.saveState())
+        for key, splitter in self.splitters.items():
+            s.setValue(key, splitter.saveState())
+        s.sync()
