@@ -31,7 +31,7 @@ from inspector.app.session_events import SessionEventRouter
 from inspector.app.task_feed import TaskFeed
 from inspector.app.task_runner import TaskRunner
 from inspector.auth import AuthCancelled, AuthError
-from inspector.auth.events import Level
+from inspector.auth.flow_events import Level
 from inspector.common.listeners import Listeners
 from inspector.features.catalog.loader import CatalogLoader
 from inspector.features.catalog.model import Catalog, CatalogKind, ListDiff

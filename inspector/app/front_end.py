@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from inspector.auth import Opener
-from inspector.auth.events import Level
+from inspector.auth.flow_events import Level
 from inspector.protocol.asks import ServerAsk
 from inspector.session import PolicyResponder
 from inspector.settings.profiles import Profile
