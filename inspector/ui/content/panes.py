@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -53,7 +52,7 @@ from inspector.features.resource_content import (
     suggested_filename,
 )
 from inspector.ui.widgets.highlighter import JsonHighlighter
-from inspector.ui.widgets.plain_text import mark_checked_bold, plain_label
+from inspector.ui.widgets.plain_text import PlainLabel, mark_checked_bold, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["AudioPane", "BinaryPane", "ImagePane", "SafeMarkdownBrowser", "TextPane", "multimedia"]
@@ -162,10 +161,10 @@ class TextPane(QWidget):
         if len(text) > MARKDOWN_LIMIT:
             self.buttons["markdown"].setEnabled(False)
             self.buttons["markdown"].setToolTip(
-                f"Markdown preview is off above {MARKDOWN_LIMIT:,} characters"
+                plain_tooltip(f"Markdown preview is off above {MARKDOWN_LIMIT:,} characters")
             )
         bar.addStretch(1)
-        self.status = plain_label("")
+        self.status = PlainLabel("")
         self.status.setStyleSheet(f"color: {colors().muted.name()};")
         bar.addWidget(self.status)
         self.show_all_button = QPushButton("Show all", self)
@@ -331,7 +330,7 @@ class ImagePane(QWidget):
         layout.setSpacing(4)
         bar = QHBoxLayout()
         bar.setSpacing(2)
-        self.info = plain_label("")
+        self.info = PlainLabel("")
         self.info.setStyleSheet(f"color: {colors().muted.name()};")
         self.zoom_buttons: list[QToolButton] = []
         for text, tip, slot in (
@@ -342,7 +341,7 @@ class ImagePane(QWidget):
         ):
             button = QToolButton(self)
             button.setText(text)
-            button.setToolTip(tip)
+            button.setToolTip(plain_tooltip(tip))
             button.clicked.connect(slot)
             bar.addWidget(button)
             self.zoom_buttons.append(button)
@@ -351,13 +350,13 @@ class ImagePane(QWidget):
         self.save_button.clicked.connect(self.save_as)
         bar.addWidget(self.save_button)
         layout.addLayout(bar)
-        self.message = plain_label("", wrap=True)
+        self.message = PlainLabel("", wrap=True)
         self.message.hide()
         layout.addWidget(self.message)
         self.area = QScrollArea(self)
         self.area.setFrameShape(QFrame.Shape.StyledPanel)
         self.area.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.label = QLabel(self.area)
+        self.label = PlainLabel("", self.area)
         self.label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.area.setWidget(self.label)
         layout.addWidget(self.area)
@@ -443,7 +442,7 @@ class ImagePane(QWidget):
         self.label.resize(pixmap.size())
         frame = 2 * self.area.frameWidth()
         self.area.setFixedHeight(min(h + frame + 2, 420))
-        self.info.setToolTip(f"zoom {zoom * 100:.0f} %")
+        self.info.setToolTip(plain_tooltip(f"zoom {zoom * 100:.0f} %"))
 
     def save_as(self) -> None:
         if self.bytes is None:
@@ -478,7 +477,7 @@ class BinaryPane(QWidget):
         bar = QHBoxLayout()
         shown = min(len(data), _HEX_PREVIEW)
         more = f" (first {format_size(shown)})" if shown < len(data) else ""
-        self.info = plain_label(f"{format_size(len(data))} of {mime_type or 'binary data'}{more}")
+        self.info = PlainLabel(f"{format_size(len(data))} of {mime_type or 'binary data'}{more}")
         self.info.setStyleSheet(f"color: {colors().muted.name()};")
         bar.addWidget(self.info, 1)
         self.save_button = QPushButton("Save as…", self)
@@ -510,7 +509,7 @@ class AudioPane(QWidget):
         self._buffer: QBuffer | None = None
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.info = plain_label("", wrap=True)
+        self.info = PlainLabel("", wrap=True)
         layout.addWidget(self.info, 1)
         self.play_button = QPushButton("Play", self)
         self.play_button.clicked.connect(self.play)

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPlainTextEdit,
     QTableView,
     QToolButton,
@@ -25,6 +24,7 @@ from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.traffic.traffic_model import format_time
 from inspector.ui.widgets.batched_model import BatchedTableModel
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ErrorsPanel", "NotificationsPanel", "ServerConsole"]
@@ -165,17 +165,16 @@ class NotificationsPanel(QWidget):
         self.level_combo.currentIndexChanged.connect(
             lambda _i: self.model.set_min_level(int(self.level_combo.currentData()))
         )
-        self.count = QLabel()
+        self.count = PlainLabel()
         clear = QToolButton()
         clear.setText("Clear")
         clear.clicked.connect(store.clear)
-        hint = QLabel("Ask the server for logs with logging/setLevel (Send raw…).")
-        hint.setTextFormat(Qt.TextFormat.PlainText)
+        hint = PlainLabel("Ask the server for logs with logging/setLevel (Send raw…).")
         hint.setEnabled(False)
         self.hint = hint
         bar = QHBoxLayout()
         self.bar = bar
-        bar.addWidget(QLabel("Level:"))
+        bar.addWidget(PlainLabel("Level:"))
         bar.addWidget(self.level_combo)
         bar.addWidget(hint, 1)
         bar.addWidget(self.count)
@@ -273,7 +272,7 @@ class ErrorsPanel(QWidget):
         clear = QToolButton()
         clear.setText("Clear")
         clear.clicked.connect(store.clear)
-        hint = QLabel("Double-click a row to show its message in the log.")
+        hint = PlainLabel("Double-click a row to show its message in the log.")
         hint.setEnabled(False)
         bar = QHBoxLayout()
         bar.addWidget(hint, 1)

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
 from inspector.features.tasks import TaskClient, TaskInfo, TaskStore
 from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["TaskTableModel", "TasksPanel"]
@@ -117,7 +117,7 @@ class TaskTableModel(QAbstractTableModel):
             if task.status == "input_required":
                 return QBrush(c.warn)
         if role == Qt.ItemDataRole.ToolTipRole and col in (COL_MESSAGE, COL_TASK, COL_NOTE):
-            return self._text(task, col)
+            return plain_tooltip(self._text(task, col))  # server text: never guessed as HTML
         return None
 
     @staticmethod
@@ -146,8 +146,7 @@ class TasksPanel(QWidget):
         self.client = client
         self.store = client.store
         self.model = TaskTableModel(self.store)
-        self.mode_label = QLabel()
-        self.mode_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.mode_label = PlainLabel()
         self.refresh_button = QPushButton("Refresh")
         self.get_button = QPushButton("Get status")
         self.result_button = QPushButton("Result")
@@ -156,8 +155,7 @@ class TasksPanel(QWidget):
         self.get_button.clicked.connect(self.get_selected)
         self.result_button.clicked.connect(self.result_selected)
         self.cancel_button.clicked.connect(self.cancel_selected)
-        self.status = QLabel()
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status = PlainLabel()
         top = QHBoxLayout()
         top.addWidget(self.mode_label, 1)
         for button in (

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from inspector.recording.diff import Change
 from inspector.recording.side_by_side import DiffLine, Mark, side_by_side
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["SideBySideView"]
@@ -34,9 +35,8 @@ def _text_view(name: str) -> QPlainTextEdit:
     return view
 
 
-def _heading(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
+def _heading(text: str) -> PlainLabel:
+    label = PlainLabel(text)
     bold = label.font()
     bold.setBold(True)
     label.setFont(bold)
@@ -61,10 +61,8 @@ class SideBySideView(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("sideBySide")
-        self.message = QLabel()
+        self.message = PlainLabel(wrap=True)
         self.message.setObjectName("diffMessage")
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setWordWrap(True)
         self.paths = _text_view("driftPaths")
         self.paths.setPlaceholderText("No drift: the new answer matches the recorded one.")
         self.paths.setMaximumHeight(self.paths.fontMetrics().height() * 7)

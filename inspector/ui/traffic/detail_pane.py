@@ -23,6 +23,7 @@ from inspector.traffic.format import DIRECTION_ARROWS, detail_text
 from inspector.traffic.log import TrafficEntry
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.highlighter import JsonHighlighter
+from inspector.ui.widgets.plain_text import plain_tooltip
 
 __all__ = ["DetailPane"]
 
@@ -160,9 +161,11 @@ class DetailPane(QWidget):
         self.copy_json_button.setEnabled(entry is not None)
         self.copy_cli_button.setEnabled(entry is not None and self.cli_text() is not None)
         self.copy_cli_button.setToolTip(
-            f"Not as a CLI command: {self.cli_problem}"
-            if self.cli_problem
-            else "A mcp-inspector-qt cli command that re-sends this request"
+            plain_tooltip(
+                f"Not as a CLI command: {self.cli_problem}"
+                if self.cli_problem
+                else "A mcp-inspector-qt cli command that re-sends this request"
+            )
         )
         lookup = self._conversation_of
         self.conversation_button.setVisible(

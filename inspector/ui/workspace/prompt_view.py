@@ -19,7 +19,6 @@ from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -42,20 +41,13 @@ from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.forms.completion import CompletionProvider
 from inspector.ui.forms.schema_form import SchemaForm
 from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.resource_reader import open_resource
 
 __all__ = ["MessageCard", "PromptGetView", "prompt_view"]
 
 _INDENT = 48  # how far a message leans to its side, chat-like
-
-
-def _plain(text: str = "", *, wrap: bool = False) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
 
 
 class MessageCard(QFrame):
@@ -72,7 +64,7 @@ class MessageCard(QFrame):
             f"QFrame#messageCard {{ border-left: 3px solid {accent.name()}; "
             f"background: {_tint(accent)}; border-radius: 4px; }}"
         )
-        role = _plain(message.role)
+        role = PlainLabel(message.role, selectable=True)
         role.setObjectName("messageRole")
         font = role.font()
         font.setBold(True)
@@ -83,14 +75,16 @@ class MessageCard(QFrame):
         head = QHBoxLayout()
         head.addWidget(role)
         head.addStretch(1)
-        summary = _plain(self.blocks.summary())
+        summary = PlainLabel(self.blocks.summary(), selectable=True)
         summary.setStyleSheet(f"color: {c.muted.name()}; background: transparent;")
         head.addWidget(summary)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 8, 8)
         layout.addLayout(head)
         if message.problems:
-            problems = _plain("\n".join(f"⚠ {p}" for p in message.problems), wrap=True)
+            problems = PlainLabel(
+                "\n".join(f"⚠ {p}" for p in message.problems), wrap=True, selectable=True
+            )
             problems.setObjectName("messageProblems")
             problems.setStyleSheet(f"color: {c.warn.name()}; background: transparent;")
             layout.addWidget(problems)
@@ -120,7 +114,9 @@ class PromptGetView(QWidget):
 
         schema, declared_problems = arguments_schema(item.raw)
         self.names = list(schema["properties"])
-        self.declared = _plain("\n".join(f"⚠ {p}" for p in declared_problems), wrap=True)
+        self.declared = PlainLabel(
+            "\n".join(f"⚠ {p}" for p in declared_problems), wrap=True, selectable=True
+        )
         self.declared.setObjectName("argumentProblems")
         self.declared.setStyleSheet(f"color: {colors().warn.name()}")
         self.declared.setVisible(bool(declared_problems))
@@ -128,7 +124,7 @@ class PromptGetView(QWidget):
         self.form.setObjectName("promptForm")
         self.form.set_schema(schema)
         self.form.send_anyway_requested.connect(lambda: self.get(as_typed=True))
-        self.completion_note = _plain(wrap=True)
+        self.completion_note = PlainLabel(wrap=True, selectable=True)
         self.completion_note.setObjectName("completionNote")
         self.completion_note.setStyleSheet(f"color: {colors().muted.name()}")
         self.completion_note.setVisible(False)
@@ -162,13 +158,15 @@ class PromptGetView(QWidget):
         top_layout.addWidget(self.completion_note)
         top_layout.addLayout(row)
 
-        self.description = _plain(wrap=True)
+        self.description = PlainLabel(wrap=True, selectable=True)
         self.description.setObjectName("promptDescription")
         self.description.setStyleSheet(f"color: {colors().muted.name()}")
-        self.result_problems = _plain(wrap=True)
+        self.result_problems = PlainLabel(wrap=True, selectable=True)
         self.result_problems.setObjectName("resultProblems")
         self.result_problems.setStyleSheet(f"color: {colors().warn.name()}")
-        self.placeholder = _plain("Fill the arguments, then press Get.", wrap=True)
+        self.placeholder = PlainLabel(
+            "Fill the arguments, then press Get.", wrap=True, selectable=True
+        )
         self.placeholder.setObjectName("conversationPlaceholder")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setStyleSheet(f"color: {colors().muted.name()}")
@@ -336,7 +334,7 @@ class PromptGetView(QWidget):
 
     def _set_status(self, text: str, tone: str | None) -> None:
         self.status.setText(text)
-        self.status.setToolTip(text)
+        self.status.setToolTip(plain_tooltip(text))
         c = colors()
         color = {"ok": c.ok, "warn": c.warn, "error": c.error}.get(tone or "", c.muted)
         self.status.setStyleSheet(f"color: {color.name()}")

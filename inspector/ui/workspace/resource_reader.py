@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -30,6 +29,7 @@ from inspector.session import Call, RequestCancelled, Session, SessionError
 from inspector.ui.content.resource_contents_view import ResourceContentsView
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ResourceReadDialog", "ResourceReader", "open_resource"]
@@ -82,8 +82,7 @@ class ResourceReader(QWidget):
         row.addWidget(self.auto_reread)
         row.addWidget(self.status, 1)
 
-        self.watch_label = QLabel()
-        self.watch_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.watch_label = PlainLabel()
         self.watch_label.setObjectName("watchStatus")
         self.reread_button = QPushButton("Re-read")
         self.reread_button.setObjectName("rereadButton")
@@ -161,7 +160,9 @@ class ResourceReader(QWidget):
         can_read = session is not None and self.uri is not None and not self.blocked_reason
         self.read_button.setEnabled(can_read and not reading)
         self.read_button.setToolTip(
-            self.blocked_reason or ("" if session is not None else "Connect to read resources.")
+            plain_tooltip(
+                self.blocked_reason or ("" if session is not None else "Connect to read resources.")
+            )
         )
         self.cancel_button.setVisible(reading)
         watch = self.watch()
@@ -172,8 +173,11 @@ class ResourceReader(QWidget):
             (watching and session is not None) or (ok and can_read and not watching)
         )
         self.subscribe_button.setToolTip(
-            why
-            or "Legacy: resources/subscribe. Modern: a subscriptions/listen stream for this URI."
+            plain_tooltip(
+                why
+                or "Legacy: resources/subscribe. "
+                "Modern: a subscriptions/listen stream for this URI."
+            )
         )
         self._show_watch(watch)
 
@@ -199,7 +203,7 @@ class ResourceReader(QWidget):
         elif watch.watching:
             text += f" since {_clock_time(watch.since)} · no update yet"
         self.watch_label.setText(text)
-        self.watch_label.setToolTip(text)
+        self.watch_label.setToolTip(plain_tooltip(text))
         c = colors()
         color = {"active": c.ok, "failed": c.error}.get(watch.state, c.muted)
         self.watch_label.setStyleSheet(f"color: {color.name()}")
@@ -297,7 +301,7 @@ class ResourceReader(QWidget):
 
     def _set_status(self, text: str, tone: str | None) -> None:
         self.status.setText(text)
-        self.status.setToolTip(text)
+        self.status.setToolTip(plain_tooltip(text))
         c = colors()
         color = {"ok": c.ok, "warn": c.warn, "error": c.error}.get(tone or "", c.muted)
         self.status.setStyleSheet(f"color: {color.name()}")
@@ -339,7 +343,7 @@ class ResourceReadDialog(QDialog):
         self.reader = ResourceReader(controller)
         self.reader.set_uri(uri)
         label = ElidedLabel(uri)
-        label.setToolTip(uri)
+        label.setToolTip(plain_tooltip(uri))
         font = label.font()
         font.setBold(True)
         label.setFont(font)

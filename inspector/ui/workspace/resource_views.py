@@ -23,20 +23,13 @@ from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.forms.completion import CompletionProvider
 from inspector.ui.forms.schema_form import SchemaForm
 from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.resource_reader import ResourceReader
 
 __all__ = ["ResourceReadView", "TemplateReadView", "resource_view", "template_view"]
 
 log = logging.getLogger(__name__)
-
-
-def _plain(text: str = "", *, wrap: bool = False) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
 
 
 def _muted(label: QLabel) -> QLabel:
@@ -70,7 +63,7 @@ class ResourceReadView(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         facts = _listing_facts(item)
         if facts:
-            layout.addWidget(_muted(_plain(f"Listed as {facts}")))
+            layout.addWidget(_muted(PlainLabel(f"Listed as {facts}", selectable=True)))
         layout.addWidget(self.reader, 1)
 
     def read(self) -> asyncio.Task[Any] | None:
@@ -86,7 +79,7 @@ class TemplateReadView(QWidget):
         self.template = UriTemplate(item.key)
         self._sized = False
 
-        self.problems = _plain(wrap=True)
+        self.problems = PlainLabel(wrap=True, selectable=True)
         self.problems.setObjectName("templateProblems")
         self.problems.setStyleSheet(f"color: {colors().warn.name()}")
         self.problems.setText("\n".join(f"⚠ {p}" for p in self.template.problems))
@@ -96,7 +89,7 @@ class TemplateReadView(QWidget):
         self.form.set_schema(variables_schema(self.template))
         self.expanded = ElidedLabel()
         self.expanded.setObjectName("expandedUri")
-        self.completion_note = _muted(_plain(wrap=True))
+        self.completion_note = _muted(PlainLabel(wrap=True, selectable=True))
         self.completion_note.setObjectName("completionNote")
         uri_row = QFormLayout()
         uri_row.setContentsMargins(0, 0, 0, 0)
@@ -109,7 +102,9 @@ class TemplateReadView(QWidget):
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.addWidget(self.problems)
         if not self.template.variables:
-            top_layout.addWidget(_muted(_plain("This template has no variables.")))
+            top_layout.addWidget(
+                _muted(PlainLabel("This template has no variables.", selectable=True))
+            )
         top_layout.addWidget(self.form, 1)
         self.top = top
         top_layout.addWidget(self.completion_note)
@@ -189,7 +184,7 @@ class TemplateReadView(QWidget):
         if expanded.missing:
             blocked = "Fill " + ", ".join(expanded.missing) + " first."
         self.expanded.setText(expanded.uri)
-        self.expanded.setToolTip(expanded.uri)
+        self.expanded.setToolTip(plain_tooltip(expanded.uri))
         color = colors().muted if blocked else colors().ok
         self.expanded.setStyleSheet(f"color: {color.name()}")
         self.reader.set_uri(expanded.uri, blocked)

@@ -31,7 +31,7 @@ from inspector.features.tool_calls import ToolCallRecord, follow_call
 from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.forms.schema_form import SchemaForm
-from inspector.ui.widgets.plain_text import plain_label, plain_tooltip, short
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip, short
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.call_card import CallCard
 from inspector.ui.workspace.resource_reader import open_resource
@@ -65,7 +65,7 @@ class ToolCallView(QWidget):
         top_layout.setContentsMargins(8, 6, 8, 4)
         top_layout.setSpacing(6)
         if item.description:
-            description = plain_label(short(item.description, 300), wrap=True)
+            description = PlainLabel(short(item.description, 300), wrap=True)
             description.setStyleSheet(f"color: {colors().muted.name()};")
             description.setToolTip(plain_tooltip(item.description))
             top_layout.addWidget(description)
@@ -73,7 +73,7 @@ class ToolCallView(QWidget):
             what = (
                 "no inputSchema" if raw_schema is None else "an inputSchema that is not an object"
             )
-            warn = plain_label(f"⚠ The tool has {what}; arguments are sent as typed.", wrap=True)
+            warn = PlainLabel(f"⚠ The tool has {what}; arguments are sent as typed.", wrap=True)
             warn.setStyleSheet(f"color: {colors().warn.name()};")
             top_layout.addWidget(warn)
         self.anyway_box: QCheckBox | None = None
@@ -85,7 +85,7 @@ class ToolCallView(QWidget):
                 "border-radius: 4px; }"
             )
             box_layout = QVBoxLayout(box)
-            why = plain_label(
+            why = PlainLabel(
                 f"This tool was left out of tools/list for the client: {item.excluded}. "
                 "A conforming client must not call it.",
                 wrap=True,
@@ -110,7 +110,7 @@ class ToolCallView(QWidget):
         self.task_option = RunAsTaskOption()
         controls.addWidget(self.task_option)
         controls.addStretch(1)
-        self.status_label = plain_label("")
+        self.status_label = PlainLabel("")
         self.status_label.setStyleSheet(f"color: {colors().muted.name()};")
         controls.addWidget(self.status_label)
         self.clear_button = QPushButton("Clear results")
@@ -123,7 +123,7 @@ class ToolCallView(QWidget):
         self.results_layout = QVBoxLayout(self.results)
         self.results_layout.setContentsMargins(8, 4, 8, 8)
         self.results_layout.setSpacing(8)
-        self.placeholder = plain_label("Results appear here, newest first.")
+        self.placeholder = PlainLabel("Results appear here, newest first.")
         self.placeholder.setStyleSheet(f"color: {colors().muted.name()};")
         self.results_layout.addWidget(self.placeholder)
         self.results_layout.addStretch(1)
