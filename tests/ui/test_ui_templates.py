@@ -21,7 +21,7 @@ from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
-from inspector.ui.workspace.resource_views import TemplateReadView
+from inspector.ui.workspace.template_view import TemplateReadView
 from tests.helpers.gui import new_loop, python_profile, run, until
 
 pytestmark = pytest.mark.timeout(90)

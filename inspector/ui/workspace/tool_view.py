@@ -12,14 +12,12 @@ import logging
 from typing import Any, Final
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
-    QHBoxLayout,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -30,8 +28,10 @@ from inspector.features.tasks import tasks_mode
 from inspector.features.tool_calls import ToolCallRecord, follow_call
 from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.forms.form_splitter import FormSplitter
 from inspector.ui.forms.schema_form import SchemaForm
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip, short
+from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.call_card import CallCard
 from inspector.ui.workspace.resource_reader import open_resource
@@ -101,23 +101,19 @@ class ToolCallView(QWidget):
         self.form.send_anyway_requested.connect(lambda: self.send(validated=False))
         top_layout.addWidget(self.form, 1)
 
-        controls = QHBoxLayout()
-        self.run_button = QPushButton("Run")
-        self.run_button.setDefault(True)
-        self.run_button.setToolTip("Call the tool (Ctrl+Enter)")
-        self.run_button.clicked.connect(self.run)
-        controls.addWidget(self.run_button)
+        # Calls run side by side, each cancelled from its card: the bar never turns busy.
+        self.bar = RunBar("Run", run_tip="Call the tool (Ctrl+Enter)", cancellable=False)
+        self.bar.run_requested.connect(self.run)
+        self.run_button = self.bar.run_button
+        self.status_label = self.bar.status_label
+        self.bar.align_status_right()
         self.task_option = RunAsTaskOption()
-        controls.addWidget(self.task_option)
-        controls.addStretch(1)
-        self.status_label = PlainLabel("")
-        self.status_label.setStyleSheet(f"color: {colors().muted.name()};")
-        controls.addWidget(self.status_label)
+        self.bar.add_control(self.task_option)
         self.clear_button = QPushButton("Clear results")
         self.clear_button.clicked.connect(self.clear_finished)
         self.clear_button.setEnabled(False)
-        controls.addWidget(self.clear_button)
-        top_layout.addLayout(controls)
+        self.bar.add_trailing(self.clear_button)
+        top_layout.addWidget(self.bar)
 
         self.results = QWidget()
         self.results_layout = QVBoxLayout(self.results)
@@ -133,16 +129,12 @@ class ToolCallView(QWidget):
         scroll.setWidget(self.results)
         self.results_scroll = scroll
 
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(top)
-        splitter.addWidget(scroll)
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 3)
-        splitter.setChildrenCollapsible(False)
-        self.splitter = splitter
+        self.splitter = FormSplitter(
+            top, scroll, wanted=self._form_height, share=0.55, stretch=(2, 3)
+        )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        layout.addWidget(self.splitter)
 
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             shortcut = QShortcut(QKeySequence(keys), self)
@@ -155,21 +147,11 @@ class ToolCallView(QWidget):
         self.form.set_schema(self.input_schema, self._recalled())
         controller.state_changed.connect(self._on_state)
         self._on_state()
-        self._sized = False
 
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if not self._sized:
-            self._sized = True
-            self.fit_form()
-
-    def fit_form(self) -> None:
-        """Give the form the height it needs (at most 55 %), the results the rest."""
-        total = max(self.splitter.height(), 400)
+    def _form_height(self) -> int:
+        """The whole form without scrolling, plus the description, notes and the bar."""
         chrome = self.top.sizeHint().height() - self.form.sizeHint().height()
-        wanted = self.form.preferred_height() + max(chrome, 60)
-        top = min(wanted, int(total * 0.55))
-        self.splitter.setSizes([top, total - top])
+        return self.form.preferred_height() + max(chrome, 60)
 
     # ------------------------------------------------------------------ state
     def _profile_id(self) -> str | None:
@@ -193,15 +175,15 @@ class ToolCallView(QWidget):
         allowed = not self.item.excluded or (
             self.anyway_box is not None and self.anyway_box.isChecked()
         )
-        self.run_button.setEnabled(connected and allowed)
+        self.bar.set_can_run(connected and allowed)
         self.form.send_anyway_button.setEnabled(connected and allowed)
         if not connected:
-            self.status_label.setText("Connect to call this tool.")
+            self.bar.set_status("Connect to call this tool.")
         elif not allowed:
-            self.status_label.setText("Tick “Call anyway” to call an excluded tool.")
+            self.bar.set_status("Tick “Call anyway” to call an excluded tool.")
         else:
             running = sum(1 for r in self.records if r.running)
-            self.status_label.setText(f"{running} running" if running else "")
+            self.bar.set_status(f"{running} running" if running else "")
 
     # ------------------------------------------------------------------ calling
     def run(self) -> ToolCallRecord | None:
@@ -210,7 +192,7 @@ class ToolCallView(QWidget):
             return None
         self.form.flush()
         if self.form.validation_errors():
-            self.status_label.setText("Fix the arguments, or use Send anyway.")
+            self.bar.set_status("Fix the arguments, or use Send anyway.")
             return None
         return self.send(validated=True)
 
@@ -231,7 +213,7 @@ class ToolCallView(QWidget):
                 self.item.key, arguments, record.on_progress, extra=extra
             )
         except SessionError as exc:
-            self.status_label.setText(f"Could not call: {exc}")
+            self.bar.set_status(f"Could not call: {exc}")
             self.controller.errors.add("request failed", f"tools/call {self.item.key}: {exc}")
             return None
         record.call = call
@@ -279,7 +261,7 @@ class ToolCallView(QWidget):
         sizes: list[int] = self.splitter.sizes()
         total = sum(sizes)
         if len(self.cards) == 1 and total > 0 and sizes[1] < 0.4 * total:
-            self.fit_form()  # the first result: make room for it
+            self.splitter.fit()  # the first result: make room for it
 
     def _trim(self) -> None:
         while len(self.cards) > _MAX_CARDS:
@@ -316,7 +298,8 @@ class ToolCallView(QWidget):
 
 
 def _task_client(controller: ConnectionController) -> Any:
-    """The Tasks panel's client (engineer D's ClientFeatures on the main window), if any."""
+    """The Tasks panel's client, if any: the controller's own, or the one the main window's
+    client features hold (a view opened without a window has none)."""
     client = getattr(controller, "task_client", None)
     if client is not None:
         return client
