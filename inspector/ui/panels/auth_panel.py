@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -42,6 +41,7 @@ from inspector.ui.controller.auth_opener import open_in_browser
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.panels.auth_timeline_model import AuthTimelineModel
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.row_table import RowTable
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["AuthPanel"]
@@ -143,15 +143,10 @@ class AuthPanel(QWidget):
             bar.setVisible(False)
 
         self.model = AuthTimelineModel(self.auth.timeline)
-        self.table = QTableView()
+        self.table = RowTable()
         self.table.setObjectName("authTimeline")
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.setShowGrid(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.setItemDelegateForColumn(4, _MiddleElide(self.table))  # URLs: both ends
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.table.horizontalHeader()

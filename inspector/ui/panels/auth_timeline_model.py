@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush
 
 from inspector.auth import AuthEvent, AuthTimeline
 from inspector.ui.traffic.traffic_model import format_time
+from inspector.ui.widgets.table_columns import ParentIndex, TableColumns
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["AuthTimelineModel"]
 
-ParentIndex = QModelIndex | QPersistentModelIndex
 EVENT_ROLE: Final = Qt.ItemDataRole.UserRole + 1
 _LEVEL_TEXT: Final = {"info": "", "ok": "✔", "warning": "⚠", "error": "✖"}
 
@@ -29,6 +29,7 @@ class AuthTimelineModel(QAbstractTableModel):
 
     def __init__(self, timeline: AuthTimeline) -> None:
         super().__init__()
+        self.columns = TableColumns(self.COLUMNS)
         self.timeline = timeline
         self._count = len(timeline.events)
         self._last: AuthEvent | None = timeline.events[-1] if timeline.events else None
@@ -57,14 +58,12 @@ class AuthTimelineModel(QAbstractTableModel):
         return 0 if parent.isValid() else self._count
 
     def columnCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
+        return self.columns.count(parent)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
+    ) -> str | None:
+        return self.columns.header(section, orientation, role)
 
     def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= self._count:

@@ -14,7 +14,7 @@ from collections.abc import Coroutine
 from datetime import datetime
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -32,13 +32,13 @@ from inspector.features.tasks import TaskClient, TaskInfo, TaskStore
 from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
+from inspector.ui.widgets.table_columns import ParentIndex, TableColumns
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["TaskTableModel", "TasksPanel"]
 
 COLUMNS: Final = ("Status", "Message", "Started by", "Task", "Updated", "TTL", "Client")
 COL_STATUS, COL_MESSAGE, COL_ORIGIN, COL_TASK, COL_UPDATED, COL_TTL, COL_NOTE = range(7)
-ParentIndex = QModelIndex | QPersistentModelIndex
 
 
 def _clock(stamp: str | None) -> str:
@@ -64,6 +64,7 @@ class TaskTableModel(QAbstractTableModel):
     def __init__(self, store: TaskStore) -> None:
         super().__init__()
         self.store = store
+        self.columns = TableColumns(COLUMNS)
         self._ids: list[str] = store.ids()
         store.on_change(self._changed)
 
@@ -92,14 +93,12 @@ class TaskTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._ids)
 
     def columnCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
+        return self.columns.count(parent)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
+    ) -> str | None:
+        return self.columns.header(section, orientation, role)
 
     def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         task = self.task_at(index.row()) if index.isValid() else None

@@ -30,7 +30,7 @@ from inspector.recording.offline import OfflineSession
 from inspector.recording.timeline import format_duration, local_time, timeline_of
 from inspector.ui.explorer.pane import NOUNS, CatalogPane
 from inspector.ui.explorer.server_panel import ServerInfoPanel
-from inspector.ui.panels.bottom_panels import ErrorsPanel, NotificationsPanel, ServerConsole
+from inspector.ui.panels import ErrorsPanel, NotificationsPanel, ServerConsole
 from inspector.ui.recording.timeline_panel import TimelinePanel
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.widgets.plain_text import PlainLabel

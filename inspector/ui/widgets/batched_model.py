@@ -10,8 +10,11 @@ are the indices the filter kept (sorted, so a row is found by bisection).
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QTimer, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+
+from inspector.ui.widgets.table_columns import ParentIndex, TableColumns
 
 __all__ = ["FLUSH_INTERVAL_MS", "BatchedTableModel"]
 
@@ -19,15 +22,17 @@ FLUSH_INTERVAL_MS = 33  # at most ~30 inserts (and repaints) a second
 FLOOD_INTERVAL_MS = 100  # during a flood, fewer repaints leave more time for the flood
 FLOOD_ROWS = 1000  # a flush that inserted this many rows means a flood
 
-ParentIndex = QModelIndex | QPersistentModelIndex
-
 
 class BatchedTableModel(QAbstractTableModel):
+    """Subclasses give the column titles and answer `source_len`, `source_filter` and
+    `data`; rows, headers and batching are done here."""
+
     batch_inserted = Signal(int)  # rows added by the last flush
     reset_done = Signal()
 
-    def __init__(self) -> None:
+    def __init__(self, columns: Sequence[str]) -> None:
         super().__init__()
+        self.columns = TableColumns(columns)
         self._rows: list[int] | None = None  # None: row i is store item i
         self._seen = 0  # store items already considered
         self._scheduled = False
@@ -43,6 +48,15 @@ class BatchedTableModel(QAbstractTableModel):
     def source_filter(self, start: int, stop: int) -> list[int] | None:
         """Store indices in [start, stop) to show, or None when nothing is filtered."""
         return None
+
+    # ------------------------------------------------------------ Qt API
+    def columnCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
+        return self.columns.count(parent)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> str | None:
+        return self.columns.header(section, orientation, role)
 
     # ------------------------------------------------------------ mapping
     def rowCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
