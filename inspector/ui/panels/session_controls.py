@@ -109,9 +109,7 @@ class LogLevelControl(QWidget):
         if session is None:
             return
         if level is None:
-            if session.era is Era.MODERN:
-                # No session API to clear it: the per-request stamp lives in the config.
-                session.conn.config.log_level = None
+            if session.client.clear_log_level():
                 self._set_status("requests no longer ask for logs")
             else:
                 self._set_status("a legacy server keeps the last level set")

@@ -116,9 +116,9 @@ class RawComposerDialog(QDialog):
         if not method:
             return
         session = self.controller.session
-        msg_id = session.conn.fresh_id() if session is not None else 1
-        info = session.conn.config.client_info if session is not None else None
-        caps = session.conn.config.capabilities if session is not None else None
+        msg_id = session.fresh_id() if session is not None else 1
+        info = session.client_info if session is not None else None
+        caps = session.client_capabilities if session is not None else None
         self.editor.setPlainText(
             template_for(method, self.version, msg_id, client_info=info, capabilities=caps)
         )
