@@ -7,7 +7,8 @@ to them:
 
 - **Labels**: every label is a `PlainLabel` (`inspector/ui/widgets/plain_text.py`), whose
   format is always PlainText. A bare `QLabel(...)`, or a class of our own deriving from
-  QLabel, anywhere else fails.
+  QLabel, anywhere else fails; so does `QFormLayout.addRow(text, field)` with a text built
+  from anything but literals (Qt makes that text an AutoText QLabel of its own).
 - **Tooltips** (`setToolTip`, `setStatusTip`, `setWhatsThis`): the argument is our own
   wording, checkable from the source alone: a string literal, or literals joined by `+` or
   chosen by `a if c else b`. Anything else (a name, an f-string, a call) must go through
@@ -90,6 +91,15 @@ def _is_own_wording(node: ast.expr) -> bool:
     return False
 
 
+def _is_built_text(node: ast.expr) -> bool:
+    """An f-string, or text joined or chosen from parts: not a widget, not only literals."""
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp | ast.IfExp):
+        return not _is_own_wording(node)
+    return False
+
+
 def _is_qlabel(node: ast.expr) -> bool:
     if isinstance(node, ast.Name):
         return node.id == "QLabel"
@@ -131,6 +141,8 @@ class _Checker(ast.NodeVisitor):
                 text = node.args[0]
                 if not (_is_own_wording(text) or _is_plain_tooltip(text)):
                     self._add("tooltip", node)
+            if func.attr == "addRow" and len(node.args) >= 2 and _is_built_text(node.args[0]):
+                self._add("label", node)
             if (
                 func.attr == "showText"
                 and isinstance(func.value, ast.Name)
@@ -195,6 +207,10 @@ def test_the_checker_finds_a_bare_label_and_a_label_subclass() -> None:
     assert rules("label = QtWidgets.QLabel()") == ["label"]
     assert rules("class Mine(QLabel):\n    pass") == ["label"]
     assert rules("label = PlainLabel(name)") == []
+    assert rules('form.addRow(f"tools ({n}):", view)') == ["label"]
+    assert rules('form.addRow("Token:", self.token)') == []
+    assert rules("form.addRow(PlainLabel(title), field)") == []
+    assert rules("form.addRow(caption, field)") == []  # a widget or a str: not decidable
     assert check_source("class PlainLabel(QLabel):\n    pass", PLAIN_TEXT_MODULE) == []
 
 

@@ -157,7 +157,7 @@ class SamplingDialog(AskDialog):
                 f"{t.get('name', '?')} — {t.get('description', '')}".rstrip(" —") for t in r.tools
             ]
             self.tools_view = _read_only_text("\n".join(lines) or "(no tools)", lines=3)
-            form.addRow(f"tools ({len(r.tools)}):", self.tools_view)
+            form.addRow(PlainLabel(f"tools ({len(r.tools)}):"), self.tools_view)
             choice = json.dumps(r.tool_choice, ensure_ascii=False) if r.tool_choice else "auto"
             form.addRow("toolChoice:", PlainLabel(choice, wrap=True, selectable=True))
         if r.metadata:
