@@ -16,7 +16,6 @@ from typing import Any, Final, Literal
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QDesktopServices,
-    QFontDatabase,
     QGuiApplication,
     QImage,
     QPixmap,
@@ -51,6 +50,7 @@ from inspector.features.resource_content import (
     sniff_image,
     suggested_filename,
 )
+from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.highlighter import JsonHighlighter
 from inspector.ui.widgets.plain_text import PlainLabel, mark_checked_bold, plain_tooltip
 from inspector.ui.widgets.theme import colors
@@ -71,14 +71,6 @@ def multimedia() -> Any | None:
         return importlib.import_module("PySide6.QtMultimedia")
     except ImportError:
         return None
-
-
-def _mono(parent: QWidget) -> QPlainTextEdit:
-    edit = QPlainTextEdit(parent)
-    edit.setReadOnly(True)
-    edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-    return edit
 
 
 def _fit_height(edit: QPlainTextEdit, lines: int, limit: int = _MAX_TEXT_HEIGHT) -> None:
@@ -219,7 +211,7 @@ class TextPane(QWidget):
             self.stack.setCurrentWidget(self.markdown)
         elif mode == "json" and self.pretty is not None:
             if self.json_view is None:
-                self.json_view = _mono(self.stack)
+                self.json_view = code_view(parent=self.stack)
                 JsonHighlighter(self.json_view.document())
                 self.json_view.setPlainText(self.pretty)
                 self._fit(self.json_view, self.pretty)
@@ -484,7 +476,7 @@ class BinaryPane(QWidget):
         self.save_button.clicked.connect(self.save_as)
         bar.addWidget(self.save_button)
         layout.addLayout(bar)
-        self.hex = _mono(self)
+        self.hex = code_view(parent=self)
         dump = hex_dump(data, 0, _HEX_PREVIEW)
         self.hex.setPlainText(dump)
         _fit_height(self.hex, dump.count("\n") + 1, 220)

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QToolButton, QVBoxLay
 from inspector.traffic.error_store import ErrorStore
 from inspector.ui.traffic.traffic_model import format_time
 from inspector.ui.widgets.batched_model import BatchedTableModel
+from inspector.ui.widgets.flat_table_model import ParentIndex
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.row_table import RowTable
-from inspector.ui.widgets.table_columns import ParentIndex
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ErrorsModel", "ErrorsPanel"]

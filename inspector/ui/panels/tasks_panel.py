@@ -14,7 +14,7 @@ from collections.abc import Coroutine
 from datetime import datetime
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 from inspector.features.tasks import TaskClient, TaskInfo, TaskStore
 from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
+from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
-from inspector.ui.widgets.table_columns import ParentIndex, TableColumns
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["TaskTableModel", "TasksPanel"]
@@ -58,13 +58,12 @@ def _ms(value: int | None) -> str:
     return f"{value / 1000:g} s" if value < 120_000 else f"{value / 60_000:g} min"
 
 
-class TaskTableModel(QAbstractTableModel):
+class TaskTableModel(FlatTableModel):
     """Adapter over `TaskStore` (rows in the order tasks were first seen)."""
 
     def __init__(self, store: TaskStore) -> None:
-        super().__init__()
+        super().__init__(COLUMNS)
         self.store = store
-        self.columns = TableColumns(COLUMNS)
         self._ids: list[str] = store.ids()
         store.on_change(self._changed)
 
@@ -91,14 +90,6 @@ class TaskTableModel(QAbstractTableModel):
 
     def rowCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._ids)
-
-    def columnCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
-        return self.columns.count(parent)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> str | None:
-        return self.columns.header(section, orientation, role)
 
     def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         task = self.task_at(index.row()) if index.isValid() else None

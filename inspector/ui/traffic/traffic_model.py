@@ -18,7 +18,7 @@ from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.format import DIRECTION_ARROWS, summarize
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.ui.widgets.batched_model import BatchedTableModel
-from inspector.ui.widgets.table_columns import ParentIndex
+from inspector.ui.widgets.flat_table_model import ParentIndex
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["COLUMNS", "ENTRY_ROLE", "TrafficLogModel"]

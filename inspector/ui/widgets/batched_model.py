@@ -12,9 +12,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QTimer, Signal
 
-from inspector.ui.widgets.table_columns import ParentIndex, TableColumns
+from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
 
 __all__ = ["FLUSH_INTERVAL_MS", "BatchedTableModel"]
 
@@ -23,7 +23,7 @@ FLOOD_INTERVAL_MS = 100  # during a flood, fewer repaints leave more time for th
 FLOOD_ROWS = 1000  # a flush that inserted this many rows means a flood
 
 
-class BatchedTableModel(QAbstractTableModel):
+class BatchedTableModel(FlatTableModel):
     """Subclasses give the column titles and answer `source_len`, `source_filter` and
     `data`; rows, headers and batching are done here."""
 
@@ -31,8 +31,7 @@ class BatchedTableModel(QAbstractTableModel):
     reset_done = Signal()
 
     def __init__(self, columns: Sequence[str]) -> None:
-        super().__init__()
-        self.columns = TableColumns(columns)
+        super().__init__(columns)
         self._rows: list[int] | None = None  # None: row i is store item i
         self._seen = 0  # store items already considered
         self._scheduled = False
@@ -48,15 +47,6 @@ class BatchedTableModel(QAbstractTableModel):
     def source_filter(self, start: int, stop: int) -> list[int] | None:
         """Store indices in [start, stop) to show, or None when nothing is filtered."""
         return None
-
-    # ------------------------------------------------------------ Qt API
-    def columnCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
-        return self.columns.count(parent)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> str | None:
-        return self.columns.header(section, orientation, role)
 
     # ------------------------------------------------------------ mapping
     def rowCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008

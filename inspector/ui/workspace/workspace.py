@@ -14,7 +14,7 @@ from collections import OrderedDict
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase, QGuiApplication, QShowEvent
+from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
@@ -33,6 +33,7 @@ from inspector.protocol.models import Tool
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.explorer.delegate import tone_color
 from inspector.ui.explorer.pane import NOUNS
+from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.highlighter import JsonHighlighter
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
@@ -45,15 +46,6 @@ log = logging.getLogger(__name__)
 
 MAX_PAGES: Final = 24
 _HIGHLIGHT_LIMIT: Final = 256 * 1024
-
-
-def _json_view(name: str) -> QPlainTextEdit:
-    view = QPlainTextEdit()
-    view.setObjectName(name)
-    view.setReadOnly(True)
-    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    return view
 
 
 def _page_text(text: str = "") -> PlainLabel:
@@ -140,7 +132,7 @@ class DetailsView(QWidget):
         self.facts.setText("\n".join(facts))
         self.facts.setVisible(bool(facts))
         for title, text in detail_sections(item):
-            view = _json_view(f"details_{title}")
+            view = code_view(f"details_{title}")
             view.setPlainText(text)
             if len(text) <= _HIGHLIGHT_LIMIT:
                 JsonHighlighter(view.document())
