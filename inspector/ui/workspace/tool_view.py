@@ -148,6 +148,10 @@ class ToolCallView(QWidget):
         controller.state_changed.connect(self._on_state)
         self._on_state()
 
+    def fit_form(self) -> None:
+        """Give the form the height it needs (at most 55 %), the results the rest."""
+        self.splitter.fit()
+
     def _form_height(self) -> int:
         """The whole form without scrolling, plus the description, notes and the bar."""
         chrome = self.top.sizeHint().height() - self.form.sizeHint().height()
@@ -261,7 +265,7 @@ class ToolCallView(QWidget):
         sizes: list[int] = self.splitter.sizes()
         total = sum(sizes)
         if len(self.cards) == 1 and total > 0 and sizes[1] < 0.4 * total:
-            self.splitter.fit()  # the first result: make room for it
+            self.fit_form()  # the first result: make room for it
 
     def _trim(self) -> None:
         while len(self.cards) > _MAX_CARDS:
