@@ -68,8 +68,8 @@ class RequestChannel(Protocol):
         override: bool = False,
     ) -> Call: ...
 
-    def use_log_level(self, level: str) -> None:
-        """Modern era: the level every later request carries in its _meta."""
+    def use_log_level(self, level: str | None) -> None:
+        """Modern era: the level every later request carries in its _meta (None: none)."""
         ...
 
 

@@ -207,6 +207,15 @@ class McpClient:
     async def ping(self) -> dict[str, Any]:
         return await self.start_ping().result()
 
+    def clear_log_level(self) -> bool:
+        """Stop asking for logs, where the protocol can: modern requests no longer carry a
+        level (True). Legacy has no way to unset logging/setLevel: the server keeps the
+        last level set (False, nothing sent)."""
+        if self.era is Era.MODERN:
+            self._channel.use_log_level(None)
+            return True
+        return False
+
     async def set_log_level(self, level: str) -> dict[str, Any]:
         """Legacy: logging/setLevel. Modern: the level rides in every request's _meta."""
         if self.era is Era.MODERN:

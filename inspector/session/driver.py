@@ -139,8 +139,8 @@ class Session:
     def transport_kind(self) -> str:
         return self.transport.kind
 
-    def use_log_level(self, level: str) -> None:
-        """Modern era: the level every later request carries in its _meta."""
+    def use_log_level(self, level: str | None) -> None:
+        """Modern era: the level every later request carries in its _meta (None: none)."""
         self.conn.config.log_level = level
 
     @property
@@ -288,6 +288,21 @@ class Session:
         for event in events:
             self._dispatch(event)
         self._after_change()
+
+    # ----------------------------------------------------- hand-written messages
+    def fresh_id(self) -> int:
+        """A request id that no request in flight uses, for a message written by hand."""
+        return self.conn.fresh_id()
+
+    @property
+    def client_info(self) -> dict[str, Any]:
+        """The clientInfo this session announces (a hand-written message may carry it)."""
+        return self.conn.config.client_info
+
+    @property
+    def client_capabilities(self) -> dict[str, Any]:
+        """The capabilities this session declares (a hand-written message may carry them)."""
+        return self.conn.config.capabilities
 
     async def send_raw(self, text: str) -> Call | None:
         """Send exactly what the user typed. A request gets paired and returns a Call.

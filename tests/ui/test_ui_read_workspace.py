@@ -15,7 +15,8 @@ from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.panels.session_controls import LogLevelControl
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.workspace.prompt_view import PromptGetView
-from inspector.ui.workspace.resource_views import ResourceReadView, TemplateReadView
+from inspector.ui.workspace.resource_view import ResourceReadView
+from inspector.ui.workspace.template_view import TemplateReadView
 from tests.helpers.gui import close_window, make_window, new_loop, python_profile, run, until
 from tests.ui.test_ui_resources import BIG, STALL_LIMIT, StallMeter
 

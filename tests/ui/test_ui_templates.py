@@ -19,7 +19,7 @@ from inspector.protocol.models import ResourceTemplate, parse_lenient
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
-from inspector.ui.workspace.resource_views import TemplateReadView
+from inspector.ui.workspace.template_view import TemplateReadView
 from tests.helpers.gui import make_controller, new_loop, python_profile, run, until
 
 pytestmark = pytest.mark.timeout(90)

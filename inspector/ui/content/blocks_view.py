@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from inspector.features.content_blocks import BlockInfo, describe_blocks
 from inspector.features.resource_content import BlobDecodeError
 from inspector.ui.content.panes import AudioPane, BinaryPane, ImagePane, TextPane
-from inspector.ui.widgets.plain_text import plain_label, plain_tooltip, short
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip, short
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["BlockCard", "ContentBlocksView"]
@@ -44,19 +44,19 @@ class BlockCard(QFrame):
         layout.setContentsMargins(8, 6, 8, 8)
         layout.setSpacing(4)
         header = QHBoxLayout()
-        self.kind_label = plain_label(f"#{info.index + 1}  {info.header()}")
+        self.kind_label = PlainLabel(f"#{info.index + 1}  {info.header()}")
         font = self.kind_label.font()
         font.setBold(True)
         self.kind_label.setFont(font)
         header.addWidget(self.kind_label)
         header.addStretch(1)
         if info.annotations:
-            note = plain_label(short(info.annotations, 80))
+            note = PlainLabel(short(info.annotations, 80))
             note.setStyleSheet(f"color: {colors().muted.name()};")
             note.setToolTip(plain_tooltip(info.annotations))
             header.addWidget(note)
         layout.addLayout(header)
-        self.problem_label = plain_label("", wrap=True)
+        self.problem_label = PlainLabel("", wrap=True)
         self.problem_label.setStyleSheet(f"color: {colors().warn.name()};")
         self.problem_label.setVisible(False)
         layout.addWidget(self.problem_label)
@@ -93,7 +93,7 @@ class BlockCard(QFrame):
         layout.setSpacing(2)
         line = QHBoxLayout()
         name = info.title or info.name or "(no name)"
-        title = plain_label(short(name, 120))
+        title = PlainLabel(short(name, 120))
         line.addWidget(title)
         line.addStretch(1)
         self.read_button = QPushButton("Read", box)
@@ -102,15 +102,14 @@ class BlockCard(QFrame):
         self.read_button.clicked.connect(self._read)
         line.addWidget(self.read_button)
         layout.addLayout(line)
-        uri = plain_label(info.uri or "(no uri)", wrap=True)
-        uri.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        uri = PlainLabel(info.uri or "(no uri)", wrap=True, selectable=True)
         uri.setStyleSheet(f"color: {colors().out.name()};")
         uri.setCursor(Qt.CursorShape.PointingHandCursor)
         uri.mousePressEvent = lambda _event: self._read()  # type: ignore[method-assign]
         self.uri_label = uri
         layout.addWidget(uri)
         if info.description:
-            description = plain_label(short(info.description, 400), wrap=True)
+            description = PlainLabel(short(info.description, 400), wrap=True)
             description.setStyleSheet(f"color: {colors().muted.name()};")
             description.setToolTip(plain_tooltip(info.description))
             layout.addWidget(description)
@@ -126,8 +125,7 @@ class BlockCard(QFrame):
         box = QWidget(self)
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
-        uri = plain_label(info.uri or "(no uri)", wrap=True)
-        uri.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        uri = PlainLabel(info.uri or "(no uri)", wrap=True, selectable=True)
         uri.setStyleSheet(f"color: {colors().muted.name()};")
         layout.addWidget(uri)
         if part is None or part.kind == "invalid":
@@ -158,11 +156,11 @@ class ContentBlocksView(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(6)
         self.cards: list[BlockCard] = []
-        self.notice = plain_label("", wrap=True)
+        self.notice = PlainLabel("", wrap=True)
         self.notice.setStyleSheet(f"color: {colors().warn.name()};")
         self.notice.hide()
         self._layout.addWidget(self.notice)
-        self.empty = plain_label("(no content)")
+        self.empty = PlainLabel("(no content)")
         self.empty.setStyleSheet(f"color: {colors().muted.name()};")
         self._layout.addWidget(self.empty)
         self._layout.addStretch(1)

@@ -6,7 +6,9 @@ from typing import Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPixmap, QResizeEvent
-from PySide6.QtWidgets import QLabel, QScrollArea
+from PySide6.QtWidgets import QScrollArea
+
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["ImageView"]
 
@@ -19,7 +21,7 @@ class ImageView(QScrollArea):
 
     def __init__(self) -> None:
         super().__init__()
-        self.label = QLabel()
+        self.label = PlainLabel()
         self.label.setObjectName("partImage")
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setWidget(self.label)

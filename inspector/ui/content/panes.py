@@ -16,7 +16,6 @@ from typing import Any, Final, Literal
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QDesktopServices,
-    QFontDatabase,
     QGuiApplication,
     QImage,
     QPixmap,
@@ -29,7 +28,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -52,8 +50,9 @@ from inspector.features.resource_content import (
     sniff_image,
     suggested_filename,
 )
+from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.highlighter import JsonHighlighter
-from inspector.ui.widgets.plain_text import mark_checked_bold, plain_label
+from inspector.ui.widgets.plain_text import PlainLabel, mark_checked_bold, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["AudioPane", "BinaryPane", "ImagePane", "SafeMarkdownBrowser", "TextPane", "multimedia"]
@@ -72,14 +71,6 @@ def multimedia() -> Any | None:
         return importlib.import_module("PySide6.QtMultimedia")
     except ImportError:
         return None
-
-
-def _mono(parent: QWidget) -> QPlainTextEdit:
-    edit = QPlainTextEdit(parent)
-    edit.setReadOnly(True)
-    edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-    return edit
 
 
 def _fit_height(edit: QPlainTextEdit, lines: int, limit: int = _MAX_TEXT_HEIGHT) -> None:
@@ -162,10 +153,10 @@ class TextPane(QWidget):
         if len(text) > MARKDOWN_LIMIT:
             self.buttons["markdown"].setEnabled(False)
             self.buttons["markdown"].setToolTip(
-                f"Markdown preview is off above {MARKDOWN_LIMIT:,} characters"
+                plain_tooltip(f"Markdown preview is off above {MARKDOWN_LIMIT:,} characters")
             )
         bar.addStretch(1)
-        self.status = plain_label("")
+        self.status = PlainLabel("")
         self.status.setStyleSheet(f"color: {colors().muted.name()};")
         bar.addWidget(self.status)
         self.show_all_button = QPushButton("Show all", self)
@@ -220,7 +211,7 @@ class TextPane(QWidget):
             self.stack.setCurrentWidget(self.markdown)
         elif mode == "json" and self.pretty is not None:
             if self.json_view is None:
-                self.json_view = _mono(self.stack)
+                self.json_view = code_view(parent=self.stack)
                 JsonHighlighter(self.json_view.document())
                 self.json_view.setPlainText(self.pretty)
                 self._fit(self.json_view, self.pretty)
@@ -331,7 +322,7 @@ class ImagePane(QWidget):
         layout.setSpacing(4)
         bar = QHBoxLayout()
         bar.setSpacing(2)
-        self.info = plain_label("")
+        self.info = PlainLabel("")
         self.info.setStyleSheet(f"color: {colors().muted.name()};")
         self.zoom_buttons: list[QToolButton] = []
         for text, tip, slot in (
@@ -342,7 +333,7 @@ class ImagePane(QWidget):
         ):
             button = QToolButton(self)
             button.setText(text)
-            button.setToolTip(tip)
+            button.setToolTip(plain_tooltip(tip))
             button.clicked.connect(slot)
             bar.addWidget(button)
             self.zoom_buttons.append(button)
@@ -351,13 +342,13 @@ class ImagePane(QWidget):
         self.save_button.clicked.connect(self.save_as)
         bar.addWidget(self.save_button)
         layout.addLayout(bar)
-        self.message = plain_label("", wrap=True)
+        self.message = PlainLabel("", wrap=True)
         self.message.hide()
         layout.addWidget(self.message)
         self.area = QScrollArea(self)
         self.area.setFrameShape(QFrame.Shape.StyledPanel)
         self.area.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.label = QLabel(self.area)
+        self.label = PlainLabel("", self.area)
         self.label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.area.setWidget(self.label)
         layout.addWidget(self.area)
@@ -443,7 +434,7 @@ class ImagePane(QWidget):
         self.label.resize(pixmap.size())
         frame = 2 * self.area.frameWidth()
         self.area.setFixedHeight(min(h + frame + 2, 420))
-        self.info.setToolTip(f"zoom {zoom * 100:.0f} %")
+        self.info.setToolTip(plain_tooltip(f"zoom {zoom * 100:.0f} %"))
 
     def save_as(self) -> None:
         if self.bytes is None:
@@ -478,14 +469,14 @@ class BinaryPane(QWidget):
         bar = QHBoxLayout()
         shown = min(len(data), _HEX_PREVIEW)
         more = f" (first {format_size(shown)})" if shown < len(data) else ""
-        self.info = plain_label(f"{format_size(len(data))} of {mime_type or 'binary data'}{more}")
+        self.info = PlainLabel(f"{format_size(len(data))} of {mime_type or 'binary data'}{more}")
         self.info.setStyleSheet(f"color: {colors().muted.name()};")
         bar.addWidget(self.info, 1)
         self.save_button = QPushButton("Save as…", self)
         self.save_button.clicked.connect(self.save_as)
         bar.addWidget(self.save_button)
         layout.addLayout(bar)
-        self.hex = _mono(self)
+        self.hex = code_view(parent=self)
         dump = hex_dump(data, 0, _HEX_PREVIEW)
         self.hex.setPlainText(dump)
         _fit_height(self.hex, dump.count("\n") + 1, 220)
@@ -510,7 +501,7 @@ class AudioPane(QWidget):
         self._buffer: QBuffer | None = None
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.info = plain_label("", wrap=True)
+        self.info = PlainLabel("", wrap=True)
         layout.addWidget(self.info, 1)
         self.play_button = QPushButton("Play", self)
         self.play_button.clicked.connect(self.play)

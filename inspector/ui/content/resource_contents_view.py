@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QStackedWidget,
@@ -53,6 +52,7 @@ from inspector.features.resource_content import (
 from inspector.ui.content.image_view import ImageView
 from inspector.ui.content.panes import SafeMarkdownBrowser
 from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["PartView", "ResourceContentsView"]
@@ -69,13 +69,6 @@ _CHECKED_STYLE: Final = (
     "QToolButton:checked { background: palette(highlight); color: palette(highlighted-text); "
     "border-radius: 3px; }"
 )
-
-
-def _plain(text: str = "", *, wrap: bool = False) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    return label
 
 
 def _textual(mime: str | None) -> bool:
@@ -113,8 +106,8 @@ class PartView(QWidget):
 
         self.uri_label = ElidedLabel(part.uri or "(no uri)")
         self.uri_label.setObjectName("partUri")
-        self.uri_label.setToolTip(part.uri or "")
-        self.meta_label = _plain(self._meta_text())
+        self.uri_label.setToolTip(plain_tooltip(part.uri or ""))
+        self.meta_label = PlainLabel(self._meta_text())
         self.meta_label.setObjectName("partMeta")
         self.meta_label.setStyleSheet(f"color: {colors().muted.name()}")
         self.mode_buttons: dict[Mode, QToolButton] = {}
@@ -157,11 +150,11 @@ class PartView(QWidget):
         head.addWidget(self.copy_button)
         head.addWidget(self.save_button)
 
-        self.problems = _plain(wrap=True)
+        self.problems = PlainLabel(wrap=True)
         self.problems.setObjectName("partProblems")
         self.problems.setStyleSheet(f"color: {colors().warn.name()}")
         self.problems.setVisible(False)
-        self.banner = _plain(wrap=True)
+        self.banner = PlainLabel(wrap=True)
         self.banner.setObjectName("truncationBanner")
         self.load_all_button = QPushButton("Load all")
         self.load_all_button.setObjectName("loadAll")
@@ -186,7 +179,7 @@ class PartView(QWidget):
         self.hex_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.image_scroll = ImageView()
         self.image_label = self.image_scroll.label
-        self.message = _plain(wrap=True)
+        self.message = PlainLabel(wrap=True)
         self.message.setObjectName("partMessage")
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.zoom_combo.currentTextChanged.connect(self.image_scroll.set_zoom)
@@ -401,7 +394,7 @@ class PartView(QWidget):
         image = self._image
         self.image_scroll.set_image(image)
         self.zoom_combo.setVisible(True)
-        self.image_label.setToolTip(f"{image.width()} × {image.height()} px")
+        self.image_label.setToolTip(plain_tooltip(f"{image.width()} × {image.height()} px"))
         self.meta_label.setText(f"{self._meta_text()} · {image.width()}×{image.height()} px")
         self.stack.setCurrentWidget(self.image_scroll)
         self.banner_box.setVisible(False)
@@ -463,12 +456,12 @@ class ResourceContentsView(QWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.summary = _plain()
+        self.summary = PlainLabel()
         self.summary.setObjectName("readSummary")
-        self.problems = _plain(wrap=True)
+        self.problems = PlainLabel(wrap=True)
         self.problems.setObjectName("readProblems")
         self.problems.setVisible(False)
-        self.placeholder = _plain("Nothing read yet.", wrap=True)
+        self.placeholder = PlainLabel("Nothing read yet.", wrap=True)
         self.placeholder.setObjectName("readPlaceholder")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setStyleSheet(f"color: {colors().muted.name()}")

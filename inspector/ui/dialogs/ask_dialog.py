@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -29,22 +28,12 @@ from PySide6.QtWidgets import (
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.versions import Era
 from inspector.session import AskRejected
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
-__all__ = ["WITHDRAW_DELAY_MS", "AskDialog", "plain"]
+__all__ = ["WITHDRAW_DELAY_MS", "AskDialog"]
 
 WITHDRAW_DELAY_MS: Final = 4000  # how long a withdrawn request's note stays up
-
-
-def plain(text: str = "", *, wrap: bool = True, selectable: bool = True) -> QLabel:
-    """A label for server text: always plain text, never rich text."""
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    if selectable:
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setText(text)
-    return label
 
 
 class _Banner(QFrame):
@@ -53,7 +42,7 @@ class _Banner(QFrame):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("askBanner")
-        self.label = plain()
+        self.label = PlainLabel(wrap=True, selectable=True)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         layout.addWidget(self.label, 1)
@@ -84,15 +73,15 @@ class AskDialog(QDialog):
         self.setWindowTitle(self.title)
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
-        self.heading = QLabel(self.title)
+        self.heading = PlainLabel(self.title)
         font = self.heading.font()
         font.setPointSizeF(font.pointSizeF() * 1.25)
         font.setBold(True)
         self.heading.setFont(font)
         era = "legacy server request" if ask.era is Era.LEGACY else "modern input request (MRTR)"
-        self.origin = plain(f"{ask.method} · {era} · {ask.origin}")
+        self.origin = PlainLabel(f"{ask.method} · {era} · {ask.origin}", wrap=True, selectable=True)
         self.origin.setStyleSheet(f"color: {colors().muted.name()};")
-        self.waiting = QLabel()
+        self.waiting = PlainLabel()
         self.waiting.hide()
         self.problems = _Banner()
         self.notice = _Banner()

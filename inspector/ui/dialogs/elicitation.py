@@ -15,8 +15,9 @@ from PySide6.QtWidgets import QFrame, QPushButton, QVBoxLayout, QWidget
 
 from inspector.features.asks.elicitation import ElicitForm, check_url, parse_form
 from inspector.protocol.asks import ServerAsk
-from inspector.ui.dialogs.ask_dialog import AskDialog, plain
+from inspector.ui.dialogs.ask_dialog import AskDialog
 from inspector.ui.forms.schema_form import SchemaForm
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ElicitationDialog", "UrlElicitationDialog", "elicitation_dialog"]
@@ -40,7 +41,7 @@ class ElicitationDialog(AskDialog):
         if ask.elicitation_mode != "form":
             problems.insert(0, f"unknown mode {ask.params.get('mode')!r}; shown as a form")
         self.set_problems(problems)
-        self.message = plain(_message(ask))
+        self.message = PlainLabel(_message(ask), wrap=True, selectable=True)
         self.body.addWidget(self.message)
         self.form = SchemaForm()
         # Defaults applied by the form; a field it cannot express is edited as JSON.
@@ -85,17 +86,17 @@ class UrlElicitationDialog(AskDialog):
         if not isinstance(ask.params.get("elicitationId"), str):
             problems.append("elicitationId is missing or not a string")
         self.set_problems(problems)
-        self.message = plain(_message(ask))
+        self.message = PlainLabel(_message(ask), wrap=True, selectable=True)
         self.body.addWidget(self.message)
         box = QFrame()
         box.setFrameShape(QFrame.Shape.StyledPanel)
         inner = QVBoxLayout(box)
-        self.url_label = plain(self.url or "(no URL)")
+        self.url_label = PlainLabel(self.url or "(no URL)", wrap=True, selectable=True)
         self.url_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         inner.addWidget(self.url_label)
         elicitation_id = ask.params.get("elicitationId")
         if isinstance(elicitation_id, str):
-            ident = plain(f"elicitationId: {elicitation_id}")
+            ident = PlainLabel(f"elicitationId: {elicitation_id}", wrap=True, selectable=True)
             ident.setStyleSheet(f"color: {colors().muted.name()};")
             inner.addWidget(ident)
         self.body.addWidget(box)
@@ -103,9 +104,11 @@ class UrlElicitationDialog(AskDialog):
             self.notice.show_text(f"This URL will not be opened: {self.refusal}.", "error")
         else:
             self.body.addWidget(
-                plain(
+                PlainLabel(
                     "Check the address before you open it: it comes from the server. "
-                    "Press Done when you have finished there."
+                    "Press Done when you have finished there.",
+                    wrap=True,
+                    selectable=True,
                 )
             )
         self.body.addStretch(1)

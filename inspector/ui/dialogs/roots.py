@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.settings.profiles import RootEntry
-from inspector.ui.dialogs.ask_dialog import plain
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["RootsDialog", "root_problems"]
@@ -80,7 +80,7 @@ class RootsDialog(QDialog):
         self.add_uri_button.clicked.connect(lambda: self.add_row("file:///", "", edit=True))
         self.remove_button = QPushButton("Remove")
         self.remove_button.clicked.connect(self.remove_selected)
-        self.status = plain("")
+        self.status = PlainLabel("", wrap=True, selectable=True)
         self.apply_button = QPushButton("Apply")
         self.apply_button.setDefault(True)
         self.apply_button.clicked.connect(self.apply)
@@ -96,13 +96,15 @@ class RootsDialog(QDialog):
         buttons.addWidget(self.apply_button)
         layout = QVBoxLayout(self)
         layout.addWidget(
-            plain(
+            PlainLabel(
                 "The folders this client exposes to the server. They are the answer to "
                 "roots/list; applying them while connected tells the server (legacy: "
-                "notifications/roots/list_changed)."
+                "notifications/roots/list_changed).",
+                wrap=True,
+                selectable=True,
             )
         )
-        self.where_label = plain(where)
+        self.where_label = PlainLabel(where, wrap=True, selectable=True)
         self.where_label.setStyleSheet(f"color: {colors().muted.name()};")
         layout.addWidget(self.where_label)
         layout.addWidget(self.table, 1)

@@ -43,7 +43,8 @@ from inspector.features.asks.sampling import (
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.versions import Era
 from inspector.ui.content.blocks_view import ContentBlocksView
-from inspector.ui.dialogs.ask_dialog import AskDialog, plain
+from inspector.ui.dialogs.ask_dialog import AskDialog
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["SamplingDialog"]
 
@@ -62,7 +63,7 @@ def _read_only_text(text: str, *, mono: bool = False, lines: int = 0) -> QPlainT
 
 def _priority_bar(value: float | None) -> QWidget:
     if value is None:
-        label = plain("not given", wrap=False, selectable=False)
+        label = PlainLabel("not given")
         label.setEnabled(False)
         return label
     bar = QProgressBar()
@@ -86,9 +87,11 @@ class SamplingDialog(AskDialog):
         super().__init__(ask, parent)
         self.request: SamplingRequest = parse_sampling_request(ask.params)
         self.set_problems(self.request.problems)
-        intro = plain(
+        intro = PlainLabel(
             "The server asks the client's language model for a message. You are the model: "
-            "read the request, write the reply, and approve it (or reject the request)."
+            "read the request, write the reply, and approve it (or reject the request).",
+            wrap=True,
+            selectable=True,
         )
         self.body.addWidget(intro)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -117,36 +120,51 @@ class SamplingDialog(AskDialog):
         layout = QVBoxLayout(side)
         layout.setContentsMargins(0, 0, 0, 0)
         count = len(r.messages)
-        layout.addWidget(plain(f"Conversation ({count} message{'s' if count != 1 else ''})"))
+        layout.addWidget(
+            PlainLabel(
+                f"Conversation ({count} message{'s' if count != 1 else ''})",
+                wrap=True,
+                selectable=True,
+            )
+        )
         layout.addWidget(self._conversation(), 3)
         if r.system_prompt:
-            layout.addWidget(plain("System prompt"))
+            layout.addWidget(PlainLabel("System prompt", wrap=True, selectable=True))
             self.system_prompt = _read_only_text(r.system_prompt, lines=4)
             layout.addWidget(self.system_prompt, 1)
         params = QGroupBox("Parameters")
         form = QFormLayout(params)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         shown = "not given" if r.max_tokens is None else f"{r.max_tokens:,}"
-        form.addRow("maxTokens:", plain(shown, wrap=False))
-        form.addRow("Model hints:", plain(", ".join(r.hints) if r.hints else "none", wrap=True))
+        form.addRow("maxTokens:", PlainLabel(shown, selectable=True))
+        form.addRow(
+            "Model hints:",
+            PlainLabel(", ".join(r.hints) if r.hints else "none", wrap=True, selectable=True),
+        )
         form.addRow("Cost priority:", _priority_bar(r.cost_priority))
         form.addRow("Speed priority:", _priority_bar(r.speed_priority))
         form.addRow("Intelligence priority:", _priority_bar(r.intelligence_priority))
-        form.addRow("includeContext:", plain(r.include_context or "not given (none)"))
+        form.addRow(
+            "includeContext:",
+            PlainLabel(r.include_context or "not given (none)", wrap=True, selectable=True),
+        )
         temp = "not given" if r.temperature is None else f"{r.temperature:g}"
-        form.addRow("temperature:", plain(temp))
+        form.addRow("temperature:", PlainLabel(temp, wrap=True, selectable=True))
         stops = ", ".join(json.dumps(s, ensure_ascii=False) for s in r.stop_sequences)
-        form.addRow("stopSequences:", plain(stops or "none"))
+        form.addRow("stopSequences:", PlainLabel(stops or "none", wrap=True, selectable=True))
         if r.tools or r.tool_choice is not None:
             lines = [
                 f"{t.get('name', '?')} — {t.get('description', '')}".rstrip(" —") for t in r.tools
             ]
             self.tools_view = _read_only_text("\n".join(lines) or "(no tools)", lines=3)
-            form.addRow(f"tools ({len(r.tools)}):", self.tools_view)
+            form.addRow(PlainLabel(f"tools ({len(r.tools)}):"), self.tools_view)
             choice = json.dumps(r.tool_choice, ensure_ascii=False) if r.tool_choice else "auto"
-            form.addRow("toolChoice:", plain(choice))
+            form.addRow("toolChoice:", PlainLabel(choice, wrap=True, selectable=True))
         if r.metadata:
-            form.addRow("metadata:", plain(json.dumps(r.metadata, ensure_ascii=False)))
+            form.addRow(
+                "metadata:",
+                PlainLabel(json.dumps(r.metadata, ensure_ascii=False), wrap=True, selectable=True),
+            )
         layout.addWidget(params)
         return side
 
@@ -157,7 +175,7 @@ class SamplingDialog(AskDialog):
         column.setContentsMargins(4, 4, 4, 4)
         self.message_views: list[ContentBlocksView] = []
         for message in self.request.messages:
-            role = plain(message.role, wrap=False)
+            role = PlainLabel(message.role, selectable=True)
             font = role.font()
             font.setBold(True)
             role.setFont(font)
@@ -167,7 +185,7 @@ class SamplingDialog(AskDialog):
             column.addWidget(view)
             self.message_views.append(view)
         if not self.request.messages:
-            column.addWidget(plain("(no messages)"))
+            column.addWidget(PlainLabel("(no messages)", wrap=True, selectable=True))
         column.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -200,12 +218,16 @@ class SamplingDialog(AskDialog):
         self.reply_text.setPlaceholderText("Write the model's reply here…")
         self.raw_edit = QPlainTextEdit()
         self.raw_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.raw_error = plain("", wrap=True)
+        self.raw_error = PlainLabel("", wrap=True, selectable=True)
         raw_page = QWidget()
         raw_layout = QVBoxLayout(raw_page)
         raw_layout.setContentsMargins(0, 0, 0, 0)
         raw_layout.addWidget(
-            plain("The CreateMessageResult exactly as it will be sent (any content type).")
+            PlainLabel(
+                "The CreateMessageResult exactly as it will be sent (any content type).",
+                wrap=True,
+                selectable=True,
+            )
         )
         raw_layout.addWidget(self.raw_edit, 1)
         raw_layout.addWidget(self.raw_error)

@@ -8,7 +8,6 @@ the second line. Tooltips carry server text escaped, never as markup.
 
 from __future__ import annotations
 
-import html
 from typing import Any, Final
 
 from PySide6.QtCore import (
@@ -23,6 +22,7 @@ from PySide6.QtGui import QIcon, QPixmap
 
 from inspector.features.catalog.format import Badge, data_icon, item_badges, secondary_text
 from inspector.features.catalog.model import CatalogItem, CatalogList, matches
+from inspector.ui.widgets.plain_text import plain_tooltip
 from inspector.ui.widgets.theme import colors, is_dark
 
 __all__ = [
@@ -32,7 +32,6 @@ __all__ = [
     "SECONDARY_ROLE",
     "CatalogFilterProxy",
     "CatalogListModel",
-    "escaped_tooltip",
 ]
 
 ITEM_ROLE: Final = Qt.ItemDataRole.UserRole + 1
@@ -42,14 +41,6 @@ MARKS_ROLE: Final = Qt.ItemDataRole.UserRole + 4  # "new"/"changed"/"pin" flags 
 _TOOLTIP_LIMIT: Final = 2000
 
 ParentIndex = QModelIndex | QPersistentModelIndex
-
-
-def escaped_tooltip(text: str) -> str:
-    """Server text for a tooltip, escaped: Qt would otherwise guess it is rich text."""
-    if len(text) > _TOOLTIP_LIMIT:
-        text = text[:_TOOLTIP_LIMIT] + "…"
-    body = html.escape(text).replace("\n", "<br>")
-    return f"<qt><p style='white-space:pre-wrap'>{body}</p></qt>"
 
 
 class CatalogListModel(QAbstractListModel):
@@ -179,7 +170,7 @@ class CatalogListModel(QAbstractListModel):
         if item.excluded:
             parts.append("")
             parts.append(f"Excluded: {item.excluded}")
-        return escaped_tooltip("\n".join(parts))
+        return plain_tooltip("\n".join(parts), _TOOLTIP_LIMIT)
 
 
 class CatalogFilterProxy(QSortFilterProxyModel):

@@ -11,7 +11,6 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QMenu,
     QPushButton,
@@ -27,6 +26,7 @@ from inspector.features.catalog.model import CatalogItem, CatalogKind, CatalogLi
 from inspector.ui.explorer.catalog_models import ITEM_ROLE, CatalogFilterProxy, CatalogListModel
 from inspector.ui.explorer.delegate import CatalogDelegate
 from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["NOUNS", "CatalogPane"]
@@ -68,7 +68,7 @@ class CatalogPane(QWidget):
         self.refresh_button = QToolButton()
         self.refresh_button.setText("⟳ Refresh")
         self.refresh_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.refresh_button.setToolTip(f"List the {plural} again ({lst.method})")
+        self.refresh_button.setToolTip(plain_tooltip(f"List the {plural} again ({lst.method})"))
         self.refresh_button.clicked.connect(self.refresh_requested)
         self.status = ElidedLabel()
         self.status.setObjectName(f"{lst.kind}Status")
@@ -90,10 +90,8 @@ class CatalogPane(QWidget):
         selection.currentChanged.connect(self._current_changed)
         self.model.modelReset.connect(self._reselect)
 
-        self.empty = QLabel()
+        self.empty = PlainLabel(wrap=True)
         self.empty.setObjectName(f"{lst.kind}Empty")
-        self.empty.setTextFormat(Qt.TextFormat.PlainText)
-        self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setMargin(16)
         self.stack = QStackedWidget()

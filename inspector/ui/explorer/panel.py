@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QTabWidget,
     QToolButton,
@@ -27,6 +26,7 @@ from inspector.ui.controller.connection_controller import ConnectionController, 
 from inspector.ui.explorer.pane import NOUNS, CatalogPane
 from inspector.ui.explorer.pin_dialog import PinDiffDialog
 from inspector.ui.explorer.server_panel import ServerInfoPanel
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["AUTO_RELIST_KEY", "Banner", "ExplorerPanel"]
@@ -43,9 +43,7 @@ class Banner(QFrame):
         super().__init__()
         self.setObjectName(name)
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.label = QLabel()
-        self.label.setTextFormat(Qt.TextFormat.PlainText)
-        self.label.setWordWrap(True)
+        self.label = PlainLabel(wrap=True)
         self.action = QPushButton(action) if action else None
         self.close_button = QToolButton()
         self.close_button.setText("✕")

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.features.catalog.pins import PinChange
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["PinDiffDialog"]
@@ -56,20 +56,17 @@ class PinDiffDialog(QDialog):
         self.setWindowTitle("Tools changed since they were pinned")
         self.resize(880, 560)
         self._changes: dict[str, PinChange] = {}
-        intro = QLabel(
+        intro = PlainLabel(
             "These tools' definitions differ from the ones pinned for this profile. A server "
             "that changes what a tool says after you trusted it may be trying to make a model "
             "do something else (a “rug pull”). Read the diff; accept to trust the new "
-            "definition."
+            "definition.",
+            wrap=True,
         )
-        intro.setTextFormat(Qt.TextFormat.PlainText)
-        intro.setWordWrap(True)
         self.list = QListWidget()
         self.list.setObjectName("pinChanges")
         self.list.currentItemChanged.connect(self._show)
-        self.summary = QLabel()
-        self.summary.setTextFormat(Qt.TextFormat.PlainText)
-        self.summary.setWordWrap(True)
+        self.summary = PlainLabel(wrap=True)
         self.diff = QPlainTextEdit()
         self.diff.setObjectName("pinDiff")
         self.diff.setReadOnly(True)

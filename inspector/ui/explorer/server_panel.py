@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QFormLayout,
-    QLabel,
     QPlainTextEdit,
     QSizePolicy,
     QSplitter,
@@ -20,17 +19,15 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.protocol.events import SessionReady
+from inspector.ui.widgets.plain_text import PlainLabel
 
-__all__ = ["ServerInfoPanel", "plain_label"]
+__all__ = ["ServerInfoPanel"]
 
 
-def plain_label(text: str = "") -> QLabel:
-    """A label that can never render markup: server text is untrusted."""
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setWordWrap(True)
-    # A long unbroken name must not set the panel's minimum width.
+def _server_text(text: str = "") -> PlainLabel:
+    """Selectable, wrapped, and never setting the panel's minimum width (a long unbroken
+    name would)."""
+    label = PlainLabel(text, wrap=True, selectable=True)
     policy = label.sizePolicy()
     policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
     label.setSizePolicy(policy)
@@ -50,14 +47,14 @@ class ServerInfoPanel(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("serverInfoPanel")
-        self.title = plain_label("Not connected")
+        self.title = _server_text("Not connected")
         font = self.title.font()
         font.setPointSizeF(font.pointSizeF() * 1.2)
         font.setBold(True)
         self.title.setFont(font)
-        self.version = plain_label()
-        self.protocol = plain_label()
-        self.era = plain_label()
+        self.version = _server_text()
+        self.protocol = _server_text()
+        self.era = _server_text()
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
         form.setVerticalSpacing(1)
@@ -83,8 +80,7 @@ class ServerInfoPanel(QWidget):
             layout = QVBoxLayout(box)
             layout.setContentsMargins(0, 2, 0, 0)
             layout.setSpacing(2)
-            heading = QLabel(title)
-            heading.setTextFormat(Qt.TextFormat.PlainText)
+            heading = PlainLabel(title)
             bold = heading.font()
             bold.setBold(True)
             heading.setFont(bold)

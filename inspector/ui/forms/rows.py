@@ -33,7 +33,7 @@ from inspector.ui.forms.editors import (
     NumberEditor,
     StringEditor,
 )
-from inspector.ui.widgets.plain_text import plain_label, plain_tooltip, short
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip, short
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ArrayEditor", "FieldLabel", "FieldRow", "ObjectEditor", "describe"]
@@ -88,11 +88,11 @@ class FieldLabel(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.setSpacing(2)
-        self.name = plain_label(short(spec.label, 40))
+        self.name = PlainLabel(short(spec.label, 40))
         layout.addWidget(self.name)
         self.star: QLabel | None = None
         if spec.required:
-            self.star = plain_label("*")
+            self.star = PlainLabel("*")
             self.star.setStyleSheet(f"color: {colors().error.name()}; font-weight: bold;")
             self.star.setToolTip("required")
             layout.addWidget(self.star)
@@ -131,14 +131,14 @@ class FieldRow(QWidget):
             self.null_box.setToolTip("Send null for this field")
             self.null_box.toggled.connect(self._on_null)
             line.addWidget(self.null_box, 0, Qt.AlignmentFlag.AlignTop)
-        self.error_label = plain_label("", wrap=True)
+        self.error_label = PlainLabel("", wrap=True)
         self.error_label.setStyleSheet(f"color: {colors().error.name()};")
         self.error_label.hide()
         outer.addWidget(self.error_label)
         caption = spec.description if spec.kind not in ("object",) else ""
         if spec.why_json and spec.kind == "json":
             caption = f"{caption}  (JSON: {spec.why_json})" if caption else f"JSON: {spec.why_json}"
-        self.caption = plain_label(short(caption, 160), wrap=True)
+        self.caption = PlainLabel(short(caption, 160), wrap=True)
         self.caption.setStyleSheet(f"color: {colors().muted.name()};")
         self.caption.setToolTip(plain_tooltip(spec.description))
         self.caption.setVisible(bool(caption))
@@ -285,7 +285,7 @@ class ObjectEditor(Editor):
             grid.addWidget(row, index, 1)
             self.rows[prop.name] = row
         if not spec.properties and not root:
-            grid.addWidget(plain_label("(no properties)"), 0, 0)
+            grid.addWidget(PlainLabel("(no properties)"), 0, 0)
 
     def child_rows(self) -> Iterator[tuple[str | int, FieldRow]]:
         yield from self.rows.items()
@@ -331,7 +331,7 @@ class ArrayEditor(Editor):
         self.add_button.setToolTip(plain_tooltip(f"Add an item to {spec.label}"))
         self.add_button.clicked.connect(self._add_clicked)
         bar.addWidget(self.add_button)
-        self.count_label = plain_label("")
+        self.count_label = PlainLabel("")
         self.count_label.setStyleSheet(f"color: {colors().muted.name()};")
         bar.addWidget(self.count_label)
         bar.addStretch(1)
@@ -351,7 +351,7 @@ class ArrayEditor(Editor):
         holder = QWidget(self)
         line = QHBoxLayout(holder)
         line.setContentsMargins(0, 0, 0, 0)
-        index_label = plain_label(f"{len(self.items) + 1}.")
+        index_label = PlainLabel(f"{len(self.items) + 1}.")
         index_label.setStyleSheet(f"color: {colors().muted.name()};")
         index_label.setMinimumWidth(index_label.fontMetrics().horizontalAdvance("99."))
         line.addWidget(index_label, 0, Qt.AlignmentFlag.AlignTop)

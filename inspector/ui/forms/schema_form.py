@@ -44,7 +44,7 @@ from inspector.ui.forms.completion import CompletionProvider, FieldCompleter
 from inspector.ui.forms.editors import StringEditor
 from inspector.ui.forms.rows import FieldRow, ObjectEditor
 from inspector.ui.widgets.highlighter import JsonHighlighter
-from inspector.ui.widgets.plain_text import mark_checked_bold, plain_label, short
+from inspector.ui.widgets.plain_text import PlainLabel, mark_checked_bold, plain_tooltip, short
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["SchemaForm"]
@@ -95,7 +95,7 @@ class SchemaForm(QWidget):
         bar.addWidget(self.reset_button)
         layout.addLayout(bar)
 
-        self.warning_label = plain_label("", wrap=True)
+        self.warning_label = PlainLabel("", wrap=True)
         self.warning_label.setStyleSheet(f"color: {colors().warn.name()};")
         self.warning_label.hide()
         layout.addWidget(self.warning_label)
@@ -114,7 +114,7 @@ class SchemaForm(QWidget):
         self.json_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self._highlighter = JsonHighlighter(self.json_edit.document())
         json_layout.addWidget(self.json_edit, 1)
-        self.json_error_label = plain_label("", wrap=True)
+        self.json_error_label = PlainLabel("", wrap=True)
         self.json_error_label.setStyleSheet(f"color: {colors().error.name()};")
         self.json_error_label.hide()
         json_layout.addWidget(self.json_error_label)
@@ -125,7 +125,7 @@ class SchemaForm(QWidget):
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
         banner_layout = QHBoxLayout(self.banner)
         banner_layout.setContentsMargins(8, 4, 8, 4)
-        self.banner_label = plain_label("", wrap=True)
+        self.banner_label = PlainLabel("", wrap=True)
         self.banner_label.setStyleSheet(f"color: {colors().error.name()};")
         banner_layout.addWidget(self.banner_label, 1)
         self.send_anyway_button = QPushButton("Send anyway", self.banner)
@@ -138,7 +138,7 @@ class SchemaForm(QWidget):
         self.banner.hide()
         layout.addWidget(self.banner)
 
-        self.note_label = plain_label("", wrap=True)
+        self.note_label = PlainLabel("", wrap=True)
         self.note_label.setStyleSheet(f"color: {colors().muted.name()};")
         self.note_label.hide()
         layout.addWidget(self.note_label)
@@ -159,7 +159,7 @@ class SchemaForm(QWidget):
     def _toggle(self, text: str, tip: str) -> QToolButton:
         button = QToolButton(self)
         button.setText(text)
-        button.setToolTip(tip)
+        button.setToolTip(plain_tooltip(tip))
         button.setCheckable(True)
         button.setAutoRaise(False)
         button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
@@ -192,7 +192,7 @@ class SchemaForm(QWidget):
                 text = "No arguments."
                 if root_spec.extra_keys and self._schema.get("additionalProperties") is not None:
                     text += " Keys can be added in the JSON view."
-                empty = plain_label(text)
+                empty = PlainLabel(text)
                 empty.setStyleSheet(f"color: {colors().muted.name()};")
                 page_layout.addWidget(empty)
             page_layout.addStretch(1)
@@ -204,9 +204,11 @@ class SchemaForm(QWidget):
         self._show_warnings()
         self.form_button.setEnabled(root_spec is not None)
         self.form_button.setToolTip(
-            "Edit the arguments in a form"
-            if root_spec is not None
-            else f"No form: {self._plan.why_json_only}"
+            plain_tooltip(
+                "Edit the arguments in a form"
+                if root_spec is not None
+                else f"No form: {self._plan.why_json_only}"
+            )
         )
         start = values if values is not None else self._initial_values()
         self._mode = "form" if root_spec is not None else "json"

@@ -24,13 +24,11 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -42,16 +40,11 @@ from inspector.settings.profiles import Profile
 from inspector.ui.controller.auth_opener import open_in_browser
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.panels.auth_timeline_model import AuthTimelineModel
+from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.row_table import RowTable
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["AuthPanel"]
-
-
-def _plain(text: str = "", *, wrap: bool = True) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    return label
 
 
 class _Bar(QFrame):
@@ -61,8 +54,7 @@ class _Bar(QFrame):
         super().__init__()
         self.setObjectName(name)
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.label = _plain()
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label = PlainLabel(wrap=True, selectable=True)
         self.row = QHBoxLayout(self)
         self.row.setContentsMargins(8, 4, 8, 4)
         self.row.addWidget(self.label, 1)
@@ -104,12 +96,12 @@ class AuthPanel(QWidget):
         self._tasks: set[asyncio.Task[Any]] = set()
         self._was_logging_in = False
 
-        self.status = _plain()
+        self.status = PlainLabel(wrap=True)
         self.status.setObjectName("authStatus")
         bold = self.status.font()
         bold.setBold(True)
         self.status.setFont(bold)
-        self.keyring_note = _plain()
+        self.keyring_note = PlainLabel(wrap=True)
         self.login_button = QPushButton("Log in")
         self.login_button.setToolTip("Log in now (a connect logs in by itself when needed)")
         self.logout_button = QPushButton("Log out")
@@ -151,15 +143,10 @@ class AuthPanel(QWidget):
             bar.setVisible(False)
 
         self.model = AuthTimelineModel(self.auth.timeline)
-        self.table = QTableView()
+        self.table = RowTable()
         self.table.setObjectName("authTimeline")
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.setShowGrid(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.setItemDelegateForColumn(4, _MiddleElide(self.table))  # URLs: both ends
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.table.horizontalHeader()

@@ -10,25 +10,25 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush
 
 from inspector.auth import AuthEvent, AuthTimeline
 from inspector.ui.traffic.traffic_model import format_time
+from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["AuthTimelineModel"]
 
-ParentIndex = QModelIndex | QPersistentModelIndex
 EVENT_ROLE: Final = Qt.ItemDataRole.UserRole + 1
 _LEVEL_TEXT: Final = {"info": "", "ok": "✔", "warning": "⚠", "error": "✖"}
 
 
-class AuthTimelineModel(QAbstractTableModel):
+class AuthTimelineModel(FlatTableModel):
     COLUMNS: Final = ("Time", "Step", "", "What happened", "URL")
 
     def __init__(self, timeline: AuthTimeline) -> None:
-        super().__init__()
+        super().__init__(self.COLUMNS)
         self.timeline = timeline
         self._count = len(timeline.events)
         self._last: AuthEvent | None = timeline.events[-1] if timeline.events else None
@@ -55,16 +55,6 @@ class AuthTimelineModel(QAbstractTableModel):
 
     def rowCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else self._count
-
-    def columnCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
 
     def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= self._count:

@@ -15,26 +15,20 @@ import asyncio
 import time
 from typing import Any, Final
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QWidget
 
 from inspector.protocol.events import SessionReady
 from inspector.protocol.log_levels import LOG_LEVELS
 from inspector.protocol.versions import Era
 from inspector.session import Session, SessionError
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["LogLevelControl", "PingControl"]
 
 # spec: LoggingLevel (RFC 5424 severities), most verbose first.
 _NOT_SET: Final = "not set"
-
-
-def _plain(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    return label
 
 
 class LogLevelControl(QWidget):
@@ -50,11 +44,11 @@ class LogLevelControl(QWidget):
         for level in LOG_LEVELS:
             self.combo.addItem(level, level)
         self.combo.activated.connect(self._chosen)
-        self.status = _plain()
+        self.status = PlainLabel()
         self.status.setObjectName("logLevelStatus")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(_plain("Server log level:"))
+        layout.addWidget(PlainLabel("Server log level:"))
         layout.addWidget(self.combo)
         layout.addWidget(self.status)
         self.wanted: str | None = None
@@ -115,9 +109,7 @@ class LogLevelControl(QWidget):
         if session is None:
             return
         if level is None:
-            if session.era is Era.MODERN:
-                # No session API to clear it: the per-request stamp lives in the config.
-                session.conn.config.log_level = None
+            if session.client.clear_log_level():
                 self._set_status("requests no longer ask for logs")
             else:
                 self._set_status("a legacy server keeps the last level set")
@@ -135,7 +127,7 @@ class LogLevelControl(QWidget):
 
     def _set_status(self, text: str, *, error: bool = False) -> None:
         self.status.setText(text)
-        self.status.setToolTip(text)
+        self.status.setToolTip(plain_tooltip(text))
         color = colors().error if error else colors().muted
         self.status.setStyleSheet(f"color: {color.name()}" if text else "")
 
@@ -150,7 +142,7 @@ class PingControl(QWidget):
         self.button = QPushButton("Ping")
         self.button.setObjectName("pingButton")
         self.button.clicked.connect(self.ping)
-        self.result = _plain()
+        self.result = PlainLabel()
         self.result.setObjectName("pingResult")
         self.result.setMinimumWidth(self.result.fontMetrics().horizontalAdvance("999.9 ms  "))
         layout = QHBoxLayout(self)
@@ -206,5 +198,5 @@ class PingControl(QWidget):
 
     def _show(self, text: str, error: str | None) -> None:
         self.result.setText(text)
-        self.result.setToolTip(error or "round-trip time of the last ping")
+        self.result.setToolTip(plain_tooltip(error or "round-trip time of the last ping"))
         self.result.setStyleSheet(f"color: {colors().error.name()}" if error else "")

@@ -14,13 +14,12 @@ from collections.abc import Coroutine
 from datetime import datetime
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -32,13 +31,14 @@ from PySide6.QtWidgets import (
 from inspector.features.tasks import TaskClient, TaskInfo, TaskStore
 from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
+from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["TaskTableModel", "TasksPanel"]
 
 COLUMNS: Final = ("Status", "Message", "Started by", "Task", "Updated", "TTL", "Client")
 COL_STATUS, COL_MESSAGE, COL_ORIGIN, COL_TASK, COL_UPDATED, COL_TTL, COL_NOTE = range(7)
-ParentIndex = QModelIndex | QPersistentModelIndex
 
 
 def _clock(stamp: str | None) -> str:
@@ -58,11 +58,11 @@ def _ms(value: int | None) -> str:
     return f"{value / 1000:g} s" if value < 120_000 else f"{value / 60_000:g} min"
 
 
-class TaskTableModel(QAbstractTableModel):
+class TaskTableModel(FlatTableModel):
     """Adapter over `TaskStore` (rows in the order tasks were first seen)."""
 
     def __init__(self, store: TaskStore) -> None:
-        super().__init__()
+        super().__init__(COLUMNS)
         self.store = store
         self._ids: list[str] = store.ids()
         store.on_change(self._changed)
@@ -91,16 +91,6 @@ class TaskTableModel(QAbstractTableModel):
     def rowCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._ids)
 
-    def columnCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
-
     def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         task = self.task_at(index.row()) if index.isValid() else None
         if task is None:
@@ -117,7 +107,7 @@ class TaskTableModel(QAbstractTableModel):
             if task.status == "input_required":
                 return QBrush(c.warn)
         if role == Qt.ItemDataRole.ToolTipRole and col in (COL_MESSAGE, COL_TASK, COL_NOTE):
-            return self._text(task, col)
+            return plain_tooltip(self._text(task, col))  # server text: never guessed as HTML
         return None
 
     @staticmethod
@@ -146,8 +136,7 @@ class TasksPanel(QWidget):
         self.client = client
         self.store = client.store
         self.model = TaskTableModel(self.store)
-        self.mode_label = QLabel()
-        self.mode_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.mode_label = PlainLabel()
         self.refresh_button = QPushButton("Refresh")
         self.get_button = QPushButton("Get status")
         self.result_button = QPushButton("Result")
@@ -156,8 +145,7 @@ class TasksPanel(QWidget):
         self.get_button.clicked.connect(self.get_selected)
         self.result_button.clicked.connect(self.result_selected)
         self.cancel_button.clicked.connect(self.cancel_selected)
-        self.status = QLabel()
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status = PlainLabel()
         top = QHBoxLayout()
         top.addWidget(self.mode_label, 1)
         for button in (

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QScrollArea,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.settings.auth_options import BearerOptions, HttpAuth, OAuthOptions, SecretValue
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["AuthSection", "SecretField"]
 
@@ -50,10 +50,9 @@ _NOTES = {
 }
 
 
-def _note(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
+def _note(text: str = "") -> PlainLabel:
+    """A muted note under a field."""
+    label = PlainLabel(text, wrap=True)
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
     label.setEnabled(False)  # the palette's muted text color
     return label

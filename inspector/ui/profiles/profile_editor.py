@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -43,6 +42,7 @@ from inspector.settings.profiles import (
 )
 from inspector.storage.secrets import SecretStore
 from inspector.ui.profiles.auth_section import AuthSection
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["KeyValueTable", "ProfileEditor"]
 
@@ -251,14 +251,9 @@ class ProfileEditor(QWidget):
         pform.addRow("Declare:", caps)
         pform.addRow("Roots:", self.roots)
 
-        self.keyring_note = QLabel()
-        self.keyring_note.setWordWrap(True)
-        self.problems = QLabel()
-        self.problems.setTextFormat(Qt.TextFormat.PlainText)
-        self.problems.setWordWrap(True)
-        self.source = QLabel()
-        self.source.setTextFormat(Qt.TextFormat.PlainText)
-        self.source.setWordWrap(True)
+        self.keyring_note = PlainLabel(wrap=True)
+        self.problems = PlainLabel(wrap=True)
+        self.source = PlainLabel(wrap=True)
         self.source.setEnabled(False)
 
         tabs = QTabWidget()

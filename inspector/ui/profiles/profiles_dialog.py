@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -36,6 +35,7 @@ from inspector.settings.config_import import (
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings, validate_profile
 from inspector.storage.secrets import NoKeyringError
 from inspector.ui.profiles.profile_editor import ProfileEditor
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["ImportDialog", "ProfilesDialog"]
 
@@ -98,9 +98,7 @@ class ProfilesDialog(QDialog):
         self.export_button.setMenu(menu)
         self.connect_button = QPushButton("Connect")
         self.connect_button.clicked.connect(self._connect)
-        self.status = QLabel()
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)
+        self.status = PlainLabel(wrap=True)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
         buttons.addWidget(self.export_button)
@@ -290,9 +288,7 @@ class ImportDialog(QDialog):
         self.warnings.setReadOnly(True)
         self.warnings.setMaximumHeight(90)
         self.warnings.setPlaceholderText("Notes about the import appear here.")
-        self.status = QLabel("Choose a config file.")
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)
+        self.status = PlainLabel("Choose a config file.", wrap=True)
         self.import_button = QPushButton("Import")
         self.import_button.setEnabled(False)
         self.import_button.clicked.connect(self.import_selected)
@@ -303,10 +299,10 @@ class ImportDialog(QDialog):
         buttons.addWidget(self.import_button)
         buttons.addWidget(cancel)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Known config files:"))
+        layout.addWidget(PlainLabel("Known config files:"))
         layout.addWidget(self.places)
         layout.addWidget(browse)
-        layout.addWidget(QLabel("Servers found (uncheck to skip):"))
+        layout.addWidget(PlainLabel("Servers found (uncheck to skip):"))
         layout.addWidget(self.preview, 1)
         layout.addWidget(self.warnings)
         layout.addLayout(buttons)

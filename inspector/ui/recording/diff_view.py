@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFontDatabase, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
@@ -20,23 +20,15 @@ from PySide6.QtWidgets import (
 
 from inspector.recording.diff import Change
 from inspector.recording.side_by_side import DiffLine, Mark, side_by_side
+from inspector.ui.widgets.code_view import code_view
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["SideBySideView"]
 
 
-def _text_view(name: str) -> QPlainTextEdit:
-    view = QPlainTextEdit()
-    view.setObjectName(name)
-    view.setReadOnly(True)
-    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    return view
-
-
-def _heading(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
+def _heading(text: str) -> PlainLabel:
+    label = PlainLabel(text)
     bold = label.font()
     bold.setBold(True)
     label.setFont(bold)
@@ -61,17 +53,15 @@ class SideBySideView(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("sideBySide")
-        self.message = QLabel()
+        self.message = PlainLabel(wrap=True)
         self.message.setObjectName("diffMessage")
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setWordWrap(True)
-        self.paths = _text_view("driftPaths")
+        self.paths = code_view("driftPaths")
         self.paths.setPlaceholderText("No drift: the new answer matches the recorded one.")
         self.paths.setMaximumHeight(self.paths.fontMetrics().height() * 7)
         self.left_title = _heading("Recorded")
         self.right_title = _heading("Now")
-        self.left = _text_view("recordedSide")
-        self.right = _text_view("newSide")
+        self.left = code_view("recordedSide")
+        self.right = code_view("newSide")
         for a, b in ((self.left, self.right), (self.right, self.left)):
             a.verticalScrollBar().valueChanged.connect(b.verticalScrollBar().setValue)
             a.horizontalScrollBar().valueChanged.connect(b.horizontalScrollBar().setValue)

@@ -17,7 +17,6 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -31,9 +30,10 @@ from inspector.recording.offline import OfflineSession
 from inspector.recording.timeline import format_duration, local_time, timeline_of
 from inspector.ui.explorer.pane import NOUNS, CatalogPane
 from inspector.ui.explorer.server_panel import ServerInfoPanel
-from inspector.ui.panels.bottom_panels import ErrorsPanel, NotificationsPanel, ServerConsole
+from inspector.ui.panels import ErrorsPanel, NotificationsPanel, ServerConsole
 from inspector.ui.recording.timeline_panel import TimelinePanel
 from inspector.ui.traffic.log_panel import TrafficLogPanel
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["OfflineView"]
@@ -53,8 +53,7 @@ class OfflineBanner(QFrame):
             f"border: 1px solid {c.warn.name()}; }}"
         )
         recorded = offline.recorded
-        self.title = QLabel(f"Read-only: recorded session “{offline.title}”")
-        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        self.title = PlainLabel(f"Read-only: recorded session “{offline.title}”")
         bold = self.title.font()
         bold.setBold(True)
         self.title.setFont(bold)
@@ -64,14 +63,9 @@ class OfflineBanner(QFrame):
             f"{format_duration(recorded.duration)}",
             "nothing is sent to any server",
         ]
-        self.detail = QLabel(" · ".join(facts))
-        self.detail.setTextFormat(Qt.TextFormat.PlainText)
-        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail.setWordWrap(True)
-        self.problems = QLabel("\n".join(f"⚠ {n}" for n in offline.notes))
+        self.detail = PlainLabel(" · ".join(facts), wrap=True, selectable=True)
+        self.problems = PlainLabel("\n".join(f"⚠ {n}" for n in offline.notes), wrap=True)
         self.problems.setObjectName("offlineProblems")
-        self.problems.setTextFormat(Qt.TextFormat.PlainText)
-        self.problems.setWordWrap(True)
         self.problems.setStyleSheet(f"color: {c.error.name()}")
         self.problems.setVisible(bool(offline.notes))
         self.replay_button = QPushButton("Replay…")

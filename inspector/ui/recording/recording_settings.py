@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QUrl
+from PySide6.QtCore import QSettings, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -27,6 +26,7 @@ from inspector.recording.retention import (
     RecordingSettings,
     list_sessions,
 )
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["RecordingSettingsDialog", "load_recording_settings", "save_recording_settings"]
 
@@ -87,17 +87,13 @@ class RecordingSettingsDialog(QDialog):
         self.max_days.setSuffix(" days")
         self.max_days.setSpecialValueText("no limit")
         self.max_days.setValue(current.max_age_days)
-        where = QLabel(str(folder))
-        where.setTextFormat(Qt.TextFormat.PlainText)
-        where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        where.setWordWrap(True)
+        where = PlainLabel(str(folder), wrap=True, selectable=True)
         open_button = QPushButton("Open folder")
         open_button.clicked.connect(lambda: open_folder(self.folder))
         folder_row = QHBoxLayout()
         folder_row.addWidget(where, 1)
         folder_row.addWidget(open_button)
-        self.usage = QLabel()
-        self.usage.setTextFormat(Qt.TextFormat.PlainText)
+        self.usage = PlainLabel()
         clean = QPushButton("Clean up now")
         clean.clicked.connect(self._clean_now)
         usage_row = QHBoxLayout()
@@ -109,12 +105,12 @@ class RecordingSettingsDialog(QDialog):
         form.addRow("Keep at most:", self.max_mb)
         form.addRow("Delete after:", self.max_days)
         form.addRow(usage_row)
-        note = QLabel(
+        note = PlainLabel(
             "Each connection is written to its own file as it happens (JSON Lines; "
             "secrets are redacted). The oldest files go first; the one being recorded is "
-            "never deleted."
+            "never deleted.",
+            wrap=True,
         )
-        note.setWordWrap(True)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -53,6 +52,7 @@ from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 from inspector.transports.base import TransportError
 from inspector.ui.recording.diff_view import SideBySideView
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ReplayWindow"]
@@ -96,12 +96,11 @@ class ReplayWindow(QWidget):
 
     # ---------------------------------------------------------------- building
     def _build(self) -> None:
-        source = QLabel(
+        source = PlainLabel(
             f"{self.recorded.path}\n{self.total} request(s) to re-send; "
-            f"the server's asks are answered with the recorded answers."
+            f"the server's asks are answered with the recorded answers.",
+            selectable=True,
         )
-        source.setTextFormat(Qt.TextFormat.PlainText)
-        source.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         self.group = QButtonGroup(self)
         self.use_profile = QRadioButton("A saved profile:")
@@ -115,10 +114,7 @@ class ReplayWindow(QWidget):
             "e.g. node dist/index.js stdio   or   http://127.0.0.1:3001/mcp"
         )
         self.use_recorded = QRadioButton("The command recorded in the file:")
-        self.recorded_label = QLabel()
-        self.recorded_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.recorded_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.recorded_label.setWordWrap(True)
+        self.recorded_label = PlainLabel(wrap=True, selectable=True)
         try:
             shown = recorded_target(self.recorded).describe()
             self.recorded_label.setText(f"{shown}\n(asks for confirmation before it runs)")
@@ -161,11 +157,11 @@ class ReplayWindow(QWidget):
         ignore_row = QHBoxLayout()
         ignore_row.addWidget(self.ignores, 1)
         ignore_row.addLayout(ignore_buttons)
-        ignore_help = QLabel(
+        ignore_help = PlainLabel(
             "JSON Pointers into each result not compared: * is one segment, ** any number; "
-            "list items by name=…, uri=…. Double-click to edit."
+            "list items by name=…, uri=…. Double-click to edit.",
+            wrap=True,
         )
-        ignore_help.setWordWrap(True)
         ignore_box = QGroupBox("Ignore paths")
         ignore_layout = QVBoxLayout(ignore_box)
         ignore_layout.addLayout(ignore_row)
@@ -186,10 +182,8 @@ class ReplayWindow(QWidget):
         self.progress.setRange(0, max(1, self.total))
         self.progress.setValue(0)
         self.progress.setFormat("%v / %m requests")
-        self.status = QLabel("Choose where to replay, then Replay.")
+        self.status = PlainLabel("Choose where to replay, then Replay.", wrap=True)
         self.status.setObjectName("replayStatus")
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)
         run_row = QHBoxLayout()
         run_row.addWidget(self.start_button)
         run_row.addWidget(self.stop_button)

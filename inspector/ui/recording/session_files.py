@@ -36,7 +36,7 @@ from inspector.ui.recording.recording_settings import (
     save_recording_settings,
 )
 from inspector.ui.recording.replay_window import ReplayWindow
-from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["SessionFiles"]
@@ -141,7 +141,9 @@ class SessionFiles(QObject):
         if self.recorder.recording and self.recorder.recorder is not None:
             label.setText("● REC")
             label.setStyleSheet(f"color: {colors().error.name()}; font-weight: bold")
-            label.setToolTip(f"Recording this session to {self.recorder.recorder.path}")
+            label.setToolTip(
+                plain_tooltip(f"Recording this session to {self.recorder.recorder.path}")
+            )
         elif not self.recorder.settings.enabled:
             label.setText("REC off")
             label.setStyleSheet(f"color: {colors().muted.name()}")

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from inspector.recording.offline import RecordedAction
 from inspector.recording.timeline import Timeline, format_duration
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ActivityStrip", "TimelinePanel"]
@@ -32,13 +32,6 @@ _HEADERS: Final = ("Method", "Count", "Errors", "p50", "p90", "p99", "Max")
 
 def _ms(value: float | None) -> str:
     return "–" if value is None else f"{value * 1000:.1f} ms"
-
-
-def _value_label(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
 
 
 class ActivityStrip(QWidget):
@@ -106,16 +99,18 @@ class TimelinePanel(QWidget):
         t = timeline
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
-        self.started = _value_label(t.started or "unknown")
-        self.duration = _value_label(format_duration(t.duration))
-        self.frames = _value_label(
+        self.started = PlainLabel(t.started or "unknown", selectable=True)
+        self.duration = PlainLabel(format_duration(t.duration), selectable=True)
+        self.frames = PlainLabel(
             f"{t.sent:,} sent, {t.received:,} received"
-            + (f", {t.invalid:,} invalid" if t.invalid else "")
+            + (f", {t.invalid:,} invalid" if t.invalid else ""),
+            selectable=True,
         )
-        self.requests = _value_label(f"{t.requests:,} in {len(t.methods)} method(s)")
-        self.other = _value_label(
+        self.requests = PlainLabel(f"{t.requests:,} in {len(t.methods)} method(s)", selectable=True)
+        self.other = PlainLabel(
             f"{t.stderr_lines:,} stderr line(s), {t.http_exchanges:,} HTTP exchange(s), "
-            f"{t.actions:,} user action(s)"
+            f"{t.actions:,} user action(s)",
+            selectable=True,
         )
         form.addRow("Started:", self.started)
         form.addRow("Duration:", self.duration)

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QHBoxLayout,
-    QLabel,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
@@ -30,6 +29,7 @@ from inspector.protocol.versions import LATEST_LEGACY
 from inspector.session import Call, SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.highlighter import JsonHighlighter
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["RawComposerDialog"]
@@ -50,22 +50,17 @@ class RawComposerDialog(QDialog):
         self.method_combo.activated.connect(lambda _i: self.load_template())
         self.new_id_button = QPushButton("Template with a fresh id")
         self.new_id_button.clicked.connect(self.load_template)
-        self.version_label = QLabel()
-        self.version_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.version_label = PlainLabel()
         top = QHBoxLayout()
-        top.addWidget(QLabel("Template:"))
+        top.addWidget(PlainLabel("Template:"))
         top.addWidget(self.method_combo, 1)
         top.addWidget(self.new_id_button)
         self.editor = QPlainTextEdit()
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.setTabChangesFocus(True)
         self.highlighter = JsonHighlighter(self.editor.document())
-        self.warnings = QLabel()
-        self.warnings.setTextFormat(Qt.TextFormat.PlainText)
-        self.warnings.setWordWrap(True)
-        self.status = QLabel()
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)
+        self.warnings = PlainLabel(wrap=True)
+        self.status = PlainLabel(wrap=True)
         self.send_button = QPushButton("Send")
         self.send_button.setDefault(True)
         self.send_button.clicked.connect(self.send)
@@ -121,9 +116,9 @@ class RawComposerDialog(QDialog):
         if not method:
             return
         session = self.controller.session
-        msg_id = session.conn.fresh_id() if session is not None else 1
-        info = session.conn.config.client_info if session is not None else None
-        caps = session.conn.config.capabilities if session is not None else None
+        msg_id = session.fresh_id() if session is not None else 1
+        info = session.client_info if session is not None else None
+        caps = session.client_capabilities if session is not None else None
         self.editor.setPlainText(
             template_for(method, self.version, msg_id, client_info=info, capabilities=caps)
         )

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.traffic.rounds import RequestRounds, conversation_text
-from inspector.ui.dialogs.ask_dialog import plain
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["ConversationDialog"]
 
@@ -45,9 +45,11 @@ class ConversationDialog(QDialog):
         method = first.method if first is not None and first.method else "request"
         found = rounds.round_of(self.indices[0]) if self.indices else None
         total = found[1] if found is not None else 0
-        self.summary = plain(
+        self.summary = PlainLabel(
             f"{method}: {total} rounds on the wire, one request (the protocol core keeps one "
-            "key across retries). Click a message to select it in the log."
+            "key across retries). Click a message to select it in the log.",
+            wrap=True,
+            selectable=True,
         )
         self.list = QListWidget()
         for i in self.indices:

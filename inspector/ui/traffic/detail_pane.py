@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
@@ -21,8 +21,10 @@ from inspector.protocol.jsonrpc import Request
 from inspector.recording.cli_command import CliCommandError, cli_command_for
 from inspector.traffic.format import DIRECTION_ARROWS, detail_text
 from inspector.traffic.log import TrafficEntry
+from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.highlighter import JsonHighlighter
+from inspector.ui.widgets.plain_text import plain_tooltip
 
 __all__ = ["DetailPane"]
 
@@ -32,10 +34,8 @@ _RAW_SHOWN: Final = 1024 * 1024
 
 
 def _text_view() -> QPlainTextEdit:
-    view = QPlainTextEdit()
-    view.setReadOnly(True)
-    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    """A code view the keyboard can select in too (to copy part of a message)."""
+    view = code_view()
     view.setTextInteractionFlags(
         Qt.TextInteractionFlag.TextSelectableByMouse
         | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -160,9 +160,11 @@ class DetailPane(QWidget):
         self.copy_json_button.setEnabled(entry is not None)
         self.copy_cli_button.setEnabled(entry is not None and self.cli_text() is not None)
         self.copy_cli_button.setToolTip(
-            f"Not as a CLI command: {self.cli_problem}"
-            if self.cli_problem
-            else "A mcp-inspector-qt cli command that re-sends this request"
+            plain_tooltip(
+                f"Not as a CLI command: {self.cli_problem}"
+                if self.cli_problem
+                else "A mcp-inspector-qt cli command that re-sends this request"
+            )
         )
         lookup = self._conversation_of
         self.conversation_button.setVisible(

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QMenu,
     QSplitter,
@@ -37,6 +36,7 @@ from inspector.ui.traffic.traffic_model import (
     COL_TIME,
     TrafficLogModel,
 )
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["TrafficLogPanel"]
 
@@ -114,7 +114,7 @@ class TrafficLogPanel(QWidget):
         self.clear_button = QToolButton()
         self.clear_button.setText("Clear")
         self.clear_button.clicked.connect(self.clear)
-        self.count_label = QLabel()  # the main window shows it in its status bar
+        self.count_label = PlainLabel()  # the main window shows it in its status bar
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(150)
@@ -188,11 +188,11 @@ class TrafficLogPanel(QWidget):
         self.search_next = QToolButton()
         self.search_next.setText("Next")
         self.search_next.clicked.connect(self.find_next)
-        self.search_status = QLabel()
+        self.search_status = PlainLabel()
         close = QToolButton()
         close.setText("✕")
         close.clicked.connect(self.search_bar.hide)
-        row.addWidget(QLabel("Find:"))
+        row.addWidget(PlainLabel("Find:"))
         row.addWidget(self.search_edit, 1)
         row.addWidget(self.search_prev)
         row.addWidget(self.search_next)

@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
-    QLabel,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.traffic.log import TrafficLog
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["MethodStatsPanel"]
 
@@ -60,7 +60,9 @@ class MethodStatsPanel(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for col in range(1, len(_HEADERS)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        note = QLabel("Requests sent and answered, per method (latency from request to answer).")
+        note = PlainLabel(
+            "Requests sent and answered, per method (latency from request to answer)."
+        )
         note.setEnabled(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -11,13 +11,14 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont, QFontDatabase
 
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.format import DIRECTION_ARROWS, summarize
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.ui.widgets.batched_model import BatchedTableModel
+from inspector.ui.widgets.flat_table_model import ParentIndex
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["COLUMNS", "ENTRY_ROLE", "TrafficLogModel"]
@@ -40,8 +41,6 @@ _ROLES: Final = frozenset(
     }
 )
 
-ParentIndex = QModelIndex | QPersistentModelIndex
-
 
 def format_time(wall: float) -> str:
     whole = int(wall)
@@ -58,7 +57,7 @@ def kind_label(entry: TrafficEntry) -> str:
 
 class TrafficLogModel(BatchedTableModel):
     def __init__(self, log: TrafficLog) -> None:
-        super().__init__()
+        super().__init__(COLUMNS)
         self.log = log
         self._filter = TrafficFilter()
         self._summaries: dict[int, str] = {}
@@ -120,16 +119,6 @@ class TrafficLogModel(BatchedTableModel):
                 )
 
     # ---------------------------------------------------------------- Qt API
-    def columnCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
-
     def summary(self, entry: TrafficEntry) -> str:
         text = self._summaries.get(entry.index)
         if text is None:

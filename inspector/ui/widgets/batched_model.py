@@ -10,8 +10,11 @@ are the indices the filter kept (sorted, so a row is found by bisection).
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QTimer, Signal
+
+from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
 
 __all__ = ["FLUSH_INTERVAL_MS", "BatchedTableModel"]
 
@@ -19,15 +22,16 @@ FLUSH_INTERVAL_MS = 33  # at most ~30 inserts (and repaints) a second
 FLOOD_INTERVAL_MS = 100  # during a flood, fewer repaints leave more time for the flood
 FLOOD_ROWS = 1000  # a flush that inserted this many rows means a flood
 
-ParentIndex = QModelIndex | QPersistentModelIndex
 
+class BatchedTableModel(FlatTableModel):
+    """Subclasses give the column titles and answer `source_len`, `source_filter` and
+    `data`; rows, headers and batching are done here."""
 
-class BatchedTableModel(QAbstractTableModel):
     batch_inserted = Signal(int)  # rows added by the last flush
     reset_done = Signal()
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, columns: Sequence[str]) -> None:
+        super().__init__(columns)
         self._rows: list[int] | None = None  # None: row i is store item i
         self._seen = 0  # store items already considered
         self._scheduled = False

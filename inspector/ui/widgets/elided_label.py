@@ -1,15 +1,17 @@
-"""Small widgets shared by the panels."""
+"""A one-line label that elides what does not fit (plain text, like every label)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["ElidedLabel"]
 
 
-class ElidedLabel(QLabel):
+class ElidedLabel(PlainLabel):
     """A plain-text label that cuts each line to the width it gets, with an ellipsis.
 
     A server name, a failure reason or a note can be any length; a normal QLabel would
@@ -18,10 +20,8 @@ class ElidedLabel(QLabel):
     """
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setTextFormat(Qt.TextFormat.PlainText)
+        super().__init__("", parent)  # sets _full through setText
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self._full = ""
         self.setText(text)
 
     def setText(self, text: str) -> None:

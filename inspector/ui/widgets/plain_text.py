@@ -3,26 +3,29 @@
 Qt guesses whether a string is rich text (Qt.mightBeRichText) for labels and tooltips, so a
 server's description starting with a tag would be rendered as HTML. These helpers make the
 choice explicit: labels are PlainText, and tooltips are escaped before Qt sees them.
+tests/ui/test_plain_text_rule.py keeps every module of `inspector/ui/` to them.
 """
 
 from __future__ import annotations
 
 import html
+from typing import Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-__all__ = ["PlainLabel", "mark_checked_bold", "plain_label", "plain_tooltip", "short"]
+__all__ = ["PlainLabel", "mark_checked_bold", "plain_tooltip", "short"]
 
-_TOOLTIP_LIMIT = 4000
+TOOLTIP_LIMIT: Final = 4000
 
 
-def plain_tooltip(text: str) -> str:
-    """A tooltip that shows `text` verbatim (escaped, line breaks kept, length capped)."""
+def plain_tooltip(text: str, limit: int = TOOLTIP_LIMIT) -> str:
+    """A tooltip that shows `text` verbatim (escaped, line breaks kept, at most `limit`
+    characters: a tooltip taller than the screen helps nobody)."""
     if not text:
         return ""
-    if len(text) > _TOOLTIP_LIMIT:
-        text = text[:_TOOLTIP_LIMIT] + "…"
+    if len(text) > limit:
+        text = text[:limit] + "…"
     body = html.escape(text).replace("\n", "<br>")
     return f"<qt><p style='white-space:pre-wrap'>{body}</p></qt>"
 
@@ -32,17 +35,23 @@ class PlainLabel(QLabel):
 
     Every label in `inspector/ui/` is a PlainLabel (tests/ui/test_plain_text_rule.py fails on
     a bare QLabel); text we write ourselves is plain too, so nothing depends on Qt's guess.
+    `selectable` lets the user select and copy the text (a URI, an error message).
     """
 
-    def __init__(self, text: str = "", parent: QWidget | None = None, *, wrap: bool = False):
+    def __init__(
+        self,
+        text: str = "",
+        parent: QWidget | None = None,
+        *,
+        wrap: bool = False,
+        selectable: bool = False,
+    ) -> None:
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setWordWrap(wrap)
+        if selectable:
+            self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setText(text)
-
-
-def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = False) -> QLabel:
-    return PlainLabel(text, parent, wrap=wrap)
 
 
 def mark_checked_bold(widget: QWidget) -> None:

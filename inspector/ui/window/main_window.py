@@ -39,8 +39,8 @@ from inspector.traffic.log_messages import LogMessageStore
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.controller.gui_responder import GuiResponders
 from inspector.ui.explorer import ExplorerPanel
+from inspector.ui.panels import ErrorsPanel, NotificationsPanel, ServerConsole
 from inspector.ui.panels.auth_panel import AuthPanel
-from inspector.ui.panels.bottom_panels import ErrorsPanel, NotificationsPanel, ServerConsole
 from inspector.ui.panels.session_controls import LogLevelControl, PingControl
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.recording.session_files import SessionFiles

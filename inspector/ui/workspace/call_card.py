@@ -13,7 +13,7 @@ import json
 import time
 from typing import Final
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -31,7 +31,7 @@ from inspector.protocol.jsonrpc import error_name
 from inspector.ui.content.blocks_view import ContentBlocksView
 from inspector.ui.content.json_tree_model import JsonTreeView
 from inspector.ui.content.panes import TextPane
-from inspector.ui.widgets.plain_text import plain_label, plain_tooltip, short
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip, short
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["CallCard", "format_elapsed"]
@@ -68,17 +68,17 @@ class CallCard(QFrame):
         layout.setSpacing(6)
 
         header = QHBoxLayout()
-        self.status_label = plain_label("")
+        self.status_label = PlainLabel("")
         bold = self.status_label.font()
         bold.setBold(True)
         self.status_label.setFont(bold)
         header.addWidget(self.status_label)
         started = time.strftime("%H:%M:%S", time.localtime(record.started_wall))
-        self.title_label = plain_label(f"#{record.serial} · {record.tool} · {started}")
+        self.title_label = PlainLabel(f"#{record.serial} · {record.tool} · {started}")
         self.title_label.setStyleSheet(f"color: {colors().muted.name()};")
         header.addWidget(self.title_label)
         header.addStretch(1)
-        self.elapsed_label = plain_label("")
+        self.elapsed_label = PlainLabel("")
         header.addWidget(self.elapsed_label)
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.setToolTip("Send notifications/cancelled for this call")
@@ -110,7 +110,7 @@ class CallCard(QFrame):
             args_text += "  · sent without validation (Send anyway)"
         if record.note:
             args_text += f"  · {record.note}"
-        self.args_label = plain_label(args_text, wrap=True)
+        self.args_label = PlainLabel(args_text, wrap=True)
         self.args_label.setStyleSheet(f"color: {colors().muted.name()};")
         self.args_label.setToolTip(
             plain_tooltip(json.dumps(record.arguments, ensure_ascii=False, indent=2))
@@ -123,7 +123,7 @@ class CallCard(QFrame):
         self.progress_bar.setTextVisible(True)
         self.progress_bar.setMaximumHeight(self.progress_bar.fontMetrics().height() + 8)
         progress_row.addWidget(self.progress_bar, 2)
-        self.progress_label = plain_label("")
+        self.progress_label = PlainLabel("")
         self.progress_label.setStyleSheet(f"color: {colors().muted.name()};")
         progress_row.addWidget(self.progress_label, 3)
         layout.addLayout(progress_row)
@@ -135,9 +135,9 @@ class CallCard(QFrame):
         self.content_view: ContentBlocksView | None = None
         self.tree: JsonTreeView | None = None
         self.error_view: QWidget | None = None
-        self.validation_label = plain_label("", wrap=True)
-        self.match_label = plain_label("", wrap=True)
-        self.tool_error_label = plain_label("", wrap=True)
+        self.validation_label = PlainLabel("", wrap=True)
+        self.match_label = PlainLabel("", wrap=True)
+        self.tool_error_label = PlainLabel("", wrap=True)
 
         self._dirty = False
         self._shown_result = False
@@ -216,14 +216,14 @@ class CallCard(QFrame):
             self._show_rpc_error()
             return
         if r.status in ("cancelled", "timeout", "failed"):
-            label = plain_label(r.error_message, wrap=True)
+            label = PlainLabel(r.error_message, wrap=True)
             color = colors().muted if r.status == "cancelled" else colors().error
             label.setStyleSheet(f"color: {color.name()};")
             self.body.addWidget(label)
             self.error_view = label
             return
         if r.task_id is not None:
-            note = plain_label(
+            note = PlainLabel(
                 f"The server runs this call as task {r.task_id}: follow it in the Tasks panel.",
                 wrap=True,
             )
@@ -241,7 +241,7 @@ class CallCard(QFrame):
             self.tool_error_label.setStyleSheet(f"color: {colors().warn.name()};")
             self.body.addWidget(self.tool_error_label)
         if check.problems:
-            problems = plain_label("⚠ " + "; ".join(check.problems), wrap=True)
+            problems = PlainLabel("⚠ " + "; ".join(check.problems), wrap=True)
             problems.setStyleSheet(f"color: {colors().warn.name()};")
             self.body.addWidget(problems)
         self.content_view = ContentBlocksView(self)
@@ -255,7 +255,7 @@ class CallCard(QFrame):
         r = self.record
         check = r.check
         assert check is not None
-        heading = plain_label("structuredContent")
+        heading = PlainLabel("structuredContent")
         bold = heading.font()
         bold.setBold(True)
         heading.setFont(bold)
@@ -296,14 +296,13 @@ class CallCard(QFrame):
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         code = r.error_code
-        title = plain_label(f"code {code} · {error_name(code)}" if code is not None else "error")
+        title = PlainLabel(f"code {code} · {error_name(code)}" if code is not None else "error")
         self.error_title_label = title
         title.setStyleSheet(f"color: {error}; font-weight: bold;")
         layout.addWidget(title)
-        message = plain_label(r.error_message or "(no message)", wrap=True)
-        message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        message = PlainLabel(r.error_message or "(no message)", wrap=True, selectable=True)
         layout.addWidget(message)
-        explain = plain_label(
+        explain = PlainLabel(
             "The server refused the call (a protocol error, not a tool result): "
             "no content was returned.",
             wrap=True,
@@ -312,7 +311,7 @@ class CallCard(QFrame):
         layout.addWidget(explain)
         if r.error_data is not None:
             data = json.dumps(r.error_data, ensure_ascii=False, indent=2, default=repr)
-            layout.addWidget(plain_label("data:"))
+            layout.addWidget(PlainLabel("data:"))
             layout.addWidget(TextPane(data, "application/json", box))
         self.body.addWidget(box)
         self.error_view = box

@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QShowEvent
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QFrame,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -31,75 +27,24 @@ from inspector.features.catalog.model import CatalogItem
 from inspector.features.completion import Completer, prompt_ref
 from inspector.features.prompts import (
     Conversation,
-    PromptMessage,
     arguments_schema,
     arguments_to_send,
     parse_get_prompt_result,
 )
-from inspector.session import Call, RequestCancelled, Session, SessionError
-from inspector.ui.content.blocks_view import ContentBlocksView
+from inspector.session import Call, McpClient, RequestCancelled, Session, SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
-from inspector.ui.forms.completion import CompletionProvider
+from inspector.ui.forms.form_splitter import FormSplitter
 from inspector.ui.forms.schema_form import SchemaForm
-from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.forms.server_completions import ServerCompletions
+from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
+from inspector.ui.workspace.message_card import MessageCard
 from inspector.ui.workspace.resource_reader import open_resource
 
-__all__ = ["MessageCard", "PromptGetView", "prompt_view"]
+__all__ = ["PromptGetView", "prompt_view"]
 
 _INDENT = 48  # how far a message leans to its side, chat-like
-
-
-def _plain(text: str = "", *, wrap: bool = False) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
-
-
-class MessageCard(QFrame):
-    """One message: a role strip (user on the left, assistant on the right) and its content."""
-
-    def __init__(self, message: PromptMessage) -> None:
-        super().__init__()
-        self.message = message
-        self.setObjectName("messageCard")
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        c = colors()
-        accent = {"user": c.out, "assistant": c.incoming}.get(message.role, c.warn)
-        self.setStyleSheet(
-            f"QFrame#messageCard {{ border-left: 3px solid {accent.name()}; "
-            f"background: {_tint(accent)}; border-radius: 4px; }}"
-        )
-        role = _plain(message.role)
-        role.setObjectName("messageRole")
-        font = role.font()
-        font.setBold(True)
-        role.setFont(font)
-        role.setStyleSheet(f"color: {accent.name()}; background: transparent;")
-        self.blocks = ContentBlocksView()
-        self.blocks.set_blocks(message.blocks)
-        head = QHBoxLayout()
-        head.addWidget(role)
-        head.addStretch(1)
-        summary = _plain(self.blocks.summary())
-        summary.setStyleSheet(f"color: {c.muted.name()}; background: transparent;")
-        head.addWidget(summary)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 8, 8)
-        layout.addLayout(head)
-        if message.problems:
-            problems = _plain("\n".join(f"⚠ {p}" for p in message.problems), wrap=True)
-            problems.setObjectName("messageProblems")
-            problems.setStyleSheet(f"color: {c.warn.name()}; background: transparent;")
-            layout.addWidget(problems)
-        layout.addWidget(self.blocks)
-
-
-def _tint(color: Any) -> str:
-    """The accent at low opacity: a bubble that works on light and dark backgrounds."""
-    return f"rgba({color.red()}, {color.green()}, {color.blue()}, 28)"
 
 
 class PromptGetView(QWidget):
@@ -114,13 +59,12 @@ class PromptGetView(QWidget):
         self.cards: list[MessageCard] = []
         self._holders: list[QWidget] = []
         self.gets = 0
-        self._busy = False
-        self._started = 0.0
-        self._sized = False
 
         schema, declared_problems = arguments_schema(item.raw)
         self.names = list(schema["properties"])
-        self.declared = _plain("\n".join(f"⚠ {p}" for p in declared_problems), wrap=True)
+        self.declared = PlainLabel(
+            "\n".join(f"⚠ {p}" for p in declared_problems), wrap=True, selectable=True
+        )
         self.declared.setObjectName("argumentProblems")
         self.declared.setStyleSheet(f"color: {colors().warn.name()}")
         self.declared.setVisible(bool(declared_problems))
@@ -128,31 +72,23 @@ class PromptGetView(QWidget):
         self.form.setObjectName("promptForm")
         self.form.set_schema(schema)
         self.form.send_anyway_requested.connect(lambda: self.get(as_typed=True))
-        self.completion_note = _plain(wrap=True)
-        self.completion_note.setObjectName("completionNote")
-        self.completion_note.setStyleSheet(f"color: {colors().muted.name()}")
-        self.completion_note.setVisible(False)
+        self.completions = ServerCompletions(self.form)
+        self.completion_note = self.completions.note
 
-        self.get_button = QPushButton("Get")
+        self.bar = RunBar("Get", busy_text="Getting…")
+        self.bar.run_requested.connect(lambda: self.get())
+        self.bar.cancel_requested.connect(self.cancel)
+        self.get_button = self.bar.run_button
         self.get_button.setObjectName("getButton")
-        self.get_button.setDefault(True)
-        self.get_button.clicked.connect(lambda: self.get())
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = self.bar.cancel_button
         self.cancel_button.setObjectName("cancelGet")
-        self.cancel_button.clicked.connect(self.cancel)
-        self.cancel_button.setVisible(False)
+        self.status = self.bar.status_label
+        self.status.setObjectName("getStatus")
         self.copy_button = QPushButton("Copy messages")
         self.copy_button.setToolTip("Copy the messages as JSON")
         self.copy_button.clicked.connect(self.copy_messages)
         self.copy_button.setEnabled(False)
-        self.status = ElidedLabel()
-        self.status.setObjectName("getStatus")
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.get_button)
-        row.addWidget(self.cancel_button)
-        row.addWidget(self.status, 1)
-        row.addWidget(self.copy_button)
+        self.bar.add_trailing(self.copy_button)
 
         top = QWidget()
         top_layout = QVBoxLayout(top)
@@ -160,15 +96,17 @@ class PromptGetView(QWidget):
         top_layout.addWidget(self.declared)
         top_layout.addWidget(self.form, 1)
         top_layout.addWidget(self.completion_note)
-        top_layout.addLayout(row)
+        top_layout.addWidget(self.bar)
 
-        self.description = _plain(wrap=True)
+        self.description = PlainLabel(wrap=True, selectable=True)
         self.description.setObjectName("promptDescription")
         self.description.setStyleSheet(f"color: {colors().muted.name()}")
-        self.result_problems = _plain(wrap=True)
+        self.result_problems = PlainLabel(wrap=True, selectable=True)
         self.result_problems.setObjectName("resultProblems")
         self.result_problems.setStyleSheet(f"color: {colors().warn.name()}")
-        self.placeholder = _plain("Fill the arguments, then press Get.", wrap=True)
+        self.placeholder = PlainLabel(
+            "Fill the arguments, then press Get.", wrap=True, selectable=True
+        )
         self.placeholder.setObjectName("conversationPlaceholder")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setStyleSheet(f"color: {colors().muted.name()}")
@@ -187,21 +125,13 @@ class PromptGetView(QWidget):
         self.conversation_area.setWidgetResizable(True)
         self.conversation_area.setWidget(page)
 
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(top)
-        self.splitter.addWidget(self.conversation_area)
-        self.splitter.setStretchFactor(0, 0)  # a taller window grows the result, not the form
-        self.splitter.setStretchFactor(1, 1)
+        self.splitter = FormSplitter(
+            top, self.conversation_area, wanted=self._form_height, share=0.5
+        )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.splitter)
 
-        self._elapsed = QTimer(self)
-        self._elapsed.setInterval(100)
-        self._elapsed.timeout.connect(
-            lambda: self._set_status(f"Getting… {time.monotonic() - self._started:.1f} s", None)
-        )
         # Bound slots, not lambdas: Qt drops them when the view is destroyed (evicted).
         controller.state_changed.connect(self._state_changed)
         controller.server_ready.connect(self._server_ready)
@@ -209,17 +139,13 @@ class PromptGetView(QWidget):
         self.destroyed.connect(lambda *_: end())
         self._refresh()
 
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if not self._sized:
-            self._sized = True
-            total = max(self.splitter.height(), 400)
-            page = self.form.form_area.widget()
-            need = (page.sizeHint().height() if page is not None else 60) + 110
-            if self.declared.isVisible():
-                need += self.declared.sizeHint().height()
-            top = min(need, int(total * 0.5))
-            self.splitter.setSizes([top, total - top])
+    def _form_height(self) -> int:
+        """The form's rows, the bars around them, and the declared problems if any."""
+        page = self.form.form_area.widget()
+        need = (page.sizeHint().height() if page is not None else 60) + 110
+        if not self.declared.isHidden():
+            need += self.declared.sizeHint().height()
+        return need
 
     def _end_own_work(self) -> None:
         if self.task is not None and not self.task.done():
@@ -242,58 +168,40 @@ class PromptGetView(QWidget):
         if not shiboken6.isValid(self):
             return
         session = self.session()
-        self.get_button.setEnabled(session is not None and not self._busy)
-        self.get_button.setToolTip("" if session is not None else "Connect to get prompts.")
-        self.cancel_button.setVisible(self._busy)
-        self._update_completer(session)
-
-    def _update_completer(self, session: Session | None) -> None:
-        if session is None or not self.names:
-            self.form.set_completer(None)
-            return
-        completer = Completer(session, prompt_ref(self.item.key), self.names)
-        ok, why = completer.available
-        self.form.set_completer(self._provider(completer) if ok else None)
-        self.completion_note.setText("" if ok else f"No suggestions: {why}.")
-        self.completion_note.setVisible(not ok)
-
-    def _provider(self, completer: Completer) -> CompletionProvider:
-        async def provide(name: str, prefix: str, values: dict[str, Any]) -> list[str]:
-            got = await completer.complete(name, prefix, values)  # failures: the form's note
-            problems = completer.last.problems if completer.last is not None else []
-            self.completion_note.setText("Completion: " + "; ".join(problems))
-            self.completion_note.setVisible(bool(problems))
-            return got
-
-        return provide
+        self.bar.set_can_run(session is not None, "" if session else "Connect to get prompts.")
+        self.completions.use(
+            Completer(session, prompt_ref(self.item.key), self.names)
+            if session is not None and self.names
+            else None
+        )
 
     # ---------------------------------------------------------------- get
     def get(self, *, as_typed: bool = False) -> asyncio.Task[Any] | None:
         session = self.session()
-        if session is None or self._busy:
+        if session is None or self.bar.busy:
             return None
         if not as_typed and self.form.validation_errors():
-            self._set_status("Fix the arguments marked in the form (or Send anyway).", "warn")
+            self.bar.set_status("Fix the arguments marked in the form (or Send anyway).", "warn")
             return None
         arguments = arguments_to_send(self.form.values(), as_typed=as_typed)
-        self.task = self.controller.start(self._get(session, arguments), f"get {self.item.key}")
+        self.task = self.controller.start(
+            self._get(session.client, arguments), f"get {self.item.key}"
+        )
         return self.task
 
-    async def _get(self, session: Session, arguments: dict[str, Any]) -> None:
-        self._started = time.monotonic()
+    async def _get(self, client: McpClient, arguments: dict[str, Any]) -> None:
         try:
-            self.call = session.client.start_get_prompt(self.item.key, arguments or None)
+            self.call = client.start_get_prompt(self.item.key, arguments or None)
         except SessionError as exc:
             self._failed(str(exc))
             return
-        self._busy = True
-        self._elapsed.start()
+        self.bar.set_busy(True)
         self._refresh()
         try:
             result = await self.call.result()
         except RequestCancelled:
             self._done()
-            self._set_status("Cancelled", None)
+            self.bar.set_status("Cancelled")
             return
         except SessionError as exc:
             self._done()
@@ -303,7 +211,7 @@ class PromptGetView(QWidget):
             self._done()
             raise
         self._done()
-        elapsed = (time.monotonic() - self._started) * 1000
+        elapsed = self.bar.elapsed * 1000
         conversation = parse_get_prompt_result(result)
         self.gets += 1
         self.show_conversation(conversation)
@@ -312,13 +220,12 @@ class PromptGetView(QWidget):
         text = f"{count} message{'s' if count != 1 else ''} in {elapsed:.0f} ms"
         if problems:
             text += f" · {problems} problem{'s' if problems != 1 else ''}"
-        self._set_status(text, "warn" if problems else "ok")
+        self.bar.set_status(text, "warn" if problems else "ok")
 
     def _done(self) -> None:
-        self._busy = False
         self.call = None
         if shiboken6.isValid(self):
-            self._elapsed.stop()
+            self.bar.set_busy(False)
             self._refresh()
 
     def _failed(self, message: str) -> None:
@@ -328,18 +235,11 @@ class PromptGetView(QWidget):
         self.placeholder.setText(f"prompts/get failed:\n{message}")
         self.placeholder.setStyleSheet(f"color: {colors().error.name()}")
         self.placeholder.setVisible(True)
-        self._set_status(message, "error")
+        self.bar.set_status(message, "error")
 
     def cancel(self) -> None:
         if self.call is not None:
             self.call.cancel("cancelled by the user")
-
-    def _set_status(self, text: str, tone: str | None) -> None:
-        self.status.setText(text)
-        self.status.setToolTip(text)
-        c = colors()
-        color = {"ok": c.ok, "warn": c.warn, "error": c.error}.get(tone or "", c.muted)
-        self.status.setStyleSheet(f"color: {color.name()}")
 
     # ---------------------------------------------------------------- conversation
     def _clear_cards(self) -> None:

@@ -12,13 +12,12 @@ import time
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -26,10 +25,12 @@ from PySide6.QtWidgets import (
 
 from inspector.features.resource_content import ReadResult, parse_read_result
 from inspector.features.resource_watch import Watch, subscribe_supported
-from inspector.session import Call, RequestCancelled, Session, SessionError
+from inspector.session import Call, McpClient, RequestCancelled, Session, SessionError
 from inspector.ui.content.resource_contents_view import ResourceContentsView
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
+from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ResourceReadDialog", "ResourceReader", "open_resource"]
@@ -56,34 +57,26 @@ class ResourceReader(QWidget):
         self.watch_task: asyncio.Task[Any] | None = None
         self.result: ReadResult | None = None
         self.reads = 0
-        self._busy = False
 
-        self.read_button = QPushButton("Read")
+        self.bar = RunBar("Read", busy_text="Reading…")
+        self.bar.run_requested.connect(self.read)
+        self.bar.cancel_requested.connect(self.cancel)
+        self.read_button = self.bar.run_button
         self.read_button.setObjectName("readButton")
-        self.read_button.setDefault(True)
-        self.read_button.clicked.connect(self.read)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = self.bar.cancel_button
         self.cancel_button.setObjectName("cancelRead")
-        self.cancel_button.clicked.connect(self.cancel)
-        self.cancel_button.setVisible(False)
+        self.status = self.bar.status_label
+        self.status.setObjectName("readStatus")
         self.subscribe_button = QPushButton("Subscribe")
         self.subscribe_button.setObjectName("subscribeButton")
         self.subscribe_button.clicked.connect(self.toggle_subscription)
         self.auto_reread = QCheckBox("Re-read on update")
         self.auto_reread.setObjectName("autoReread")
         self.auto_reread.setToolTip("Read the resource again whenever the server says it changed")
-        self.status = ElidedLabel()
-        self.status.setObjectName("readStatus")
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.read_button)
-        row.addWidget(self.cancel_button)
-        row.addWidget(self.subscribe_button)
-        row.addWidget(self.auto_reread)
-        row.addWidget(self.status, 1)
+        self.bar.add_control(self.subscribe_button)
+        self.bar.add_control(self.auto_reread)
 
-        self.watch_label = QLabel()
-        self.watch_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.watch_label = PlainLabel()
         self.watch_label.setObjectName("watchStatus")
         self.reread_button = QPushButton("Re-read")
         self.reread_button.setObjectName("rereadButton")
@@ -101,14 +94,10 @@ class ResourceReader(QWidget):
         self.contents.clear("Press Read to fetch this resource.")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(row)
+        layout.addWidget(self.bar)
         layout.addWidget(self.watch_box)
         layout.addWidget(self.contents, 1)
 
-        self._elapsed = QTimer(self)
-        self._elapsed.setInterval(100)
-        self._elapsed.timeout.connect(self._tick)
-        self._started = 0.0
         self._seen_updates = 0
 
         watches = controller.watches
@@ -146,7 +135,7 @@ class ResourceReader(QWidget):
 
     @property
     def reading(self) -> bool:
-        return self._busy
+        return self.bar.busy
 
     def watch(self) -> Watch | None:
         if self.uri is None:
@@ -157,13 +146,11 @@ class ResourceReader(QWidget):
         if not _alive(self):
             return
         session = self.session()
-        reading = self.reading
         can_read = session is not None and self.uri is not None and not self.blocked_reason
-        self.read_button.setEnabled(can_read and not reading)
-        self.read_button.setToolTip(
-            self.blocked_reason or ("" if session is not None else "Connect to read resources.")
+        self.bar.set_can_run(
+            can_read,
+            self.blocked_reason or ("" if session is not None else "Connect to read resources."),
         )
-        self.cancel_button.setVisible(reading)
         watch = self.watch()
         watching = watch is not None and watch.watching
         ok, why = subscribe_supported(session)
@@ -172,8 +159,11 @@ class ResourceReader(QWidget):
             (watching and session is not None) or (ok and can_read and not watching)
         )
         self.subscribe_button.setToolTip(
-            why
-            or "Legacy: resources/subscribe. Modern: a subscriptions/listen stream for this URI."
+            plain_tooltip(
+                why
+                or "Legacy: resources/subscribe. "
+                "Modern: a subscriptions/listen stream for this URI."
+            )
         )
         self._show_watch(watch)
 
@@ -199,7 +189,7 @@ class ResourceReader(QWidget):
         elif watch.watching:
             text += f" since {_clock_time(watch.since)} · no update yet"
         self.watch_label.setText(text)
-        self.watch_label.setToolTip(text)
+        self.watch_label.setToolTip(plain_tooltip(text))
         c = colors()
         color = {"active": c.ok, "failed": c.error}.get(watch.state, c.muted)
         self.watch_label.setStyleSheet(f"color: {color.name()}")
@@ -230,26 +220,24 @@ class ResourceReader(QWidget):
             return None
         watch = self.watch()
         self._seen_updates = watch.updates if watch is not None else 0
-        self.task = self.controller.start(self._read(session, self.uri), f"read {self.uri}")
+        self.task = self.controller.start(self._read(session.client, self.uri), f"read {self.uri}")
         return self.task
 
-    async def _read(self, session: Session, uri: str) -> None:
-        self._started = time.monotonic()
+    async def _read(self, client: McpClient, uri: str) -> None:
         try:
-            self.call = session.client.start_read_resource(uri)
+            self.call = client.start_read_resource(uri)
         except SessionError as exc:
             self._failed(str(exc))
             return
-        self._busy = True
-        self._elapsed.start()
+        self.bar.set_busy(True)
         self.refresh()
-        self._set_status("Reading…", None)
+        self.bar.set_status("Reading…")
         try:
             result = await self.call.result()
         except RequestCancelled:
             self._done()
             if _alive(self):
-                self._set_status("Cancelled", None)
+                self.bar.set_status("Cancelled")
                 self.read_finished.emit(False)
             return
         except SessionError as exc:
@@ -261,14 +249,14 @@ class ResourceReader(QWidget):
             self._done()
             raise
         self._done()
-        elapsed = time.monotonic() - self._started
+        elapsed = self.bar.elapsed
         parsed = parse_read_result(result, uri)
         self.result = parsed
         self.reads += 1
         self.contents.show_result(parsed)
         problems = len(parsed.all_problems)
         warn = f" · {problems} problem{'s' if problems != 1 else ''}" if problems else ""
-        self._set_status(
+        self.bar.set_status(
             f"Read at {_clock_time(time.time())} in {_ms(elapsed)}{warn}",
             "warn" if warn else "ok",
         )
@@ -276,31 +264,20 @@ class ResourceReader(QWidget):
         self.read_finished.emit(True)
 
     def _done(self) -> None:
-        self._busy = False
         self.call = None
         if _alive(self):
-            self._elapsed.stop()
+            self.bar.set_busy(False)
             self.refresh()
 
     def _failed(self, message: str) -> None:
         self.contents.clear(f"Could not read {self.uri}:\n{message}", error=True)
-        self._set_status(message, "error")
+        self.bar.set_status(message, "error")
         self.refresh()
         self.read_finished.emit(False)
 
     def cancel(self) -> None:
         if self.call is not None:
             self.call.cancel("cancelled by the user")
-
-    def _tick(self) -> None:
-        self._set_status(f"Reading… {time.monotonic() - self._started:.1f} s", None)
-
-    def _set_status(self, text: str, tone: str | None) -> None:
-        self.status.setText(text)
-        self.status.setToolTip(text)
-        c = colors()
-        color = {"ok": c.ok, "warn": c.warn, "error": c.error}.get(tone or "", c.muted)
-        self.status.setStyleSheet(f"color: {color.name()}")
 
     # ---------------------------------------------------------------- subscription
     def toggle_subscription(self) -> asyncio.Task[Any] | None:
@@ -339,7 +316,7 @@ class ResourceReadDialog(QDialog):
         self.reader = ResourceReader(controller)
         self.reader.set_uri(uri)
         label = ElidedLabel(uri)
-        label.setToolTip(uri)
+        label.setToolTip(plain_tooltip(uri))
         font = label.font()
         font.setBold(True)
         label.setFont(font)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSpinBox, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QSpinBox, QWidget
 
 from inspector.features.tasks import TasksMode, task_request_params
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["RunAsTaskOption", "tool_task_support"]
 
@@ -35,7 +36,7 @@ class RunAsTaskOption(QWidget):
         self.ttl.setSpecialValueText("server's TTL")
         self.ttl.setToolTip("How long the server should keep the task (legacy: task.ttl)")
         self.check.toggled.connect(lambda on: self.ttl.setEnabled(on and self._mode == "legacy"))
-        self.why = QLabel()
+        self.why = PlainLabel()
         self.why.setEnabled(False)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

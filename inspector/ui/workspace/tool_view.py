@@ -12,14 +12,12 @@ import logging
 from typing import Any, Final
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
-    QHBoxLayout,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -29,8 +27,10 @@ from inspector.features.tasks import tasks_mode
 from inspector.features.tool_calls import ToolCallRecord, follow_call
 from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.forms.form_splitter import FormSplitter
 from inspector.ui.forms.schema_form import SchemaForm
-from inspector.ui.widgets.plain_text import plain_label, plain_tooltip, short
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip, short
+from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.call_card import CallCard
 from inspector.ui.workspace.resource_reader import open_resource
@@ -64,7 +64,7 @@ class ToolCallView(QWidget):
         top_layout.setContentsMargins(8, 6, 8, 4)
         top_layout.setSpacing(6)
         if item.description:
-            description = plain_label(short(item.description, 300), wrap=True)
+            description = PlainLabel(short(item.description, 300), wrap=True)
             description.setStyleSheet(f"color: {colors().muted.name()};")
             description.setToolTip(plain_tooltip(item.description))
             top_layout.addWidget(description)
@@ -72,7 +72,7 @@ class ToolCallView(QWidget):
             what = (
                 "no inputSchema" if raw_schema is None else "an inputSchema that is not an object"
             )
-            warn = plain_label(f"⚠ The tool has {what}; arguments are sent as typed.", wrap=True)
+            warn = PlainLabel(f"⚠ The tool has {what}; arguments are sent as typed.", wrap=True)
             warn.setStyleSheet(f"color: {colors().warn.name()};")
             top_layout.addWidget(warn)
         self.anyway_box: QCheckBox | None = None
@@ -84,7 +84,7 @@ class ToolCallView(QWidget):
                 "border-radius: 4px; }"
             )
             box_layout = QVBoxLayout(box)
-            why = plain_label(
+            why = PlainLabel(
                 f"This tool was left out of tools/list for the client: {item.excluded}. "
                 "A conforming client must not call it.",
                 wrap=True,
@@ -100,29 +100,25 @@ class ToolCallView(QWidget):
         self.form.send_anyway_requested.connect(lambda: self.send(validated=False))
         top_layout.addWidget(self.form, 1)
 
-        controls = QHBoxLayout()
-        self.run_button = QPushButton("Run")
-        self.run_button.setDefault(True)
-        self.run_button.setToolTip("Call the tool (Ctrl+Enter)")
-        self.run_button.clicked.connect(self.run)
-        controls.addWidget(self.run_button)
+        # Calls run side by side, each cancelled from its card: the bar never turns busy.
+        self.bar = RunBar("Run", run_tip="Call the tool (Ctrl+Enter)", cancellable=False)
+        self.bar.run_requested.connect(self.run)
+        self.run_button = self.bar.run_button
+        self.status_label = self.bar.status_label
+        self.bar.align_status_right()
         self.task_option = RunAsTaskOption()
-        controls.addWidget(self.task_option)
-        controls.addStretch(1)
-        self.status_label = plain_label("")
-        self.status_label.setStyleSheet(f"color: {colors().muted.name()};")
-        controls.addWidget(self.status_label)
+        self.bar.add_control(self.task_option)
         self.clear_button = QPushButton("Clear results")
         self.clear_button.clicked.connect(self.clear_finished)
         self.clear_button.setEnabled(False)
-        controls.addWidget(self.clear_button)
-        top_layout.addLayout(controls)
+        self.bar.add_trailing(self.clear_button)
+        top_layout.addWidget(self.bar)
 
         self.results = QWidget()
         self.results_layout = QVBoxLayout(self.results)
         self.results_layout.setContentsMargins(8, 4, 8, 8)
         self.results_layout.setSpacing(8)
-        self.placeholder = plain_label("Results appear here, newest first.")
+        self.placeholder = PlainLabel("Results appear here, newest first.")
         self.placeholder.setStyleSheet(f"color: {colors().muted.name()};")
         self.results_layout.addWidget(self.placeholder)
         self.results_layout.addStretch(1)
@@ -132,16 +128,12 @@ class ToolCallView(QWidget):
         scroll.setWidget(self.results)
         self.results_scroll = scroll
 
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(top)
-        splitter.addWidget(scroll)
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 3)
-        splitter.setChildrenCollapsible(False)
-        self.splitter = splitter
+        self.splitter = FormSplitter(
+            top, scroll, wanted=self._form_height, share=0.55, stretch=(2, 3)
+        )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        layout.addWidget(self.splitter)
 
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             shortcut = QShortcut(QKeySequence(keys), self)
@@ -154,21 +146,15 @@ class ToolCallView(QWidget):
         self.form.set_schema(self.input_schema, self._recalled())
         controller.state_changed.connect(self._on_state)
         self._on_state()
-        self._sized = False
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if not self._sized:
-            self._sized = True
-            self.fit_form()
 
     def fit_form(self) -> None:
         """Give the form the height it needs (at most 55 %), the results the rest."""
-        total = max(self.splitter.height(), 400)
+        self.splitter.fit()
+
+    def _form_height(self) -> int:
+        """The whole form without scrolling, plus the description, notes and the bar."""
         chrome = self.top.sizeHint().height() - self.form.sizeHint().height()
-        wanted = self.form.preferred_height() + max(chrome, 60)
-        top = min(wanted, int(total * 0.55))
-        self.splitter.setSizes([top, total - top])
+        return self.form.preferred_height() + max(chrome, 60)
 
     # ------------------------------------------------------------------ state
     def _profile_id(self) -> str | None:
@@ -192,15 +178,15 @@ class ToolCallView(QWidget):
         allowed = not self.item.excluded or (
             self.anyway_box is not None and self.anyway_box.isChecked()
         )
-        self.run_button.setEnabled(connected and allowed)
+        self.bar.set_can_run(connected and allowed)
         self.form.send_anyway_button.setEnabled(connected and allowed)
         if not connected:
-            self.status_label.setText("Connect to call this tool.")
+            self.bar.set_status("Connect to call this tool.")
         elif not allowed:
-            self.status_label.setText("Tick “Call anyway” to call an excluded tool.")
+            self.bar.set_status("Tick “Call anyway” to call an excluded tool.")
         else:
             running = sum(1 for r in self.records if r.running)
-            self.status_label.setText(f"{running} running" if running else "")
+            self.bar.set_status(f"{running} running" if running else "")
 
     # ------------------------------------------------------------------ calling
     def run(self) -> ToolCallRecord | None:
@@ -209,7 +195,7 @@ class ToolCallView(QWidget):
             return None
         self.form.flush()
         if self.form.validation_errors():
-            self.status_label.setText("Fix the arguments, or use Send anyway.")
+            self.bar.set_status("Fix the arguments, or use Send anyway.")
             return None
         return self.send(validated=True)
 
@@ -230,7 +216,7 @@ class ToolCallView(QWidget):
                 self.item.key, arguments, record.on_progress, extra=extra
             )
         except SessionError as exc:
-            self.status_label.setText(f"Could not call: {exc}")
+            self.bar.set_status(f"Could not call: {exc}")
             self.controller.errors.add("request failed", f"tools/call {self.item.key}: {exc}")
             return None
         record.call = call

@@ -15,7 +15,8 @@ def register_all() -> None:
         return
     _done = True
     from inspector.ui.workspace.prompt_view import prompt_view
-    from inspector.ui.workspace.resource_views import resource_view, template_view
+    from inspector.ui.workspace.resource_view import resource_view
+    from inspector.ui.workspace.template_view import template_view
 
     register_view("resources", "Read", resource_view)
     register_view("templates", "Read", template_view)

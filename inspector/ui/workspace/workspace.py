@@ -14,10 +14,9 @@ from collections import OrderedDict
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase, QGuiApplication, QShowEvent
+from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -34,8 +33,10 @@ from inspector.protocol.models import Tool
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.explorer.delegate import tone_color
 from inspector.ui.explorer.pane import NOUNS
+from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.highlighter import JsonHighlighter
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.registry import view_for
 
@@ -47,30 +48,16 @@ MAX_PAGES: Final = 24
 _HIGHLIGHT_LIMIT: Final = 256 * 1024
 
 
-def _json_view(name: str) -> QPlainTextEdit:
-    view = QPlainTextEdit()
-    view.setObjectName(name)
-    view.setReadOnly(True)
-    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    return view
-
-
-def _plain(text: str = "", *, wrap: bool = True) -> QLabel:
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+def _page_text(text: str = "") -> PlainLabel:
+    """Wrapped and selectable; its width is the page's (a long line never widens it)."""
+    label = PlainLabel(text, wrap=True, selectable=True)
     label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    label.setText(text)
     return label
 
 
-def badge_label(badge: Badge) -> QLabel:
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setText(badge.label + (" (implied)" if badge.implied else ""))
-    label.setToolTip(badge.tooltip.replace("<", "‹"))  # our own text, never server markup
+def badge_label(badge: Badge) -> PlainLabel:
+    label = PlainLabel(badge.label + (" (implied)" if badge.implied else ""))
+    label.setToolTip(plain_tooltip(badge.tooltip))
     color = tone_color(badge.tone, colors())
     style = "dashed" if badge.implied else "solid"
     label.setStyleSheet(
@@ -96,7 +83,7 @@ class DetailsView(QWidget):
         self.description.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         layout_ = self.description.document().documentLayout()
         layout_.documentSizeChanged.connect(lambda _size: self._fit_description())
-        self.facts = _plain()
+        self.facts = _page_text()
         self.facts.setObjectName("detailsFacts")
         self.sections = QTabWidget()
         self.sections.setObjectName("detailsSections")
@@ -109,7 +96,7 @@ class DetailsView(QWidget):
         buttons.addWidget(self.copy_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        heading = _plain("Description")
+        heading = _page_text("Description")
         bold = heading.font()
         bold.setBold(True)
         heading.setFont(bold)
@@ -145,7 +132,7 @@ class DetailsView(QWidget):
         self.facts.setText("\n".join(facts))
         self.facts.setVisible(bool(facts))
         for title, text in detail_sections(item):
-            view = _json_view(f"details_{title}")
+            view = code_view(f"details_{title}")
             view.setPlainText(text)
             if len(text) <= _HIGHLIGHT_LIMIT:
                 JsonHighlighter(view.document())
@@ -194,7 +181,7 @@ class ItemPage(QWidget):
         for badge in self.badges:
             badges.addWidget(badge_label(badge))
         badges.addStretch(1)
-        self.warning = _plain()
+        self.warning = _page_text()
         self.warning.setObjectName("itemWarning")
         self.warning.setStyleSheet(f"color: {colors().error.name()}")
         self.warning.setVisible(False)
@@ -224,7 +211,7 @@ class ItemPage(QWidget):
             except Exception as exc:  # a broken view must not take the workspace down
                 log.exception("the %s view for %s failed", action_title, item.key)
                 controller.errors.add("internal", f"{action_title} view failed: {exc!r}")
-                self.action = _plain(f"The {action_title} view could not be built: {exc!r}")
+                self.action = _page_text(f"The {action_title} view could not be built: {exc!r}")
             self.tabs.addTab(self.action, action_title)
         self.details = DetailsView(item, mirror)
         self.tabs.addTab(self.details, "Details")
@@ -261,12 +248,11 @@ class Workspace(QWidget):
         super().__init__()
         self.setObjectName("workspace")
         self.controller = controller
-        self.placeholder = QLabel(
-            "Select a tool, resource, template or prompt in the explorer on the left."
+        self.placeholder = PlainLabel(
+            "Select a tool, resource, template or prompt in the explorer on the left.", wrap=True
         )
         self.placeholder.setObjectName("workspacePlaceholder")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.placeholder.setWordWrap(True)
         self.placeholder.setStyleSheet(f"color: {colors().muted.name()}")
         self.stack = QStackedWidget()
         self.stack.addWidget(self.placeholder)

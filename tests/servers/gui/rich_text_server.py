@@ -1,7 +1,9 @@
 """A stdio MCP server whose every text is HTML, to prove the GUI shows it as plain text.
 
 Minimal legacy handshake; tools/list returns one tool with markup in its title and
-description; stderr gets markup too. Stdlib only.
+description; stderr gets markup too. With --prompts-and-resources it also declares prompts
+and resources: one prompt and one resource, markup in every text they have (names,
+descriptions, a message, the resource's contents). Stdlib only.
 """
 
 from __future__ import annotations
@@ -18,7 +20,39 @@ def send(message: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+PROMPT = {
+    "name": "<b>prompt</b>",
+    "description": f"A prompt whose description has {MARKUP}",
+    "arguments": [{"name": "topic", "description": f"An argument with {MARKUP}"}],
+}
+RESOURCE = {
+    "uri": "test://markup",
+    "name": "<b>resource</b>",
+    "description": f"A resource whose description has {MARKUP}",
+    "mimeType": "text/plain",
+}
+
+
+def prompts_and_resources(method: str) -> dict[str, Any] | None:
+    """The answers of the prompts and resources this server offers with the flag."""
+    if method == "prompts/list":
+        return {"prompts": [PROMPT]}
+    if method == "prompts/get":
+        return {
+            "description": f"The result's description has {MARKUP}",
+            "messages": [{"role": "user", "content": {"type": "text", "text": MARKUP}}],
+        }
+    if method == "resources/list":
+        return {"resources": [RESOURCE]}
+    if method == "resources/templates/list":
+        return {"resourceTemplates": []}
+    if method == "resources/read":
+        return {"contents": [{"uri": RESOURCE["uri"], "mimeType": "text/plain", "text": MARKUP}]}
+    return None
+
+
 def main() -> int:
+    more = "--prompts-and-resources" in sys.argv[1:]
     sys.stderr.write("<b>stderr markup</b> <img src=x>\n")
     sys.stderr.flush()
     for line in sys.stdin:
@@ -29,7 +63,7 @@ def main() -> int:
         if method == "initialize":
             result: dict[str, Any] = {
                 "protocolVersion": "2025-06-18",
-                "capabilities": {"tools": {}},
+                "capabilities": {"tools": {}, **({"prompts": {}, "resources": {}} if more else {})},
                 "serverInfo": {"name": "<b>html-server</b>", "version": "<i>1</i>"},
                 "instructions": f"Instructions with {MARKUP}",
             }
@@ -43,6 +77,8 @@ def main() -> int:
                     }
                 ]
             }
+        elif more and (answer := prompts_and_resources(method)) is not None:
+            result = answer
         else:
             result = {}
         send({"jsonrpc": "2.0", "id": msg_id, "result": result})
