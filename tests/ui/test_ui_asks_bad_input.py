@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QApplication, QLabel
 
-from inspector.ui.dialogs.elicitation import ElicitationDialog, UrlElicitationDialog
-from inspector.ui.dialogs.sampling import SamplingDialog
+from inspector.ui.dialogs.elicitation_dialog import ElicitationDialog, UrlElicitationDialog
+from inspector.ui.dialogs.sampling_dialog import SamplingDialog
 from inspector.ui.window.main_window import MainWindow
 from tests.helpers.asks import (
     call_tool,

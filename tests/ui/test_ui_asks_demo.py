@@ -21,8 +21,8 @@ from shiboken6 import isValid
 
 from inspector.session import ConnectionClosed, InputRejected
 from inspector.settings.profiles import Profile
-from inspector.ui.dialogs.elicitation import ElicitationDialog
-from inspector.ui.dialogs.sampling import SamplingDialog
+from inspector.ui.dialogs.elicitation_dialog import ElicitationDialog
+from inspector.ui.dialogs.sampling_dialog import SamplingDialog
 from inspector.ui.traffic.traffic_model import COL_SUMMARY
 from inspector.ui.window.main_window import MainWindow
 from tests.helpers.asks import (

@@ -15,8 +15,8 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLineEdit
 
 from inspector.settings.profiles import Profile, RootEntry, StdioSettings
-from inspector.ui.dialogs.elicitation import ElicitationDialog, UrlElicitationDialog
-from inspector.ui.dialogs.sampling import SamplingDialog
+from inspector.ui.dialogs.elicitation_dialog import ElicitationDialog, UrlElicitationDialog
+from inspector.ui.dialogs.sampling_dialog import SamplingDialog
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.workspace.tool_view import ToolCallView
 from tests.helpers.asks import (

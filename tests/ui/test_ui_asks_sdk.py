@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.protocol.versions import Era
 from inspector.settings.profiles import EnvVar, Profile, StdioSettings
-from inspector.ui.dialogs.elicitation import ElicitationDialog
-from inspector.ui.dialogs.sampling import SamplingDialog
+from inspector.ui.dialogs.elicitation_dialog import ElicitationDialog
+from inspector.ui.dialogs.sampling_dialog import SamplingDialog
 from inspector.ui.window.main_window import MainWindow
 from tests.helpers.asks import (
     call_tool,

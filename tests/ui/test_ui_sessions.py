@@ -30,7 +30,7 @@ from inspector.settings.profiles import (
 from inspector.storage.paths import DATA_DIR_ENV
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnState
-from inspector.ui.dialogs.sampling import SamplingDialog
+from inspector.ui.dialogs.sampling_dialog import SamplingDialog
 from inspector.ui.recording.offline_view import OfflineView
 from inspector.ui.window.main_window import MainWindow
 from tests.helpers.asks import call_tool, connect, dialog_of, result_of

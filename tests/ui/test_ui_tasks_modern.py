@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QCheckBox
 
 from inspector.features.tasks import EXTENSION
 from inspector.settings.profiles import Profile, StdioSettings
-from inspector.ui.dialogs.elicitation import ElicitationDialog
+from inspector.ui.dialogs.elicitation_dialog import ElicitationDialog
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.workspace.run_as_task import RunAsTaskOption, tool_task_support
 from tests.helpers.asks import connect, dialog_of, field, no_dialog, result_of, text_of

@@ -36,8 +36,8 @@ from inspector.protocol.asks import ServerAsk
 from inspector.session import AskRejected
 from inspector.settings.profiles import Profile
 from inspector.ui.dialogs.ask_dialog import WITHDRAW_DELAY_MS, AskDialog
-from inspector.ui.dialogs.elicitation import elicitation_dialog
-from inspector.ui.dialogs.sampling import SamplingDialog
+from inspector.ui.dialogs.elicitation_dialog import elicitation_dialog
+from inspector.ui.dialogs.sampling_dialog import SamplingDialog
 
 __all__ = ["GuiResponder", "GuiResponders"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspector.ui.forms.completion import CompletionProvider
+from inspector.ui.forms.completer import CompletionProvider
 from inspector.ui.forms.schema_form import SchemaForm
 
 __all__ = ["CompletionProvider", "SchemaForm"]

@@ -40,7 +40,7 @@ from inspector.features.forms.model import (
     validate_values,
     validator_class,
 )
-from inspector.ui.forms.completion import CompletionProvider, FieldCompleter
+from inspector.ui.forms.completer import CompletionProvider, FieldCompleter
 from inspector.ui.forms.editors import StringEditor
 from inspector.ui.forms.rows import FieldRow, ObjectEditor
 from inspector.ui.widgets.highlighter import JsonHighlighter

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.features.completion import Completer
-from inspector.ui.forms.completion import CompletionProvider
+from inspector.ui.forms.completer import CompletionProvider
 from inspector.ui.forms.schema_form import SchemaForm
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors

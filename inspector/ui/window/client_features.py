@@ -21,7 +21,7 @@ from inspector.features.tasks import TaskClient, TaskStore
 from inspector.settings.profiles import Profile, RootEntry
 from inspector.traffic.rounds import RequestRounds
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
-from inspector.ui.dialogs.roots import RootsDialog
+from inspector.ui.dialogs.roots_dialog import RootsDialog
 from inspector.ui.panels.tasks_panel import TasksPanel
 from inspector.ui.traffic.conversation_dialog import ConversationDialog
 from inspector.ui.traffic.log_panel import TrafficLogPanel
