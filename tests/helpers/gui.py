@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import qasync
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
+from inspector.app.connection_state import ConnState
 from inspector.app.front_end import OpenerFactory
 from inspector.app.model import AppModel
 from inspector.features.asks.canned_replies import CannedReplies
+from inspector.features.catalog.model import CatalogKind
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
@@ -113,6 +115,40 @@ def make_controller(
     if console is not None:
         connection.console.add(console)
     return ConnectionController(connection, app.arguments)
+
+
+async def connected(
+    target: MainWindow | ConnectionController,
+    profile: Profile,
+    *,
+    listed: Iterable[CatalogKind] | Literal["all"] = (),
+    timeout: float = 30,
+) -> ConnectionController:
+    """Connect and wait until connected and the `listed` lists have settled (loaded, failed
+    or absent; "all": every list, none still loading). A window connects through its own
+    intent, as a click would (it remembers the profile, the log knows the connection)."""
+    if isinstance(target, MainWindow):
+        target.connect_profile(profile)
+        c = target.controller
+    else:
+        c = target
+        c.connect_profile(profile)
+    await until(
+        lambda: c.state is ConnState.CONNECTED,
+        f"{profile.name} to connect (state {c.state}: {c.detail})",
+        timeout=timeout,
+    )
+    lists = c.catalog.lists
+    kinds = list(lists) if listed == "all" else list(listed)
+    await until(
+        lambda: (
+            all(lists[k].loaded or lists[k].error or lists[k].absent for k in kinds)
+            and not (listed == "all" and any(lst.loading for lst in lists.values()))
+        ),
+        f"{', '.join(kinds)} listed ({c.detail})",
+        timeout=timeout,
+    )
+    return c
 
 
 async def close_window(window: MainWindow) -> None:

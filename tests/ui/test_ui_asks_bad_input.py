@@ -5,13 +5,11 @@ Each is shown with a clear note, answered or refused, and nothing hangs."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QLabel
 
 from inspector.ui.dialogs.elicitation_dialog import ElicitationDialog, UrlElicitationDialog
 from inspector.ui.dialogs.sampling_dialog import SamplingDialog
@@ -26,9 +24,6 @@ from tests.helpers.asks import (
     text_of,
 )
 from tests.helpers.gui import (
-    close_window,
-    make_window,
-    new_loop,
     python_profile,
     run,
     then_shutdown,
@@ -38,18 +33,6 @@ from tests.helpers.peers import REPO
 
 pytestmark = pytest.mark.timeout(60)
 SERVER = str(REPO / "tests" / "servers" / "gui" / "bad_asks_server.py")
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
 
 
 def test_bad_requests_are_shown_with_notes_and_answered(

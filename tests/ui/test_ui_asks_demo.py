@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
 from shiboken6 import isValid
 
 from inspector.session import ConnectionClosed, InputRejected
@@ -37,21 +34,9 @@ from tests.helpers.asks import (
     text_of,
     type_into,
 )
-from tests.helpers.gui import close_window, make_window, new_loop, run, then_shutdown, until
+from tests.helpers.gui import run, then_shutdown, until
 
 pytestmark = pytest.mark.timeout(90)
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
 
 
 def demo(win: MainWindow, era: str = "legacy") -> Profile:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLineEdit
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
 
 from inspector.settings.profiles import Profile, RootEntry, StdioSettings
 from inspector.ui.dialogs.elicitation_dialog import ElicitationDialog, UrlElicitationDialog
@@ -30,21 +29,9 @@ from tests.helpers.asks import (
     text_of,
     type_into,
 )
-from tests.helpers.gui import close_window, make_window, new_loop, run, then_shutdown, until
+from tests.helpers.gui import run, then_shutdown, until
 
 pytestmark = [pytest.mark.timeout(90), pytest.mark.peers]
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
 
 
 @pytest.fixture

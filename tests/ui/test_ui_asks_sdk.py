@@ -4,11 +4,8 @@ same dialogs as legacy server requests, and the rounds grouped in the log."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication
 
 from inspector.protocol.versions import Era
 from inspector.settings.profiles import EnvVar, Profile, StdioSettings
@@ -24,23 +21,11 @@ from tests.helpers.asks import (
     text_of,
     type_into,
 )
-from tests.helpers.gui import close_window, make_window, new_loop, run, then_shutdown
+from tests.helpers.gui import run, then_shutdown
 from tests.helpers.peers import PY, REPO
 
 pytestmark = pytest.mark.timeout(90)
 SDK_PEER = str(REPO / "tests" / "servers" / "sdk" / "sdk_server.py")
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
 
 
 def sdk_profile(era: str) -> Profile:

@@ -33,7 +33,7 @@ from inspector.storage.secrets import NoKeyringError, SecretStore
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.profiles.profiles_dialog import ProfilesDialog
 from inspector.ui.window.main_window import MainWindow
-from tests.helpers.gui import close_window, new_loop, run, then_shutdown, until, window_for
+from tests.helpers.gui import close_window, run, then_shutdown, until, window_for
 from tests.helpers.http_servers import free_port
 from tests.helpers.memory_keyring import (
     MemoryKeyring,
@@ -141,11 +141,6 @@ def bad_auth_server() -> Iterator[str]:
 @pytest.fixture
 def memory_keyring() -> Iterator[MemoryKeyring]:
     yield from installed_memory_keyring()
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
 
 
 def counts(base: str) -> dict[str, int]:

@@ -7,12 +7,11 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QLabel
 
 from inspector.settings.profiles import Profile, StdioSettings
 from inspector.ui.controller.connection_controller import ConnState
@@ -21,9 +20,7 @@ from inspector.ui.window.main_window import MainWindow
 from tests.helpers.gui import (
     MISBEHAVING,
     RICH_TEXT,
-    close_window,
-    make_window,
-    new_loop,
+    connected,
     python_profile,
     run,
     then_shutdown,
@@ -32,27 +29,6 @@ from tests.helpers.gui import (
 from tests.helpers.peers import PY, REPO
 
 pytestmark = pytest.mark.timeout(90)
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
-
-
-async def connected(win: MainWindow, profile: Profile) -> None:
-    win.connect_profile(profile)
-    await until(
-        lambda: win.controller.state is ConnState.CONNECTED and win.controller.tools is not None,
-        f"{profile.name} to connect (state {win.controller.state}: {win.controller.detail})",
-        timeout=30,
-    )
 
 
 @pytest.mark.peers
@@ -65,7 +41,7 @@ def test_server_everything_connect_disconnect_reconnect(
     )
 
     async def scenario() -> None:
-        await connected(window, profile)
+        await connected(window, profile, listed=("tools",))
         names = window.explorer.tool_names()
         assert "echo" in names and "get-sum" in names
         assert window.bar.state_label.text() == "Connected"
@@ -102,7 +78,7 @@ def test_invalid_frames_show_flagged(window: MainWindow, loop: asyncio.AbstractE
     profile = python_profile("garbage", MISBEHAVING, "--mode", "garbage")
 
     async def scenario() -> None:
-        await connected(window, profile)
+        await connected(window, profile, listed=("tools",))
         session = window.controller.session
         assert session is not None
         result = await session.client.call_tool("x")
@@ -137,7 +113,7 @@ def test_crash_shows_clear_state_app_stays_usable_and_reconnect_works(
     profile = python_profile("crashy", MISBEHAVING, "--mode", "crash")
 
     async def scenario() -> None:
-        await connected(window, profile)
+        await connected(window, profile, listed=("tools",))
         session = window.controller.session
         assert session is not None
         call = session.start_request("tools/call", {"name": "boom", "arguments": {}})
@@ -190,7 +166,7 @@ def test_server_text_is_never_rendered_as_rich_text(
     profile = python_profile("html", RICH_TEXT)
 
     async def scenario() -> None:
-        await connected(window, profile)
+        await connected(window, profile, listed=("tools",))
         assert window.bar.server_label.text() == "<b>html-server</b>"
         await until(lambda: "<b>stderr markup</b>" in window.console.text(), "stderr")
 

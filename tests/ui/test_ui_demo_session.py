@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 
 import pytest
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication
 
 from inspector.protocol.versions import LATEST_LEGACY
 from inspector.traffic.log import TrafficEntry
@@ -21,21 +19,9 @@ from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.traffic.composer import RawComposerDialog
 from inspector.ui.traffic.traffic_model import COL_KIND, COL_LATENCY, COL_METHOD
 from inspector.ui.window.main_window import MainWindow
-from tests.helpers.gui import close_window, make_window, new_loop, run, until
+from tests.helpers.gui import run, until
 
 pytestmark = pytest.mark.timeout(90)
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
 
 
 def with_demo(

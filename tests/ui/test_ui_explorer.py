@@ -7,20 +7,23 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QLabel
 
 from inspector.settings.profiles import Profile, StdioSettings
-from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.explorer.catalog_models import MARKS_ROLE
 from inspector.ui.explorer.panel import AUTO_RELIST_KEY
 from inspector.ui.window.main_window import MainWindow
-from tests.helpers.gui import close_window, make_window, new_loop, python_profile, run, until
+from tests.helpers.gui import (
+    connected,
+    python_profile,
+    run,
+    until,
+)
 from tests.helpers.peers import REPO
 
 pytestmark = pytest.mark.timeout(90)
@@ -29,30 +32,8 @@ LIST_CHANGED = "notifications/tools/list_changed"
 PAGING = str(REPO / "tests" / "servers" / "misbehaving" / "paging_server.py")
 
 
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
-
-
 async def connect(win: MainWindow, profile: Profile) -> None:
-    win.connect_profile(profile)
-    c = win.controller
-    await until(
-        lambda: (
-            c.state is ConnState.CONNECTED
-            and all(lst.loaded or lst.absent or lst.error for lst in c.catalog.lists.values())
-            and not any(lst.loading for lst in c.catalog.lists.values())
-        ),
-        f"{profile.name} listed (state {c.state}: {c.detail})",
-        timeout=30,
-    )
+    await connected(win, profile, listed="all")
 
 
 def demo(win: MainWindow, era: str = "legacy") -> Profile:

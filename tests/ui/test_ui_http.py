@@ -8,12 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication
 
 from inspector.settings.profiles import HeaderEntry, HttpSettings, Profile, ProfileStore
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnState
-from tests.helpers.gui import close_window, new_loop, run, then_shutdown, until, window_for
+from tests.helpers.gui import close_window, run, then_shutdown, until, window_for
 from tests.helpers.http_servers import Served, free_port, serving
 from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
 from tests.helpers.peers import PY, REPO
@@ -33,11 +32,6 @@ def server() -> Iterator[Served]:
 @pytest.fixture
 def memory_keyring() -> Iterator[MemoryKeyring]:
     yield from installed_memory_keyring()
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
 
 
 def test_http_profile_with_a_secret_header(

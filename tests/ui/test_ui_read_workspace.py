@@ -5,8 +5,6 @@ included) keeps the event loop moving; Ping and the log level live in the window
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QApplication
@@ -17,29 +15,20 @@ from inspector.ui.window.main_window import MainWindow
 from inspector.ui.workspace.prompt_view import PromptGetView
 from inspector.ui.workspace.resource_view import ResourceReadView
 from inspector.ui.workspace.template_view import TemplateReadView
-from tests.helpers.gui import close_window, make_window, new_loop, python_profile, run, until
+from tests.helpers.gui import (
+    connected,
+    python_profile,
+    run,
+    until,
+)
 from tests.ui.test_ui_resources import BIG, STALL_LIMIT, StallMeter
 
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
-
-
-async def connected(win: MainWindow, *args: str, max_message_mb: int = 64) -> None:
-    win.connect_profile(python_profile("p", *args, max_message_mb=max_message_mb))
-    c = win.controller
-    await until(lambda: c.state is ConnState.CONNECTED, f"connect ({c.detail})", timeout=30)
-    await until(lambda: c.catalog.resources.loaded, "resources listed", timeout=15)
+async def connect_to(win: MainWindow, *args: str, max_message_mb: int = 64) -> None:
+    profile = python_profile("p", *args, max_message_mb=max_message_mb)
+    await connected(win, profile, listed=("resources",))
 
 
 def shown(win: MainWindow, cls: type) -> object:
@@ -52,7 +41,7 @@ def test_workspace_views_ping_and_level(
     window: MainWindow, loop: asyncio.AbstractEventLoop
 ) -> None:
     async def scenario() -> None:
-        await connected(window, "-m", "inspector.demo")
+        await connect_to(window, "-m", "inspector.demo")
         c = window.controller
         await until(lambda: c.catalog.prompts.loaded and c.catalog.templates.loaded, "lists")
         assert window.explorer.select("resources", "demo://config.json")
@@ -90,7 +79,7 @@ def test_huge_resource_with_the_whole_window(
     window: MainWindow, loop: asyncio.AbstractEventLoop
 ) -> None:
     async def scenario() -> None:
-        await connected(window, BIG, max_message_mb=16)  # text-20mb is over this limit
+        await connect_to(window, BIG, max_message_mb=16)  # text-20mb is over this limit
         assert window.explorer.select("resources", "big://text-15mb")
         await asyncio.sleep(0.05)
         view = shown(window, ResourceReadView)
@@ -130,7 +119,7 @@ def test_destroyed_views_ignore_later_connections(
     async def scenario() -> None:
         from PySide6.QtCore import QEvent
 
-        await connected(window, "-m", "inspector.demo")
+        await connect_to(window, "-m", "inspector.demo")
         c = window.controller
         await until(lambda: c.catalog.prompts.loaded and c.catalog.templates.loaded, "lists")
         views = [

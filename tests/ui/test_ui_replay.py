@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from inspector.recording.format import connection_summary, header_line
 from inspector.recording.reader import read_session
@@ -20,18 +20,13 @@ from inspector.storage.paths import DATA_DIR_ENV
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.recording.replay_window import ReplayWindow
 from inspector.ui.window.main_window import MainWindow
-from tests.helpers.gui import close_window, make_window, new_loop, python_profile, run, until
+from tests.helpers.gui import close_window, make_window, python_profile, run, until
 from tests.helpers.peers import PY, REPO
 
 pytestmark = pytest.mark.timeout(120)
 
 SDK_PEER = str(REPO / "tests" / "servers" / "sdk" / "sdk_server.py")
 SDK_DRIFTED = str(REPO / "tests" / "servers" / "sdk" / "sdk_server_drifted.py")
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
 
 
 @pytest.fixture

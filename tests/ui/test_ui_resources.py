@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
 
 from inspector.features.resource_content import INITIAL_DISPLAY_CHARS
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
 from inspector.ui.content.resource_contents_view import PartView
-from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.workspace.resource_reader import ResourceReader
-from tests.helpers.gui import make_controller, new_loop, python_profile, run, until
+from tests.helpers.gui import connected, python_profile, run, until
 from tests.helpers.peers import REPO
 
 MB = 1_000_000  # as in tests/servers/misbehaving/big_resource_server.py
@@ -27,18 +25,6 @@ pytestmark = pytest.mark.timeout(120)
 
 BIG = str(REPO / "tests" / "servers" / "misbehaving" / "big_resource_server.py")
 STALL_LIMIT = 0.2
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[ConnectionController]:
-    c = make_controller(tmp_path)
-    yield c
-    run(loop, c.shutdown())
 
 
 class StallMeter:
@@ -66,12 +52,7 @@ class StallMeter:
 
 
 async def connect(controller: ConnectionController, profile: Profile) -> None:
-    controller.connect_profile(profile)
-    await until(
-        lambda: controller.state is ConnState.CONNECTED,
-        f"connect ({controller.state}: {controller.detail})",
-        timeout=30,
-    )
+    await connected(controller, profile)
 
 
 def demo(era: EraSetting = EraSetting.LEGACY) -> Profile:

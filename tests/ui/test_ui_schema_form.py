@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QCheckBox, QPlainTextEdit
+from PySide6.QtWidgets import QCheckBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from inspector.ui.forms import SchemaForm
@@ -23,7 +22,7 @@ from inspector.ui.forms.editors import (
     StringEditor,
 )
 from inspector.ui.forms.rows import ArrayEditor, FieldLabel, FieldRow
-from tests.helpers.gui import new_loop, run
+from tests.helpers.gui import run
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -390,11 +389,6 @@ def test_send_anyway(form: SchemaForm, qtbot: QtBot) -> None:
 
 
 # -- completions --------------------------------------------------------------------
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
 
 
 def test_completions_are_debounced_and_stale_answers_dropped(

@@ -10,12 +10,10 @@ labels that show a server string show it verbatim.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.window.main_window import MainWindow
@@ -25,9 +23,6 @@ from inspector.ui.workspace.tool_view import ToolCallView
 from inspector.ui.workspace.workspace import ItemPage
 from tests.helpers.gui import (
     RICH_TEXT,
-    close_window,
-    make_window,
-    new_loop,
     python_profile,
     run,
     then_shutdown,
@@ -37,18 +32,6 @@ from tests.helpers.gui import (
 pytestmark = pytest.mark.timeout(90)
 
 MARKUP = '<img src=x onerror="alert(1)"> and <b>bold</b> <a href="http://evil">link</a>'
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
 
 
 def labels_showing(widget: QWidget, text: str) -> list[QLabel]:

@@ -5,35 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication
 
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
 from inspector.traffic.log_messages import LogMessageStore
-from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.panels.session_controls import LogLevelControl, PingControl
-from tests.helpers.gui import make_controller, new_loop, python_profile, run, until
+from tests.helpers.gui import connected, python_profile, run, until
 from tests.helpers.peers import REPO
 
 pytestmark = pytest.mark.timeout(90)
 
 SDK_PEER = str(REPO / "tests" / "servers" / "sdk" / "sdk_server.py")
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[ConnectionController]:
-    c = make_controller(tmp_path)
-    yield c
-    run(loop, c.shutdown())
 
 
 def profile(era: EraSetting, *args: str) -> Profile:
@@ -43,8 +28,7 @@ def profile(era: EraSetting, *args: str) -> Profile:
 
 
 async def connect(controller: ConnectionController, p: Profile) -> None:
-    controller.connect_profile(p)
-    await until(lambda: controller.state is ConnState.CONNECTED, "connect", timeout=30)
+    await connected(controller, p)
 
 
 def sent(controller: ConnectionController, method: str) -> list[dict[str, object]]:

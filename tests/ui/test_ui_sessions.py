@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QToolBar
+from PySide6.QtWidgets import QToolBar
 
 from inspector.recording.format import REDACTED
 from inspector.recording.reader import read_session
@@ -37,7 +37,6 @@ from tests.helpers.asks import call_tool, connect, dialog_of, result_of
 from tests.helpers.gui import (
     close_window,
     make_window,
-    new_loop,
     python_profile,
     run,
     until,
@@ -51,11 +50,6 @@ pytestmark = pytest.mark.timeout(90)
 
 HTTP_SERVER = str(REPO / "tests" / "servers" / "misbehaving" / "http_server.py")
 SECRET = "Bearer gui-recorded-secret-9911"
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
 
 
 @pytest.fixture

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication, QCheckBox
+from PySide6.QtWidgets import QCheckBox
 
 from inspector.features.tasks import EXTENSION
 from inspector.settings.profiles import Profile, StdioSettings
@@ -18,23 +16,11 @@ from inspector.ui.dialogs.elicitation_dialog import ElicitationDialog
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.workspace.run_as_task import RunAsTaskOption, tool_task_support
 from tests.helpers.asks import connect, dialog_of, field, no_dialog, result_of, text_of
-from tests.helpers.gui import close_window, make_window, new_loop, run, then_shutdown, until
+from tests.helpers.gui import run, then_shutdown, until
 from tests.helpers.peers import PY, REPO
 
 pytestmark = pytest.mark.timeout(60)
 PEER = str(REPO / "tests" / "servers" / "sdk" / "tasks_server.py")
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
 
 
 def peer() -> Profile:

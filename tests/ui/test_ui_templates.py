@@ -6,41 +6,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QStringListModel
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QLineEdit
 
 from inspector.features.catalog.model import CatalogItem
 from inspector.protocol.models import ResourceTemplate, parse_lenient
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile
-from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.workspace.template_view import TemplateReadView
-from tests.helpers.gui import make_controller, new_loop, python_profile, run, until
+from tests.helpers.gui import connected, python_profile, run, until
 
 pytestmark = pytest.mark.timeout(90)
 
 
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
-
-
-@pytest.fixture
-def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[ConnectionController]:
-    c = make_controller(tmp_path)
-    yield c
-    run(loop, c.shutdown())
-
-
 async def connect(controller: ConnectionController, profile: Profile) -> None:
-    controller.connect_profile(profile)
-    await until(lambda: controller.state is ConnState.CONNECTED, "connect", timeout=30)
-    await until(lambda: controller.catalog.templates.loaded, "templates listed", timeout=15)
+    await connected(controller, profile, listed=("templates",))
 
 
 def template_item(uri_template: str) -> CatalogItem:

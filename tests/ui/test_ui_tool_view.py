@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from inspector.features.catalog.model import CatalogItem
@@ -22,7 +21,7 @@ from inspector.ui.forms.editors import StringEditor
 from inspector.ui.workspace.call_card import CallCard
 from inspector.ui.workspace.resource_reader import ResourceReadDialog
 from inspector.ui.workspace.tool_view import ToolCallView
-from tests.helpers.gui import make_controller, new_loop, python_profile, run, until
+from tests.helpers.gui import connected, make_controller, python_profile, run, until
 from tests.helpers.peers import REPO
 
 pytestmark = pytest.mark.timeout(120)
@@ -32,11 +31,6 @@ pytestmark = pytest.mark.timeout(120)
 def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MCP_INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
     return tmp_path / "config"
-
-
-@pytest.fixture
-def loop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    yield from new_loop(qapp)
 
 
 class Console:
@@ -68,9 +62,7 @@ DEMO = python_profile("demo", "-m", "inspector.demo")
 
 
 async def connect(controller: ConnectionController, profile: Profile = DEMO) -> None:
-    controller.connect_profile(profile)
-    await until(lambda: controller.state is ConnState.CONNECTED, f"connect ({controller.detail})")
-    await until(lambda: controller.catalog.tools.loaded, "tools/list")
+    await connected(controller, profile, listed=("tools",))
 
 
 def tool(controller: ConnectionController, name: str) -> CatalogItem:
