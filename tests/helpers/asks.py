@@ -7,22 +7,17 @@ from typing import Any, TypeVar
 
 from inspector.session import Call, Session
 from inspector.settings.profiles import Profile
-from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.controller.gui_responder import GuiResponder
 from inspector.ui.dialogs.ask_dialog import AskDialog
 from inspector.ui.window.main_window import MainWindow
-from tests.helpers.gui import until
+from tests.helpers.gui import connected, until
 
 D = TypeVar("D", bound=AskDialog)
 
 
 async def connect(win: MainWindow, profile: Profile, timeout: float = 30) -> Session:
-    win.connect_profile(profile)
-    await until(
-        lambda: win.controller.state is ConnState.CONNECTED,
-        f"{profile.name} to connect ({win.controller.state}: {win.controller.detail})",
-        timeout=timeout,
-    )
+    """Connect, and let the dialogs' withdrawal show briefly (the tests watch it)."""
+    await connected(win, profile, timeout=timeout)
     session = win.controller.session
     assert session is not None
     responder = win.controller.responder
