@@ -6,15 +6,25 @@ import asyncio
 import os
 import shutil
 import tempfile
+from collections.abc import AsyncIterator
 
 import pytest
 
 from tests.helpers.peers import EVERYTHING_JS
+from tests.helpers.sessions import OpenSessions
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Every GUI connection is recorded: keep the recordings of test runs out of the
 # user's data dir.
 os.environ.setdefault("MCP_INSPECTOR_DATA_DIR", tempfile.mkdtemp(prefix="mcp-inspector-test-data-"))
+
+
+@pytest.fixture
+async def sessions() -> AsyncIterator[OpenSessions]:
+    """Sessions a test opens; all of them are closed at teardown."""
+    opened = OpenSessions()
+    yield opened
+    await opened.close_all()
 
 
 @pytest.fixture

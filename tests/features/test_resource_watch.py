@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,6 +23,7 @@ from inspector.session import Session
 from inspector.traffic.log import TrafficLog
 from inspector.transports.stdio import StdioParams, StdioTransport
 from tests.helpers.peers import REPO
+from tests.helpers.sessions import OpenSessions
 
 pytestmark = pytest.mark.timeout(40)
 
@@ -36,21 +37,16 @@ async def until(predicate: Callable[[], object], what: str, timeout: float = 10.
 
 
 @pytest.fixture
-async def connect() -> AsyncIterator[Callable[..., Any]]:
-    opened: list[Session] = []
-
+def connect(sessions: OpenSessions) -> Callable[..., Any]:
     async def start(argv: list[str], era: EraSetting) -> tuple[Session, TrafficLog]:
         params = StdioParams(argv[0], argv[1:], env={"PYTHONPATH": str(REPO)}, term_grace=1.0)
-        session = Session(StdioTransport(params), ClientConfig(era=era))
         log = TrafficLog()
-        session.add_traffic_observer(log.observe)
-        opened.append(session)
-        await session.connect(timeout=20)
+        session = await sessions.open(
+            StdioTransport(params), ClientConfig(era=era), observers=(log.observe,)
+        )
         return session, log
 
-    yield start
-    for session in opened:
-        await asyncio.wait_for(session.close(), 10)
+    return start
 
 
 DEMO = [sys.executable, "-m", "inspector.demo"]

@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from inspector.transports.base import HttpExchange
 from inspector.transports.factory import HttpKind, http_transport
 from tests.helpers.http_servers import Served, free_port, serving
 from tests.helpers.peers import EVERYTHING_JS, PY, REPO
+from tests.helpers.sessions import OpenSessions
 from tests.session.test_server_everything import ScriptedResponder
 
 pytestmark = pytest.mark.timeout(60)
@@ -118,23 +119,22 @@ class Conn:
 
 
 @pytest.fixture
-async def connect() -> AsyncIterator[Any]:
-    opened: list[Session] = []
-
+def connect(sessions: OpenSessions) -> Any:
     async def open_(url: str, era: EraSetting = EraSetting.LEGACY, kind: HttpKind = "auto") -> Conn:
         responder = ScriptedResponder()
-        session = Session(http_transport(url, kind=kind), ClientConfig(era=era), responder)
         records: list[TrafficRecord] = []
         events: list[Any] = []
-        session.add_traffic_observer(records.append)
-        session.add_listener(events.append)
-        opened.append(session)
-        await session.connect(timeout=15)
+        session = await sessions.open(
+            http_transport(url, kind=kind),
+            ClientConfig(era=era),
+            responder,
+            observers=(records.append,),
+            listeners=(events.append,),
+            timeout=15,
+        )
         return Conn(session, responder, records, events)
 
-    yield open_
-    for session in opened:
-        await session.close()
+    return open_
 
 
 def _method(record: TrafficRecord) -> str | None:

@@ -11,7 +11,7 @@ import os
 import subprocess
 import time
 import tracemalloc
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from inspector.transports.sse import SseDecoder
 from inspector.transports.streamable_http import StreamableHttpTransport
 from tests.helpers.http_servers import Served, free_port, serving
 from tests.helpers.peers import PY, REPO
+from tests.helpers.sessions import OpenSessions
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -69,25 +70,23 @@ class Conn:
 
 
 @pytest.fixture
-async def connect(server: Served) -> AsyncIterator[Any]:
-    opened: list[Session] = []
-
+def connect(server: Served, sessions: OpenSessions) -> Any:
     async def open_(scenario: str, *, query: str = "", **params: Any) -> Conn:
         url = f"{server.base}/{scenario}/mcp{query}"
         config = ClientConfig(request_timeout=params.pop("request_timeout", 10.0))
         transport = StreamableHttpTransport(HttpParams(url, **params))
-        session = Session(transport, config)
         records: list[TrafficRecord] = []
         events: list[Any] = []
-        session.add_traffic_observer(records.append)
-        session.add_listener(events.append)
-        opened.append(session)
-        await session.connect(timeout=10)
+        session = await sessions.open(
+            transport,
+            config,
+            observers=(records.append,),
+            listeners=(events.append,),
+            timeout=10,
+        )
         return Conn(session, records, events)
 
-    yield open_
-    for session in opened:
-        await session.close()
+    return open_
 
 
 async def test_a_stream_cut_mid_event_is_resumed_with_last_event_id(connect: Any) -> None:

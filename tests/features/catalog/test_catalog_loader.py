@@ -26,6 +26,7 @@ from inspector.transports.memory import MemoryTransport
 from inspector.transports.stdio import StdioParams, StdioTransport
 from tests.helpers.http_fakes import FakeHttp, open_session, result
 from tests.helpers.peers import REPO
+from tests.helpers.sessions import OpenSessions
 from tests.servers.misbehaving import paging_server
 
 pytestmark = pytest.mark.timeout(60)
@@ -102,7 +103,9 @@ def transport_for(args: list[str]) -> Transport:
 
 
 @pytest.fixture
-async def connect() -> AsyncIterator[Callable[..., Coroutine[Any, Any, Harness]]]:
+async def connect(
+    sessions: OpenSessions,
+) -> AsyncIterator[Callable[..., Coroutine[Any, Any, Harness]]]:
     opened: list[Harness] = []
 
     async def open_(
@@ -114,6 +117,7 @@ async def connect() -> AsyncIterator[Callable[..., Coroutine[Any, Any, Harness]]
         session = Session(transport_for(args), ClientConfig(era=era))
         harness = Harness(session, pins)
         opened.append(harness)
+        sessions.opened.append(session)  # closed at teardown, after its loader detached
         await session.connect(timeout=15)
         harness.loader.attach(session, scope)
         await harness.idle()
@@ -122,7 +126,6 @@ async def connect() -> AsyncIterator[Callable[..., Coroutine[Any, Any, Harness]]
     yield open_
     for h in opened:
         h.loader.detach()
-        await asyncio.wait_for(h.session.close(), 10)
 
 
 async def test_first_page_then_load_more_and_load_all(connect: Any) -> None:

@@ -1,0 +1,43 @@
+"""Open real sessions in a test and be sure every one is closed at teardown (a server
+process or stream must never outlive its test)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from inspector.protocol.connection import ClientConfig
+from inspector.session import Responder, Session
+from inspector.traffic.record import TrafficObserver
+from inspector.transports.base import Transport
+
+__all__ = ["OpenSessions"]
+
+
+class OpenSessions:
+    def __init__(self) -> None:
+        self.opened: list[Session] = []
+
+    async def open(
+        self,
+        transport: Transport,
+        config: ClientConfig | None = None,
+        responder: Responder | None = None,
+        *,
+        observers: tuple[TrafficObserver, ...] = (),
+        listeners: tuple[object, ...] = (),
+        timeout: float = 20,
+    ) -> Session:
+        """Connect a Session (observers and listeners attached before the first frame)."""
+        session = Session(transport, config or ClientConfig(), responder)
+        for observer in observers:
+            session.add_traffic_observer(observer)
+        for listener in listeners:
+            session.add_listener(listener)  # type: ignore[arg-type]
+        self.opened.append(session)
+        await session.connect(timeout=timeout)
+        return session
+
+    async def close_all(self, timeout: float = 10) -> None:
+        for session in self.opened:
+            await asyncio.wait_for(session.close(), timeout)
+        self.opened.clear()
