@@ -57,6 +57,7 @@ from inspector.auth.scopes import select_scope, union_scopes
 from inspector.auth.store import AuthStore
 from inspector.auth.stored_tokens import StoredTokens
 from inspector.auth.token_endpoint import TokenEndpoint
+from inspector.common.listeners import Unsubscribe
 
 # pkce_pair, select_scope and union_scopes are re-exported: callers and tests have always
 # found them here.
@@ -159,8 +160,8 @@ class OAuth(httpx.Auth):
         """Another value to keep out of events and logs (e.g. an ID token)."""
         self._context.redactor.add(value)
 
-    def add_listener(self, listener: AuthListener) -> None:
-        self._context.listeners.add(listener)
+    def add_listener(self, listener: AuthListener) -> Unsubscribe:
+        return self._context.listeners.add(listener)
 
     def remove_listener(self, listener: AuthListener) -> None:
         self._context.listeners.remove(listener)

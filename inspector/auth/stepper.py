@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from inspector.auth.failures import AuthCancelled
 from inspector.auth.flow_events import AuthEvent, AuthStep
-from inspector.common.listeners import Listeners
+from inspector.common.listeners import Listeners, Unsubscribe
 
 __all__ = ["AuthTimeline", "StepGate"]
 
@@ -32,8 +32,8 @@ class AuthTimeline:
             del self.events[: len(self.events) - self.limit]
         self._listeners.emit(event)
 
-    def add_listener(self, listener: Callable[[AuthEvent], None]) -> None:
-        self._listeners.add(listener)
+    def add_listener(self, listener: Callable[[AuthEvent], None]) -> Unsubscribe:
+        return self._listeners.add(listener)
 
     def remove_listener(self, listener: Callable[[AuthEvent], None]) -> None:
         self._listeners.remove(listener)

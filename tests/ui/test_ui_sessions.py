@@ -1,4 +1,4 @@
-"""Session files in the GUI (issue 6), against real servers: always-on recording, the
+"""Session files in the GUI, against real servers: always-on recording, the
 read-only offline view, Save As / HAR, bad files, a secret header that never reaches the
 file, and the recording settings."""
 
