@@ -40,6 +40,7 @@ from inspector.protocol.jsonrpc import (
 from inspector.protocol.mrtr import MrtrRounds
 from inspector.protocol.negotiated import Negotiated
 from inspector.protocol.outbox import Outbox
+from inspector.protocol.parts import ConnectionParts
 from inspector.protocol.pending import Pending
 from inspector.protocol.pending_table import PendingTable
 from inspector.protocol.recent_ids import RecentIds
@@ -70,40 +71,22 @@ class ClientConnection:
         self._answered: RecentIds[str] = RecentIds()  # id -> method
         self._wire = RequestWire(self._config, self._negotiated, self._pending, self._outbox)
         versions = VersionRetry(self._negotiated, self._wire)
-        self._handshake = Handshake(
+        parts = ConnectionParts(
             config=self._config,
             lifecycle=self._lifecycle,
             negotiated=self._negotiated,
             pending=self._pending,
+            asks=self._asks,
+            outbox=self._outbox,
+            given_up=self._given_up,
+            answered=self._answered,
             wire=self._wire,
             versions=versions,
-            outbox=self._outbox,
-            given_up=self._given_up,
         )
-        self._mrtr = MrtrRounds(
-            config=self._config, pending=self._pending, asks=self._asks, wire=self._wire
-        )
-        self._server_side = ServerSide(
-            config=self._config,
-            lifecycle=self._lifecycle,
-            negotiated=self._negotiated,
-            pending=self._pending,
-            asks=self._asks,
-            outbox=self._outbox,
-            answered=self._answered,
-        )
-        self._responses = Responses(
-            config=self._config,
-            negotiated=self._negotiated,
-            pending=self._pending,
-            asks=self._asks,
-            outbox=self._outbox,
-            given_up=self._given_up,
-            answered=self._answered,
-            handshake=self._handshake,
-            mrtr=self._mrtr,
-            versions=versions,
-        )
+        self._handshake = Handshake(parts)
+        self._mrtr = MrtrRounds(parts)
+        self._server_side = ServerSide(parts)
+        self._responses = Responses(parts, self._handshake, self._mrtr)
 
     # ------------------------------------------------------------- what is known
     @property

@@ -8,7 +8,7 @@ cancels and transport failures reach it through the connection.
 
 from __future__ import annotations
 
-from inspector.protocol.config import META_SERVER_INFO, ClientConfig
+from inspector.protocol.config import META_SERVER_INFO
 from inspector.protocol.errors import LocalProtocolError
 from inspector.protocol.events import (
     Event,
@@ -26,14 +26,10 @@ from inspector.protocol.jsonrpc import (
     Response,
     error_name,
 )
-from inspector.protocol.negotiated import Negotiated
-from inspector.protocol.outbox import Outbox
+from inspector.protocol.parts import ConnectionParts
 from inspector.protocol.pending import Pending
-from inspector.protocol.pending_table import PendingTable
-from inspector.protocol.recent_ids import RecentIds
-from inspector.protocol.request_wire import RequestWire
-from inspector.protocol.state import ConnectionState, ConnectionStateMachine, Trigger
-from inspector.protocol.version_retry import VersionRetry, best_mutual, supported_list
+from inspector.protocol.state import ConnectionState, Trigger
+from inspector.protocol.version_retry import best_mutual, supported_list
 from inspector.protocol.versions import (
     LATEST_MODERN,
     LEGACY_VERSIONS,
@@ -48,61 +44,37 @@ __all__ = ["Handshake"]
 class Handshake:
     """Starts the session in the configured era and reads the server's first answer."""
 
-    __slots__ = (
-        "_config",
-        "_given_up",
-        "_lifecycle",
-        "_negotiated",
-        "_outbox",
-        "_pending",
-        "_versions",
-        "_wire",
-    )
+    __slots__ = ("_parts",)
 
     def __init__(
         self,
-        *,
-        config: ClientConfig,
-        lifecycle: ConnectionStateMachine,
-        negotiated: Negotiated,
-        pending: PendingTable,
-        wire: RequestWire,
-        versions: VersionRetry,
-        outbox: Outbox,
-        given_up: RecentIds[tuple[str, str]],
+        parts: ConnectionParts,
     ) -> None:
-        self._config = config
-        self._lifecycle = lifecycle
-        self._negotiated = negotiated
-        self._pending = pending
-        self._wire = wire
-        self._versions = versions
-        self._outbox = outbox
-        self._given_up = given_up
+        self._parts = parts
 
     def start(self, now: float) -> int:
         """Queue the handshake for the configured era. Returns the handshake request key."""
-        if self._lifecycle.state is not ConnectionState.IDLE:
-            raise LocalProtocolError(f"start() called in state {self._lifecycle.state}")
-        setting = self._config.era
+        if self._parts.lifecycle.state is not ConnectionState.IDLE:
+            raise LocalProtocolError(f"start() called in state {self._parts.lifecycle.state}")
+        setting = self._parts.config.era
         if setting is EraSetting.LEGACY:
-            self._lifecycle.fire(Trigger.START_LEGACY)
+            self._parts.lifecycle.fire(Trigger.START_LEGACY)
             return self._send_initialize(now)
-        self._negotiated.era = Era.MODERN
-        self._negotiated.protocol_version = self._config.modern_version
+        self._parts.negotiated.era = Era.MODERN
+        self._parts.negotiated.protocol_version = self._parts.config.modern_version
         if setting is EraSetting.AUTO:
-            self._lifecycle.fire(Trigger.START_AUTO)
-            timeout: float | None = self._config.auto_probe_timeout
+            self._parts.lifecycle.fire(Trigger.START_AUTO)
+            timeout: float | None = self._parts.config.auto_probe_timeout
         else:
-            self._lifecycle.fire(Trigger.START_MODERN)
-            timeout = self._config.request_timeout
-        return self._wire.queue(
+            self._parts.lifecycle.fire(Trigger.START_MODERN)
+            timeout = self._parts.config.request_timeout
+        return self._parts.wire.queue(
             "server/discover", {}, now, internal="discover", timeout=timeout, progress=False
         )
 
     def is_probe(self, p: Pending) -> bool:
         """Is `p` the auto era's server/discover, whose failure means "try initialize"?"""
-        return p.internal == "discover" and self._lifecycle.state is ConnectionState.PROBING
+        return p.internal == "discover" and self._parts.lifecycle.state is ConnectionState.PROBING
 
     def on_answer(self, p: Pending, msg: Response | ErrorResponse, now: float) -> list[Event]:
         """The server answered the handshake request `p` (its wire id is already unbound)."""
@@ -112,39 +84,43 @@ class Handshake:
 
     def fall_back_to_legacy(self, now: float, why: str) -> list[Event]:
         """The auto-era probe failed (the caller already ended it): try initialize."""
-        old = self._negotiated.protocol_version or LATEST_MODERN
-        self._lifecycle.fire(Trigger.FALLBACK_TO_LEGACY)
+        old = self._parts.negotiated.protocol_version or LATEST_MODERN
+        self._parts.lifecycle.fire(Trigger.FALLBACK_TO_LEGACY)
         self._send_initialize(now)
-        return [VersionRenegotiated(old, self._config.legacy_version, f"{why}; trying initialize")]
+        return [
+            VersionRenegotiated(old, self._parts.config.legacy_version, f"{why}; trying initialize")
+        ]
 
     def fail(self, why: str) -> list[Event]:
         """The handshake cannot finish: the connection fails, and so does every request."""
-        self._lifecycle.fire(Trigger.HANDSHAKE_FAILED, why=why)
+        self._parts.lifecycle.fire(Trigger.HANDSHAKE_FAILED, why=why)
         events: list[Event] = []
-        for p in self._pending.all():
-            self._pending.forget(p)
-            self._given_up.remember(p.wire_id, (p.method, why))
+        for p in self._parts.pending.all():
+            self._parts.pending.forget(p)
+            self._parts.given_up.remember(p.wire_id, (p.method, why))
             events.append(RequestFailed(p.key, p.method, "closed", why, wire_id=p.wire_id))
         return events
 
     # ------------------------------------------------------------- legacy
     def _send_initialize(self, now: float) -> int:
-        self._negotiated.era = Era.LEGACY
-        self._negotiated.protocol_version = None
+        self._parts.negotiated.era = Era.LEGACY
+        self._parts.negotiated.protocol_version = None
         params = {
-            "protocolVersion": self._config.legacy_version,
-            "capabilities": self._config.capabilities,
-            "clientInfo": self._config.client_info,
+            "protocolVersion": self._parts.config.legacy_version,
+            "capabilities": self._parts.config.capabilities,
+            "clientInfo": self._parts.config.client_info,
         }
-        return self._wire.queue("initialize", params, now, internal="initialize", progress=False)
+        return self._parts.wire.queue(
+            "initialize", params, now, internal="initialize", progress=False
+        )
 
     def _on_initialize_answer(self, p: Pending, msg: Response | ErrorResponse) -> list[Event]:
         if isinstance(msg, ErrorResponse):
-            events: list[Event] = [self._pending.fail_with_error(p, msg)]
+            events: list[Event] = [self._parts.pending.fail_with_error(p, msg)]
             return events + self.fail(f"initialize failed: {msg.code} {msg.message}")
         result = msg.result
         version = result.get("protocolVersion")
-        offered = self._config.legacy_version
+        offered = self._parts.config.legacy_version
         if not isinstance(version, str) or version not in LEGACY_VERSIONS:
             shown = version if isinstance(version, str) else repr(version)
             why = (
@@ -152,15 +128,15 @@ class Handshake:
                 f"client does not support (we offered {offered}; we speak "
                 f"{', '.join(LEGACY_VERSIONS)})"
             )
-            self._pending.forget(p)
+            self._parts.pending.forget(p)
             events = [RequestFailed(p.key, p.method, "protocol", why, wire_id=p.wire_id)]
             return events + self.fail(why)
-        self._negotiated.protocol_version = version
-        self._negotiated.record_server(result, result.get("serverInfo"))
-        self._lifecycle.fire(Trigger.INITIALIZE_ANSWERED)
-        self._outbox.put(Notification("notifications/initialized"))
-        self._negotiated.initialized_sent = True
-        return [self._pending.complete(p, result), self._negotiated.ready_event(result)]
+        self._parts.negotiated.protocol_version = version
+        self._parts.negotiated.record_server(result, result.get("serverInfo"))
+        self._parts.lifecycle.fire(Trigger.INITIALIZE_ANSWERED)
+        self._parts.outbox.put(Notification("notifications/initialized"))
+        self._parts.negotiated.initialized_sent = True
+        return [self._parts.pending.complete(p, result), self._parts.negotiated.ready_event(result)]
 
     # ------------------------------------------------------------- modern
     def _on_discover_answer(
@@ -168,34 +144,34 @@ class Handshake:
     ) -> list[Event]:
         if isinstance(msg, ErrorResponse):
             return self._on_discover_error(p, msg, now)
-        probing = self._lifecycle.state is ConnectionState.PROBING
+        probing = self._parts.lifecycle.state is ConnectionState.PROBING
         result = msg.result
         supported = supported_list(result.get("supportedVersions"))
         mutual = best_mutual(supported, MODERN_VERSIONS)
         if mutual is None:
             if probing:
-                self._pending.forget(p)
+                self._parts.pending.forget(p)
                 return self.fall_back_to_legacy(
                     now, f"server/discover lists no modern version we speak ({supported})"
                 )
             listed = ", ".join(supported) or "none"
             why = f"server/discover lists versions {listed}; none is one we speak in modern mode"
-            self._pending.forget(p)
+            self._parts.pending.forget(p)
             events: list[Event] = [
                 RequestFailed(p.key, p.method, "protocol", why, wire_id=p.wire_id)
             ]
             return events + self.fail(why)
-        self._negotiated.protocol_version = mutual
+        self._parts.negotiated.protocol_version = mutual
         meta = result.get("_meta")
         server_info = meta.get(META_SERVER_INFO) if isinstance(meta, dict) else None
-        self._negotiated.record_server(result, server_info)
-        self._lifecycle.fire(Trigger.DISCOVER_ANSWERED)
-        return [self._pending.complete(p, result), self._negotiated.ready_event(result)]
+        self._parts.negotiated.record_server(result, server_info)
+        self._parts.lifecycle.fire(Trigger.DISCOVER_ANSWERED)
+        return [self._parts.pending.complete(p, result), self._parts.negotiated.ready_event(result)]
 
     def _on_discover_error(self, p: Pending, msg: ErrorResponse, now: float) -> list[Event]:
-        probing = self._lifecycle.state is ConnectionState.PROBING
+        probing = self._parts.lifecycle.state is ConnectionState.PROBING
         supported = supported_list(msg.data) if msg.code == UNSUPPORTED_PROTOCOL_VERSION else []
-        retried = self._versions.retry(p, supported, now, "server/discover answered -32022")
+        retried = self._parts.versions.retry(p, supported, now, "server/discover answered -32022")
         if retried is not None:
             return [retried]
         if probing and msg.code in (HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY):
@@ -206,32 +182,32 @@ class Handshake:
                 f"({msg.code} {error_name(msg.code)}: {msg.message}); not falling back "
                 "to initialize"
             )
-            return [self._pending.fail_with_error(p, msg, why), *self.fail(why)]
+            return [self._parts.pending.fail_with_error(p, msg, why), *self.fail(why)]
         if probing:
-            self._pending.forget(p)
+            self._parts.pending.forget(p)
             return self.fall_back_to_legacy(
                 now, f"server/discover failed ({msg.code} {msg.message})"
             )
         if msg.code == METHOD_NOT_FOUND:
             # spec 2026-07-28: server/discover is optional; go on without server info.
-            events: list[Event] = [self._pending.fail_with_error(p, msg)]
-            self._lifecycle.fire(Trigger.DISCOVER_NOT_IMPLEMENTED)
+            events: list[Event] = [self._parts.pending.fail_with_error(p, msg)]
+            self._parts.lifecycle.fire(Trigger.DISCOVER_NOT_IMPLEMENTED)
             events.append(
                 ProtocolViolation(
                     "discover", "the server does not implement server/discover (optional)"
                 )
             )
-            events.append(self._negotiated.ready_event(None))
+            events.append(self._parts.negotiated.ready_event(None))
             return events
         if msg.code == UNSUPPORTED_PROTOCOL_VERSION:
             listed = ", ".join(supported) or "no list given"
             why = (
                 f"the server does not support protocol version "
-                f"{self._negotiated.protocol_version} (it supports: {listed}); pick the "
+                f"{self._parts.negotiated.protocol_version} (it supports: {listed}); pick the "
                 "legacy or auto era to use an older one"
             )
-            return [self._pending.fail_with_error(p, msg, why), *self.fail(why)]
+            return [self._parts.pending.fail_with_error(p, msg, why), *self.fail(why)]
         return [
-            self._pending.fail_with_error(p, msg),
+            self._parts.pending.fail_with_error(p, msg),
             *self.fail(f"server/discover failed: {msg.code} {msg.message}"),
         ]

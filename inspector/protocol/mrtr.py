@@ -11,18 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.protocol.ask_table import AskTable
 from inspector.protocol.asks import ServerAsk, ask_kind
-from inspector.protocol.config import MRTR_METHODS, STATE_ONLY_BACKOFF, ClientConfig
+from inspector.protocol.config import MRTR_METHODS, STATE_ONLY_BACKOFF
 from inspector.protocol.events import (
     Event,
     ProtocolViolation,
     RequestFailed,
     ServerAskReceived,
 )
+from inspector.protocol.parts import ConnectionParts
 from inspector.protocol.pending import Pending
-from inspector.protocol.pending_table import PendingTable
-from inspector.protocol.request_wire import RequestWire
 from inspector.protocol.versions import Era
 
 __all__ = ["MrtrRounds"]
@@ -31,20 +29,13 @@ __all__ = ["MrtrRounds"]
 class MrtrRounds:
     """Turns input_required answers into asks, and the user's answers into the next round."""
 
-    __slots__ = ("_asks", "_config", "_pending", "_wire")
+    __slots__ = ("_parts",)
 
     def __init__(
         self,
-        *,
-        config: ClientConfig,
-        pending: PendingTable,
-        asks: AskTable,
-        wire: RequestWire,
+        parts: ConnectionParts,
     ) -> None:
-        self._config = config
-        self._pending = pending
-        self._asks = asks
-        self._wire = wire
+        self._parts = parts
 
     def on_input_required(self, p: Pending, result: dict[str, Any], now: float) -> list[Event]:
         """The server answered `p` with input_required."""
@@ -62,12 +53,12 @@ class MrtrRounds:
 
     def _pause(self, p: Pending, result: dict[str, Any], now: float) -> list[Event]:
         p.mrtr_rounds += 1
-        if p.mrtr_rounds > self._config.max_mrtr_rounds:
+        if p.mrtr_rounds > self._parts.config.max_mrtr_rounds:
             return [
                 self._fail(
                     p,
                     f"{p.method}: the server asked for input more than "
-                    f"{self._config.max_mrtr_rounds} rounds; giving up",
+                    f"{self._parts.config.max_mrtr_rounds} rounds; giving up",
                 )
             ]
         p.on_wire = False
@@ -106,7 +97,7 @@ class MrtrRounds:
             if kind is None:
                 problems.append(f"{input_key!r}: unknown input request method {method!r}")
                 continue
-            if kind not in self._config.capabilities:
+            if kind not in self._parts.config.capabilities:
                 events.append(
                     ProtocolViolation(
                         "undeclared-capability",
@@ -116,7 +107,7 @@ class MrtrRounds:
                 )
             params = entry.get("params")
             ask = ServerAsk(
-                ask_id=self._asks.new_id(),
+                ask_id=self._parts.asks.new_id(),
                 kind=kind,
                 method=str(method),
                 params=params if isinstance(params, dict) else {},
@@ -125,11 +116,11 @@ class MrtrRounds:
                 request_key=p.key,
                 request_method=p.method,
             )
-            self._asks.open(ask)
+            self._parts.asks.open(ask)
             p.asks[ask.input_key or ""] = ask.ask_id
             events.append(ServerAskReceived(ask))
         if problems:
-            events.extend(self._asks.withdraw_for(p, "request failed"))
+            events.extend(self._parts.asks.withdraw_for(p, "request failed"))
             events.append(
                 self._fail(p, f"{p.method}: cannot answer input requests: " + "; ".join(problems))
             )
@@ -137,7 +128,7 @@ class MrtrRounds:
 
     def answer(self, ask: ServerAsk, result: dict[str, Any], now: float) -> list[Event]:
         """The user answered `ask` (already closed); the last answer sends the next round."""
-        p = self._pending.get(ask.request_key or -1)
+        p = self._parts.pending.get(ask.request_key or -1)
         if p is None:
             return []
         p.responses[ask.input_key or ""] = result
@@ -147,19 +138,19 @@ class MrtrRounds:
                 # The user's time in a dialog does not count against the server's total.
                 p.started += max(0.0, now - p.waiting_since)
                 p.waiting_since = None
-            self._wire.again(p, now)
+            self._parts.wire.again(p, now)
         return []
 
     def reject(self, ask: ServerAsk, message: str) -> list[Event]:
         """The user refused `ask` (already closed). MRTR has no error slot in
         inputResponses, so (as the SDKs do) the paused request is abandoned: it fails
         locally as "rejected"."""
-        p = self._pending.get(ask.request_key or -1)
+        p = self._parts.pending.get(ask.request_key or -1)
         if p is None:
             return []
         p.asks.pop(ask.input_key or "", None)
-        events = self._asks.withdraw_for(p, "another input request was rejected")
-        self._pending.forget(p)
+        events = self._parts.asks.withdraw_for(p, "another input request was rejected")
+        self._parts.pending.forget(p)
         events.append(
             RequestFailed(
                 p.key,
@@ -172,5 +163,5 @@ class MrtrRounds:
         return events
 
     def _fail(self, p: Pending, message: str) -> RequestFailed:
-        self._pending.forget(p)
+        self._parts.pending.forget(p)
         return RequestFailed(p.key, p.method, "protocol", message, wire_id=p.wire_id)

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.protocol.ask_table import AskTable
-from inspector.protocol.config import META_CLIENT_CAPS, META_PREFIX, ClientConfig
+from inspector.protocol.config import META_CLIENT_CAPS, META_PREFIX
 from inspector.protocol.events import (
     Event,
     InvalidFrame,
@@ -29,12 +28,9 @@ from inspector.protocol.jsonrpc import (
     Response,
 )
 from inspector.protocol.mrtr import MrtrRounds
-from inspector.protocol.negotiated import Negotiated
-from inspector.protocol.outbox import Outbox
+from inspector.protocol.parts import ConnectionParts
 from inspector.protocol.pending import Pending
-from inspector.protocol.pending_table import PendingTable
-from inspector.protocol.recent_ids import RecentIds
-from inspector.protocol.version_retry import VersionRetry, supported_list
+from inspector.protocol.version_retry import supported_list
 from inspector.protocol.versions import Era
 
 __all__ = ["TASKS_EXTENSION", "Responses"]
@@ -45,43 +41,17 @@ TASKS_EXTENSION = META_PREFIX + "tasks"
 class Responses:
     """Routes the server's responses (valid or malformed) to the request they answer."""
 
-    __slots__ = (
-        "_answered",
-        "_asks",
-        "_config",
-        "_given_up",
-        "_handshake",
-        "_mrtr",
-        "_negotiated",
-        "_outbox",
-        "_pending",
-        "_versions",
-    )
+    __slots__ = ("_handshake", "_mrtr", "_parts")
 
     def __init__(
         self,
-        *,
-        config: ClientConfig,
-        negotiated: Negotiated,
-        pending: PendingTable,
-        asks: AskTable,
-        outbox: Outbox,
-        given_up: RecentIds[tuple[str, str]],
-        answered: RecentIds[str],
+        parts: ConnectionParts,
         handshake: Handshake,
         mrtr: MrtrRounds,
-        versions: VersionRetry,
     ) -> None:
-        self._config = config
-        self._negotiated = negotiated
-        self._pending = pending
-        self._asks = asks
-        self._outbox = outbox
-        self._given_up = given_up
-        self._answered = answered
+        self._parts = parts
         self._handshake = handshake
         self._mrtr = mrtr
-        self._versions = versions
 
     def on_response(self, msg: Response | ErrorResponse, now: float) -> list[Event]:
         if msg.id is None:
@@ -94,10 +64,10 @@ class Responses:
                     f"{msg.code} {msg.message}",
                 )
             ]
-        p = self._pending.unbind_wire(msg.id)
+        p = self._parts.pending.unbind_wire(msg.id)
         if p is None:
             return [self._unmatched(msg)]
-        self._answered.remember(msg.id, p.method)
+        self._parts.answered.remember(msg.id, p.method)
         if p.internal is not None:
             return self._handshake.on_answer(p, msg, now)
         if isinstance(msg, ErrorResponse):
@@ -109,15 +79,15 @@ class Responses:
         value = frame.value
         if frame.id is not None and isinstance(value, dict) and "method" in value:
             # A malformed request from the server: answer it, or the server waits forever.
-            self._outbox.put(
+            self._parts.outbox.put(
                 ErrorResponse(frame.id, INVALID_REQUEST, f"Invalid request: {frame.reason}")
             )
             return events
-        p = self._pending.on_wire(frame.id) if frame.id is not None else None
+        p = self._parts.pending.on_wire(frame.id) if frame.id is not None else None
         if p is not None and isinstance(value, dict):  # it looks like a response
-            self._pending.forget(p)
-            self._answered.remember(p.wire_id, p.method)
-            events.extend(self._asks.withdraw_for(p, "malformed response"))
+            self._parts.pending.forget(p)
+            self._parts.answered.remember(p.wire_id, p.method)
+            events.extend(self._parts.asks.withdraw_for(p, "malformed response"))
             events.append(
                 RequestFailed(
                     p.key,
@@ -133,11 +103,11 @@ class Responses:
 
     def _unmatched(self, msg: Response | ErrorResponse) -> Event:
         assert msg.id is not None
-        late = self._given_up.get(msg.id)
+        late = self._parts.given_up.get(msg.id)
         if late is not None:
             method, why = late
             return LateResponse(msg.id, method, why)
-        earlier = self._answered.get(msg.id)
+        earlier = self._parts.answered.get(msg.id)
         if earlier is not None:
             return UnmatchedResponse(
                 msg.id,
@@ -151,49 +121,49 @@ class Responses:
     def _on_error(self, p: Pending, err: ErrorResponse, now: float) -> list[Event]:
         if (
             err.code == UNSUPPORTED_PROTOCOL_VERSION
-            and self._negotiated.era is Era.MODERN
+            and self._parts.negotiated.era is Era.MODERN
             and not p.raw
         ):
             supported = supported_list(err.data)
-            retried = self._versions.retry(p, supported, now, "server answered -32022")
+            retried = self._parts.versions.retry(p, supported, now, "server answered -32022")
             if retried is not None:
                 return [retried]
             listed = ", ".join(supported) if supported else "no list given"
             return [
-                self._pending.fail_with_error(
+                self._parts.pending.fail_with_error(
                     p,
                     err,
                     f"{p.method}: the server does not support protocol version "
-                    f"{self._negotiated.protocol_version} (it supports: {listed})",
+                    f"{self._parts.negotiated.protocol_version} (it supports: {listed})",
                 )
             ]
-        return [self._pending.fail_with_error(p, err)]
+        return [self._parts.pending.fail_with_error(p, err)]
 
     def _on_result(self, p: Pending, result: dict[str, Any], now: float) -> list[Event]:
-        if self._negotiated.era is not Era.MODERN or p.raw:
-            return [self._pending.complete(p, result)]
+        if self._parts.negotiated.era is not Era.MODERN or p.raw:
+            return [self._parts.pending.complete(p, result)]
         result_type = result.get("resultType", "complete")  # spec: absent means "complete"
         if result_type == "complete":
-            return [self._pending.complete(p, result)]
+            return [self._parts.pending.complete(p, result)]
         if result_type == "task" and p.method == "tools/call":
             # The io.modelcontextprotocol/tasks extension (SEP-2663): a CreateTaskResult, which
             # a server must only send when the request declared the extension.
-            if _declares_tasks(self._config.capabilities, p.params):
-                return [self._pending.complete(p, result)]
+            if _declares_tasks(self._parts.config.capabilities, p.params):
+                return [self._parts.pending.complete(p, result)]
             return [
                 ProtocolViolation(
                     "task-undeclared",
                     f"{p.method}: the server answered with a task, but this request did not "
                     "declare the io.modelcontextprotocol/tasks extension; shown as is",
                 ),
-                self._pending.complete(p, result),
+                self._parts.pending.complete(p, result),
             ]
         if result_type != "input_required":
             return [
                 ProtocolViolation(
                     "resultType", f"{p.method}: unknown resultType {result_type!r}; shown as is"
                 ),
-                self._pending.complete(p, result),
+                self._parts.pending.complete(p, result),
             ]
         return self._mrtr.on_input_required(p, result, now)
 

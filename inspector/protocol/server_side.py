@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.protocol.ask_table import AskTable
 from inspector.protocol.asks import ServerAsk, ask_kind
-from inspector.protocol.config import ClientConfig
 from inspector.protocol.events import (
     Event,
     NotificationReceived,
@@ -31,13 +29,10 @@ from inspector.protocol.jsonrpc import (
     Request,
     Response,
 )
-from inspector.protocol.negotiated import Negotiated
 from inspector.protocol.notifications import type_notification
-from inspector.protocol.outbox import Outbox
+from inspector.protocol.parts import ConnectionParts
 from inspector.protocol.pending import Pending
-from inspector.protocol.pending_table import PendingTable
-from inspector.protocol.recent_ids import RecentIds
-from inspector.protocol.state import ConnectionState, ConnectionStateMachine
+from inspector.protocol.state import ConnectionState
 from inspector.protocol.versions import Era, features
 
 __all__ = ["ServerSide"]
@@ -46,43 +41,22 @@ __all__ = ["ServerSide"]
 class ServerSide:
     """Reads the server's requests and notifications; answers legacy asks."""
 
-    __slots__ = (
-        "_answered",
-        "_asks",
-        "_config",
-        "_lifecycle",
-        "_negotiated",
-        "_outbox",
-        "_pending",
-    )
+    __slots__ = ("_parts",)
 
     def __init__(
         self,
-        *,
-        config: ClientConfig,
-        lifecycle: ConnectionStateMachine,
-        negotiated: Negotiated,
-        pending: PendingTable,
-        asks: AskTable,
-        outbox: Outbox,
-        answered: RecentIds[str],
+        parts: ConnectionParts,
     ) -> None:
-        self._config = config
-        self._lifecycle = lifecycle
-        self._negotiated = negotiated
-        self._pending = pending
-        self._asks = asks
-        self._outbox = outbox
-        self._answered = answered
+        self._parts = parts
 
     # ------------------------------------------------------------- requests
     def on_request(self, req: Request) -> list[Event]:
         """The server sent a request: answer it, or open an ask for the user."""
-        era = self._negotiated.era
-        version = self._negotiated.protocol_version
+        era = self._parts.negotiated.era
+        version = self._parts.negotiated.protocol_version
         events: list[Event] = []
-        if era is Era.MODERN and self._lifecycle.state is not ConnectionState.PROBING:
-            self._outbox.put(
+        if era is Era.MODERN and self._parts.lifecycle.state is not ConnectionState.PROBING:
+            self._parts.outbox.put(
                 ErrorResponse(
                     req.id,
                     METHOD_NOT_FOUND,
@@ -98,7 +72,7 @@ class ServerSide:
                     req,
                 )
             ]
-        if req.method != "ping" and not self._negotiated.initialized_sent:
+        if req.method != "ping" and not self._parts.negotiated.initialized_sent:
             events.append(
                 ProtocolViolation(
                     "lifecycle",
@@ -108,11 +82,11 @@ class ServerSide:
                 )
             )
         if req.method == "ping":
-            self._outbox.put(Response(req.id, {}))
+            self._parts.outbox.put(Response(req.id, {}))
             return events
         kind = ask_kind(req.method)
         if kind is None:
-            self._outbox.put(
+            self._parts.outbox.put(
                 ErrorResponse(req.id, METHOD_NOT_FOUND, f"Method not found: {req.method}")
             )
             events.append(
@@ -123,8 +97,8 @@ class ServerSide:
                 )
             )
             return events
-        if kind not in self._config.capabilities:
-            self._outbox.put(
+        if kind not in self._parts.config.capabilities:
+            self._parts.outbox.put(
                 ErrorResponse(
                     req.id,
                     METHOD_NOT_FOUND,
@@ -140,7 +114,7 @@ class ServerSide:
                 )
             )
             return events
-        version = version or self._config.legacy_version
+        version = version or self._parts.config.legacy_version
         if req.method not in features(version).server_requests:
             events.append(
                 ProtocolViolation(
@@ -150,27 +124,27 @@ class ServerSide:
                 )
             )
         ask = ServerAsk(
-            ask_id=self._asks.new_id(),
+            ask_id=self._parts.asks.new_id(),
             kind=kind,
             method=req.method,
             params=req.params or {},
             era=Era.LEGACY,
             wire_id=req.id,
         )
-        self._asks.open(ask)
+        self._parts.asks.open(ask)
         events.append(ServerAskReceived(ask))
         return events
 
     def answer(self, ask: ServerAsk, result: dict[str, Any]) -> None:
         """The user answered the legacy `ask` (already closed): the server gets a response."""
         assert ask.wire_id is not None
-        self._outbox.put(Response(ask.wire_id, result))
+        self._parts.outbox.put(Response(ask.wire_id, result))
 
     def reject(self, ask: ServerAsk, message: str) -> None:
         """The user refused the legacy `ask` (already closed): a JSON-RPC error -1
         (spec 2025-06-18 sampling: "User rejected")."""
         assert ask.wire_id is not None
-        self._outbox.put(ErrorResponse(ask.wire_id, USER_REJECTED, message))
+        self._parts.outbox.put(ErrorResponse(ask.wire_id, USER_REJECTED, message))
 
     # ------------------------------------------------------------- notifications
     def on_notification(self, note: Notification, now: float) -> list[Event]:
@@ -178,9 +152,9 @@ class ServerSide:
         typed = type_notification(note)
         events: list[Event] = []
         if isinstance(typed, ProgressUpdate):
-            p = self._pending.by_token(typed.token) if isinstance(typed.token, str) else None
+            p = self._parts.pending.by_token(typed.token) if isinstance(typed.token, str) else None
             if p is not None:
-                if self._config.reset_timeout_on_progress:
+                if self._parts.config.reset_timeout_on_progress:
                     p.last_activity = now
             else:
                 events.append(
@@ -193,16 +167,16 @@ class ServerSide:
             typed = ProgressUpdate(typed.token, typed.progress, typed.total, typed.message, key)
         elif isinstance(typed, ServerCancelled):
             rid = typed.request_id
-            ours = self._pending.on_wire(rid) if rid is not None else None
-            if rid is not None and self._asks.is_open_by_server(rid):
+            ours = self._parts.pending.on_wire(rid) if rid is not None else None
+            if rid is not None and self._parts.asks.is_open_by_server(rid):
                 reason = typed.reason or "cancelled by the server"
-                events.extend(self._asks.cancel_by_server(rid, reason))
-            elif ours is not None and self._negotiated.era is Era.MODERN:
+                events.extend(self._parts.asks.cancel_by_server(rid, reason))
+            elif ours is not None and self._parts.negotiated.era is Era.MODERN:
                 # Legacy: ids are per direction, so a server cancel names its own request.
                 events.extend(self._on_server_cancel(ours, typed))
         elif isinstance(typed, SubscriptionAcknowledged):
             sid = typed.subscription_id
-            key = self._pending.key_of_wire_id(sid) if sid is not None else None
+            key = self._parts.pending.key_of_wire_id(sid) if sid is not None else None
             typed = SubscriptionAcknowledged(sid, typed.notifications, key)
         events.extend(self._lifecycle_violations(note))
         events.insert(0, NotificationReceived(note, typed))
@@ -210,10 +184,10 @@ class ServerSide:
 
     def _lifecycle_violations(self, note: Notification) -> list[Event]:
         events: list[Event] = []
-        version = self._negotiated.protocol_version
+        version = self._parts.negotiated.protocol_version
         if (
-            self._negotiated.era is Era.LEGACY
-            and self._lifecycle.state is ConnectionState.INITIALIZING
+            self._parts.negotiated.era is Era.LEGACY
+            and self._parts.lifecycle.state is ConnectionState.INITIALIZING
             and (note.method not in ("notifications/message", "notifications/progress"))
         ):
             events.append(
@@ -243,8 +217,8 @@ class ServerSide:
                     "(the request stays pending)",
                 )
             ]
-        self._pending.forget(p)
-        self._answered.remember(p.wire_id, p.method)
+        self._parts.pending.forget(p)
+        self._parts.answered.remember(p.wire_id, p.method)
         reason = f" ({cancelled.reason})" if cancelled.reason else ""
         return [
             RequestFailed(
