@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from inspector.common.listeners import Listeners, Unsubscribe
+from inspector.common.tasks import settle_tasks
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
 from inspector.protocol.errors import LocalProtocolError
@@ -218,14 +219,7 @@ class Session:
         finally:
             for event in self.conn.connection_lost("the session was closed"):
                 self._dispatch(event)
-            for task in self._tasks:
-                if not task.done():
-                    try:
-                        await asyncio.wait_for(asyncio.shield(task), 2.0)
-                    except (TimeoutError, asyncio.CancelledError):
-                        task.cancel()
-                    except Exception:
-                        log.exception("session task failed")
+            await settle_tasks(self._tasks, 2.0, log, "a session task")
 
     async def __aenter__(self) -> Session:
         return self

@@ -8,6 +8,7 @@ boundary, into `TransportError` subclasses with sentences a person understands.
 from __future__ import annotations
 
 import abc
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
@@ -175,3 +176,13 @@ class Transport(abc.ABC):
     @abc.abstractmethod
     async def close(self) -> None:
         """End the connection gracefully, escalating as needed. Idempotent."""
+
+
+async def until_closed(queue: asyncio.Queue[TransportEvent]) -> AsyncIterator[TransportEvent]:
+    """A transport's events from its queue, in order, ending after `TransportClosed` (what
+    every `Transport.events()` yields)."""
+    while True:
+        event = await queue.get()
+        yield event
+        if isinstance(event, TransportClosed):
+            return

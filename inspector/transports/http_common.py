@@ -10,7 +10,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from inspector.transports.base import DEFAULT_MAX_MESSAGE_BYTES, HttpExchange, TransportError
+from inspector.transports.base import (
+    DEFAULT_MAX_MESSAGE_BYTES,
+    FrameReceived,
+    HttpExchange,
+    TransportError,
+)
+from inspector.transports.sse import SseEvent
 
 __all__ = [
     "MODERN_ERROR_CODES",
@@ -151,3 +157,14 @@ def describe_http_error(exc: httpx.HTTPError, url: str) -> str:
     if isinstance(exc, httpx.ReadError):
         return f"reading from the server failed: {exc or type(exc).__name__}"
     return f"HTTP error: {type(exc).__name__}: {exc}"
+
+
+def sse_frame(event: SseEvent, exchange: HttpExchange) -> FrameReceived:
+    """The frame an SSE event carries, with the exchange it came on and its event id."""
+    return FrameReceived(
+        event.data,
+        event.size or len(event.data),
+        event.truncated,
+        http=exchange,
+        sse_event_id=event.id,
+    )

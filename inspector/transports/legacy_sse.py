@@ -17,7 +17,6 @@ import httpx
 
 from inspector.transports.base import (
     DeliveryFailed,
-    FrameReceived,
     HttpExchange,
     Outgoing,
     Transport,
@@ -25,6 +24,7 @@ from inspector.transports.base import (
     TransportClosedError,
     TransportError,
     TransportEvent,
+    until_closed,
 )
 from inspector.transports.http_common import (
     HttpParams,
@@ -32,6 +32,7 @@ from inspector.transports.http_common import (
     describe_http_error,
     exchange_of,
     new_client,
+    sse_frame,
 )
 from inspector.transports.sse import SseDecoder
 
@@ -117,15 +118,7 @@ class LegacySseTransport(Transport):
                         if event.event == "endpoint":
                             self._on_endpoint(event.text, exchange)
                             continue
-                        await self._queue.put(
-                            FrameReceived(
-                                event.data,
-                                event.size or len(event.data),
-                                event.truncated,
-                                http=exchange,
-                                sse_event_id=event.id,
-                            )
-                        )
+                        await self._queue.put(sse_frame(event, exchange))
             except httpx.HTTPError as exc:
                 reason = f"the SSE stream broke: {describe_http_error(exc, self.params.url)}"
             if self._closing:
@@ -189,12 +182,8 @@ class LegacySseTransport(Transport):
                 )
             )
 
-    async def events(self) -> AsyncIterator[TransportEvent]:
-        while True:
-            event = await self._queue.get()
-            yield event
-            if isinstance(event, TransportClosed):
-                return
+    def events(self) -> AsyncIterator[TransportEvent]:
+        return until_closed(self._queue)
 
     async def _emit_closed(self, reason: str, *, error: bool) -> None:
         if self._closed_sent:

@@ -20,6 +20,7 @@ from inspector.transports.base import (
     TransportClosed,
     TransportClosedError,
     TransportEvent,
+    until_closed,
 )
 
 __all__ = ["MemoryTransport", "Peer"]
@@ -67,12 +68,8 @@ class MemoryTransport(Transport):
         self._end(TransportClosed(reason, exit_code=exit_code, error=True))
 
     # ----------------------------------------------------------- the session's side
-    async def events(self) -> AsyncIterator[TransportEvent]:
-        while True:
-            event = await self._events.get()
-            yield event
-            if isinstance(event, TransportClosed):
-                return
+    def events(self) -> AsyncIterator[TransportEvent]:
+        return until_closed(self._events)
 
     async def close(self) -> None:
         self._end(TransportClosed("closed by the client"))

@@ -30,6 +30,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from inspector.common.tasks import settle_tasks
 from inspector.transports.base import (
     DEFAULT_MAX_MESSAGE_BYTES,
     FrameReceived,
@@ -41,6 +42,7 @@ from inspector.transports.base import (
     TransportClosedError,
     TransportError,
     TransportEvent,
+    until_closed,
 )
 
 __all__ = ["DEFAULT_INHERITED_ENV", "StdioParams", "StdioTransport", "minimal_environment"]
@@ -180,12 +182,8 @@ class StdioTransport(Transport):
                     f"the server closed its stdin ({self._exit_description()})"
                 ) from exc
 
-    async def events(self) -> AsyncIterator[TransportEvent]:
-        while True:
-            event = await self._queue.get()
-            yield event
-            if isinstance(event, TransportClosed):
-                return
+    def events(self) -> AsyncIterator[TransportEvent]:
+        return until_closed(self._queue)
 
     def _exit_description(self) -> str:
         code = self._proc.returncode if self._proc else None
@@ -380,14 +378,7 @@ class StdioTransport(Transport):
                 log.warning("server %s ignored SIGTERM; sending SIGKILL", proc.pid)
                 self._signal(signal.SIGKILL if sys.platform != "win32" else signal.SIGTERM)
                 await self._wait_exit(5.0)
-        for task in self._tasks:
-            if not task.done():
-                try:
-                    await asyncio.wait_for(asyncio.shield(task), 2.0)
-                except (TimeoutError, asyncio.CancelledError):
-                    task.cancel()
-                except Exception:
-                    log.exception("stdio pump ended with an error")
+        await settle_tasks(self._tasks, 2.0, log, "a stdio pump")
         if self._held_pipes:
             await self._end_leftovers(proc.pid)
         self._cancel_readers()  # normally done already (EOF); not if a pipe was held

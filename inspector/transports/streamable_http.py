@@ -37,6 +37,7 @@ from inspector.transports.base import (
     TransportClosed,
     TransportClosedError,
     TransportEvent,
+    until_closed,
 )
 from inspector.transports.http_bodies import (
     answers,
@@ -132,12 +133,8 @@ class StreamableHttpTransport(Transport):
                 self._sse().run_get_stream(get_info), name="http-get-stream"
             )
 
-    async def events(self) -> AsyncIterator[TransportEvent]:
-        while True:
-            event = await self._queue.get()
-            yield event
-            if isinstance(event, TransportClosed):
-                return
+    def events(self) -> AsyncIterator[TransportEvent]:
+        return until_closed(self._queue)
 
     async def close(self) -> None:
         if self._closing:

@@ -23,14 +23,13 @@ import httpx
 
 from inspector.transports.base import (
     DeliveryFailed,
-    FrameReceived,
     HttpExchange,
     Outgoing,
     StreamLost,
     TransportEvent,
 )
 from inspector.transports.http_bodies import answers, as_text, content_type, read_body, response_id
-from inspector.transports.http_common import HttpParams, describe_http_error, exchange_of
+from inspector.transports.http_common import HttpParams, describe_http_error, exchange_of, sse_frame
 from inspector.transports.sse import SseDecoder, SseEvent
 
 __all__ = ["EVENT_STREAM", "HeadersFor", "SseStreams"]
@@ -122,15 +121,7 @@ class SseStreams:
     async def _deliver(
         self, event: SseEvent, wire_id: str | int | None, exchange: HttpExchange
     ) -> bool:
-        await self._emit(
-            FrameReceived(
-                event.data,
-                event.size or len(event.data),
-                event.truncated,
-                http=exchange,
-                sse_event_id=event.id,
-            )
-        )
+        await self._emit(sse_frame(event, exchange))
         if wire_id is None:
             if exchange.note == _GET_STREAM_NOTE and (rid := response_id(event.text)) is not None:
                 # spec 2025-11-25: the standalone GET stream carries no responses (except
