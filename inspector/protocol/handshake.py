@@ -8,6 +8,8 @@ cancels and transport failures reach it through the connection.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from inspector.protocol.config import META_SERVER_INFO
 from inspector.protocol.errors import LocalProtocolError
 from inspector.protocol.events import (
@@ -41,16 +43,11 @@ from inspector.protocol.versions import (
 __all__ = ["Handshake"]
 
 
+@dataclass(slots=True, eq=False)
 class Handshake:
     """Starts the session in the configured era and reads the server's first answer."""
 
-    __slots__ = ("_parts",)
-
-    def __init__(
-        self,
-        parts: ConnectionParts,
-    ) -> None:
-        self._parts = parts
+    _parts: ConnectionParts
 
     def start(self, now: float) -> int:
         """Queue the handshake for the configured era. Returns the handshake request key."""

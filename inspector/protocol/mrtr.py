@@ -9,6 +9,7 @@ answers in `inputResponses` and the server's `requestState`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from inspector.protocol.asks import ServerAsk, ask_kind
@@ -26,16 +27,11 @@ from inspector.protocol.versions import Era
 __all__ = ["MrtrRounds"]
 
 
+@dataclass(slots=True, eq=False)
 class MrtrRounds:
     """Turns input_required answers into asks, and the user's answers into the next round."""
 
-    __slots__ = ("_parts",)
-
-    def __init__(
-        self,
-        parts: ConnectionParts,
-    ) -> None:
-        self._parts = parts
+    _parts: ConnectionParts
 
     def on_input_required(self, p: Pending, result: dict[str, Any], now: float) -> list[Event]:
         """The server answered `p` with input_required."""

@@ -8,6 +8,7 @@ everything else ends the request. An answer nobody waits for is named for what i
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from inspector.protocol.config import META_CLIENT_CAPS, META_PREFIX
@@ -38,20 +39,13 @@ __all__ = ["TASKS_EXTENSION", "Responses"]
 TASKS_EXTENSION = META_PREFIX + "tasks"
 
 
+@dataclass(slots=True, eq=False)
 class Responses:
     """Routes the server's responses (valid or malformed) to the request they answer."""
 
-    __slots__ = ("_handshake", "_mrtr", "_parts")
-
-    def __init__(
-        self,
-        parts: ConnectionParts,
-        handshake: Handshake,
-        mrtr: MrtrRounds,
-    ) -> None:
-        self._parts = parts
-        self._handshake = handshake
-        self._mrtr = mrtr
+    _parts: ConnectionParts
+    _handshake: Handshake
+    _mrtr: MrtrRounds
 
     def on_response(self, msg: Response | ErrorResponse, now: float) -> list[Event]:
         if msg.id is None:

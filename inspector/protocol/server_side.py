@@ -8,6 +8,7 @@ it names, and a server's notifications/cancelled withdraws an ask or ends a stre
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from inspector.protocol.asks import ServerAsk, ask_kind
@@ -38,16 +39,11 @@ from inspector.protocol.versions import Era, features
 __all__ = ["ServerSide"]
 
 
+@dataclass(slots=True, eq=False)
 class ServerSide:
     """Reads the server's requests and notifications; answers legacy asks."""
 
-    __slots__ = ("_parts",)
-
-    def __init__(
-        self,
-        parts: ConnectionParts,
-    ) -> None:
-        self._parts = parts
+    _parts: ConnectionParts
 
     # ------------------------------------------------------------- requests
     def on_request(self, req: Request) -> list[Event]:
