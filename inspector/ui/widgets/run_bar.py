@@ -9,6 +9,7 @@ colors behave the same everywhere. The bar only shows: the view decides when it 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Final, Literal, TypeAlias
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -43,6 +44,8 @@ class RunBar(QWidget):
         run_tip: str = "",
         busy_text: str = "",
         cancellable: bool = True,
+        on_run: Callable[[], object] | None = None,
+        on_cancel: Callable[[], object] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -72,8 +75,18 @@ class RunBar(QWidget):
         self._ticker = QTimer(self)
         self._ticker.setInterval(_TICK_MS)
         self._ticker.timeout.connect(self._tick)
+        if on_run is not None:
+            self.run_requested.connect(lambda: on_run())
+        if on_cancel is not None:
+            self.cancel_requested.connect(lambda: on_cancel())
 
     # ------------------------------------------------------------ layout
+    def name_parts(self, run: str, cancel: str, status: str) -> None:
+        """Object names for the view's own parts (tests and screenshots find them by name)."""
+        self.run_button.setObjectName(run)
+        self.cancel_button.setObjectName(cancel)
+        self.status_label.setObjectName(status)
+
     def add_control(self, widget: QWidget) -> None:
         """A control between the buttons and the status (run as task, Subscribe...)."""
         self._row.insertWidget(self._row.indexOf(self.status_label), widget)

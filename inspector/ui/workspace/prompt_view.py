@@ -75,15 +75,11 @@ class PromptGetView(QWidget):
         self.completions = ServerCompletions(self.form)
         self.completion_note = self.completions.note
 
-        self.bar = RunBar("Get", busy_text="Getting…")
-        self.bar.run_requested.connect(lambda: self.get())
-        self.bar.cancel_requested.connect(self.cancel)
+        self.bar = RunBar("Get", busy_text="Getting…", on_run=self.get, on_cancel=self.cancel)
+        self.bar.name_parts("getButton", "cancelGet", "getStatus")
         self.get_button = self.bar.run_button
-        self.get_button.setObjectName("getButton")
         self.cancel_button = self.bar.cancel_button
-        self.cancel_button.setObjectName("cancelGet")
         self.status = self.bar.status_label
-        self.status.setObjectName("getStatus")
         self.copy_button = QPushButton("Copy messages")
         self.copy_button.setToolTip("Copy the messages as JSON")
         self.copy_button.clicked.connect(self.copy_messages)

@@ -58,15 +58,11 @@ class ResourceReader(QWidget):
         self.result: ReadResult | None = None
         self.reads = 0
 
-        self.bar = RunBar("Read", busy_text="Reading…")
-        self.bar.run_requested.connect(self.read)
-        self.bar.cancel_requested.connect(self.cancel)
+        self.bar = RunBar("Read", busy_text="Reading…", on_run=self.read, on_cancel=self.cancel)
+        self.bar.name_parts("readButton", "cancelRead", "readStatus")
         self.read_button = self.bar.run_button
-        self.read_button.setObjectName("readButton")
         self.cancel_button = self.bar.cancel_button
-        self.cancel_button.setObjectName("cancelRead")
         self.status = self.bar.status_label
-        self.status.setObjectName("readStatus")
         self.subscribe_button = QPushButton("Subscribe")
         self.subscribe_button.setObjectName("subscribeButton")
         self.subscribe_button.clicked.connect(self.toggle_subscription)
