@@ -11,14 +11,24 @@ Widgets and commands call these instead of building JSON-RPC params themselves.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
+
+from typing_extensions import Unpack
 
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.versions import Era
 from inspector.session.call import Call, ProgressCallback, RequestChannel, Timeout
 from inspector.session.tool_headers import ToolHeaderRegistry
 
-__all__ = ["McpClient"]
+__all__ = ["CallOptions", "McpClient"]
+
+
+class CallOptions(TypedDict, total=False):
+    """How a tools/call is sent: progress, its timeout, past the capability check."""
+
+    on_progress: ProgressCallback | None
+    timeout: Timeout
+    override: bool
 
 
 class McpClient:
@@ -119,18 +129,9 @@ class McpClient:
         )
 
     async def call_tool(
-        self,
-        name: str,
-        arguments: dict[str, Any] | None = None,
-        *,
-        on_progress: ProgressCallback | None = None,
-        timeout: Timeout = "default",
-        override: bool = False,
+        self, name: str, arguments: dict[str, Any] | None = None, **options: Unpack[CallOptions]
     ) -> dict[str, Any]:
-        call = self.start_tool_call(
-            name, arguments, on_progress=on_progress, timeout=timeout, override=override
-        )
-        return await call.result()
+        return await self.start_tool_call(name, arguments, **options).result()
 
     # -------------------------------------------------------------- resources
     def start_read_resource(self, uri: str, *, override: bool = False) -> Call:
