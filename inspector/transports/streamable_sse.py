@@ -147,19 +147,11 @@ class SseStreams:
         """Legacy: GET with Last-Event-ID until the answer arrives (spec 2025-11-25
         Resumability), waiting `retry:` milliseconds between attempts."""
         assert info.wire_id is not None
-        url = self._params.url
         for attempt in range(1, self._params.max_resume_attempts + 1):
             await asyncio.sleep(self._retry_delay(decoder))
-            headers = self._headers_for(info, EVENT_STREAM)
             assert decoder.last_event_id is not None
-            headers["Last-Event-ID"] = decoder.last_event_id
-            request = self._client.build_request("GET", url, headers=headers)
-            try:
-                response = await self._client.send(request, stream=True)
-            except httpx.HTTPError as exc:
-                await self._emit(
-                    exchange_of(request, None, self._secret, note=describe_http_error(exc, url))
-                )
+            request, response = await self._open_get(info, decoder.last_event_id)
+            if response is None:
                 continue
             try:
                 note = f"resuming after event {decoder.last_event_id} (attempt {attempt})"
@@ -200,24 +192,31 @@ class SseStreams:
             )
         )
 
+    async def _open_get(
+        self, info: Outgoing, last_event_id: str | None
+    ) -> tuple[httpx.Request, httpx.Response | None]:
+        """A GET for an event stream, resuming after `last_event_id` if given. The response
+        is None when the request failed; the exchange that says why is in the log."""
+        headers = self._headers_for(info, EVENT_STREAM)
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        request = self._client.build_request("GET", self._params.url, headers=headers)
+        try:
+            return request, await self._client.send(request, stream=True)
+        except httpx.HTTPError as exc:
+            note = describe_http_error(exc, self._params.url)
+            await self._emit(exchange_of(request, None, self._secret, note=note))
+            return request, None
+
     # ------------------------------------------------------------ the GET stream
     async def run_get_stream(self, info: Outgoing) -> None:
         """Legacy: the optional GET stream for server-initiated messages, kept open until
         the connection closes, the server refuses it, or it failed too often."""
-        url = self._params.url
         decoder = SseDecoder(self._params.max_event_bytes)
         failures = 0
         while not self._closing():
-            headers = self._headers_for(info, EVENT_STREAM)
-            if decoder.last_event_id is not None:
-                headers["Last-Event-ID"] = decoder.last_event_id
-            request = self._client.build_request("GET", url, headers=headers)
-            try:
-                response = await self._client.send(request, stream=True)
-            except httpx.HTTPError as exc:
-                await self._emit(
-                    exchange_of(request, None, self._secret, note=describe_http_error(exc, url))
-                )
+            request, response = await self._open_get(info, decoder.last_event_id)
+            if response is None:
                 failures += 1
             else:
                 try:
