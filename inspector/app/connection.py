@@ -288,15 +288,6 @@ class ConnectionModel:
     def tools_error(self) -> str | None:
         return self.catalog.tools.error or self.catalog.tools.absent
 
-    def reload_list(self, kind: CatalogKind) -> asyncio.Task[None] | None:
-        return self.catalog_loader.reload(kind)
-
-    def load_more(self, kind: CatalogKind) -> asyncio.Task[None] | None:
-        return self.catalog_loader.load_more(kind)
-
-    def load_all(self, kind: CatalogKind) -> asyncio.Task[None] | None:
-        return self.catalog_loader.load_all(kind)
-
     def _relisted(self, kind: CatalogKind, diff: ListDiff) -> None:
         self.relisted.emit(kind, diff)
         self.notice.emit(f"{self.catalog[kind].method}: {diff.describe()}")

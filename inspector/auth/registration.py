@@ -41,13 +41,7 @@ class Registration:
                     f"the pre-registered client belongs to {s.preregistered_issuer}, but the "
                     f"server now uses {meta.issuer}: those credentials are not sent there"
                 )
-            client = ClientInfo(
-                client_id=s.client_id,
-                method="preregistered",
-                client_secret=s.client_secret,
-                auth_method=s.token_endpoint_auth_method,
-                issuer=meta.issuer,
-            )
+            client = self._preregistered(meta)
             self._context.emit(
                 "registration",
                 f"using the pre-registered client {s.client_id}"
@@ -215,13 +209,7 @@ class Registration:
                 f"the client belongs to {s.preregistered_issuer}, but the server now uses "
                 f"{meta.issuer}: its credentials are not sent there"
             )
-        client = ClientInfo(
-            client_id=s.client_id,
-            method="preregistered",
-            client_secret=s.client_secret,
-            auth_method=s.token_endpoint_auth_method,
-            issuer=meta.issuer,
-        )
+        client = self._preregistered(meta)
         self.client = client
         return client
 
@@ -230,13 +218,7 @@ class Registration:
         process: the configured one, the CIMD URL, else the stored registration."""
         s = self._context.settings
         if s.client_id and s.registration in ("auto", "preregistered"):
-            return ClientInfo(
-                client_id=s.client_id,
-                method="preregistered",
-                client_secret=s.client_secret,
-                auth_method=s.token_endpoint_auth_method,
-                issuer=meta.issuer,
-            )
+            return self._preregistered(meta)
         if s.cimd_url and meta.cimd_supported and s.registration in ("auto", "cimd"):
             return ClientInfo(client_id=s.cimd_url, method="cimd", auth_method="none")
         stored = self._context.store.load_client(meta.issuer)
@@ -244,3 +226,15 @@ class Registration:
         if client is not None:
             self._context.redactor.add(client.client_secret)
         return client
+
+    def _preregistered(self, meta: ServerMetadata) -> ClientInfo:
+        """The client the settings name, as a client of this authorization server."""
+        s = self._context.settings
+        assert s.client_id is not None
+        return ClientInfo(
+            client_id=s.client_id,
+            method="preregistered",
+            client_secret=s.client_secret,
+            auth_method=s.token_endpoint_auth_method,
+            issuer=meta.issuer,
+        )

@@ -236,17 +236,8 @@ class _Builder:
         if why is not None:
             self.warn(where, why)
             return self._json(name, schema, required, why, quiet=True)
-        spec = FieldSpec(
-            name=name,
-            kind="json",
-            schema=schema,
-            title=_str(schema.get("title")),
-            description=_str(schema.get("description")),
-            required=required,
-            default=schema.get("default", UNSET),
-            nullable=nullable,
-            secret=looks_secret("", schema),
-        )
+        spec = _field(name, schema, required, nullable=nullable)
+        spec.secret = looks_secret("", schema)
         if "const" in schema:
             spec.kind = "enum"
             spec.choices = [Choice(schema["const"], _label(schema["const"]))]
@@ -288,17 +279,9 @@ class _Builder:
         quiet: bool = False,
         nullable: bool = False,
     ) -> FieldSpec:
-        return FieldSpec(
-            name=name,
-            kind="json",
-            schema=schema,
-            title=_str(schema.get("title")),
-            description=_str(schema.get("description")),
-            required=required,
-            default=schema.get("default", UNSET),
-            why_json=why,
-            nullable=nullable,
-        )
+        spec = _field(name, schema, required, nullable=nullable)
+        spec.why_json = why
+        return spec
 
     def _simplify(self, schema: dict[str, Any]) -> tuple[dict[str, Any], bool, str | None]:
         """Reduce nullable and single-branch combinators; (schema, nullable, why not)."""
@@ -510,6 +493,20 @@ def _wants_multiline(name: str, schema: dict[str, Any], spec: FieldSpec) -> bool
     if isinstance(default, str) and "\n" in default:
         return True
     return bool(_LONG_TEXT_NAME.match(name))
+
+
+def _field(name: str, schema: dict[str, Any], required: bool, *, nullable: bool) -> FieldSpec:
+    """A field as the schema declares it (a JSON editor until a kind is found for it)."""
+    return FieldSpec(
+        name=name,
+        kind="json",
+        schema=schema,
+        title=_str(schema.get("title")),
+        description=_str(schema.get("description")),
+        required=required,
+        default=schema.get("default", UNSET),
+        nullable=nullable,
+    )
 
 
 def _str(value: Any) -> str:

@@ -10,7 +10,7 @@ names they have always used. Widgets never touch the Session directly.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -24,8 +24,8 @@ from inspector.features.catalog.pins import PinStore
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.features.resource_watch import ResourceWatches
 from inspector.features.tasks import TaskClient, TaskStore
-from inspector.protocol.events import ProgressUpdate, SessionReady
-from inspector.session import Call, Session
+from inspector.protocol.events import SessionReady
+from inspector.session import Session
 from inspector.settings.profile_auth import ProfileAuth
 from inspector.settings.profiles import Profile
 from inspector.traffic.error_store import ErrorStore
@@ -181,31 +181,11 @@ class ConnectionController(QObject):
     def send_raw(self, text: str) -> asyncio.Task[Any]:
         return self.model.send_raw(text)
 
-    def start_tool_call(
-        self,
-        name: str,
-        arguments: dict[str, Any],
-        on_progress: Callable[[ProgressUpdate], None],
-        *,
-        extra: dict[str, Any] | None = None,
-    ) -> Call:
-        """tools/call as a Call (see `ConnectionModel.start_tool_call`)."""
-        return self.model.start_tool_call(name, arguments, on_progress, extra=extra)
-
     async def shutdown(self) -> None:
         await self.model.shutdown()
 
     def set_roots(self, roots: list[dict[str, Any]]) -> str:
         return self.model.set_roots(roots)
-
-    def reload_list(self, kind: CatalogKind) -> asyncio.Task[None] | None:
-        return self.model.reload_list(kind)
-
-    def load_more(self, kind: CatalogKind) -> asyncio.Task[None] | None:
-        return self.model.load_more(kind)
-
-    def load_all(self, kind: CatalogKind) -> asyncio.Task[None] | None:
-        return self.model.load_all(kind)
 
     def elapsed(self) -> float:
         return self.model.elapsed()

@@ -102,9 +102,10 @@ class ExplorerPanel(QWidget):
             self.panes[kind] = pane
             self.tabs.addTab(pane, NOUNS[kind][2])
             pane.selected.connect(self.item_selected)
-            pane.refresh_requested.connect(functools.partial(controller.reload_list, kind))
-            pane.more_requested.connect(functools.partial(controller.load_more, kind))
-            pane.all_requested.connect(functools.partial(controller.load_all, kind))
+            loader = controller.model.catalog_loader
+            pane.refresh_requested.connect(functools.partial(loader.reload, kind))
+            pane.more_requested.connect(functools.partial(loader.load_more, kind))
+            pane.all_requested.connect(functools.partial(loader.load_all, kind))
             controller.catalog[kind].on_change(functools.partial(self._list_changed, kind))
             self._update_tab(kind)
 

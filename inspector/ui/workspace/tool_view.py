@@ -212,7 +212,7 @@ class ToolCallView(QWidget):
         if self.task_option.wanted:
             record.note = (record.note + "; " if record.note else "") + "run as task"
         try:
-            call = self.controller.start_tool_call(
+            call = self.controller.model.start_tool_call(
                 self.item.key, arguments, record.on_progress, extra=extra
             )
         except SessionError as exc:
