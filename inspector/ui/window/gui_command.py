@@ -210,5 +210,7 @@ async def _settle(window: MainWindow) -> None:
     tools = window.explorer.tool_names()
     if tools:
         window.explorer.select("tools", tools[0])
+    # Waiting on the qasync loop lets Qt lay out and paint. A nested processEvents() here
+    # would run the loop's callbacks inside this task: a stdio pump woken that way fails
+    # ("Cannot enter into task") and the shutdown then waits for it forever.
     await asyncio.sleep(0.15)
-    QApplication.processEvents()
