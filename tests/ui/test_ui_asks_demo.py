@@ -76,7 +76,9 @@ def test_sampling_dialog_answers_ask_llm(
         dialog.reply_text.setPlainText("A protocol for tools.")
         dialog.model_edit.setText("human-1")
         # Ctrl+Enter approves from the reply text.
+        # A window shortcut fires only in the active window, and activation is asynchronous.
         dialog.activateWindow()
+        await until(dialog.isActiveWindow, "the dialog to become the active window")
         dialog.reply_text.setFocus()
         QTest.keyClick(dialog.reply_text, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
         assert dialog.answer.done()
