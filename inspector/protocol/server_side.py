@@ -145,12 +145,13 @@ class ServerSide:
     # ------------------------------------------------------------- notifications
     def on_notification(self, note: Notification, now: float) -> list[Event]:
         """Type the notification, apply what it means, and flag what breaks the protocol."""
+        parts = self._parts
         typed = type_notification(note)
         events: list[Event] = []
         if isinstance(typed, ProgressUpdate):
-            p = self._parts.pending.by_token(typed.token) if isinstance(typed.token, str) else None
+            p = parts.pending.by_token(typed.token) if isinstance(typed.token, str) else None
             if p is not None:
-                if self._parts.config.reset_timeout_on_progress:
+                if parts.config.reset_timeout_on_progress:
                     p.last_activity = now
             else:
                 events.append(
@@ -163,28 +164,29 @@ class ServerSide:
             typed = ProgressUpdate(typed.token, typed.progress, typed.total, typed.message, key)
         elif isinstance(typed, ServerCancelled):
             rid = typed.request_id
-            ours = self._parts.pending.on_wire(rid) if rid is not None else None
-            if rid is not None and self._parts.asks.is_open_by_server(rid):
+            ours = parts.pending.on_wire(rid) if rid is not None else None
+            if rid is not None and parts.asks.is_open_by_server(rid):
                 reason = typed.reason or "cancelled by the server"
-                events.extend(self._parts.asks.cancel_by_server(rid, reason))
-            elif ours is not None and self._parts.negotiated.era is Era.MODERN:
+                events.extend(parts.asks.cancel_by_server(rid, reason))
+            elif ours is not None and parts.negotiated.era is Era.MODERN:
                 # Legacy: ids are per direction, so a server cancel names its own request.
                 events.extend(self._on_server_cancel(ours, typed))
         elif isinstance(typed, SubscriptionAcknowledged):
             sid = typed.subscription_id
-            key = self._parts.pending.key_of_wire_id(sid) if sid is not None else None
+            key = parts.pending.key_of_wire_id(sid) if sid is not None else None
             typed = SubscriptionAcknowledged(sid, typed.notifications, key)
         events.extend(self._lifecycle_violations(note))
         events.insert(0, NotificationReceived(note, typed))
         return events
 
     def _lifecycle_violations(self, note: Notification) -> list[Event]:
+        parts = self._parts
         events: list[Event] = []
-        version = self._parts.negotiated.protocol_version
+        version = parts.negotiated.protocol_version
         if (
-            self._parts.negotiated.era is Era.LEGACY
-            and self._parts.lifecycle.state is ConnectionState.INITIALIZING
-            and (note.method not in ("notifications/message", "notifications/progress"))
+            note.method not in ("notifications/message", "notifications/progress")
+            and parts.negotiated.era is Era.LEGACY
+            and parts.lifecycle.state is ConnectionState.INITIALIZING
         ):
             events.append(
                 ProtocolViolation(
