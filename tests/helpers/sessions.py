@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from inspector.protocol.connection import ClientConfig
-from inspector.session import Responder, Session
+from inspector.session import Responder, Session, SessionListener
 from inspector.traffic.record import TrafficObserver
 from inspector.transports.base import Transport
 
@@ -24,7 +24,7 @@ class OpenSessions:
         responder: Responder | None = None,
         *,
         observers: tuple[TrafficObserver, ...] = (),
-        listeners: tuple[object, ...] = (),
+        listeners: tuple[SessionListener, ...] = (),
         timeout: float = 20,
     ) -> Session:
         """Connect a Session (observers and listeners attached before the first frame)."""
@@ -32,7 +32,7 @@ class OpenSessions:
         for observer in observers:
             session.add_traffic_observer(observer)
         for listener in listeners:
-            session.add_listener(listener)  # type: ignore[arg-type]
+            session.add_listener(listener)
         self.opened.append(session)
         await session.connect(timeout=timeout)
         return session

@@ -19,12 +19,11 @@ from inspector.app.connection import ConnectionModel
 from inspector.app.connection_state import ConnState
 from inspector.app.recording import ConnectionRecording
 from inspector.features.catalog.loader import CatalogLoader
-from inspector.features.catalog.model import Catalog, CatalogKind, ListDiff
+from inspector.features.catalog.model import Catalog
 from inspector.features.catalog.pins import PinStore
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.features.resource_watch import ResourceWatches
 from inspector.features.tasks import TaskClient, TaskStore
-from inspector.protocol.events import SessionReady
 from inspector.session import Session
 from inspector.settings.profile_auth import ProfileAuth
 from inspector.settings.profiles import Profile
@@ -52,31 +51,17 @@ class ConnectionController(QObject):
         super().__init__()
         self.model = model
         self.arguments = arguments
-        self._unsubscribe = [
-            model.state_changed.add(self._state_changed),
-            model.server_ready.add(self._server_ready),
-            model.tools_changed.add(self.tools_changed.emit),
-            model.notice.add(self.notice.emit),
-            model.relisted.add(self._relisted),
-            model.catalog_loader.pins_changed.add(self.pins_changed.emit),
-            model.session_started.add(self.session_started.emit),
-            model.console.add(self.console_line.emit),
-        ]
-
-    def detach(self) -> None:
-        """Stop adapting the model (its view goes away before it does)."""
-        for unsubscribe in self._unsubscribe:
-            unsubscribe()
-        self._unsubscribe.clear()
+        model.state_changed.add(self._state_changed)
+        model.server_ready.add(self.server_ready.emit)
+        model.tools_changed.add(self.tools_changed.emit)
+        model.notice.add(self.notice.emit)
+        model.relisted.add(self.catalog_relisted.emit)
+        model.catalog_loader.pins_changed.add(self.pins_changed.emit)
+        model.session_started.add(self.session_started.emit)
+        model.console.add(self.console_line.emit)
 
     def _state_changed(self, state: ConnState, detail: str) -> None:
         self.state_changed.emit(state.value, detail)
-
-    def _server_ready(self, ready: SessionReady) -> None:
-        self.server_ready.emit(ready)
-
-    def _relisted(self, kind: CatalogKind, diff: ListDiff) -> None:
-        self.catalog_relisted.emit(kind, diff)
 
     # ---------------------------------------------------------------- the connection
     @property
