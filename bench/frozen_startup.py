@@ -35,6 +35,16 @@ FLOOR = (
 )
 
 
+def _answers(display: str) -> bool:
+    done = subprocess.run(
+        ["xdotool", "getdisplaygeometry"],
+        env={**os.environ, "DISPLAY": display},
+        capture_output=True,
+        timeout=10,
+    )
+    return done.returncode == 0
+
+
 def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
     for number in range(120, 160):
         if not Path(f"/tmp/.X11-unix/X{number}").exists():
@@ -45,7 +55,7 @@ def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
                 stderr=subprocess.DEVNULL,
             )
             deadline = time.monotonic() + 10
-            while not Path(f"/tmp/.X11-unix/X{number}").exists():
+            while not _answers(display):  # the socket appears before the server answers
                 if time.monotonic() > deadline or xvfb.poll() is not None:
                     raise SystemExit("Xvfb did not start")
                 time.sleep(0.05)
@@ -73,13 +83,18 @@ def time_to_window(argv: list[str], title: str, env: dict[str, str], display: st
         }
         run_env.pop("QT_QPA_PLATFORM", None)
         start = time.perf_counter()
-        proc = subprocess.Popen(
-            argv, env=run_env, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
+        errors = Path(work) / "stderr.txt"
+        with errors.open("wb") as sink:
+            proc = subprocess.Popen(
+                argv, env=run_env, cwd=work, stdout=subprocess.DEVNULL, stderr=sink
+            )
         try:
             while not visible(display, title):
                 if proc.poll() is not None:
-                    raise SystemExit(f"{argv[0]} exited ({proc.returncode}) before a window")
+                    tail = errors.read_text(errors="replace")[-2000:]
+                    raise SystemExit(
+                        f"{argv[0]} exited ({proc.returncode}) before a window:\n{tail}"
+                    )
                 if time.perf_counter() - start > 60:
                     raise SystemExit(f"{argv[0]}: no window after 60 s")
                 time.sleep(0.01)

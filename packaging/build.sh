@@ -42,6 +42,12 @@ pick_python() {
     return 1
 }
 
+# What the wheel is made of, copied: building from the copy leaves no egg-info or build/lib in
+# the checkout, and nothing from tests/ can reach the bundle.
+rm -rf build/src && mkdir -p build/src
+cp -r pyproject.toml README.md inspector build/src/
+find build/src -name __pycache__ -prune -exec rm -rf {} +
+
 VENV=build/freeze-venv
 stamp=$VENV/.installed-$(sha256sum pyproject.toml | cut -c1-16)
 if [ ! -x "$VENV/bin/python" ]; then
@@ -52,15 +58,14 @@ fi
 if [ ! -f "$stamp" ]; then
     echo "build: installing the app's dependencies and PyInstaller into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip 2>&1 | grep -v "is ignored" || true
-    "$VENV/bin/python" -m pip install --quiet ".[freeze]" 2>&1 | grep -v "is ignored" || true
+    "$VENV/bin/python" -m pip install --quiet "./build/src[freeze]" 2>&1 | grep -v "is ignored" || true
     "$VENV/bin/python" -c "import inspector, PySide6, PyInstaller" \
         || { echo "error: the build venv install failed" >&2; exit 1; }
     rm -f "$VENV"/.installed-*
     touch "$stamp"
 fi
-# The app from this checkout, not an editable link: the bundle then holds exactly what a wheel
-# ships (package data included) and nothing from tests/.
-"$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall . 2>&1 | grep -v "is ignored" || true
+# The app itself on every run (not an editable link): the bundle holds what a wheel ships.
+"$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall ./build/src 2>&1 | grep -v "is ignored" || true
 version=$("$VENV/bin/python" -c "import inspector; print(inspector.__version__)")
 
 echo "build: icons" >&2
