@@ -61,9 +61,11 @@ def png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
-def screenshot(app: App, work: Path, env: dict[str, str] | None = None) -> tuple[Path, str]:
+def screenshot(
+    app: App, work: Path, env: dict[str, str] | None = None, *extra: str
+) -> tuple[Path, str]:
     shot = work / "shot.png"
-    done = run(app, work, "gui", "--profile", "demo", "--screenshot", str(shot), env=env)
+    done = run(app, work, "gui", "--profile", "demo", "--screenshot", str(shot), *extra, env=env)
     assert done.returncode == 0, done.stderr
     assert png_size(shot) == (1280, 860)
     return shot, done.stderr
@@ -197,6 +199,6 @@ def test_a_config_from_a_newer_version_is_read_and_kept(app: App, outside: Path)
     }
     (config / "profiles.json").write_text(json.dumps(newer), encoding="utf-8")
     (config / "window.ini").write_text("[General]\ngeometry=@ByteArray(junk)\n", "utf-8")
-    _, stderr = screenshot(app, outside)
+    _, stderr = screenshot(app, outside, None, "--tab", "traffic")
     assert "was written by a newer version of MCP Inspector" in stderr
     assert json.loads((config / "profiles.json").read_text(encoding="utf-8")) == newer

@@ -91,3 +91,22 @@ def test_gui_without_a_display_says_so_instead_of_aborting(tmp_path: Path) -> No
     assert "error: no display: neither DISPLAY nor WAYLAND_DISPLAY is set" in done.stderr
     assert "--screenshot" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_tab_goes_with_screenshot_mode(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "MCP_INSPECTOR_CONFIG_DIR": str(tmp_path / "config"),
+        "MCP_INSPECTOR_DATA_DIR": str(tmp_path / "data"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "inspector", "gui", "--tab", "traffic"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert "--tab go with --screenshot" in done.stderr

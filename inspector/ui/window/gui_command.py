@@ -58,6 +58,7 @@ class GuiOptions:
     timeout: float = 30.0
     open_item: str | None = None  # "tool:NAME", "resource:URI", "template:T", "prompt:NAME"
     call_args: str | None = None  # JSON object: call/read/get the opened item with these
+    tab: str | None = None  # screenshot mode: "traffic" shows the log instead of the workspace
 
 
 def _say(text: str) -> None:
@@ -145,8 +146,8 @@ def run_gui(options: GuiOptions) -> int:
     except ValueError as exc:
         _say(f"mcp-inspector-qt gui: error: {exc}")
         return EXIT_USAGE
-    if (opening is not None) and not options.screenshot:
-        _say("mcp-inspector-qt gui: error: --open and --call-args go with --screenshot")
+    if (opening is not None or options.tab) and not options.screenshot:
+        _say("mcp-inspector-qt gui: error: --open, --call-args and --tab go with --screenshot")
         return EXIT_USAGE
     if options.screenshot and target is None:
         target = store.find("demo")
@@ -181,7 +182,7 @@ def run_gui(options: GuiOptions) -> int:
         try:
             if options.screenshot:
                 return await take_screenshot(
-                    window, Path(options.screenshot), options.timeout, opening
+                    window, Path(options.screenshot), options.timeout, opening, options.tab
                 )
             await window.wait_closed()
             return EXIT_OK
@@ -193,7 +194,11 @@ def run_gui(options: GuiOptions) -> int:
 
 
 async def take_screenshot(
-    window: MainWindow, path: Path, timeout: float, opening: Opening | None = None
+    window: MainWindow,
+    path: Path,
+    timeout: float,
+    opening: Opening | None = None,
+    tab: str | None = None,
 ) -> int:
     """Wait for server info and tools (or a failure), optionally open an item and call it,
     then save the window as PNG."""
@@ -219,6 +224,9 @@ async def take_screenshot(
         if problem is not None:
             _say(f"error: {problem}")
             return EXIT_TIMEOUT if "timed out" in problem else EXIT_USAGE
+    if tab == "traffic":
+        window.centre.setCurrentWidget(window.log_panel)
+        await asyncio.sleep(0.15)  # let it lay out and paint on the loop
     path.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(path)):
         _say(f"error: could not write {path}")
