@@ -59,6 +59,7 @@ def wheel_app() -> Iterator[App]:
     # Its own folder, not pytest's rotating basetemp (which a parallel pytest run of the
     # same user prunes): the venv must live as long as the session.
     root = Path(tempfile.mkdtemp(prefix="mcp-inspector-wheel-app-"))
+    root.chmod(0o755)  # another user runs it too (the read-only home test)
     try:
         yield _install_wheel(root)
     finally:

@@ -11,6 +11,7 @@ import os
 import shutil
 import struct
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -202,3 +203,47 @@ def test_a_config_from_a_newer_version_is_read_and_kept(app: App, outside: Path)
     _, stderr = screenshot(app, outside, None, "--tab", "traffic")
     assert "was written by a newer version of MCP Inspector" in stderr
     assert json.loads((config / "profiles.json").read_text(encoding="utf-8")) == newer
+
+
+def test_a_read_only_home_of_another_user(app: App, outside: Path) -> None:
+    """As root, the permission bits do not stop us: run the app as `nobody`, whose home
+    (/nonexistent on Debian) it may not create, to get a real "Permission denied"."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        pytest.skip("needs root and setpriv (util-linux) to run the app as another user")
+    needed = [app.executable.resolve()] + ([app.python.resolve()] if app.python else [])
+    folders = {folder for path in needed for folder in path.parents}
+    if not all(folder.stat().st_mode & 0o005 == 0o005 for folder in folders):
+        pytest.skip("the app (or its interpreter) is not readable by other users here")
+    work = Path(tempfile.mkdtemp(prefix="mcp-inspector-nobody-"))
+    try:
+        work.chmod(0o777)
+        shot = work / "shot.png"
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": "/nonexistent/home",
+            "LANG": "C.UTF-8",
+            "QT_QPA_PLATFORM": "offscreen",
+        }
+        argv = ["gui", "--profile", "demo", "--screenshot", str(shot)]
+        done = subprocess.run(
+            [
+                setpriv,
+                "--reuid=nobody",
+                "--regid=nogroup",
+                "--clear-groups",
+                str(app.executable),
+                *argv,
+            ],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr
+        assert "(Permission denied): sessions are not recorded" in done.stderr
+        assert png_size(shot) == (1280, 860)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
