@@ -53,6 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 timeout=getattr(ns, "timeout", 30.0),
                 open_item=getattr(ns, "open", None),
                 call_args=getattr(ns, "call_args", None),
+                tab=getattr(ns, "tab", None),
             )
         )
     return run_cli_command(ns, parser)

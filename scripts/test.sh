@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up everything and run the whole test suite: ruff, mypy, pytest.
+# Set up everything and run the whole test suite: ruff, mypy, the import contracts, the
+# conformance suite, the frozen app build, pytest.
 # Usage: scripts/test.sh [pytest args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,8 +10,8 @@ scripts/install-peers.sh
 scripts/conformance.sh --install-only
 export QT_QPA_PLATFORM=offscreen
 echo "== ruff" >&2
-.venv/bin/ruff check inspector tests bench
-.venv/bin/ruff format --check --quiet inspector tests bench
+.venv/bin/ruff check inspector tests bench packaging
+.venv/bin/ruff format --check --quiet inspector tests bench packaging
 echo "== mypy" >&2
 .venv/bin/mypy
 echo "== import contracts" >&2
@@ -20,6 +21,12 @@ if [ $# -eq 0 ]; then
     # own step; scripts/conformance.sh runs it alone. Results: test-results/conformance/.
     echo "== conformance" >&2
     .venv/bin/python -m pytest -q -p no:cacheprovider -m conformance tests/conformance/test_conformance.py
+fi
+if [ $# -eq 0 ]; then
+    # The frozen app (PyInstaller, about 1.5 min from scratch): tests/packaging/ runs it like
+    # the wheel it installs into a fresh venv. packaging/build.sh alone also smoke-tests it.
+    echo "== frozen app (packaging/build.sh)" >&2
+    packaging/build.sh --no-smoke
 fi
 echo "== pytest" >&2
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -151,6 +151,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="screenshot mode, with --open: call (read, get) it with these arguments and "
         "wait for the result",
     )
+    gui.add_argument(
+        "--tab",
+        choices=("workspace", "traffic"),
+        help="screenshot mode: the centre tab to show (default: workspace)",
+    )
     gui.add_argument("--theme", choices=("system", "light", "dark"), help="color theme")
     gui.add_argument(
         "--timeout", type=float, default=30.0, metavar="SECONDS", help="screenshot mode wait"

@@ -390,7 +390,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--verbose", action="store_true", help="debug diagnostics on stderr")
     args = parser.parse_args(argv)
-    logging.basicConfig(
+    logging.basicConfig(  # force: as `mcp-inspector-qt demo-server`, main() configured it first
+        force=True,
         stream=sys.stderr,
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s demo %(levelname)s: %(message)s",

@@ -185,16 +185,21 @@ class Profile(_Model):
 
 
 def demo_profile() -> Profile:
-    """The bundled demo server, run with this very interpreter."""
-    package_parent = str(Path(__file__).resolve().parents[1])
-    return Profile(
-        id=DEMO_PROFILE_ID,
-        name="Demo server",
-        stdio=StdioSettings(
+    """The bundled demo server, run with this very interpreter; in a frozen app (PyInstaller)
+    `sys.executable` is the app itself, which runs it as `demo-server`."""
+    if getattr(sys, "frozen", False):
+        stdio = StdioSettings(command=sys.executable, args=["demo-server"])
+    else:
+        package_parent = str(Path(__file__).resolve().parents[1])
+        stdio = StdioSettings(
             command=sys.executable,
             args=["-m", "inspector.demo"],
             env=[EnvVar(name="PYTHONPATH", value=package_parent)],
-        ),
+        )
+    return Profile(
+        id=DEMO_PROFILE_ID,
+        name="Demo server",
+        stdio=stdio,
         roots=[RootEntry(uri=Path.cwd().as_uri(), name="working directory")],
         builtin=True,
     )
@@ -320,6 +325,7 @@ class ProfileStore:
         self._profiles: list[Profile] = []
         self._listeners: Listeners[[]] = Listeners("profile store listener")
         self.load_error: str | None = None
+        self._newer_format: int | None = None  # the file format of a newer app, if so
         self.load()
 
     # ---------------------------------------------------------------- reading
@@ -452,6 +458,7 @@ class ProfileStore:
     def load(self) -> None:
         self._profiles = []
         self.load_error = None
+        self._newer_format = None
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -465,6 +472,17 @@ class ProfileStore:
         except ValueError as exc:
             self.load_error = f"{self.path} is not valid JSON ({exc}); it was left untouched"
             return
+        version = data.get("version") if isinstance(data, dict) else None
+        if isinstance(version, int) and version > FILE_VERSION:
+            # A newer app wrote it: read what this one knows, and keep the file whole (save()
+            # sets it aside first) rather than drop what only the newer version understands.
+            self.load_error = (
+                f"{self.path} was written by a newer version of MCP Inspector (file format "
+                f"{version}; this version reads format {FILE_VERSION}): what this version does "
+                f"not know is ignored, and the file is kept as {self._aside(version).name} "
+                "before a change is saved"
+            )
+            self._newer_format = version
         for item in items:
             try:
                 profile = Profile.model_validate(item)
@@ -474,12 +492,19 @@ class ProfileStore:
             if profile.id != DEMO_PROFILE_ID:
                 self._profiles.append(profile)
 
+    def _aside(self, newer_format: int | None) -> Path:
+        """Where save() keeps a file it could not read whole before writing over it."""
+        if newer_format is None:
+            return self.path.with_suffix(".unreadable.json")
+        return self.path.with_suffix(f".format-{newer_format}.json")
+
     def save(self) -> None:
         if self.load_error is not None and self.path.exists():
             # Never overwrite a file we could not read: keep it as a backup first.
-            backup = self.path.with_suffix(".unreadable.json")
+            backup = self._aside(self._newer_format)
             self.path.replace(backup)
             self.load_error = None
+            self._newer_format = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"version": FILE_VERSION, "profiles": [p.stored_form() for p in self._profiles]}
         tmp = self.path.with_suffix(".tmp")

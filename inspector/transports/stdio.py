@@ -82,6 +82,21 @@ def minimal_environment() -> dict[str, str]:
     return {k: v for k in DEFAULT_INHERITED_ENV if (v := os.environ.get(k)) is not None}
 
 
+def full_environment() -> dict[str, str]:
+    """Our whole environment, minus what a frozen app (PyInstaller) adds for itself: its
+    bootloader points the library path at the bundle (keeping the user's in *_ORIG), and a
+    server must not load the bundle's libraries instead of its own."""
+    env = dict(os.environ)
+    if getattr(sys, "frozen", False):
+        for name in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"):
+            original = env.pop(f"{name}_ORIG", None)
+            if original is None:
+                env.pop(name, None)
+            else:
+                env[name] = original
+    return env
+
+
 @dataclass
 class StdioParams:
     command: str
@@ -134,7 +149,7 @@ class StdioTransport(Transport):
 
     async def start(self) -> None:
         p = self.params
-        env = dict(os.environ) if p.inherit_full_env else minimal_environment()
+        env = full_environment() if p.inherit_full_env else minimal_environment()
         env.update(p.env)
         if not p.command.strip():
             raise LaunchError("no command given")

@@ -2,7 +2,8 @@
 a screenshot and exit (screenshot mode, used for the README and by checks).
 
 Exit codes follow the CLI: 0 ok, 2 usage (an unknown profile), 3 could not connect,
-5 timed out waiting for the server.
+5 timed out waiting for the server; and 6: no display to open the window on (screenshot
+mode needs none: it runs offscreen).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import shlex
 import signal
 import sys
@@ -23,15 +25,17 @@ from PySide6.QtWidgets import QApplication
 from inspector.app.front_end import OpenerFactory
 from inspector.app.model import AppModel, build_app
 from inspector.settings.profiles import HttpSettings, Profile, ProfileStore, StdioSettings
-from inspector.storage.paths import settings_path
+from inspector.storage.paths import config_dir, sessions_dir, settings_path
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.auth_opener import desktop_opener
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.recording.recording_settings import load_recording_settings
+from inspector.ui.widgets.app_resources import app_icon
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.event_loop import run_qt_async
-from inspector.ui.window.main_window import MainWindow, app_icon
+from inspector.ui.window.main_window import MainWindow
 from inspector.ui.window.screenshot_open import Opening, open_and_run, parse_open
+from inspector.ui.window.startup_checks import OFFSCREEN_HINT, display_problem, unwritable_folders
 
 __all__ = ["GuiOptions", "Opening", "build_gui_app", "parse_open", "run_gui"]
 
@@ -41,6 +45,7 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_CONNECTION = 3
 EXIT_TIMEOUT = 5
+EXIT_NO_DISPLAY = 6
 
 
 @dataclass
@@ -53,6 +58,7 @@ class GuiOptions:
     timeout: float = 30.0
     open_item: str | None = None  # "tool:NAME", "resource:URI", "template:T", "prompt:NAME"
     call_args: str | None = None  # JSON object: call/read/get the opened item with these
+    tab: str | None = None  # screenshot mode: "traffic" shows the log instead of the workspace
 
 
 def _say(text: str) -> None:
@@ -102,7 +108,31 @@ def build_gui_app(
     return build_app(store, recording=load_recording_settings(settings), opener=opener)
 
 
+def check_environment(options: GuiOptions) -> int | None:
+    """Before Qt starts: a window needs a display (screenshot mode does not: it goes
+    offscreen), and a home the app cannot write is said once, up front. An exit code, or
+    None to go on."""
+    problem = display_problem()
+    if problem is not None:
+        if not options.screenshot:
+            _say(f"mcp-inspector-qt gui: error: {problem}; {OFFSCREEN_HINT}")
+            return EXIT_NO_DISPLAY
+        log.info("%s: the screenshot is taken offscreen", problem)
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    for line in unwritable_folders(
+        {
+            "profiles, window state and pins are not saved this session": config_dir(),
+            "sessions are not recorded": sessions_dir(),
+        }
+    ):
+        _say(f"warning: {line}")
+    return None
+
+
 def run_gui(options: GuiOptions) -> int:
+    stop = check_environment(options)
+    if stop is not None:
+        return stop
     store = ProfileStore(secrets=SecretStore())
     if store.load_error:
         _say(f"warning: {store.load_error}")
@@ -116,8 +146,8 @@ def run_gui(options: GuiOptions) -> int:
     except ValueError as exc:
         _say(f"mcp-inspector-qt gui: error: {exc}")
         return EXIT_USAGE
-    if (opening is not None) and not options.screenshot:
-        _say("mcp-inspector-qt gui: error: --open and --call-args go with --screenshot")
+    if (opening is not None or options.tab) and not options.screenshot:
+        _say("mcp-inspector-qt gui: error: --open, --call-args and --tab go with --screenshot")
         return EXIT_USAGE
     if options.screenshot and target is None:
         target = store.find("demo")
@@ -152,7 +182,7 @@ def run_gui(options: GuiOptions) -> int:
         try:
             if options.screenshot:
                 return await take_screenshot(
-                    window, Path(options.screenshot), options.timeout, opening
+                    window, Path(options.screenshot), options.timeout, opening, options.tab
                 )
             await window.wait_closed()
             return EXIT_OK
@@ -164,7 +194,11 @@ def run_gui(options: GuiOptions) -> int:
 
 
 async def take_screenshot(
-    window: MainWindow, path: Path, timeout: float, opening: Opening | None = None
+    window: MainWindow,
+    path: Path,
+    timeout: float,
+    opening: Opening | None = None,
+    tab: str | None = None,
 ) -> int:
     """Wait for server info and tools (or a failure), optionally open an item and call it,
     then save the window as PNG."""
@@ -190,6 +224,9 @@ async def take_screenshot(
         if problem is not None:
             _say(f"error: {problem}")
             return EXIT_TIMEOUT if "timed out" in problem else EXIT_USAGE
+    if tab == "traffic":
+        window.centre.setCurrentWidget(window.log_panel)
+        await asyncio.sleep(0.15)  # let it lay out and paint on the loop
     path.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(path)):
         _say(f"error: could not write {path}")

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from pathlib import Path
 from typing import Final
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QKeySequence, QShowEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
@@ -47,6 +46,7 @@ from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.traffic.composer import RawComposerDialog
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.stats_panel import MethodStatsPanel
+from inspector.ui.widgets.app_resources import app_icon
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.client_features import ClientFeatures
@@ -57,16 +57,10 @@ from inspector.ui.window.window_state import WindowState
 from inspector.ui.workspace.views import register_all
 from inspector.ui.workspace.workspace import Workspace
 
-__all__ = ["MainWindow", "app_icon"]
+__all__ = ["MainWindow"]
 
-RESOURCES: Final = Path(__file__).resolve().parents[2] / "resources"
 _MAX_RECENT: Final = 8
 _TITLE: Final = "MCP Inspector"
-
-
-def app_icon() -> QIcon:
-    path = RESOURCES / "mcp-inspector-qt.svg"
-    return QIcon(str(path)) if path.is_file() else QIcon()
 
 
 class MainWindow(QMainWindow):
