@@ -50,9 +50,10 @@ class TapRecording:
         transport: str = "stdio",
         max_line: int = DEFAULT_MAX_LINE,
         on_error: Callable[[str], None] | None = None,
+        t0: float | None = None,
     ) -> None:
         self.path = Path(path)
-        self.recorder = SessionRecorder(path, header, redactor=redactor)
+        self.recorder = SessionRecorder(path, header, redactor=redactor, t0=t0)
         self.budget = budget
         self.on_error = on_error
         self.error: str | None = None
@@ -87,14 +88,17 @@ class TapRecording:
         return True
 
     # -- the relay's side (must never block) ------------------------------------
-    def chunk(self, stream: str, data: bytes) -> None:
+    def chunk(
+        self, stream: str, data: bytes, mono: float | None = None, wall: float | None = None
+    ) -> None:
         if not self._live:
             return
         if self._queued[stream] - self._done[stream] > self.budget // 3:
             self._dropped[stream] += len(data)
             self.dropped_total[stream] += len(data)
             return
-        mono, wall = time.monotonic(), time.time()
+        if mono is None or wall is None:
+            mono, wall = time.monotonic(), time.time()
         dropped = self._dropped[stream]
         if dropped:
             self._dropped[stream] = 0
@@ -104,10 +108,25 @@ class TapRecording:
         if not self._wake.is_set():
             self._wake.set()
 
-    def note(self, text: str, note: str | None = None) -> None:
+    def gap(self, stream: str, size: int, mono: float, wall: float) -> None:
+        """`size` bytes of `stream` were relayed but never reached the recording."""
+        if self._live:
+            self.dropped_total[stream] += size
+            self._items.append(("gap", stream, size, mono, wall))
+            self._wake.set()
+
+    def note(
+        self,
+        text: str,
+        note: str | None = None,
+        mono: float | None = None,
+        wall: float | None = None,
+    ) -> None:
         """A line the tap itself reports (the server's exit, a failure to start...)."""
         if self._live:
-            self._items.append(("note", text, note, time.monotonic(), time.time()))
+            if mono is None or wall is None:
+                mono, wall = time.monotonic(), time.time()
+            self._items.append(("note", text, note, mono, wall))
             self._wake.set()
 
     # -- closing ---------------------------------------------------------------

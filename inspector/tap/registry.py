@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import stat
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -28,12 +29,12 @@ _MAX_ENTRY: Final = 64 * 1024
 
 def taps_dir() -> Path:
     override = os.environ.get(RUNTIME_DIR_ENV)
-    base = (
-        Path(override).expanduser()
-        if override
-        else Path(platformdirs.user_runtime_dir(APP_NAME, appauthor=False))
-    )
-    return base / "taps"
+    if override:
+        return Path(override).expanduser() / "taps"
+    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR: a warning on the host's stderr
+        warnings.simplefilter("ignore")
+        base = platformdirs.user_runtime_dir(APP_NAME, appauthor=False)
+    return Path(base) / "taps"
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import os
 import signal
 import subprocess
@@ -25,10 +26,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Final
 
+from inspector.tap.link import RecorderLink
 from inspector.tap.pumps import Pump, close_fd
-from inspector.tap.recording import DEFAULT_BUDGET, TapRecording
 from inspector.tap.registry import TapEntry, register
-from inspector.tap.session_header import tap_header, tap_redactor
+from inspector.tap.session_header import tap_header
 
 __all__ = ["FORWARDED_SIGNALS", "StdioTap", "TapOptions", "exit_like", "run_stdio_tap"]
 
@@ -69,20 +70,62 @@ class StdioTap:
     def __init__(self, options: TapOptions) -> None:
         self.o = options
         self.say = _say_on(options.stderr)
-        self.recording = TapRecording(
-            options.session_file,
-            tap_header(options.command, options.name),
-            redactor=tap_redactor(),
-            on_error=lambda why: self.say(f"not recording: {why}"),
-            budget=DEFAULT_BUDGET if options.budget is None else options.budget,
-        )
+        self.t0 = time.monotonic()
+        self.recorder: subprocess.Popen[bytes] | None = None
+        self.link: RecorderLink | None = None
         self.proc: subprocess.Popen[bytes] | None = None
         self.entry_file: Path | None = None
         self._stdin_closed = threading.Event()
 
+    def _start_recorder(self) -> None:
+        """The recording runs in a process of its own (see `link`)."""
+        o = self.o
+        header = json.dumps(tap_header(o.command, o.name))
+        read_end, write_end = os.pipe()
+        env = dict(os.environ)
+        if o.budget is not None:
+            env["MCP_INSPECTOR_TAP_BUDGET"] = str(o.budget)
+        try:
+            self.recorder = subprocess.Popen(
+                [sys.executable, "-m", "inspector.tap.recorder_process",
+                 str(o.session_file), header, repr(self.t0)],
+                stdin=read_end, stdout=subprocess.DEVNULL, stderr=o.stderr,
+                process_group=0, env=env,
+            )  # fmt: skip
+        except OSError as exc:
+            self.say(f"not recording: the recorder did not start ({exc.strerror or exc})")
+            os.close(write_end)
+            return
+        finally:
+            os.close(read_end)
+        self.link = RecorderLink(
+            write_end, on_broken=lambda why: self.say(f"not recording any more: {why}")
+        )
+
+    def _record(self, stream: str) -> Callable[[bytes], None]:
+        link = self.link
+        if link is None:
+            return lambda _data: None
+        chunk, mono, wall = link.chunk, time.monotonic, time.time
+        return lambda data: chunk(stream, data, mono(), wall())
+
+    def note(self, text: str) -> None:
+        if self.link is not None:
+            self.link.note(text, time.monotonic(), time.time())
+
+    def _end_recording(self, last_note: str) -> None:
+        if self.link is not None:
+            self.link.close(last_note, time.monotonic(), time.time())
+        if self.recorder is not None:
+            try:
+                self.recorder.wait(15)
+            except subprocess.TimeoutExpired:
+                self.say("the recorder did not finish in time; the session file may be short")
+                self.recorder.kill()
+
     def run(self) -> int:
         o = self.o
-        self.recording.start()
+        self._start_recorder()
         try:
             self.proc = subprocess.Popen(
                 list(o.command),
@@ -96,7 +139,7 @@ class StdioTap:
             code = EXIT_NOT_FOUND if isinstance(exc, FileNotFoundError) else EXIT_CANNOT_RUN
             why = f"cannot start {o.command[0]!r}: {exc.strerror or exc}"
             self.say(why)
-            self.recording.close(f"the server did not start: {why}")
+            self._end_recording(f"the server did not start: {why}")
             return code
         proc = self.proc
         assert proc.stdin and proc.stdout and proc.stderr
@@ -107,13 +150,12 @@ class StdioTap:
             proc.stdout.fileno(),
             proc.stderr.fileno(),
         )
-        rec = self.recording.chunk
         pumps = [
             Pump(
                 "stdin",
                 o.stdin,
                 server_in,
-                lambda d: rec("out", d),
+                self._record("out"),
                 on_eof=self._host_closed_stdin,
                 on_dst_closed=self._server_closed_stdin,
             ),
@@ -121,10 +163,10 @@ class StdioTap:
                 "stdout",
                 server_out,
                 o.stdout,
-                lambda d: rec("in", d),
+                self._record("in"),
                 on_dst_closed=lambda: close_fd(server_out),
             ),
-            Pump("stderr", server_err, o.stderr, lambda d: rec("stderr", d)),
+            Pump("stderr", server_err, o.stderr, self._record("stderr")),
         ]
         for pump in pumps:
             pump.start()
@@ -138,7 +180,7 @@ class StdioTap:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
             self._unregister()
-        self.recording.close(_exit_note(code))
+        self._end_recording(_exit_note(code))
         return code
 
     def _register(self, server_pid: int) -> None:
@@ -168,7 +210,7 @@ class StdioTap:
     # -- signals and shutdown ------------------------------------------------
     def _forward(self, sig: int, _frame: FrameType | None) -> None:
         self._signal(sig)
-        self.recording.note(f"the host sent {signal.Signals(sig).name}; forwarded to the server")
+        self.note(f"the host sent {signal.Signals(sig).name}; forwarded to the server")
 
     def _signal(self, sig: int) -> None:
         proc = self.proc
@@ -186,7 +228,7 @@ class StdioTap:
         """The server closed its stdin: so does the tap, and the host's next write fails
         as it would have without the tap."""
         self._stdin_closed.set()
-        self.recording.note("the server closed its stdin; the tap closed its own")
+        self.note("the server closed its stdin; the tap closed its own")
         close_fd(self.o.stdin)
 
     def _host_closed_stdin(self) -> None:
@@ -196,7 +238,7 @@ class StdioTap:
         if proc is not None and proc.stdin is not None:
             with contextlib.suppress(OSError):
                 proc.stdin.close()
-        self.recording.note("the host closed stdin; the server's stdin was closed too")
+        self.note("the host closed stdin; the server's stdin was closed too")
         threading.Thread(target=self._ladder, name="tap-shutdown", daemon=True).start()
 
     def _ladder(self) -> None:
@@ -210,7 +252,7 @@ class StdioTap:
                 time.sleep(0.05)
             if proc.poll() is not None:
                 return
-            self.recording.note(
+            self.note(
                 f"the server did not exit {wait:g} s after stdin closed; sending "
                 f"{signal.Signals(sig).name}"
             )

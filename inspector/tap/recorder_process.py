@@ -1,0 +1,86 @@
+"""The recorder process: reads what the relay sends over its pipe and writes the session
+file (`TapRecording`). It runs at a lower priority and ignores the signals a terminal or a
+host sends to the tap's group: it ends when the relay closes the pipe, after writing
+everything it was given.
+
+    python -m inspector.tap.recorder_process SESSION_FILE HEADER_JSON T0
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sys
+from typing import BinaryIO
+
+from inspector.tap.link import HEADER, STREAM_CODES
+from inspector.tap.recording import DEFAULT_BUDGET, TapRecording
+from inspector.tap.session_header import tap_redactor
+
+__all__ = ["main", "serve"]
+
+_STREAMS = {code: name for name, code in STREAM_CODES.items()}
+BUDGET_ENV = "MCP_INSPECTOR_TAP_BUDGET"
+
+
+def _say(text: str) -> None:
+    with contextlib.suppress(OSError):
+        os.write(2, f"mcp-inspector-qt tap: {text}\n".encode())
+
+
+def _read_exact(stream: BinaryIO, size: int) -> bytes | None:
+    data = stream.read(size)
+    if data is None or len(data) < size:
+        return None
+    return data
+
+
+def serve(stream: BinaryIO, recording: TapRecording) -> None:
+    """Feed the recording from the relay's messages until the pipe ends."""
+    last: str | None = None
+    while True:
+        head = _read_exact(stream, HEADER.size)
+        if head is None:
+            break
+        code, mono, wall, size = HEADER.unpack(head)
+        name = _STREAMS.get(code, "")
+        if name.startswith("gap-"):
+            recording.gap(name[4:], size, mono, wall)
+            continue
+        payload = _read_exact(stream, size) if size else b""
+        if payload is None:
+            break
+        if name in ("out", "in", "stderr"):
+            recording.chunk(name, payload, mono, wall)
+        elif name == "note":
+            recording.note(payload.decode("utf-8", "replace"), None, mono, wall)
+        elif name == "last":
+            last = payload.decode("utf-8", "replace")
+    recording.close(last)
+
+
+def main(argv: list[str]) -> int:
+    path, header_json, t0 = argv[0], argv[1], float(argv[2])
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(sig, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(19)  # the relay, the server and the host come first
+    budget = os.environ.get(BUDGET_ENV, "")
+    recording = TapRecording(
+        path,
+        json.loads(header_json),
+        redactor=tap_redactor(),
+        budget=int(budget) if budget.isdigit() else DEFAULT_BUDGET,
+        on_error=lambda why: _say(f"not recording: {why}"),
+        t0=t0,
+    )
+    if not recording.start():
+        return 0  # the relay sees the pipe close and stops sending; it goes on relaying
+    serve(sys.stdin.buffer, recording)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
