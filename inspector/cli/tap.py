@@ -10,20 +10,23 @@ protocol stream); the tap's own messages go to stderr, prefixed `mcp-inspector-q
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from inspector.recording.retention import new_session_path
-from inspector.storage.paths import sessions_dir
 from inspector.tap.relay import TapOptions, exit_like, run_stdio_tap
 
-__all__ = ["TAP_USAGE", "build_tap_parser", "run_tap"]
+if TYPE_CHECKING:
+    from inspector.tap.host_config import ConfigEdit
+
+__all__ = ["TAP_USAGE", "build_tap_parser", "entry_diff", "run_config_edit", "run_tap"]
 
 TAP_USAGE: Final = "mcp-inspector-qt tap [--name NAME] [--session-file FILE] -- COMMAND [ARGS...]"
 EXIT_USAGE: Final = 2
+EXIT_DECLINED: Final = 1
 BUDGET_ENV: Final = "MCP_INSPECTOR_TAP_BUDGET"
 
 
@@ -48,7 +51,80 @@ def build_tap_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="after the host closes stdin, wait this long for the server before SIGTERM",
     )
+    config = parser.add_argument_group(
+        "a host's config (Claude Desktop, VS Code, Cursor)",
+        "Rewrite one server entry so the host launches it through the tap, or restore it. "
+        "The entry before and after is shown first; the file is backed up before writing.",
+    )
+    which = config.add_mutually_exclusive_group()
+    which.add_argument("--install", metavar="NAME", help="tap the server NAME in --config")
+    which.add_argument("--uninstall", metavar="NAME", help="remove the tap from NAME")
+    config.add_argument("--config", metavar="FILE", help="the host's config file")
+    config.add_argument("--yes", action="store_true", help="write without asking")
     return parser
+
+
+def run_config_edit(ns: argparse.Namespace) -> int:
+    """`--install` / `--uninstall`: show the entry before and after, then write."""
+    # Imported here: the relay's start (what a host waits for) does not need them.
+    from inspector.settings.config_import import FORMAT_LABELS
+    from inspector.tap.host_config import (
+        ConfigEditError,
+        apply_edit,
+        plan_install,
+        plan_uninstall,
+    )
+
+    if not ns.config:
+        _err("--install and --uninstall need --config FILE")
+        return EXIT_USAGE
+    try:
+        if ns.install:
+            edit = plan_install(ns.config, ns.install, session_file=ns.session_file)
+        else:
+            edit = plan_uninstall(ns.config, ns.uninstall)
+    except ConfigEditError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    out = sys.stdout
+    verb = "Tap" if edit.action == "install" else "Remove the tap from"
+    out.write(f'{verb} "{edit.name}" in {edit.path} ({FORMAT_LABELS[edit.format]}):\n')
+    out.write(entry_diff(edit) + "\n")
+    out.write("Other entries are not touched.\n")
+    if edit.note:
+        out.write(f"Note: {edit.note}\n")
+    if not ns.yes:
+        if not sys.stdin.isatty():
+            out.write("Not written: add --yes to write without asking.\n")
+            return EXIT_DECLINED
+        out.write("Write this? [y/N] ")
+        out.flush()
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            out.write("Not written.\n")
+            return EXIT_DECLINED
+    try:
+        backup = apply_edit(edit)
+    except ConfigEditError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    out.write(f"Written. The previous file is kept as {backup}\n")
+    if edit.action == "install":
+        out.write(
+            "Restart the host (or reload its servers) to launch the server through the tap.\n"
+        )
+    return 0
+
+
+def entry_diff(edit: ConfigEdit) -> str:
+    lines = difflib.unified_diff(
+        edit.before.splitlines(),
+        edit.after.splitlines(),
+        "before",
+        "after",
+        lineterm="",
+        n=max(len(edit.before.splitlines()), len(edit.after.splitlines())),
+    )
+    return "\n".join(lines)
 
 
 def _split(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -65,6 +141,9 @@ def _err(text: str) -> None:
 
 
 def default_session_file(name: str) -> Path:
+    from inspector.recording.retention import new_session_path
+    from inspector.storage.paths import sessions_dir
+
     folder = sessions_dir()
     return new_session_path(folder, f"tap-{name}")
 
@@ -80,6 +159,11 @@ def run_tap(argv: Sequence[str]) -> int:
     ours, command = _split(argv)
     parser = build_tap_parser()
     ns = parser.parse_args(ours)  # exits 2 on a usage error
+    if ns.install or ns.uninstall:
+        if command:
+            _err("--install/--uninstall take no server command after --")
+            return EXIT_USAGE
+        return run_config_edit(ns)
     if not command:
         parser.print_usage(sys.stderr)
         _err("give the server's command after --")

@@ -3,7 +3,9 @@ file (`TapRecording`). It runs at a lower priority and ignores the signals a ter
 host sends to the tap's group: it ends when the relay closes the pipe, after writing
 everything it was given.
 
-    python -m inspector.tap.recorder_process SESSION_FILE HEADER_JSON T0
+    python -m inspector.tap.recorder_process SESSION_FILE ABOUT_JSON T0
+
+ABOUT_JSON says what the header needs: {"command": [...], "name": ..., "pid": ...}.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import BinaryIO
 
 from inspector.tap.link import HEADER, STREAM_CODES
 from inspector.tap.recording import DEFAULT_BUDGET, TapRecording
-from inspector.tap.session_header import tap_redactor
+from inspector.tap.session_header import tap_header, tap_redactor
 
 __all__ = ["main", "serve"]
 
@@ -62,7 +64,7 @@ def serve(stream: BinaryIO, recording: TapRecording) -> None:
 
 
 def main(argv: list[str]) -> int:
-    path, header_json, t0 = argv[0], argv[1], float(argv[2])
+    path, about, t0 = argv[0], json.loads(argv[1]), float(argv[2])
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(sig, signal.SIG_IGN)
     with contextlib.suppress(OSError):
@@ -70,7 +72,7 @@ def main(argv: list[str]) -> int:
     budget = os.environ.get(BUDGET_ENV, "")
     recording = TapRecording(
         path,
-        json.loads(header_json),
+        tap_header(about["command"], about.get("name", ""), tap_pid=about.get("pid")),
         redactor=tap_redactor(),
         budget=int(budget) if budget.isdigit() else DEFAULT_BUDGET,
         on_error=lambda why: _say(f"not recording: {why}"),

@@ -29,7 +29,6 @@ from typing import Final
 from inspector.tap.link import RecorderLink
 from inspector.tap.pumps import Pump, close_fd
 from inspector.tap.registry import TapEntry, register
-from inspector.tap.session_header import tap_header
 
 __all__ = ["FORWARDED_SIGNALS", "StdioTap", "TapOptions", "exit_like", "run_stdio_tap"]
 
@@ -80,7 +79,7 @@ class StdioTap:
     def _start_recorder(self) -> None:
         """The recording runs in a process of its own (see `link`)."""
         o = self.o
-        header = json.dumps(tap_header(o.command, o.name))
+        about = json.dumps({"command": list(o.command), "name": o.name, "pid": os.getpid()})
         read_end, write_end = os.pipe()
         env = dict(os.environ)
         if o.budget is not None:
@@ -88,7 +87,7 @@ class StdioTap:
         try:
             self.recorder = subprocess.Popen(
                 [sys.executable, "-m", "inspector.tap.recorder_process",
-                 str(o.session_file), header, repr(self.t0)],
+                 str(o.session_file), about, repr(self.t0)],
                 stdin=read_end, stdout=subprocess.DEVNULL, stderr=o.stderr,
                 process_group=0, env=env,
             )  # fmt: skip

@@ -35,7 +35,12 @@ def tap_redactor(env: Mapping[str, str] | None = None) -> Redactor:
 
 
 def tap_header(
-    command: Sequence[str], name: str = "", *, transport: str = "stdio", url: str | None = None
+    command: Sequence[str],
+    name: str = "",
+    *,
+    transport: str = "stdio",
+    url: str | None = None,
+    tap_pid: int | None = None,
 ) -> dict[str, Any]:
     if url is not None:
         connection = connection_summary(transport="http", url=url, name=name or None)
@@ -50,5 +55,5 @@ def tap_header(
         )
     header = header_line(connection, era="auto", client_info={}, client_capabilities={})
     # Optional fields (readers ignore what they do not know): whose session this is.
-    header["tap"] = {"pid": os.getpid(), "host": "the process that launched the tap"}
+    header["tap"] = {"pid": tap_pid or os.getpid()}
     return header
