@@ -61,6 +61,15 @@ def build_tap_parser() -> argparse.ArgumentParser:
     which.add_argument("--uninstall", metavar="NAME", help="remove the tap from NAME")
     config.add_argument("--config", metavar="FILE", help="the host's config file")
     config.add_argument("--yes", action="store_true", help="write without asking")
+    http = parser.add_argument_group(
+        "HTTP (opt-in)",
+        "A loopback reverse proxy for a host that talks to a remote server: point the "
+        "host at http://127.0.0.1:PORT/... instead. It listens on loopback only and "
+        "checks Host and Origin. This is the one listening socket the app opens besides "
+        "the OAuth redirect, and only this command opens it.",
+    )
+    http.add_argument("--listen", metavar="127.0.0.1:PORT", help="where the host connects")
+    http.add_argument("--upstream", metavar="URL", help="the real server's URL")
     return parser
 
 
@@ -148,6 +157,24 @@ def default_session_file(name: str) -> Path:
     return new_session_path(folder, f"tap-{name}")
 
 
+def _run_http(ns: argparse.Namespace, command: list[str]) -> int:
+    from inspector.tap.http_run import run_http_tap
+
+    if command or not (ns.listen and ns.upstream):
+        _err("give both --listen 127.0.0.1:PORT and --upstream URL, and no command")
+        return EXIT_USAGE
+    if not ns.upstream.startswith(("http://", "https://")):
+        _err(f"--upstream {ns.upstream!r}: give an http(s) URL")
+        return EXIT_USAGE
+    name = ns.name or ns.upstream
+    session_file = Path(ns.session_file) if ns.session_file else default_session_file("http")
+    try:
+        return run_http_tap(ns.listen, ns.upstream, session_file, name, _err)
+    except ValueError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+
+
 def _budget() -> int | None:
     """`MCP_INSPECTOR_TAP_BUDGET`: how many bytes the recording may fall behind before it
     drops to gap markers (default 64 MiB; tests make it tiny)."""
@@ -164,6 +191,8 @@ def run_tap(argv: Sequence[str]) -> int:
             _err("--install/--uninstall take no server command after --")
             return EXIT_USAGE
         return run_config_edit(ns)
+    if ns.listen or ns.upstream:
+        return _run_http(ns, command)
     if not command:
         parser.print_usage(sys.stderr)
         _err("give the server's command after --")
