@@ -256,3 +256,35 @@ def test_secret_env_values_are_redacted_in_the_file(tmp_path: Path) -> None:
 
 if sys.platform == "win32":  # pragma: no cover
     pytestmark = pytest.mark.skip("POSIX only")
+
+
+def test_a_server_that_never_reads_stdin_pushes_back_on_the_host(tmp_path: Path) -> None:
+    """As with the bare server, the host's writes block once the pipes are full: the tap
+    does not swallow the host's data into a buffer of its own."""
+    deaf = "import sys, time\nprint('up', flush=True)\ntime.sleep(60)\n"
+    proc = subprocess.Popen(
+        tap_argv(tmp_path / "s.jsonl", [PY, "-c", deaf]),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=tap_env(tmp_path / "rt"),
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        assert proc.stdout.readline() == b"up\n"
+        os.set_blocking(proc.stdin.fileno(), False)
+        line = b'{"jsonrpc":"2.0","method":"notifications/x"}\n' * 1000
+        written = 0
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                written += os.write(proc.stdin.fileno(), line)
+            except BlockingIOError:
+                time.sleep(0.05)
+                try:
+                    written += os.write(proc.stdin.fileno(), line)
+                except BlockingIOError:
+                    break
+        assert written < 2 * 1024 * 1024  # three pipes' worth at most, not everything
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(15) == -signal.SIGTERM
+    finally:
+        proc.kill()
+        proc.wait()
