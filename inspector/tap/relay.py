@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Final
@@ -54,7 +54,6 @@ class TapOptions:
     stdin: int = 0
     stdout: int = 1
     stderr: int = 2
-    say: Callable[[str], None] = field(default=lambda text: None)  # a line for our stderr
 
 
 def _say_on(fd: int) -> Callable[[str], None]:

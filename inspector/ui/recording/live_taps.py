@@ -134,7 +134,11 @@ class LiveFollow(QObject):
             banner.title.setText(f"Live tap (read-only): the host's session with “{name}”")
             facts = [
                 f"following {self.entry.session_file}",
-                f"tap pid {self.entry.pid}, server pid {self.entry.server_pid}",
+                (
+                    f"tap pid {self.entry.pid}, relaying to {self.entry.command}"
+                    if self.entry.transport == "http"
+                    else f"tap pid {self.entry.pid}, server pid {self.entry.server_pid}"
+                ),
                 f"{rows:,} rows",
                 "the host talks to the server; nothing is sent from here",
             ]
