@@ -24,7 +24,12 @@ if TYPE_CHECKING:
 
 __all__ = ["TAP_USAGE", "build_tap_parser", "entry_diff", "run_config_edit", "run_tap"]
 
-TAP_USAGE: Final = "mcp-inspector-qt tap [--name NAME] [--session-file FILE] -- COMMAND [ARGS...]"
+TAP_USAGE: Final = (
+    "mcp-inspector-qt tap [--name NAME] [--session-file FILE] -- COMMAND [ARGS...]\n"
+    "       mcp-inspector-qt tap --install NAME --config FILE [--yes]\n"
+    "       mcp-inspector-qt tap --uninstall NAME --config FILE [--yes]\n"
+    "       mcp-inspector-qt tap --listen 127.0.0.1:PORT --upstream URL [--name NAME]"
+)
 EXIT_USAGE: Final = 2
 EXIT_DECLINED: Final = 1
 BUDGET_ENV: Final = "MCP_INSPECTOR_TAP_BUDGET"
