@@ -15,16 +15,18 @@ import json
 import os
 import signal
 import sys
-from typing import BinaryIO
+import time
+from typing import Final
 
 from inspector.tap.link import HEADER, STREAM_CODES
 from inspector.tap.recording import DEFAULT_BUDGET, TapRecording
 from inspector.tap.session_header import tap_header, tap_redactor
 
-__all__ = ["main", "serve"]
+__all__ = ["PipeReader", "main", "serve"]
 
 _STREAMS = {code: name for name, code in STREAM_CODES.items()}
 BUDGET_ENV = "MCP_INSPECTOR_TAP_BUDGET"
+READ_PAUSE: Final = 0.005
 
 
 def _say(text: str) -> None:
@@ -32,18 +34,49 @@ def _say(text: str) -> None:
         os.write(2, f"mcp-inspector-qt tap: {text}\n".encode())
 
 
-def _read_exact(stream: BinaryIO, size: int) -> bytes | None:
-    data = stream.read(size)
-    if data is None or len(data) < size:
-        return None
-    return data
+class PipeReader:
+    """Reads the relay's pipe in big gulps, at most every READ_PAUSE seconds: during a
+    flood the recorder wakes a few hundred times a second, not once per message, and
+    leaves the CPU to the relay, the server and the host (the pipe holds what arrives
+    meanwhile, up to its size; beyond that the relay records a gap)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buf = bytearray()
+        self.pos = 0
+        self._last = 0.0
+
+    def _fill(self) -> bool:
+        wait = READ_PAUSE - (time.monotonic() - self._last)
+        if wait > 0:
+            time.sleep(wait)
+        try:
+            data = os.read(self.fd, 1 << 20)
+        except OSError:
+            return False
+        self._last = time.monotonic()
+        if not data:
+            return False
+        if self.pos:
+            del self.buf[: self.pos]
+            self.pos = 0
+        self.buf += data
+        return True
+
+    def read(self, size: int) -> bytes | None:
+        while len(self.buf) - self.pos < size:
+            if not self._fill():
+                return None
+        start = self.pos
+        self.pos += size
+        return bytes(self.buf[start : self.pos])
 
 
-def serve(stream: BinaryIO, recording: TapRecording) -> None:
+def serve(stream: PipeReader, recording: TapRecording) -> None:
     """Feed the recording from the relay's messages until the pipe ends."""
     last: str | None = None
     while True:
-        head = _read_exact(stream, HEADER.size)
+        head = stream.read(HEADER.size)
         if head is None:
             break
         code, mono, wall, size = HEADER.unpack(head)
@@ -51,7 +84,7 @@ def serve(stream: BinaryIO, recording: TapRecording) -> None:
         if name.startswith("gap-"):
             recording.gap(name[4:], size, mono, wall)
             continue
-        payload = _read_exact(stream, size) if size else b""
+        payload = stream.read(size) if size else b""
         if payload is None:
             break
         if name in ("out", "in", "stderr"):
@@ -80,7 +113,7 @@ def main(argv: list[str]) -> int:
     )
     if not recording.start():
         return 0  # the relay sees the pipe close and stops sending; it goes on relaying
-    serve(sys.stdin.buffer, recording)
+    serve(PipeReader(sys.stdin.fileno()), recording)
     return 0
 
 
