@@ -12,6 +12,7 @@ killed by a signal makes the tap die of the same signal.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import datetime as dt
 import json
 import os
@@ -38,6 +39,7 @@ FORWARDED_SIGNALS: Final = tuple(
     if hasattr(signal, name)
 )
 EXIT_NOT_FOUND: Final = 127
+_PR_SET_PDEATHSIG: Final = 1
 EXIT_CANNOT_RUN: Final = 126
 
 
@@ -132,6 +134,7 @@ class StdioTap:
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 process_group=0,
+                preexec_fn=_die_with_parent,  # the relay has no threads yet
             )
         except OSError as exc:
             code = EXIT_NOT_FOUND if isinstance(exc, FileNotFoundError) else EXIT_CANNOT_RUN
@@ -255,6 +258,16 @@ class StdioTap:
                 f"{signal.Signals(sig).name}"
             )
             self._signal(sig)
+
+
+def _die_with_parent() -> None:
+    """In the server's child process, on Linux: if the tap is killed outright (SIGKILL,
+    which cannot be forwarded), the server gets SIGKILL too, as it would without the tap."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
 
 
 def _exit_note(code: int) -> str:

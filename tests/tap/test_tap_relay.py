@@ -288,3 +288,32 @@ def test_a_server_that_never_reads_stdin_pushes_back_on_the_host(tmp_path: Path)
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_tap_killed_outright_takes_its_server_along(tmp_path: Path) -> None:
+    """SIGKILL cannot be forwarded; the server must not be left running without a host."""
+    pid_file = tmp_path / "server.pid"
+    server = f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+    server += "print('up', flush=True)\ntime.sleep(60)\n"
+    proc = subprocess.Popen(
+        tap_argv(tmp_path / "s.jsonl", [PY, "-c", server]),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=tap_env(tmp_path / "rt"),
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"up\n"
+        server_pid = int(pid_file.read_text())
+        proc.kill()
+        proc.wait(10)
+        _wait_for(lambda: not _alive(server_pid))
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:  # a zombie is as good as gone
+        return f.read().split(") ")[1][0] != "Z"
