@@ -8,17 +8,23 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from inspector.cli.auth import run_logout
-from inspector.cli.export import run_export_har
-from inspector.cli.parser import EXIT_OK, build_parser
-from inspector.cli.replay import run_replay, split_server_command
-from inspector.cli.run import run_cli_command
-
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv, replay_command = split_server_command(sys.argv[1:] if argv is None else argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["tap"]:
+        # Before anything heavy is imported: the host waits for the tap to start.
+        from inspector.cli.tap import run_tap
+
+        return run_tap(argv[1:])
+    from inspector.cli.auth import run_logout
+    from inspector.cli.export import run_export_har
+    from inspector.cli.parser import EXIT_OK, build_parser
+    from inspector.cli.replay import run_replay, split_server_command
+    from inspector.cli.run import run_cli_command
+
+    argv, replay_command = split_server_command(argv)
     parser = build_parser()
     ns = parser.parse_args(argv)  # argparse exits 2 on usage errors, as documented
     if replay_command is not None:

@@ -161,6 +161,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=30.0, metavar="SECONDS", help="screenshot mode wait"
     )
     sub.add_parser("demo-server", help="run the bundled demo MCP server on stdio")
+    sub.add_parser(  # parsed by inspector.cli.tap (everything after `--` is the server's)
+        "tap",
+        help="relay a stdio server between its host and it, recording every frame "
+        "(mcp-inspector-qt tap --help)",
+        add_help=False,
+    )
     add_replay_parser(sub)
     add_logout_parser(sub)
     add_export_parser(sub)

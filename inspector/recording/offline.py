@@ -34,7 +34,7 @@ from inspector.traffic.log_messages import LogMessageStore
 from inspector.traffic.record import KINDS, EntryKind, TrafficRecord, kind_of
 from inspector.transports.base import HttpExchange
 
-__all__ = ["OfflineSession", "RecordedAction", "load_offline", "ready_of"]
+__all__ = ["OfflineLoader", "OfflineSession", "RecordedAction", "load_offline", "ready_of"]
 
 _LIST_KINDS: Final[dict[str, CatalogKind]] = {
     "tools/list": "tools",
@@ -128,7 +128,10 @@ def _exchange(data: Any) -> HttpExchange | None:
     )
 
 
-class _Loader:
+class OfflineLoader:
+    """Builds the OfflineSession event by event: `run()` for a whole file, or `feed()` as a
+    followed file grows, then `finish()`."""
+
     def __init__(self, recorded: RecordedSession) -> None:
         self.recorded = recorded
         self.traffic = TrafficLog()
@@ -146,11 +149,18 @@ class _Loader:
 
     def run(self) -> OfflineSession:
         for event in self.recorded.events:
-            handler = getattr(self, f"_on_{event.type}", None)
-            if handler is None:
-                self.unknown[event.type] = self.unknown.get(event.type, 0) + 1
-                continue
-            handler(event)
+            self.feed(event)
+        return self.finish()
+
+    def feed(self, event: RecordedEvent) -> None:
+        """One more event (a live tap's file grows while it is shown)."""
+        handler = getattr(self, f"_on_{event.type}", None)
+        if handler is None:
+            self.unknown[event.type] = self.unknown.get(event.type, 0) + 1
+            return
+        handler(event)
+
+    def finish(self) -> OfflineSession:
         for kind, count in self.unknown.items():
             self.out.notes.append(f"{count} line(s) of type {kind!r} were skipped (unknown)")
         for problem in self.recorded.problems:
@@ -304,4 +314,4 @@ class _Loader:
 
 
 def load_offline(recorded: RecordedSession) -> OfflineSession:
-    return _Loader(recorded).run()
+    return OfflineLoader(recorded).run()

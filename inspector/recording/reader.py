@@ -10,7 +10,14 @@ from typing import Any
 
 from inspector.recording.format import FORMAT_NAME, FORMAT_VERSION
 
-__all__ = ["RecordedEvent", "RecordedSession", "SessionFileError", "read_session"]
+__all__ = [
+    "RecordedEvent",
+    "RecordedSession",
+    "SessionFileError",
+    "parse_event_line",
+    "parse_header_line",
+    "read_session",
+]
 
 
 class SessionFileError(Exception):
@@ -120,6 +127,24 @@ def read_session(path: str | Path) -> RecordedSession:
             continue
         session.events.append(RecordedEvent(no, value["type"], value))
     return session
+
+
+def parse_header_line(path: Path, first: bytes) -> dict[str, Any]:
+    """A complete first line as the header (a followed file is read line by line)."""
+    return _parse_header(path, first, complete=True)
+
+
+def parse_event_line(no: int, raw: bytes) -> RecordedEvent | str | None:
+    """One later line: the event, or a sentence saying why it is skipped (None: blank)."""
+    if not raw.strip():
+        return None
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        return f"line {no} is not valid JSON ({exc}); skipped"
+    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        return f"line {no} is not an event object; skipped"
+    return RecordedEvent(no, value["type"], value)
 
 
 def _parse_header(path: Path, first: bytes, *, complete: bool) -> dict[str, Any]:

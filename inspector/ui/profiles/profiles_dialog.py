@@ -34,6 +34,8 @@ from inspector.settings.config_import import (
 )
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings, validate_profile
 from inspector.storage.secrets import NoKeyringError
+from inspector.tap.host_config import is_tapped
+from inspector.ui.profiles.config_tap import ConfigTapActions
 from inspector.ui.profiles.profile_editor import ProfileEditor
 from inspector.ui.widgets.plain_text import PlainLabel
 
@@ -284,6 +286,8 @@ class ImportDialog(QDialog):
         browse = QPushButton("Open a config file…")
         browse.clicked.connect(self.browse)
         self.preview = QListWidget()
+        self.tap_actions = ConfigTapActions(self, self.selected_server, self._config_written)
+        self.preview.currentRowChanged.connect(lambda _row: self.tap_actions.update())
         self.warnings = QPlainTextEdit()
         self.warnings.setReadOnly(True)
         self.warnings.setMaximumHeight(90)
@@ -304,6 +308,11 @@ class ImportDialog(QDialog):
         layout.addWidget(browse)
         layout.addWidget(PlainLabel("Servers found (uncheck to skip):"))
         layout.addWidget(self.preview, 1)
+        tap_row = QHBoxLayout()
+        tap_row.addWidget(self.tap_actions.tap_button)
+        tap_row.addWidget(self.tap_actions.untap_button)
+        tap_row.addStretch(1)
+        layout.addLayout(tap_row)
         layout.addWidget(self.warnings)
         layout.addLayout(buttons)
 
@@ -330,7 +339,11 @@ class ImportDialog(QDialog):
             return None
         self.result_ = result
         for profile in result.profiles:
-            item = QListWidgetItem(f"{profile.name}  —  {profile.target}")
+            tapped = profile.transport == "stdio" and is_tapped(
+                {"command": profile.stdio.command, "args": profile.stdio.args}
+            )
+            mark = "  (runs through the tap)" if tapped else ""
+            item = QListWidgetItem(f"{profile.name}  —  {profile.target}{mark}")
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
             self.preview.addItem(item)
@@ -338,7 +351,27 @@ class ImportDialog(QDialog):
         label = FORMAT_LABELS[result.format]
         self.status.setText(f"{len(result.profiles)} server(s) in this {label} config.")
         self.import_button.setEnabled(bool(result.profiles))
+        self.tap_actions.update()
         return result
+
+    def selected_server(self) -> tuple[Path, str, bool] | None:
+        """The config file, the chosen stdio server and whether it runs through the tap."""
+        row = self.preview.currentRow()
+        result = self.result_
+        if result is None or result.source is None or not 0 <= row < len(result.profiles):
+            return None
+        profile = result.profiles[row]
+        if profile.transport != "stdio":
+            return None
+        entry = {"command": profile.stdio.command, "args": profile.stdio.args}
+        return Path(result.source), profile.name, is_tapped(entry)
+
+    def _config_written(self, message: str) -> None:
+        row = self.preview.currentRow()
+        if self.result_ is not None and self.result_.source is not None:
+            self.load_file(Path(self.result_.source), self.result_.format)
+            self.preview.setCurrentRow(row)
+        self.status.setText(message)
 
     def selected_profiles(self) -> list[Profile]:
         if self.result_ is None:

@@ -42,6 +42,7 @@ from inspector.ui.panels import ErrorsPanel, NotificationsPanel, ServerConsole
 from inspector.ui.panels.auth_panel import AuthPanel
 from inspector.ui.panels.session_controls import LogLevelControl, PingControl
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
+from inspector.ui.recording.live_taps import LiveTaps
 from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.traffic.composer import RawComposerDialog
 from inspector.ui.traffic.log_panel import TrafficLogPanel
@@ -165,6 +166,9 @@ class MainWindow(QMainWindow):
         )
         self.setCentralWidget(self.session_files.stack)
         self.menus.add_file_groups(self.session_files.menu_groups)
+        # File ▸ Live Taps: follow a host's session through a running tap, read-only.
+        self.live_taps = LiveTaps(self.session_files, self)
+        self.menus.add_file_groups([[self.live_taps.menu.menuAction()]])
         self.session_files.offline_changed.connect(self._offline_changed)
         self.refresh_profiles()
         self.resize(1280, 800)

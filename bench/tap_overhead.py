@@ -1,0 +1,227 @@
+"""Benchmark: what the stdio tap costs the host, as ratios to a direct pipe in the same run.
+
+Three measurements, each run alternately without and with the tap (the machines are shared
+and noisy, so the same run measures its own floor):
+
+* **latency**: a host sends one small JSON-RPC request at a time to an echo server and waits
+  for the answer; the added time per round trip (two messages cross the tap), its median,
+  and per message (half of it). Target: <= 1 ms added per message at the median.
+* **throughput**: a server writes --mb MiB of 1 KiB JSON-RPC lines as fast as it can, one
+  write per message as MCP servers do; the host reads them all. Target: the tapped rate
+  within 10% of the direct one (ratio >= 0.9). Also shown, without a target: `bulk`, 64
+  messages per write, a raw pipe stress test (a relay in Python, one more process in the
+  chain, cannot match a bare pipe's copy rate there on a small machine).
+* **calls**: 1,000 sequential tools/call requests to the real demo server (`python -m
+  inspector.demo`), after initialize. Target: tapped time <= 1.1x the direct time.
+
+    python bench/tap_overhead.py [--messages 2000] [--mb 200] [--calls 1000] [--rounds 3]
+
+The tap records to a session file in a temporary folder as it would for a host (every
+frame framed, parsed and written; gaps only if the recording falls behind, reported).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PY = sys.executable
+
+ECHO_SERVER = r"""
+import sys
+inp, out = sys.stdin.buffer, sys.stdout.buffer
+for line in inp:
+    out.write(b'{"jsonrpc":"2.0","id":1,"result":{}}\n'); out.flush()
+"""
+
+# `per message`: one write per message, as an MCP server sends them (the SDKs write and
+# flush each message); `bulk`: 64 messages per write, a raw pipe stress test.
+FLOOD_SERVER = r"""
+import sys
+n, per_write = int(sys.argv[1]), int(sys.argv[2])
+head = b'{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"'
+line = head + b"x" * 960 + b'"}}\n'
+block = line * per_write
+out = sys.stdout.buffer
+for _ in range(n // per_write):
+    out.write(block)
+    out.flush()
+"""
+
+
+class Runner:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.env = dict(os.environ, PYTHONPATH=str(REPO), MCP_INSPECTOR_RUNTIME_DIR=str(folder))
+        self.count = 0
+        self.gaps = 0
+
+    def argv(self, server: list[str], tapped: bool) -> list[str]:
+        if not tapped:
+            return server
+        self.count += 1
+        session = self.folder / f"tap-{self.count}.jsonl"
+        return [PY, "-m", "inspector", "tap", "--session-file", str(session), "--", *server]
+
+    def popen(self, server: list[str], tapped: bool) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            self.argv(server, tapped),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=self.env,
+            bufsize=0,
+        )
+
+    def count_gaps(self) -> int:
+        gaps = 0
+        for path in self.folder.glob("tap-*.jsonl"):
+            with path.open(encoding="utf-8") as f:
+                gaps += sum(1 for line in f if '"recording gap"' in line)
+        return gaps
+
+
+def _readline(stream: object) -> bytes:
+    return stream.readline()  # type: ignore[attr-defined, no-any-return]
+
+
+def latency(runner: Runner, tapped: bool, messages: int) -> list[float]:
+    proc = runner.popen([PY, "-c", ECHO_SERVER], tapped)
+    assert proc.stdin and proc.stdout
+    request = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+    samples: list[float] = []
+    for i in range(messages + 50):
+        start = time.perf_counter()
+        proc.stdin.write(request)
+        if not _readline(proc.stdout):
+            raise RuntimeError("the echo server went away")
+        if i >= 50:  # warm-up
+            samples.append(time.perf_counter() - start)
+    proc.stdin.close()
+    proc.wait(30)
+    return samples
+
+
+def throughput(runner: Runner, tapped: bool, mb: int, per_write: int) -> float:
+    lines = mb * 1024
+    proc = runner.popen([PY, "-c", FLOOD_SERVER, str(lines), str(per_write)], tapped)
+    assert proc.stdout and proc.stdin
+    start = time.perf_counter()
+    got = 0
+    while True:
+        chunk = proc.stdout.read(1 << 20)
+        if not chunk:
+            break
+        got += len(chunk)
+    elapsed = time.perf_counter() - start
+    proc.stdin.close()
+    proc.wait(60)
+    return got / elapsed / (1 << 20)
+
+
+def calls(runner: Runner, tapped: bool, count: int) -> float:
+    proc = runner.popen([PY, "-m", "inspector.demo"], tapped)
+    assert proc.stdin and proc.stdout
+
+    def ask(payload: dict[str, object]) -> dict[str, object]:
+        proc.stdin.write(json.dumps(payload).encode() + b"\n")  # type: ignore[union-attr]
+        while True:
+            answer = json.loads(_readline(proc.stdout))
+            if answer.get("id") == payload["id"]:
+                return answer  # type: ignore[no-any-return]
+
+    ask(
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "1"},
+            },
+        }
+    )
+    proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    start = time.perf_counter()
+    for i in range(1, count + 1):
+        params = {"name": "echo", "arguments": {"message": f"call {i}"}}
+        answer = ask({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params})
+        if "result" not in answer:
+            raise RuntimeError(f"call {i} failed: {answer}")
+    elapsed = time.perf_counter() - start
+    proc.stdin.close()
+    proc.wait(30)
+    return elapsed
+
+
+def alternate(rounds: int, measure: Callable[[bool], object]) -> tuple[list[object], list[object]]:
+    direct: list[object] = []
+    tapped: list[object] = []
+    for _ in range(rounds):
+        direct.append(measure(False))
+        tapped.append(measure(True))
+    return direct, tapped
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--messages", type=int, default=2000)
+    parser.add_argument("--mb", type=int, default=200)
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    ns = parser.parse_args()
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        runner = Runner(Path(tmp))
+
+        d, t = alternate(ns.rounds, lambda tap: latency(runner, tap, ns.messages))
+        direct_med = statistics.median(x for run in d for x in run)  # type: ignore[attr-defined]
+        tapped_med = statistics.median(x for run in t for x in run)  # type: ignore[attr-defined]
+        added = (tapped_med - direct_med) * 1000
+        print(
+            f"latency: median round trip direct {direct_med * 1e6:.0f} µs, tapped "
+            f"{tapped_med * 1e6:.0f} µs (ratio {tapped_med / direct_med:.2f}); added "
+            f"{added:.3f} ms per round trip = {added / 2:.3f} ms per message (target <= 1 ms)"
+        )
+        ok &= added / 2 <= 1.0
+
+        for label, per_write, target in (("per message", 1, True), ("bulk", 64, False)):
+            d, t = alternate(ns.rounds, lambda tap, n=per_write: throughput(runner, tap, ns.mb, n))
+            direct_rate = statistics.median(d)  # type: ignore[type-var]
+            tapped_rate = statistics.median(t)  # type: ignore[type-var]
+            ratio = tapped_rate / direct_rate  # type: ignore[operator]
+            goal = "target >= 0.90" if target else "stress figure, no target"
+            print(
+                f"throughput ({label}): {ns.mb} MiB of 1 KiB lines, {per_write} per write: "
+                f"direct {direct_rate:.0f} MiB/s, tapped {tapped_rate:.0f} MiB/s: "
+                f"ratio {ratio:.3f} ({goal})"
+            )
+            if target:
+                ok &= ratio >= 0.9
+
+        d, t = alternate(ns.rounds, lambda tap: calls(runner, tap, ns.calls))
+        direct_s = statistics.median(d)  # type: ignore[type-var]
+        tapped_s = statistics.median(t)  # type: ignore[type-var]
+        ratio = tapped_s / direct_s  # type: ignore[operator]
+        print(
+            f"calls: {ns.calls} sequential tools/call to the demo server, direct "
+            f"{direct_s:.3f} s, tapped {tapped_s:.3f} s: ratio {ratio:.3f} (target <= 1.10)"
+        )
+        ok &= ratio <= 1.1
+        gaps = runner.count_gaps()
+        print(f"recording gaps in the tapped runs: {gaps} ({runner.count} session files)")
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

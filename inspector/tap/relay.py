@@ -1,0 +1,298 @@
+"""The stdio tap: start the server, relay stdin, stdout and stderr byte for byte, record
+everything on the side, forward the host's signals, and exit as the server did.
+
+The host launches `mcp-inspector-qt tap -- COMMAND ...` where it launched COMMAND. The
+server runs in its own process group (a Ctrl+C in a terminal reaches only the tap, which
+forwards it once, to the whole server group). When the host closes stdin, the server's
+stdin is closed too, and the shutdown ladder follows (spec, lifecycle, stdio shutdown):
+wait, then SIGTERM, then SIGKILL. The tap exits with the server's exit code; a server
+killed by a signal makes the tap die of the same signal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import datetime as dt
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Final
+
+from inspector.tap.link import RecorderLink
+from inspector.tap.pumps import Pump, close_fd
+from inspector.tap.registry import TapEntry, register
+
+__all__ = ["FORWARDED_SIGNALS", "StdioTap", "TapOptions", "exit_like", "run_stdio_tap"]
+
+FORWARDED_SIGNALS: Final = tuple(
+    getattr(signal, name)
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2")
+    if hasattr(signal, name)
+)
+EXIT_NOT_FOUND: Final = 127
+_PR_SET_PDEATHSIG: Final = 1
+EXIT_CANNOT_RUN: Final = 126
+
+
+@dataclass
+class TapOptions:
+    command: Sequence[str]
+    session_file: Path
+    name: str = ""
+    grace: float = 10.0  # after the host closed stdin: wait this long, then SIGTERM
+    term_grace: float = 5.0  # after SIGTERM: wait this long, then SIGKILL
+    register: bool = True
+    registry_dir: Path | None = None
+    budget: int | None = None  # the recording's byte budget (tests make it tiny)
+    stdin: int = 0
+    stdout: int = 1
+    stderr: int = 2
+
+
+def _say_on(fd: int) -> Callable[[str], None]:
+    def say(text: str) -> None:
+        with contextlib.suppress(OSError):
+            os.write(fd, f"mcp-inspector-qt tap: {text}\n".encode())
+
+    return say
+
+
+class StdioTap:
+    def __init__(self, options: TapOptions) -> None:
+        self.o = options
+        self.say = _say_on(options.stderr)
+        self.t0 = time.monotonic()
+        self.recorder: subprocess.Popen[bytes] | None = None
+        self.link: RecorderLink | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.entry_file: Path | None = None
+        self._stdin_closed = threading.Event()
+
+    def _start_recorder(self) -> None:
+        """The recording runs in a process of its own (see `link`)."""
+        o = self.o
+        about = json.dumps({"command": list(o.command), "name": o.name, "pid": os.getpid()})
+        read_end, write_end = os.pipe()
+        env = dict(os.environ)
+        if o.budget is not None:
+            env["MCP_INSPECTOR_TAP_BUDGET"] = str(o.budget)
+        try:
+            self.recorder = subprocess.Popen(
+                [sys.executable, "-m", "inspector.tap.recorder_process",
+                 str(o.session_file), about, repr(self.t0)],
+                stdin=read_end, stdout=subprocess.DEVNULL, stderr=o.stderr,
+                process_group=0, env=env,
+            )  # fmt: skip
+        except OSError as exc:
+            self.say(f"not recording: the recorder did not start ({exc.strerror or exc})")
+            os.close(write_end)
+            return
+        finally:
+            os.close(read_end)
+        self.link = RecorderLink(
+            write_end, on_broken=lambda why: self.say(f"not recording any more: {why}")
+        )
+
+    def _record(self, stream: str) -> Callable[[bytes], None]:
+        link = self.link
+        if link is None:
+            return lambda _data: None
+        chunk, mono, wall = link.chunk, time.monotonic, time.time
+        return lambda data: chunk(stream, data, mono(), wall())
+
+    def note(self, text: str) -> None:
+        if self.link is not None:
+            self.link.note(text, time.monotonic(), time.time())
+
+    def _end_recording(self, last_note: str) -> None:
+        if self.link is not None:
+            self.link.close(last_note, time.monotonic(), time.time())
+        if self.recorder is not None:
+            try:
+                self.recorder.wait(15)
+            except subprocess.TimeoutExpired:
+                self.say("the recorder did not finish in time; the session file may be short")
+                self.recorder.kill()
+
+    def run(self) -> int:
+        o = self.o
+        self._start_recorder()
+        try:
+            self.proc = subprocess.Popen(
+                list(o.command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                process_group=0,
+                preexec_fn=_die_with_parent,  # the relay has no threads yet
+            )
+        except OSError as exc:
+            code = EXIT_NOT_FOUND if isinstance(exc, FileNotFoundError) else EXIT_CANNOT_RUN
+            why = f"cannot start {o.command[0]!r}: {exc.strerror or exc}"
+            self.say(why)
+            self._end_recording(f"the server did not start: {why}")
+            return code
+        proc = self.proc
+        assert proc.stdin and proc.stdout and proc.stderr
+        previous = {sig: signal.signal(sig, self._forward) for sig in FORWARDED_SIGNALS}
+        self._register(proc.pid)
+        server_in, server_out, server_err = (
+            proc.stdin.fileno(),
+            proc.stdout.fileno(),
+            proc.stderr.fileno(),
+        )
+        pumps = [
+            Pump(
+                "stdin",
+                o.stdin,
+                server_in,
+                self._record("out"),
+                on_eof=self._host_closed_stdin,
+                on_dst_closed=self._server_closed_stdin,
+            ),
+            Pump(
+                "stdout",
+                server_out,
+                o.stdout,
+                self._record("in"),
+                on_dst_closed=lambda: close_fd(server_out),
+            ),
+            Pump("stderr", server_err, o.stderr, self._record("stderr")),
+        ]
+        for pump in pumps:
+            pump.start()
+        try:
+            code = proc.wait()
+            # The server is gone; what it wrote is still coming through (unless a child
+            # of it holds the pipes open: then give up after a moment).
+            pumps[1].join(2.0)
+            pumps[2].join(1.0)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            self._unregister()
+        self._end_recording(_exit_note(code))
+        return code
+
+    def _register(self, server_pid: int) -> None:
+        o = self.o
+        if not o.register:
+            return
+        entry = TapEntry(
+            pid=os.getpid(),
+            server_pid=server_pid,
+            name=o.name or Path(o.command[0]).name,
+            command=o.command[0],
+            args=tuple(o.command[1:]),
+            session_file=o.session_file.resolve(),
+            started=dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"),
+        )
+        try:
+            self.entry_file = register(entry, o.registry_dir)
+        except OSError as exc:
+            self.say(f"the app cannot list this tap ({exc.strerror or exc}); still recording")
+
+    def _unregister(self) -> None:
+        if self.entry_file is not None:
+            with contextlib.suppress(OSError):
+                self.entry_file.unlink()
+            self.entry_file = None
+
+    # -- signals and shutdown ------------------------------------------------
+    def _forward(self, sig: int, _frame: FrameType | None) -> None:
+        self._signal(sig)
+        self.note(f"the host sent {signal.Signals(sig).name}; forwarded to the server")
+
+    def _signal(self, sig: int) -> None:
+        proc = self.proc
+        if proc is None or proc.returncode is not None:
+            return
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(sig)
+
+    def _server_closed_stdin(self) -> None:
+        """The server closed its stdin: so does the tap, and the host's next write fails
+        as it would have without the tap."""
+        self._stdin_closed.set()
+        self.note("the server closed its stdin; the tap closed its own")
+        close_fd(self.o.stdin)
+
+    def _host_closed_stdin(self) -> None:
+        if self._stdin_closed.is_set():
+            return
+        proc = self.proc
+        if proc is not None and proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+        self.note("the host closed stdin; the server's stdin was closed too")
+        threading.Thread(target=self._ladder, name="tap-shutdown", daemon=True).start()
+
+    def _ladder(self) -> None:
+        proc = self.proc
+        assert proc is not None
+        for sig, wait in ((signal.SIGTERM, self.o.grace), (signal.SIGKILL, self.o.term_grace)):
+            deadline = time.monotonic() + wait
+            while time.monotonic() < deadline:
+                if proc.poll() is not None:
+                    return
+                time.sleep(0.05)
+            if proc.poll() is not None:
+                return
+            self.note(
+                f"the server did not exit {wait:g} s after stdin closed; sending "
+                f"{signal.Signals(sig).name}"
+            )
+            self._signal(sig)
+
+
+def _die_with_parent() -> None:
+    """In the server's child process, on Linux: if the tap is killed outright (SIGKILL,
+    which cannot be forwarded), the server gets SIGKILL too, as it would without the tap."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+
+
+def _exit_note(code: int) -> str:
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"server exited (killed by {signal.Signals(-code).name})"
+        return f"server exited (killed by signal {-code})"
+    return f"server exited (code {code})"
+
+
+def exit_like(code: int) -> int:
+    """Make the tap's own exit look like the server's: the same code, or the same signal."""
+    if code >= 0:
+        return code
+    sig = -code
+    with contextlib.suppress(OSError, ValueError):  # SIGKILL has no handler to reset
+        signal.signal(sig, signal.SIG_DFL)
+    with contextlib.suppress(OSError, ValueError):
+        os.kill(os.getpid(), sig)
+        time.sleep(1.0)
+    return 128 + sig
+
+
+def run_stdio_tap(options: TapOptions) -> int:
+    """Run the tap to the end; returns the server's exit code (negative: its signal)."""
+    if sys.platform == "win32":  # pragma: no cover - POSIX only for now
+        raise OSError("the stdio tap needs a POSIX system")
+    return StdioTap(options).run()

@@ -1,0 +1,1 @@
+"""Hosts and servers for tap tests: a paced host that talks to a server through a tap."""

@@ -1,0 +1,1 @@
+"""Tests of tap mode (inspector/tap, the `tap` command)."""
