@@ -8,6 +8,7 @@ request's own timeout); otherwise the error is given back at once, never left ha
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -82,13 +83,17 @@ class Drafter:
         on_exchange: ExchangeSink | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         rate_limit_retries: int = 2,
+        max_wait: float = math.inf,
     ) -> None:
+        """`max_wait`: the longest retry-after waited out by itself (the dialog keeps it
+        short: the person decides to retry); the deadline bounds it too."""
         self.providers = list(providers)
         self.rules = list(rules)
         self._key_for = key_for
         self.on_exchange = on_exchange
         self._sleep = sleep
         self.rate_limit_retries = rate_limit_retries
+        self.max_wait = max_wait
 
     def choose(self, request: SamplingRequest) -> ModelChoice | None:
         return choose_model(request, self.providers, self.rules)
@@ -138,7 +143,7 @@ class Drafter:
     def _wait_fits(self, exc: ModelError, attempts: int, deadline: float | None) -> bool:
         if exc.kind != "rate-limited" or exc.retry_after is None:
             return False
-        if attempts > self.rate_limit_retries:
+        if attempts > self.rate_limit_retries or exc.retry_after > self.max_wait:
             return False
         if deadline is None:
             return True
