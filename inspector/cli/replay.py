@@ -16,7 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from inspector.cli.arg_words import header_values
-from inspector.cli.sampling_args import add_sampling_arguments, sampling_responder
+from inspector.cli.sampling_args import (
+    ModelExchanges,
+    add_sampling_arguments,
+    sampling_responder,
+)
 from inspector.cli.usage import UsageError
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
@@ -131,7 +135,11 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
     def with_model(session: Session) -> None:
         # --sampling-*: the server's sampling asks go to the model, not to the recorded
         # answers (the rest still come from the recording).
-        model = sampling_responder(ns, session.responder, request_timeout=ns.timeout)
+        exchanges = ModelExchanges()
+        exchanges.session = session
+        model = sampling_responder(
+            ns, session.responder, request_timeout=ns.timeout, on_exchange=exchanges
+        )
         if model is not None:
             session.responder = model
 

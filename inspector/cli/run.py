@@ -211,9 +211,9 @@ async def run_cli(ns: argparse.Namespace) -> int:
     model = sampling_responder(ns, policy, request_timeout=timeout, on_exchange=exchanges)
     responder: Responder = model or policy
     session = Session(transport, config, responder)
+    exchanges.session = session
     recorder = _start_recorder(ns, session, profile) if ns.record else None
     if recorder is not None:
-        exchanges.recorder = recorder
         how = "through the model (--sampling-*)" if model is not None else "by policy"
         session.responder = RecordingResponder(responder, recorder, how)
     diagnostics = SessionDiagnostics(ns.verbose)

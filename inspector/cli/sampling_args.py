@@ -25,8 +25,9 @@ from inspector.features.models.providers import (
     provider_key,
 )
 from inspector.features.models.responder import ModelResponder
+from inspector.features.models.rows import exchange_records
 from inspector.features.models.types import ModelExchange
-from inspector.recording.writer import SessionRecorder
+from inspector.session import Session
 from inspector.session.responder import Responder
 from inspector.storage.secrets import SecretStore
 
@@ -34,18 +35,20 @@ __all__ = ["ModelExchanges", "add_sampling_arguments", "sampling_responder"]
 
 
 class ModelExchanges:
-    """Where the run's model exchanges go: the --record file (a `model` line each, the key
-    redacted) and, with --verbose, a line on stderr."""
+    """Where the run's model exchanges go: the session's traffic (so a --record file keeps
+    them as `model` lines, the key redacted) and, with --verbose, a line on stderr. The
+    session is given once it exists (the responder is made before it)."""
 
     def __init__(self, verbose: bool = False) -> None:
-        self.recorder: SessionRecorder | None = None
+        self.session: Session | None = None
         self.verbose = verbose
         self.count = 0
 
     def __call__(self, exchange: ModelExchange) -> None:
         self.count += 1
-        if self.recorder is not None:
-            self.recorder.model_exchange(exchange.to_json())
+        if self.session is not None:
+            for record in exchange_records(exchange):
+                self.session.report_side_traffic(record)
         if self.verbose:
             status = exchange.status if exchange.status is not None else exchange.error
             sys.stderr.write(

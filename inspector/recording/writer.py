@@ -100,15 +100,6 @@ class SessionRecorder:
             line["data"] = data
         self._put(("line", line))
 
-    def model_exchange(self, exchange: dict[str, Any]) -> None:
-        """One exchange with a model provider (sampling answered by a model): its own line
-        type, never an MCP frame. Keys are already out of its headers; the redactor's
-        secrets are taken out of the rest too."""
-        line = {"type": "model", "wall": round(time.time(), 6)}
-        line["t"] = round(time.monotonic() - self.t0, 6)
-        line["exchange"] = self.redactor.deep(exchange) if self.redactor.active else exchange
-        self._put(("line", line))
-
     def _put(self, item: Any) -> None:
         thread = self._thread
         if thread is None or self.error is not None:

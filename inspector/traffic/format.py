@@ -50,6 +50,8 @@ def summarize(entry: TrafficEntry) -> str:
         if exchange.content_type:
             text += f" ({exchange.content_type})"
         return _one_line(f"{text}: {exchange.note}" if exchange.note else text)
+    if kind == "model":
+        return _one_line(entry.note or entry.text())
     if kind in ("stderr", "http", "note"):
         text = _one_line(entry.text())
         return f"{text} ({entry.note})" if kind == "note" and entry.note else text

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from inspector.features.models.providers import KEY_ENV
+from inspector.recording.offline import load_offline
+from inspector.recording.reader import read_session
 from tests.helpers.model_stubs import ModelStub, Reply, model_stub
 from tests.helpers.peers import EVERYTHING_JS, PY, REPO, SERVERS, demo_command
 
@@ -112,11 +114,18 @@ def test_the_record_keeps_each_model_exchange_with_the_key_redacted(tmp_path: Pa
     assert "sk-secret-777" not in text
     lines = [json.loads(line) for line in text.splitlines()]
     models = [line for line in lines if line["type"] == "model"]
-    assert len(models) == 1
-    exchange = models[0]["exchange"]
-    assert exchange["requestHeaders"]["authorization"] == "[redacted]"
-    assert exchange["status"] == 200 and "Stub says: hi" in exchange["responseBody"]
-    assert json.loads(exchange["requestBody"])["model"] == "stub-small"
+    assert [m["dir"] for m in models] == ["out", "in"]  # its own line type, not a frame
+    sent, got = (json.loads(m["text"]) for m in models)
+    assert sent["headers"]["authorization"] == "[redacted]"
+    assert sent["body"]["model"] == "stub-small"
+    assert got["status"] == 200
+    assert got["body"]["choices"][0]["message"]["content"] == "Stub says: hi"
+    assert "HTTP 200" in models[1]["note"]
+    # Opened later without a server, the exchange shows as two `model` rows.
+    offline = load_offline(read_session(record))
+    rows = [e for e in offline.traffic if e.kind == "model"]
+    assert [e.direction for e in rows] == ["out", "in"]
+    assert "to openai stub-small" in (rows[0].note or "")
     assert any(line["type"] == "action" and "through the model" in line["text"] for line in lines)
 
 

@@ -101,6 +101,11 @@ def test_draft_with_the_model_then_approve(
         assert "11 tokens in, 7 out" in panel.status.text() and " ms" in panel.status.text()
         sent = stub.received[-1].body
         assert sent["max_tokens"] == 123 and sent["model"] == "stub-large"
+        # The exchange is in the traffic log as its own kind of row, not an MCP frame.
+        rows = [e for e in window.traffic if e.kind == "model"]
+        assert [e.direction for e in rows] == ["out", "in"]
+        assert json.loads(rows[0].text())["body"]["model"] == "stub-large"
+        assert "HTTP 200" in (rows[1].note or "")
         dialog.reply_text.setPlainText(dialog.reply_text.toPlainText() + " (edited)")
         dialog.approve_button.click()
         result = await result_of(call)

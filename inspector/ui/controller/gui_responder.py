@@ -35,6 +35,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 from inspector.app.front_end import AskNotice
+from inspector.common.listeners import Listeners
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.asks.sampling import parse_sampling_request
 from inspector.features.models.drafter import Drafter
@@ -95,7 +96,7 @@ class GuiResponder:
         self.models = models
         self.banner = banner
         self.auto_approve = False  # model drafts answer sampling without a dialog
-        self.on_model_exchange: Callable[[ModelExchange], None] | None = None
+        self.model_exchanges: Listeners[[ModelExchange]] = Listeners("model exchange")
         self.secrets = secrets or SecretStore()
         self._pending_error: str | None = None  # why auto-approve fell back to the dialog
         self.providers_dialog: ModelProvidersDialog | None = None
@@ -162,8 +163,7 @@ class GuiResponder:
         )
 
     def _exchange(self, exchange: ModelExchange) -> None:
-        if self.on_model_exchange is not None:
-            self.on_model_exchange(exchange)
+        self.model_exchanges.emit(exchange)
 
     async def _auto_draft(self, ask: ServerAsk) -> dict[str, Any] | None:
         """Auto-approve is on: the model's answer, or None (with the reason kept for the
