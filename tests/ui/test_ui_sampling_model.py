@@ -245,3 +245,61 @@ def test_providers_dialog_keeps_the_key_in_the_keyring(
     assert saved.rules_for("p1") == [MappingRule("gpt", provider.id, "claude-haiku-4-5")]
     assert json.loads(text)["providers"][0]["kind"] == "anthropic"
     dialog.deleteLater()
+
+
+def test_a_tool_use_draft_is_shown_as_the_raw_result_to_edit(
+    loop: asyncio.AbstractEventLoop, stub: ModelStub
+) -> None:
+    """spec 2025-11-25: a request with tools; the model answers with a tool call, which the
+    person sees (and may edit) as the CreateMessageResult before approving."""
+    from inspector.features.models.drafter import Drafter
+    from inspector.protocol.asks import ServerAsk
+    from inspector.protocol.versions import Era
+
+    params = {
+        "messages": [{"role": "user", "content": {"type": "text", "text": "Weather in Lyon?"}}],
+        "maxTokens": 50,
+        "tools": [{"name": "weather", "inputSchema": {"type": "object"}}],
+        "toolChoice": {"mode": "required"},
+    }
+    provider = ProviderConfig("openai", base_url=stub.base_url, models=[ModelEntry("stub-small")])
+    stub.script.append(Reply(tool_call=("weather", {"city": "Lyon"})))
+
+    async def scenario() -> None:
+        ask = ServerAsk(1, "sampling", "sampling/createMessage", params, Era.LEGACY, wire_id=7)
+        dialog = SamplingDialog(ask, None, drafter=Drafter([provider], lambda _p: None))
+        dialog.show()
+        dialog.model_panel.draft_button.click()
+        await until(lambda: dialog.model_panel.draft is not None, "the draft")
+        assert dialog.reply_tabs.currentIndex() == 1
+        shown = json.loads(dialog.raw_edit.toPlainText())
+        assert shown["content"]["type"] == "tool_use"
+        assert shown["content"]["input"] == {"city": "Lyon"}
+        assert shown["stopReason"] == "toolUse"
+        assert stub.received[-1].body["tool_choice"] == "required"
+        dialog.approve_button.click()
+        assert dialog.answer.result()["content"]["name"] == "weather"
+        dialog.deleteLater()
+
+    run(loop, scenario())
+
+
+def test_the_client_menu_opens_the_providers_with_the_profiles_mapping(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, stub: ModelStub, config: Path
+) -> None:
+    profile = demo(window)
+    save_provider(config, stub, {profile.id: [MappingRule("gpt", "stubprov", "stub-small")]})
+    features = window.client_features
+    assert features.models_action in features.menu.actions()
+
+    async def scenario() -> None:
+        await connect(window, profile)
+        features.models_action.trigger()
+        dialog = features.models_dialog
+        assert dialog is not None and dialog.isVisible()
+        assert dialog.provider_list.count() == 1
+        assert dialog.url_edit.text() == stub.base_url
+        assert dialog.rules() == [MappingRule("gpt", "stubprov", "stub-small")]
+        dialog.reject()
+
+    run(loop, then_shutdown(window, scenario()))

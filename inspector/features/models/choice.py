@@ -32,7 +32,7 @@ class ModelChoice:
 
     @property
     def label(self) -> str:
-        return f"{self.model.name} ({self.provider.label})"
+        return f"{self.model.name} · {self.provider.label}"
 
 
 def _candidates(providers: list[ProviderConfig]) -> list[tuple[ProviderConfig, ModelEntry]]:

@@ -10,11 +10,15 @@ key redacted.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import email.utils
 import importlib
 import json
+import sys
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from types import ModuleType
 from typing import Any, Final
 
@@ -47,6 +51,16 @@ def _sdk(kind: str) -> ModuleType:
             "not-installed",
             f"the {kind!r} package (the provider's official SDK) is not installed: {INSTALL_HINT}",
         ) from exc
+
+
+async def _sdk_loaded(kind: str) -> ModuleType:
+    """The SDK, imported off the event loop the first time (it takes a second or two: the
+    window must not freeze while it loads)."""
+    if kind in sys.modules:
+        return _sdk(kind)
+    with contextlib.suppress(ImportError):  # _sdk then says so in words
+        await asyncio.to_thread(importlib.import_module, kind)
+    return _sdk(kind)
 
 
 def redacted_headers(headers: Mapping[str, str]) -> dict[str, str]:
@@ -142,11 +156,18 @@ async def call_model(
     on_exchange: ExchangeSink | None = None,
 ) -> ModelReply:
     """Send `wire` and read the reply; every failure is a `ModelError` with its sentence."""
-    sdk = _sdk(provider.kind)
+    sdk = await _sdk_loaded(provider.kind)
     model = str(wire.body.get("model", ""))
     started = time.monotonic()
     request_body = json.dumps(wire.body, ensure_ascii=False)
     url = provider.url
+
+    def elapsed(response: Any = None) -> float:
+        """The HTTP exchange's own time when the client measured it (not the SDK's setup)."""
+        try:
+            return float(response.elapsed.total_seconds())
+        except (AttributeError, RuntimeError, TypeError):
+            return time.monotonic() - started
 
     def report(response: Any = None, request: Any = None, error: str = "") -> None:
         if on_exchange is None:
@@ -164,7 +185,7 @@ async def call_model(
                 status=response.status_code if response is not None else None,
                 response_headers=dict(response.headers) if response is not None else {},
                 response_body=response.text if response is not None else "",
-                latency=time.monotonic() - started,
+                latency=elapsed(response) if response is not None else time.monotonic() - started,
                 error=error,
             )
         )
@@ -201,4 +222,4 @@ async def call_model(
         report(response, error=str(error))
         raise
     report(response)
-    return reply
+    return replace(reply, latency=elapsed(response))

@@ -125,7 +125,6 @@ class Drafter:
                 if left <= 0:
                     raise ModelError("timeout", "no time left before the MCP request times out")
                 timeout = min(timeout, left)
-            started = time.monotonic()
             try:
                 reply = await call_model(
                     choice.provider, key, wire, timeout=timeout, on_exchange=self.on_exchange
@@ -136,9 +135,8 @@ class Drafter:
                 assert exc.retry_after is not None
                 await self._sleep(exc.retry_after)
                 continue
-            latency = time.monotonic() - started
             result = result_from_reply(reply, choice.model.name)
-            return Draft(choice, reply, result, wire.notes, latency, attempts)
+            return Draft(choice, reply, result, wire.notes, reply.latency, attempts)
 
     def _wait_fits(self, exc: ModelError, attempts: int, deadline: float | None) -> bool:
         if exc.kind != "rate-limited" or exc.retry_after is None:

@@ -62,6 +62,7 @@ class ModelReply:
     stop_reason: str
     model: str
     usage: Usage = field(default_factory=Usage)
+    latency: float = 0.0  # seconds: the HTTP exchange, as the client measured it
 
 
 @dataclass(frozen=True, slots=True)
