@@ -303,3 +303,48 @@ def test_the_client_menu_opens_the_providers_with_the_profiles_mapping(
         dialog.reject()
 
     run(loop, then_shutdown(window, scenario()))
+
+
+def test_a_withdrawn_request_stops_the_draft_in_flight(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, stub: ModelStub, config: Path
+) -> None:
+    save_provider(config, stub)
+    stub.script.append(Reply(delay=5))
+
+    async def scenario() -> None:
+        session = await connect(window, demo(window))
+        call = call_tool(session, "ask_llm", {"question": "slow"})
+        dialog = await dialog_of(window, SamplingDialog)
+        panel = dialog.model_panel
+        panel.draft_button.click()
+        await until(lambda: panel.busy, "the draft to start")
+        # The request ends (here cancelled; a timeout goes the same way): the server
+        # withdraws its ask, the model call is stopped, nothing is sent.
+        call.cancel("test: the tool call timed out")
+        await until(lambda: dialog.withdrawn is not None, "the withdrawal")
+        await until(lambda: not panel.busy, "the draft task to stop")
+        assert panel.draft is None
+        await no_dialog(window)
+
+    run(loop, then_shutdown(window, scenario()))
+
+
+def test_auto_approve_falls_back_to_the_dialog_when_the_model_fails(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, stub: ModelStub, config: Path
+) -> None:
+    save_provider(config, stub)
+
+    async def scenario() -> None:
+        session = await connect(window, demo(window))
+        responder(window).set_auto_approve(True)
+        stub.script.append(Reply(status=500, error="model crashed"))
+        call = call_tool(session, "ask_llm", {"question": "x"})
+        dialog = await dialog_of(window, SamplingDialog)
+        text = dialog.notice.label.text()
+        assert "Auto-approve could not draft this one" in text and "HTTP 500" in text
+        assert "model crashed" in text
+        dialog.reply_text.setPlainText("by hand then")
+        dialog.approve_button.click()
+        assert "by hand then" in text_of(await result_of(call))
+
+    run(loop, then_shutdown(window, scenario()))

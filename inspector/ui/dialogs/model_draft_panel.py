@@ -80,6 +80,11 @@ class ModelDraftPanel(QGroupBox):
         self.notes.hide()
         layout.addWidget(self.status)
         layout.addWidget(self.notes)
+        if request.include_context in ("thisServer", "allServers"):
+            self.status.setText(
+                f"includeContext is {request.include_context!r}: the inspector holds no "
+                "conversation with a model to include, so the model gets only these messages."
+            )
         self.auto_approve = QCheckBox(
             "Auto-approve the model's drafts for the rest of this session"
         )
