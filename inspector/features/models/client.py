@@ -102,7 +102,7 @@ def _status_error(
         return ModelError(
             "auth",
             f"{provider.label} refused the API key (HTTP {status}): {said}. Check the key in "
-            f"Settings ▸ Model providers (headless: ${KEY_ENV[provider.kind]})",
+            f"Client ▸ Model providers… (headless: ${KEY_ENV[provider.kind]})",
             status=status,
         )
     if status == 429:

@@ -26,7 +26,7 @@ __all__ = ["Draft", "Drafter", "result_from_reply", "wire_request"]
 
 MARGIN: Final = 0.5  # seconds kept before the deadline to hand the answer over
 NO_MODEL: Final = (
-    "no model is configured: add a model provider in Settings ▸ Model providers "
+    "no model is configured: add a model provider in Client ▸ Model providers… "
     "(headless: --sampling-provider, --sampling-model)"
 )
 

@@ -1,4 +1,4 @@
-"""Settings ▸ Model providers: the models that can draft sampling replies.
+"""Client ▸ Model providers…: the models that can draft sampling replies.
 
 An OpenAI-compatible endpoint (OpenAI itself, or a local Ollama, vLLM, llama.cpp or LM Studio
 server: base URL + model names, no key needed) or the Anthropic Messages API. Each model

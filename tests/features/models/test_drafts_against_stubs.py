@@ -143,8 +143,10 @@ async def test_stop_reason_max_tokens(stub: ModelStub) -> None:
     assert draft.result["stopReason"] == "maxTokens"
 
 
-async def test_a_local_server_gets_no_key_at_all() -> None:
-    with model_stub("openai") as stub:  # accepts anything: a local server
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+async def test_a_local_server_gets_no_key_at_all(kind: Kind) -> None:
+    with model_stub(kind) as stub:  # accepts anything: a local server
         drafter, _ = drafter_for(stub, key=None)
         await drafter.draft(parse_sampling_request(FULL))
-        assert "authorization" not in stub.received[-1].headers
+        headers = stub.received[-1].headers
+        assert "authorization" not in headers and "x-api-key" not in headers
