@@ -17,6 +17,7 @@ import pytest
 from inspector.features.models.providers import KEY_ENV
 from inspector.recording.offline import load_offline
 from inspector.recording.reader import read_session
+from inspector.traffic.format import summarize
 from tests.helpers.model_stubs import ModelStub, Reply, model_stub
 from tests.helpers.peers import EVERYTHING_JS, PY, REPO, SERVERS, demo_command
 
@@ -42,6 +43,15 @@ def run_cli(
     except ValueError:
         out = proc.stdout
     return proc.returncode, out, proc.stderr
+
+
+def openai_url(record: Path) -> str:
+    """The chat completions URL the recorded run posted to."""
+    for line in record.read_text().splitlines():
+        data = json.loads(line)
+        if data["type"] == "model" and data["dir"] == "out":
+            return str(json.loads(data["text"])["url"])
+    raise AssertionError("no model line")
 
 
 def model_flags(stub: ModelStub, model: str = "stub-small") -> list[str]:
@@ -120,12 +130,13 @@ def test_the_record_keeps_each_model_exchange_with_the_key_redacted(tmp_path: Pa
     assert sent["body"]["model"] == "stub-small"
     assert got["status"] == 200
     assert got["body"]["choices"][0]["message"]["content"] == "Stub says: hi"
-    assert "HTTP 200" in models[1]["note"]
+    assert "note" not in models[1]  # only a failed exchange is flagged
     # Opened later without a server, the exchange shows as two `model` rows.
     offline = load_offline(read_session(record))
     rows = [e for e in offline.traffic if e.kind == "model"]
     assert [e.direction for e in rows] == ["out", "in"]
-    assert "to openai stub-small" in (rows[0].note or "")
+    assert summarize(rows[0]) == f"to stub-small: POST {openai_url(record)}"
+    assert summarize(rows[1]).startswith("from stub-small-2026-01-01: HTTP 200, ")
     assert any(line["type"] == "action" and "through the model" in line["text"] for line in lines)
 
 

@@ -21,6 +21,7 @@ from inspector.features.models.providers import (
 )
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
+from inspector.traffic.format import summarize
 from inspector.ui.dialogs.model_providers_dialog import ModelProvidersDialog
 from inspector.ui.dialogs.sampling_dialog import SamplingDialog
 from inspector.ui.window.main_window import MainWindow
@@ -105,7 +106,9 @@ def test_draft_with_the_model_then_approve(
         rows = [e for e in window.traffic if e.kind == "model"]
         assert [e.direction for e in rows] == ["out", "in"]
         assert json.loads(rows[0].text())["body"]["model"] == "stub-large"
-        assert "HTTP 200" in (rows[1].note or "")
+        assert summarize(rows[0]).startswith("to stub-large: POST http://127.0.0.1:")
+        assert summarize(rows[1]).startswith("from stub-large-2026-01-01: HTTP 200, ")
+        assert rows[1].note is None  # not flagged: it went well
         dialog.reply_text.setPlainText(dialog.reply_text.toPlainText() + " (edited)")
         dialog.approve_button.click()
         result = await result_of(call)
@@ -152,6 +155,8 @@ def test_a_failing_model_can_be_retried_or_answered_by_hand(
         assert "HTTP 429" in panel.status.text() and "retry after 120 s" in panel.status.text()
         assert dialog.notice.isVisible() and "answer by hand" in dialog.notice.label.text()
         assert panel.draft_button.text() == "Retry with stub-small"
+        failed = [e for e in window.traffic if e.kind == "model" and e.direction == "in"]
+        assert failed and "HTTP 429" in (failed[-1].note or "")  # flagged in the log
         panel.draft_button.click()  # the stub answers this time
         await until(lambda: panel.draft is not None, "the retried draft")
         assert not dialog.notice.isVisible()

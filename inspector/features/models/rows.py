@@ -1,6 +1,7 @@
 """A model exchange as rows of the traffic log: the request out and the answer in, each its
 own kind ("model", never an MCP frame), the text a JSON object a person can read (URL,
-headers with the key redacted, the body as sent or received, status, latency)."""
+headers with the key redacted, the body as sent or received, status, latency). Only a
+failed exchange has a note (a note flags the row, as for frames)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,6 @@ def exchange_records(exchange: ModelExchange, *, mono: float | None = None) -> l
             mono=end - exchange.latency,
             wall=wall - exchange.latency,
             transport="model",
-            note=f"to {where}: POST {exchange.url}",
         )
     ]
     latency = f"{exchange.latency * 1000:.0f} ms"
@@ -57,7 +57,7 @@ def exchange_records(exchange: ModelExchange, *, mono: float | None = None) -> l
                 mono=end,
                 wall=wall,
                 transport="model",
-                note=f"from {where}: no answer after {latency}: {exchange.error}",
+                note=f"{where}: no answer after {latency}: {exchange.error}",
             )
         )
         return rows
@@ -72,7 +72,6 @@ def exchange_records(exchange: ModelExchange, *, mono: float | None = None) -> l
         ensure_ascii=False,
         indent=2,
     )
-    said = f": {exchange.error}" if exchange.error else ""
     rows.append(
         TrafficRecord(
             direction="in",
@@ -81,7 +80,7 @@ def exchange_records(exchange: ModelExchange, *, mono: float | None = None) -> l
             mono=end,
             wall=wall,
             transport="model",
-            note=f"from {where}: HTTP {exchange.status}, {latency}{said}",
+            note=exchange.error or None,  # a note flags the row: only a failure has one
         )
     )
     return rows

@@ -1,6 +1,6 @@
 """The banner that stays on the window while sampling is auto-approved through a model
 ("Auto-approve the model's drafts for the rest of this session"), with a button to turn it
-off. It floats over the top right of the window it is given, so no layout changes for it."""
+off. It floats over the bottom right of the window it is given, so no layout changes for it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from inspector.ui.widgets.theme import colors
 __all__ = ["AutoApproveBanner"]
 
 MARGIN = 12
-TOP = 64  # below the menu bar and the connection bar
+BOTTOM = 36  # above the status bar
 
 
 class AutoApproveBanner(QFrame):
@@ -48,7 +48,10 @@ class AutoApproveBanner(QFrame):
     def _place(self) -> None:
         parent = self.parentWidget()
         if parent is not None:
-            self.move(max(MARGIN, parent.width() - self.width() - MARGIN), TOP)
+            self.move(
+                max(MARGIN, parent.width() - self.width() - MARGIN),
+                max(MARGIN, parent.height() - self.height() - BOTTOM),
+            )
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and self.isVisible():
