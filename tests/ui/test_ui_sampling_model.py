@@ -353,3 +353,39 @@ def test_auto_approve_falls_back_to_the_dialog_when_the_model_fails(
         assert "by hand then" in text_of(await result_of(call))
 
     run(loop, then_shutdown(window, scenario()))
+
+
+def test_a_saved_session_keeps_the_model_rows_without_the_key(
+    window: MainWindow,
+    loop: asyncio.AbstractEventLoop,
+    config: Path,
+    tmp_path: Path,
+    memory_keyring: MemoryKeyring,
+) -> None:
+    with model_stub("openai", key="sk-gui-secret-42") as keyed:
+        provider = save_provider(config, keyed)
+        from inspector.features.models.providers import set_provider_key
+
+        set_provider_key(SecretStore(), provider, "sk-gui-secret-42")
+
+        async def scenario() -> None:
+            session = await connect(window, demo(window))
+            call = call_tool(session, "ask_llm", {"question": "keep me"})
+            dialog = await dialog_of(window, SamplingDialog)
+            dialog.model_panel.draft_button.click()
+            await until(lambda: dialog.model_panel.draft is not None, "the draft")
+            dialog.approve_button.click()
+            await result_of(call)
+            assert keyed.received[-1].headers["authorization"] == "Bearer sk-gui-secret-42"
+            recording = window.controller.model.recording
+            assert recording is not None
+            target = tmp_path / "saved.jsonl"
+            recording.write_live(target)
+            text = target.read_text()
+            assert "sk-gui-secret-42" not in text
+            lines = [json.loads(line) for line in text.splitlines()]
+            models = [line for line in lines if line["type"] == "model"]
+            assert [m["dir"] for m in models] == ["out", "in"]
+            assert json.loads(models[0]["text"])["headers"]["authorization"] == "[redacted]"
+
+        run(loop, then_shutdown(window, scenario()))
