@@ -226,3 +226,15 @@ def test_replay_answers_sampling_through_the_model(tmp_path: Path, openai_stub: 
     assert len(openai_stub.received) == before + 1  # the model answered, not the recording
     assert "answered by stub-small" in proc.stderr
     assert proc.returncode == 1  # the tool's text drifted from "by hand" to the model's
+
+
+def test_a_short_retry_after_is_waited_out_within_the_timeout() -> None:
+    with model_stub("openai") as stub:
+        stub.script.append(Reply(status=429, error="busy", headers={"retry-after": "1"}))
+        code, out, err = run_cli(
+            "--method", "tools/call", "--tool-name", "ask_llm", "--tool-arg", "question=later",
+            "--timeout", "20", *model_flags(stub), server=DEMO,
+        )  # fmt: skip
+    assert code == 0, err
+    assert "Stub says: later" in json.dumps(out)
+    assert "after 1 rate-limit wait(s)" in err

@@ -44,9 +44,10 @@ class ModelResponder:
             self._on_note(f"sampling ({ask.origin}): the model could not answer: {exc}")
             raise AskRejected(f"the model could not answer: {exc}") from exc
         self.drafts += 1
+        waited = f" (after {draft.attempts - 1} rate-limit wait(s))" if draft.attempts > 1 else ""
         self._on_note(
             f"sampling ({ask.origin}) answered by {draft.choice.label}: {draft.choice.reason}; "
-            f"{draft.summary()}"
+            f"{draft.summary()}{waited}"
         )
         for note in draft.notes:
             self._on_note(f"sampling note: {note}")
