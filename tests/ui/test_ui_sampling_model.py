@@ -389,3 +389,32 @@ def test_a_saved_session_keeps_the_model_rows_without_the_key(
             assert json.loads(models[0]["text"])["headers"]["authorization"] == "[redacted]"
 
         run(loop, then_shutdown(window, scenario()))
+
+
+def test_a_key_kept_for_this_session_only_is_used_without_a_keyring(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, config: Path
+) -> None:
+    """No keyring daemon (these machines): the person keeps the key in memory for the
+    session (the providers dialog offers it); the sampling dialog finds it in the app's
+    store."""
+    with model_stub("anthropic", key="sk-session-only") as keyed:
+        settings = ModelSettings(config / "models.json")
+        provider = ProviderConfig(
+            "anthropic", base_url=keyed.base_url, models=[ModelEntry("stub-small")]
+        )
+        settings.providers.append(provider)
+        settings.save()
+        secrets = window.app.secrets
+        assert secrets is not None
+        secrets.set("model-provider", provider.id, "api-key", "sk-session-only", session_only=True)
+
+        async def scenario() -> None:
+            session = await connect(window, demo(window))
+            call = call_tool(session, "ask_llm", {"question": "session key"})
+            dialog = await dialog_of(window, SamplingDialog)
+            dialog.model_panel.draft_button.click()
+            await until(lambda: dialog.model_panel.draft is not None, "the draft")
+            dialog.approve_button.click()
+            assert "Stub says: session key" in text_of(await result_of(call))
+
+        run(loop, then_shutdown(window, scenario()))

@@ -355,11 +355,14 @@ class GuiResponders:
         parent: QWidget | None,
         canned: CannedReplies | None,
         models: Callable[[], ModelSettings] | None = ModelSettings.load,
+        secrets: SecretStore | None = None,
     ) -> None:
+        """`secrets`: the app's store (so a key kept for this session only, with no keyring,
+        is found by every dialog that needs it)."""
         self.parent = parent  # the window the dialogs are modal to
         self.canned = canned
         self.models = models
-        self.secrets = SecretStore()  # one for the window: session-only keys are seen too
+        self.secrets = secrets or SecretStore()
         self.current: GuiResponder | None = None
         self.banner = AutoApproveBanner(parent, self._turn_off) if parent is not None else None
 
