@@ -26,8 +26,8 @@ fi
 if [ ! -f "$stamp" ]; then
     echo "setup: installing Python packages into .venv" >&2
     .venv/bin/python -m pip install --quiet --upgrade pip 2>&1 | grep -v "is ignored" || true
-    .venv/bin/python -m pip install --quiet -e ".[test]" 2>&1 | grep -v "is ignored" || true
-    .venv/bin/python -c "import inspector, PySide6, qasync, httpx, pydantic, mcp" \
+    .venv/bin/python -m pip install --quiet -e ".[test,models]" 2>&1 | grep -v "is ignored" || true
+    .venv/bin/python -c "import inspector, PySide6, qasync, httpx, pydantic, mcp, openai, anthropic" \
         || { echo "error: the Python install failed" >&2; exit 1; }
     rm -f .venv/.installed-*
     touch "$stamp"

@@ -15,6 +15,7 @@ from inspector import __version__
 from inspector.cli.auth import add_auth_arguments, add_logout_parser
 from inspector.cli.export import add_export_parser
 from inspector.cli.replay import add_replay_parser
+from inspector.cli.sampling_args import add_sampling_arguments
 from inspector.cli.usage import UsageError
 from inspector.protocol.log_levels import LOG_LEVELS
 from inspector.protocol.methods import CLI_METHODS
@@ -106,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         " (default: decline)",
     )
     proto.add_argument("--root", action="append", default=[], metavar="URI")
+    add_sampling_arguments(cli)
     args_group = cli.add_argument_group("method arguments")
     args_group.add_argument("--tool-name")
     args_group.add_argument("--tool-arg", action="append", default=[], metavar="K=V")

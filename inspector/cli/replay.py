@@ -16,12 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from inspector.cli.arg_words import header_values
+from inspector.cli.sampling_args import (
+    ModelExchanges,
+    add_sampling_arguments,
+    sampling_responder,
+)
 from inspector.cli.usage import UsageError
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
 from inspector.recording.replay import CallOutcome
 from inspector.recording.replay_target import ReplayTarget, connect_and_replay, recorded_target
-from inspector.session import ConnectError
+from inspector.session import ConnectError, PolicyResponder, Session
 from inspector.transports.base import Transport, TransportError
 from inspector.transports.http_common import check_url
 
@@ -72,6 +77,7 @@ def add_replay_parser(sub: Any) -> None:
     )
     parser.add_argument("--report", metavar="FILE", help="write the full diff as JSON")
     parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    add_sampling_arguments(parser)
     # The command after `--` is split off before parsing (split_server_command): a
     # REMAINDER positional after FILE would swallow every option that follows FILE.
     parser.set_defaults(server_command=[])
@@ -126,6 +132,17 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
     def progress(done: int, total: int, outcome: CallOutcome) -> None:
         _diag(f"[{done}/{total}] {outcome.call.label}: {outcome.status}")
 
+    def with_model(session: Session) -> None:
+        # --sampling-*: the server's sampling asks go to the model, not to the recorded
+        # answers (the rest still come from the recording).
+        exchanges = ModelExchanges()
+        exchanges.session = session
+        model = sampling_responder(
+            ns, session.responder, request_timeout=ns.timeout, on_exchange=exchanges
+        )
+        if model is not None:
+            session.responder = model
+
     try:
         report = await connect_and_replay(
             recorded,
@@ -133,6 +150,7 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
             ignore=IgnoreRules(patterns),
             timeout=ns.timeout,
             on_progress=progress,
+            on_session=with_model,
         )
     except ConnectError as exc:
         _diag(f"error: could not connect: {exc}")
@@ -144,6 +162,11 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
 
 
 def run_replay(ns: argparse.Namespace) -> int:
+    try:
+        sampling_responder(ns, PolicyResponder(), request_timeout=ns.timeout)  # usage first
+    except UsageError as exc:
+        _diag(f"error: {exc}")
+        return EXIT_USAGE
     try:
         recorded = read_session(ns.file)
     except SessionFileError as exc:

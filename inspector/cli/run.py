@@ -28,6 +28,7 @@ from inspector.cli.parser import (
     UsageError,
 )
 from inspector.cli.profile_args import cli_timeouts, profile_from_args, server_command
+from inspector.cli.sampling_args import ModelExchanges, sampling_responder
 from inspector.protocol.errors import PaginationError
 from inspector.protocol.jsonrpc import error_name
 from inspector.protocol.versions import Era
@@ -41,6 +42,7 @@ from inspector.session import (
     RequestError,
     RequestNotAllowed,
     RequestTimeout,
+    Responder,
     ServerError,
     Session,
     load_answers,
@@ -204,11 +206,16 @@ async def run_cli(ns: argparse.Namespace) -> int:
         config.legacy_version = ns.protocol_version
     if ns.method == "logging/setLevel" or ns.log_level:
         config.log_level = ns.log_level
-    responder = PolicyResponder(answers, roots_for(profile))
+    policy = PolicyResponder(answers, roots_for(profile))
+    exchanges = ModelExchanges(ns.verbose)
+    model = sampling_responder(ns, policy, request_timeout=timeout, on_exchange=exchanges)
+    responder: Responder = model or policy
     session = Session(transport, config, responder)
+    exchanges.session = session
     recorder = _start_recorder(ns, session, profile) if ns.record else None
     if recorder is not None:
-        session.responder = RecordingResponder(responder, recorder)
+        how = "through the model (--sampling-*)" if model is not None else "by policy"
+        session.responder = RecordingResponder(responder, recorder, how)
     diagnostics = SessionDiagnostics(ns.verbose)
     session.add_listener(diagnostics)
     try:

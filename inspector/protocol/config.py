@@ -40,7 +40,11 @@ CAPABILITY_FOR: Final[dict[str, str]] = {
 
 
 def _default_capabilities() -> dict[str, Any]:
-    return {"sampling": {}, "elicitation": {"form": {}, "url": {}}, "roots": {"listChanged": True}}
+    return {
+        "sampling": {"tools": {}},
+        "elicitation": {"form": {}, "url": {}},
+        "roots": {"listChanged": True},
+    }
 
 
 def _default_client_info() -> dict[str, Any]:

@@ -189,7 +189,7 @@ def _http_fields(exchange: HttpExchange) -> dict[str, Any]:
     return {k: v for k, v in asdict(exchange).items() if v not in (None, {}, "")}
 
 
-_LINE_TYPES: Final = {"stderr": "stderr", "http": "http", "note": "note"}
+_LINE_TYPES: Final = {"stderr": "stderr", "http": "http", "note": "note", "model": "model"}
 
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -244,6 +244,8 @@ def record_line(
             line["via"] = {"method": via.method, "url": via.url, "status": via.status}
             if xid is not None:
                 line["via"]["xid"] = xid
+    elif line["type"] == "model":
+        line["dir"] = record.direction
     elif line["type"] == "stderr" and record.truncated:
         line["truncated"] = True  # an over-long stderr line: only its head was kept
     if record.note:

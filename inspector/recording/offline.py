@@ -297,6 +297,18 @@ class OfflineLoader:
         note = event.data.get("note")
         self._row(event, "note", event.raw, note=note if isinstance(note, str) else None)
 
+    def _on_model(self, event: RecordedEvent) -> None:
+        """An exchange with a model provider (sampling answered by a model): its own rows."""
+        note = event.data.get("note")
+        direction = event.direction if event.direction in ("in", "out") else ""
+        self._row(
+            event,
+            "model",
+            event.raw,
+            direction=direction,
+            note=note if isinstance(note, str) else None,
+        )
+
     def _on_action(self, event: RecordedEvent) -> None:
         text = str(event.data.get("text", ""))
         wall = event.data.get("wall")

@@ -56,7 +56,7 @@ from inspector.session.resend_policy import MAX_RESENDS, ResendPolicy
 from inspector.session.responder import PolicyResponder, Responder
 from inspector.session.tool_headers import ToolHeaderRegistry
 from inspector.session.traffic_reporter import TrafficReporter
-from inspector.traffic.record import TrafficObserver
+from inspector.traffic.record import TrafficObserver, TrafficRecord
 from inspector.transports.base import (
     DeliveryFailed,
     FrameReceived,
@@ -123,6 +123,11 @@ class Session:
         """Every frame both ways, valid or not, and what the session did (the log, the
         recorder)."""
         return self._traffic.add(observer)
+
+    def report_side_traffic(self, record: TrafficRecord) -> None:
+        """Traffic beside MCP that belongs in this session's log and recording (e.g. the
+        exchanges with a model that answered a sampling ask)."""
+        self._traffic.side(record)
 
     def add_listener(self, listener: SessionListener) -> Unsubscribe:
         """What the frames meant: protocol events, stderr lines, HTTP exchanges, the end."""

@@ -60,6 +60,11 @@ class TrafficReporter:
             )
         )
 
+    def side(self, record: TrafficRecord) -> None:
+        """A row that is not an MCP frame of this session (a model exchange): to the same
+        observers, so the log shows it and the recorder keeps it."""
+        self._observers.emit(record)
+
     def note(self, text: str) -> None:
         self._observers.emit(
             TrafficRecord(

@@ -118,7 +118,9 @@ def _root(root: RootEntry) -> dict[str, Any]:
 def client_config_for(profile: Profile) -> ClientConfig:
     caps: dict[str, Any] = {}
     if profile.capabilities.sampling:
-        caps["sampling"] = {}
+        # spec 2025-11-25: `tools` lets the server send tools/toolChoice (answered by a
+        # model's tool use, or by hand); no `context`: we hold no conversation to include.
+        caps["sampling"] = {"tools": {}}
     if profile.capabilities.elicitation:
         caps["elicitation"] = {"form": {}, "url": {}}
     if profile.capabilities.roots:

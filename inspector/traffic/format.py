@@ -40,6 +40,28 @@ def _one_line(text: str, limit: int = _SUMMARY_LIMIT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _model_summary(entry: TrafficEntry) -> str:
+    """A model exchange's row (inspector/features/models/rows.py): where it went, or what
+    came back; the note (set only when it failed) says why."""
+    try:
+        data = json.loads(entry.text()) if len(entry.raw) <= _PARSE_LIMIT else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        return _one_line(entry.note or f"{entry.size:,} bytes")
+    if "url" in data:
+        body = data.get("body")
+        model = body.get("model", "?") if isinstance(body, dict) else "?"
+        return _one_line(f"to {model}: POST {data['url']}")
+    if "status" in data:
+        text = f"HTTP {data['status']}, {data.get('latencyMs', '?')} ms"
+        body = data.get("body")
+        if isinstance(body, dict) and isinstance(body.get("model"), str):
+            text = f"from {body['model']}: {text}"
+        return _one_line(f"{text}: {entry.note}" if entry.note else text)
+    return _one_line(entry.note or entry.text())
+
+
 def summarize(entry: TrafficEntry) -> str:
     """One line for the log's summary column."""
     kind = entry.kind
@@ -50,6 +72,8 @@ def summarize(entry: TrafficEntry) -> str:
         if exchange.content_type:
             text += f" ({exchange.content_type})"
         return _one_line(f"{text}: {exchange.note}" if exchange.note else text)
+    if kind == "model":
+        return _model_summary(entry)
     if kind in ("stderr", "http", "note"):
         text = _one_line(entry.text())
         return f"{text} ({entry.note})" if kind == "note" and entry.note else text

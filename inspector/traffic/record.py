@@ -14,7 +14,7 @@ __all__ = ["KINDS", "Direction", "EntryKind", "TrafficObserver", "TrafficRecord"
 
 Direction: TypeAlias = Literal["out", "in", ""]
 EntryKind: TypeAlias = Literal[
-    "request", "response", "error", "notification", "invalid", "stderr", "http", "note"
+    "request", "response", "error", "notification", "invalid", "stderr", "http", "note", "model"
 ]
 
 KINDS: Final[tuple[EntryKind, ...]] = (
@@ -26,6 +26,7 @@ KINDS: Final[tuple[EntryKind, ...]] = (
     "stderr",
     "http",
     "note",
+    "model",  # an exchange with a model provider (sampling answered by a model), not MCP
 )
 
 

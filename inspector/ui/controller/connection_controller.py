@@ -22,6 +22,8 @@ from inspector.features.catalog.loader import CatalogLoader
 from inspector.features.catalog.model import Catalog
 from inspector.features.catalog.pins import PinStore
 from inspector.features.forms.argument_memory import ArgumentMemory
+from inspector.features.models.rows import exchange_records
+from inspector.features.models.types import ModelExchange
 from inspector.features.resource_watch import ResourceWatches
 from inspector.features.tasks import TaskClient, TaskStore
 from inspector.session import Session
@@ -58,7 +60,21 @@ class ConnectionController(QObject):
         model.relisted.add(self.catalog_relisted.emit)
         model.catalog_loader.pins_changed.add(self.pins_changed.emit)
         model.session_started.add(self.session_started.emit)
+        model.session_started.add(self._route_model_traffic)
         model.console.add(self.console_line.emit)
+
+    def _route_model_traffic(self, session: Session) -> None:
+        """The model exchanges of this session's sampling dialogs go to its traffic (the log
+        shows them as `model` rows and the recording keeps them)."""
+        responder = self.responder
+        if responder is None:
+            return
+
+        def report(exchange: ModelExchange) -> None:
+            for record in exchange_records(exchange):
+                session.report_side_traffic(record)
+
+        responder.model_exchanges.add(report)
 
     def _state_changed(self, state: ConnState, detail: str) -> None:
         self.state_changed.emit(state.value, detail)

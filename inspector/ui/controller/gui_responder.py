@@ -12,7 +12,11 @@ cancels the `respond` task with the reason), its dialog is disabled, shows the r
 and closes by itself; a queued ask that was never shown is dropped with a notice.
 
 Sampling can be answered without asking, with a canned reply per profile (the
-`CannedReplies` store), for long sessions.
+`CannedReplies` store), for long sessions. With model providers set up (`ModelSettings`),
+the sampling dialog drafts with a model; "Auto-approve the model's drafts" (off by default,
+for this session only) then answers the next sampling requests through the model without a
+dialog, with a banner on the window while it is on. A model that fails then opens the
+dialog with the reason.
 
 `GuiResponders` is the factory the connection model is given: one responder per session,
 its dialogs modal to the window that shows the connection.
@@ -31,17 +35,27 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 from inspector.app.front_end import AskNotice
+from inspector.common.listeners import Listeners
 from inspector.features.asks.canned_replies import CannedReplies
+from inspector.features.asks.sampling import parse_sampling_request
+from inspector.features.models.drafter import Drafter
+from inspector.features.models.providers import ModelSettings, provider_key
+from inspector.features.models.types import ModelError, ModelExchange
 from inspector.protocol.asks import ServerAsk
 from inspector.session import AskRejected
 from inspector.settings.profiles import Profile
+from inspector.storage.secrets import SecretStore
 from inspector.ui.dialogs.ask_dialog import WITHDRAW_DELAY_MS, AskDialog
+from inspector.ui.dialogs.auto_approve_banner import AutoApproveBanner
 from inspector.ui.dialogs.elicitation_dialog import elicitation_dialog
+from inspector.ui.dialogs.model_providers_dialog import ModelProvidersDialog
 from inspector.ui.dialogs.sampling_dialog import SamplingDialog
 
 __all__ = ["GuiResponder", "GuiResponders"]
 
 log = logging.getLogger(__name__)
+
+MAX_RATE_LIMIT_WAIT = 5.0  # seconds: a longer retry-after is the person's call (Retry)
 
 
 @dataclass(eq=False)
@@ -61,9 +75,14 @@ class GuiResponder:
         parent: QWidget | None = None,
         profile_id: str | None = None,
         canned: CannedReplies | None = None,
+        models: Callable[[], ModelSettings] | None = None,
+        banner: AutoApproveBanner | None = None,
+        secrets: SecretStore | None = None,
     ) -> None:
         """`on_notice(text, to_errors)`: a sentence for the user (the status bar; the Errors
-        tab too when `to_errors`). `parent`: the window the dialogs are modal to."""
+        tab too when `to_errors`). `parent`: the window the dialogs are modal to.
+        `models()`: the model providers as they are now (read at each ask). `banner`: shown
+        while model drafts are auto-approved."""
         self.roots: list[dict[str, Any]] = list(roots)
         self._on_notice = on_notice
         self.parent = parent
@@ -74,6 +93,13 @@ class GuiResponder:
         self._current: _Waiting | None = None
         self.answered = 0  # asks answered (any outcome), for tests and the status bar
         self.on_dialog: Callable[[AskDialog], None] | None = None  # a dialog just opened
+        self.models = models
+        self.banner = banner
+        self.auto_approve = False  # model drafts answer sampling without a dialog
+        self.model_exchanges: Listeners[[ModelExchange]] = Listeners("model exchange")
+        self.secrets = secrets or SecretStore()
+        self._pending_error: str | None = None  # why auto-approve fell back to the dialog
+        self.providers_dialog: ModelProvidersDialog | None = None
 
     # ---------------------------------------------------------------- Responder
     async def respond(self, ask: ServerAsk) -> dict[str, Any]:
@@ -95,6 +121,10 @@ class GuiResponder:
                 )
                 self.answered += 1
                 return canned
+        if ask.kind == "sampling" and self.auto_approve:
+            result = await self._auto_draft(ask)
+            if result is not None:
+                return result
         waiting = _Waiting(ask, asyncio.get_running_loop().create_future())
         self._queue.append(waiting)
         self._pump()
@@ -113,10 +143,84 @@ class GuiResponder:
         self._on_notice(f"{_what(ask)} ({ask.origin}) answered.", False)
         return result
 
+    # ---------------------------------------------------------------- models
+    def drafter(self) -> Drafter | None:
+        """A drafter over the providers as they are now (None: no model settings here)."""
+        if self.models is None:
+            return None
+        try:
+            settings = self.models()
+        except Exception:  # a broken settings file must not stop answering by hand
+            log.exception("model settings could not be read")
+            return None
+        secrets = self.secrets
+        return Drafter(
+            settings.providers,
+            lambda provider: provider_key(secrets, provider),
+            rules=settings.rules_for(self.profile_id),
+            on_exchange=self._exchange,
+            max_wait=MAX_RATE_LIMIT_WAIT,
+        )
+
+    def _exchange(self, exchange: ModelExchange) -> None:
+        self.model_exchanges.emit(exchange)
+
+    async def _auto_draft(self, ask: ServerAsk) -> dict[str, Any] | None:
+        """Auto-approve is on: the model's answer, or None (with the reason kept for the
+        dialog that opens instead)."""
+        drafter = self.drafter()
+        if drafter is None:
+            return None
+        try:
+            draft = await drafter.draft(parse_sampling_request(ask.params))
+        except ModelError as exc:
+            self._pending_error = str(exc)
+            self._on_notice(
+                f"Sampling request ({ask.origin}): auto-approve could not draft ({exc}); "
+                "opening the dialog.",
+                True,
+            )
+            return None
+        self.answered += 1
+        self._on_notice(
+            f"Sampling request ({ask.origin}) answered by {draft.choice.label} without asking "
+            f"(auto-approve is on): {draft.summary()}.",
+            False,
+        )
+        return draft.result
+
+    def _providers_for_dialog(self) -> None:
+        """The sampling dialog's "Model providers…": edit them, then draft with the result."""
+        dialog = self.dialog
+        if self.models is None or not isinstance(dialog, SamplingDialog):
+            return
+        editor = ModelProvidersDialog(
+            self.models(), self.secrets, profile_id=self.profile_id, parent=dialog
+        )
+        editor.finished.connect(
+            lambda code: dialog.model_panel.set_drafter(self.drafter()) if code else None
+        )
+        editor.open()
+        self.providers_dialog = editor
+
+    def set_auto_approve(self, on: bool) -> None:
+        self.auto_approve = on
+        if self.banner is None:
+            return
+        if on:
+            self.banner.show_for(
+                "Auto-approve is ON for this session: sampling requests are answered by the "
+                "model without asking."
+            )
+        else:
+            self.banner.hide()
+
     def how_answered(self, ask: ServerAsk) -> str:
         """How this responder answers `ask`, in words (a recording's action lines)."""
         if ask.kind == "roots":
             return "with the profile's roots"
+        if ask.kind == "sampling" and self.auto_approve:
+            return "through the model (auto-approve)"
         if ask.kind == "sampling" and self.canned is not None and self.profile_id is not None:
             try:
                 if self.canned.active(self.profile_id) is not None:
@@ -155,7 +259,21 @@ class GuiResponder:
     def _make_dialog(self, ask: ServerAsk) -> AskDialog:
         if ask.kind == "sampling":
             can_auto = self.canned is not None and self.profile_id is not None
-            return SamplingDialog(ask, self.parent, can_auto_answer=can_auto)
+            dialog = SamplingDialog(
+                ask,
+                self.parent,
+                can_auto_answer=can_auto,
+                drafter=self.drafter(),
+                on_providers=self._providers_for_dialog,
+            )
+            if self._pending_error is not None:
+                dialog.notice.show_text(
+                    f"Auto-approve could not draft this one: {self._pending_error}. Retry, "
+                    "answer by hand, or reject.",
+                    "error",
+                )
+                self._pending_error = None
+            return dialog
         return elicitation_dialog(ask, self.parent)
 
     def _closed(self, waiting: _Waiting, _code: int = 0) -> None:
@@ -190,6 +308,12 @@ class GuiResponder:
             and self.profile_id is not None
         ):
             self.canned.put(self.profile_id, result, enabled=True)
+        if (
+            isinstance(dialog, SamplingDialog)
+            and dialog.model_panel.auto_approve.isChecked()
+            and dialog.model_panel.draft is not None
+        ):
+            self.set_auto_approve(True)
         waiting.future.set_result(result)
 
     def _next(self) -> None:
@@ -226,16 +350,43 @@ class GuiResponder:
 class GuiResponders:
     """Makes the `GuiResponder` of each new session (a `ResponderFactory`)."""
 
-    def __init__(self, parent: QWidget | None, canned: CannedReplies | None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        canned: CannedReplies | None,
+        models: Callable[[], ModelSettings] | None = ModelSettings.load,
+        secrets: SecretStore | None = None,
+    ) -> None:
+        """`secrets`: the app's store (so a key kept for this session only, with no keyring,
+        is found by every dialog that needs it)."""
         self.parent = parent  # the window the dialogs are modal to
         self.canned = canned
+        self.models = models
+        self.secrets = secrets or SecretStore()
+        self.current: GuiResponder | None = None
+        self.banner = AutoApproveBanner(parent, self._turn_off) if parent is not None else None
 
     def __call__(
         self, profile: Profile, roots: list[dict[str, Any]], notice: AskNotice
     ) -> GuiResponder:
-        return GuiResponder(
-            roots, notice, parent=self.parent, profile_id=profile.id, canned=self.canned
+        # Auto-approve is for one session: a new session starts with it off.
+        if self.current is not None:
+            self.current.set_auto_approve(False)
+        self.current = GuiResponder(
+            roots,
+            notice,
+            parent=self.parent,
+            profile_id=profile.id,
+            canned=self.canned,
+            models=self.models,
+            banner=self.banner,
+            secrets=self.secrets,
         )
+        return self.current
+
+    def _turn_off(self) -> None:
+        if self.current is not None:
+            self.current.set_auto_approve(False)
 
 
 def _what(ask: ServerAsk) -> str:

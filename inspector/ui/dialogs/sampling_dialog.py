@@ -4,7 +4,9 @@ Left: what the server sent (the conversation, with every content type shown by t
 ContentBlocksView; the system prompt, maxTokens, model preferences, includeContext,
 temperature, stop sequences, tools and toolChoice, metadata). Right: the reply the user
 writes or edits (text, role, model, stopReason, or the raw result JSON), then Approve or
-Reject. Reject answers a legacy
+Reject. With a model provider set up, "Draft with MODEL" (ModelDraftPanel) asks the model
+chosen from the request's modelPreferences and puts its answer in the reply to edit,
+approve or reject; the result's model and stopReason are the provider's. Reject answers a legacy
 request with error -1 ("User rejected"); a modern MRTR request is abandoned, as the
 protocol core does (there is no error slot in inputResponses).
 """
@@ -12,6 +14,7 @@ protocol core does (there is no error slot in inputResponses).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -40,10 +43,12 @@ from inspector.features.asks.sampling import (
     sampling_result,
     transcript,
 )
+from inspector.features.models.drafter import Draft, Drafter
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.versions import Era
 from inspector.ui.content.blocks_view import ContentBlocksView
 from inspector.ui.dialogs.ask_dialog import AskDialog
+from inspector.ui.dialogs.model_draft_panel import ModelDraftPanel
 from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["SamplingDialog"]
@@ -83,13 +88,19 @@ class SamplingDialog(AskDialog):
         parent: QWidget | None = None,
         *,
         can_auto_answer: bool = False,
+        drafter: Drafter | None = None,
+        on_providers: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(ask, parent)
         self.request: SamplingRequest = parse_sampling_request(ask.params)
         self.set_problems(self.request.problems)
+        self.model_panel = ModelDraftPanel(self.request, drafter, on_providers=on_providers)
+        self.model_panel.drafted.connect(self._drafted)
+        self.model_panel.failed.connect(self._draft_failed)
         intro = PlainLabel(
-            "The server asks the client's language model for a message. You are the model: "
-            "read the request, write the reply, and approve it (or reject the request).",
+            "The server asks the client's language model for a message. Draft it with a "
+            "model, or be the model: read the request, write the reply, and approve it "
+            "(or reject the request).",
             wrap=True,
             selectable=True,
         )
@@ -200,6 +211,7 @@ class SamplingDialog(AskDialog):
         side = QWidget()
         layout = QVBoxLayout(side)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.model_panel)
         form = QFormLayout()
         self.role_combo = QComboBox()
         self.role_combo.addItems(list(ROLES))
@@ -245,6 +257,42 @@ class SamplingDialog(AskDialog):
         self.auto_answer.setVisible(can_auto_answer)
         layout.addWidget(self.auto_answer)
         return side
+
+    # ---------------------------------------------------------------- the model's draft
+    def _drafted(self, draft: Draft) -> None:
+        """Put the draft in the reply: text in the form, anything else (tool use, several
+        blocks) as the raw result, both editable before approving."""
+        self.notice.hide()
+        result = draft.result
+        content = result.get("content")
+        if isinstance(content, dict) and content.get("type") == "text":
+            self.reply_tabs.setCurrentIndex(0)
+            self.reply_text.setPlainText(str(content.get("text", "")))
+            self.role_combo.setCurrentText(str(result.get("role", "assistant")))
+            self.model_edit.setText(str(result.get("model", "")))
+            self.stop_combo.setCurrentText(str(result.get("stopReason", "")))
+        else:
+            self.reply_tabs.setCurrentIndex(1)
+            self.raw_edit.setPlainText(json.dumps(result, indent=2, ensure_ascii=False))
+        self.approve_button.setFocus()
+
+    def _draft_failed(self, message: str) -> None:
+        self.notice.show_text(
+            f"The model could not answer: {message}. Retry, answer by hand, or reject.",
+            "error",
+        )
+
+    def finish(self, result: dict[str, Any]) -> None:
+        self.model_panel.cancel()
+        super().finish(result)
+
+    def refuse(self, message: str) -> None:
+        self.model_panel.cancel()
+        super().refuse(message)
+
+    def withdraw(self, reason: str) -> None:
+        self.model_panel.cancel()
+        super().withdraw(reason)
 
     # ---------------------------------------------------------------- answer
     def form_result(self) -> dict[str, Any]:

@@ -17,10 +17,13 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QTabWidget, QWidget
 
 from inspector.app.model import AppModel
+from inspector.features.models.providers import ModelSettings
 from inspector.features.tasks import TaskClient, TaskStore
 from inspector.settings.profiles import Profile, RootEntry
+from inspector.storage.secrets import SecretStore
 from inspector.traffic.rounds import RequestRounds
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.dialogs.model_providers_dialog import ModelProvidersDialog
 from inspector.ui.dialogs.roots_dialog import RootsDialog
 from inspector.ui.panels.tasks_panel import TasksPanel
 from inspector.ui.traffic.conversation_dialog import ConversationDialog
@@ -66,6 +69,7 @@ class ClientFeatures:
         self._update_tasks_tab()
         controller.state_changed.connect(self._state_changed)
         self.roots_dialog: RootsDialog | None = None
+        self.models_dialog: ModelProvidersDialog | None = None
         self.menu = self._build_menu()
         self.canned.on_changed(self._update_menu)
 
@@ -93,12 +97,19 @@ class ClientFeatures:
         self.auto_action.toggled.connect(self._auto_toggled)
         self.forget_action = QAction("&Forget the saved sampling reply", parent)
         self.forget_action.triggered.connect(self._forget_reply)
+        self.models_action = QAction("&Model providers…", parent)
+        self.models_action.setToolTip(
+            "The models that draft sampling replies (OpenAI-compatible or Anthropic), and this "
+            "profile's hint mapping"
+        )
+        self.models_action.triggered.connect(self.open_model_providers)
         self.tasks_action = QAction("&Tasks", parent)
         self.tasks_action.triggered.connect(self.show_tasks)
         menu.addAction(self.roots_action)
         menu.addSeparator()
         menu.addAction(self.auto_action)
         menu.addAction(self.forget_action)
+        menu.addAction(self.models_action)
         menu.addSeparator()
         menu.addAction(self.tasks_action)
         menu.aboutToShow.connect(self._update_menu)
@@ -136,6 +147,20 @@ class ClientFeatures:
         pid = self._profile_id()
         if pid is not None:
             self.canned.forget(pid)
+
+    def open_model_providers(self) -> ModelProvidersDialog:
+        profile = self.current_profile()
+        secrets = self.app.secrets or SecretStore()
+        dialog = ModelProvidersDialog(
+            ModelSettings.load(),
+            secrets,
+            profile_id=profile.id if profile is not None else None,
+            profile_name=profile.name if profile is not None else "",
+            parent=self.parent,
+        )
+        dialog.open()
+        self.models_dialog = dialog
+        return dialog
 
     # ---------------------------------------------------------------- roots
     def current_profile(self) -> Profile | None:

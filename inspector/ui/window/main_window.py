@@ -74,7 +74,9 @@ class MainWindow(QMainWindow):
         self.app = app
         self.settings = settings or QSettings(str(settings_path()), QSettings.Format.IniFormat)
         # The server's asks open dialogs modal to the window that shows the connection.
-        self.connection: ConnectionModel = app.open_connection(GuiResponders(self, app.canned))
+        self.connection: ConnectionModel = app.open_connection(
+            GuiResponders(self, app.canned, secrets=app.secrets)
+        )
         recording = self.connection.recording
         if recording is None:
             raise ValueError("the window records its connection: build the app with recording")
