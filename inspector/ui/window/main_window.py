@@ -401,8 +401,8 @@ class MainWindow(QMainWindow):
             self.server_panel.title.setText("Server exited")
             self.statusBar().showMessage(f"The server went away: {detail}", 15000)
             self.bottom.setCurrentWidget(self.errors_panel)
-        elif st is ConnState.DISCONNECTED:
-            self._live_title(_TITLE)
+        if st not in (ConnState.CONNECTED, ConnState.DISCONNECTING):
+            self._live_title(_TITLE)  # no server is connected: its name leaves the title
         if self.composer is not None:
             self.composer.refresh_session()
 
