@@ -53,6 +53,7 @@ from inspector.ui.window.client_features import ClientFeatures
 from inspector.ui.window.connection_actions import ConnectionActions
 from inspector.ui.window.connection_bar import ConnectionBar
 from inspector.ui.window.menus import WindowMenus
+from inspector.ui.window.panel_toggles import Panel, PanelToggles
 from inspector.ui.window.window_state import WindowState
 from inspector.ui.workspace.views import register_all
 from inspector.ui.workspace.workspace import Workspace
@@ -62,6 +63,7 @@ __all__ = ["MainWindow", "app_icon"]
 RESOURCES: Final = Path(__file__).resolve().parents[2] / "resources"
 _MAX_RECENT: Final = 8
 _TITLE: Final = "MCP Inspector"
+_BOTTOM_HEIGHT: Final = 140  # the bottom panel's first height: the workspace gets the rest
 
 
 def app_icon() -> QIcon:
@@ -102,6 +104,7 @@ class MainWindow(QMainWindow):
         self.stats_panel = MethodStatsPanel(self.traffic)
         self.bottom = QTabWidget()
         self.bottom.setObjectName("bottomTabs")
+        self.bottom.setMinimumHeight(100)  # its tabs' own minimums would take 200 px
         self.bottom.addTab(self.console, "Server console")
         self.bottom.addTab(self.notifications, "Notifications")
         self.bottom.addTab(self.errors_panel, "Errors")
@@ -118,8 +121,8 @@ class MainWindow(QMainWindow):
         self.right_split.setObjectName("rightSplitter")
         self.right_split.addWidget(self.centre)
         self.right_split.addWidget(self.bottom)
-        self.right_split.setStretchFactor(0, 3)
-        self.right_split.setStretchFactor(1, 1)
+        self.right_split.setStretchFactor(0, 1)  # a taller window grows what is looked at
+        self.right_split.setStretchFactor(1, 0)
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("mainSplitter")
         self.main_split.addWidget(self.explorer)
@@ -175,8 +178,22 @@ class MainWindow(QMainWindow):
         self.refresh_profiles()
         self.resize(1280, 800)
         self._default_split_done = False
-        self.main_split.setSizes([390, 890])
-        self.right_split.setSizes([520, 200])
+        for splitter in (self.main_split, self.right_split, self.log_panel.splitter):
+            splitter.setChildrenCollapsible(False)  # hiding is View ▸ (a way back)
+        self.default_layout()
+        self.panels = PanelToggles(
+            self.menus.view,
+            self.settings,
+            [
+                Panel("explorer", "&Explorer", self.explorer, "Ctrl+B"),
+                Panel("bottom", "&Bottom panel", self.bottom, "Ctrl+Shift+B"),
+                Panel(
+                    "trafficDetail", "Traffic &detail pane", self.log_panel.detail, "Ctrl+Shift+D"
+                ),
+            ],
+            self.menus.action,
+            self.default_layout,
+        )
         self.window_state = WindowState(
             self.settings,
             self,
@@ -445,6 +462,18 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- state
     def restore_state(self) -> None:
         self.window_state.restore()
+        self.panels.restore()
+
+    def default_layout(self) -> None:
+        """The first-run split: the explorer wide enough for its tab titles, a short
+        bottom panel, the rest to the workspace."""
+        width = max(self.main_split.width(), 1280)
+        left = max(360, min(440, width // 3))
+        self.main_split.setSizes([left, width - left])
+        height = max(self.right_split.height(), 700)
+        bottom = _BOTTOM_HEIGHT
+        self.right_split.setSizes([height - bottom, bottom])
+        self.log_panel.splitter.setSizes([710, 330])
 
     def save_state(self) -> None:
         self.window_state.save()
@@ -458,11 +487,9 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._default_split_done and self.settings.value("mainSplitter") is None:
             # First run: splitter sizes given before the window had its size are rescaled
-            # by the stretch factors; give the explorer room for its four tab titles.
+            # by the stretch factors; lay out again at the real size.
             self._default_split_done = True
-            width = self.main_split.width()
-            left = max(360, min(440, width // 3))
-            self.main_split.setSizes([left, max(1, width - left)])
+            self.default_layout()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.session_files.close_replays()  # each stops its replay (and closes its server)
