@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
@@ -26,6 +26,7 @@ from inspector.features.forms.validation import (
 )
 
 __all__ = [
+    "DEFAULT_SECRET_NAMES",
     "MAX_DEPTH",
     "MAX_ITEMS",
     "MAX_PROPERTIES",
@@ -41,8 +42,10 @@ __all__ = [
     "format_number",
     "initial_value",
     "looks_secret",
+    "name_key",
     "parse_number",
     "path_str",
+    "secret_reason",
     "split_known",
     "validate_values",
     "validator_class",
@@ -76,10 +79,29 @@ _MAX_REF_DEPTH: Final = 8
 MAX_DEPTH: Final = 10  # deeper objects and arrays are edited as JSON
 MAX_PROPERTIES: Final = 150  # an object with more properties is edited as JSON
 MAX_ITEMS: Final = 200  # an array value with more items is edited as JSON
-_SECRET_NAME: Final = re.compile(
-    r"pass(word|wd|phrase)?|secret|token|api[_-]?key|apikey|credential|private[_-]?key|"
-    r"auth(orization)?$|session[_-]?id|cookie|pin$",
-    re.IGNORECASE,
+# Field names whose values are never remembered. A name matches when it ends with one of
+# them in whole words (case, "_" and "-" aside): "apiKey", "github_token" and "accessToken"
+# match; "maxTokens", "tokenCount" and "spin" do not. The user edits this list.
+DEFAULT_SECRET_NAMES: Final = (
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "client_secret",
+    "token",
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "api_key",
+    "auth",
+    "authorization",
+    "bearer",
+    "cookie",
+    "session_id",
+    "private_key",
+    "credential",
+    "credentials",
+    "pin",
 )
 _LONG_TEXT_NAME: Final = re.compile(
     r"^(text|body|content|contents|description|message|prompt|code|script|sql|"
@@ -152,14 +174,36 @@ class FormPlan:
 # --------------------------------------------------------------------------- building
 
 
-def looks_secret(name: str, schema: dict[str, Any] | None = None) -> bool:
-    """A field whose value must never be remembered: format password, writeOnly, or a name
-    that says password, token, secret, api key..."""
-    if isinstance(schema, dict) and (
-        schema.get("format") == "password" or schema.get("writeOnly") is True
-    ):
-        return True
-    return bool(_SECRET_NAME.search(name))
+_WORD: Final = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def name_key(name: str) -> str:
+    """A field name as the secret names list compares it: lower case, letters and digits."""
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def secret_reason(
+    name: str, schema: dict[str, Any] | None = None, names: Iterable[str] = DEFAULT_SECRET_NAMES
+) -> str | None:
+    """Why a field's value must never be remembered, or None: the schema says so
+    (`format: password`, `writeOnly`), or its name is in the secret names list."""
+    if isinstance(schema, dict):
+        if schema.get("format") == "password":
+            return "format: password"
+        if schema.get("writeOnly") is True:
+            return "writeOnly"
+    if name:
+        keys = {name_key(n) for n in names}
+        words = [w.lower() for w in _WORD.findall(name)]
+        if any("".join(words[i:]) in keys for i in range(len(words))):
+            return "its name is in the secret field names"
+    return None
+
+
+def looks_secret(
+    name: str, schema: dict[str, Any] | None = None, names: Iterable[str] = DEFAULT_SECRET_NAMES
+) -> bool:
+    return secret_reason(name, schema, names) is not None
 
 
 def build_form(schema: Any) -> FormPlan:

@@ -12,7 +12,7 @@ import logging
 from typing import Any, Final
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -99,6 +99,12 @@ class ToolCallView(QWidget):
         self.form = SchemaForm()
         self.form.send_anyway_requested.connect(lambda: self.send(validated=False))
         top_layout.addWidget(self.form, 1)
+        # Which values are never remembered for the next call, and why (issue 18.6).
+        self.memory_note = PlainLabel(wrap=True)
+        self.memory_note.setObjectName("memoryNote")
+        self.memory_note.setStyleSheet(f"color: {colors().muted.name()};")
+        top_layout.addWidget(self.memory_note)
+        self.update_memory_note()
 
         # Calls run side by side, each cancelled from its card: the bar never turns busy.
         self.bar = RunBar("Run", run_tip="Call the tool (Ctrl+Enter)", cancellable=False)
@@ -152,6 +158,20 @@ class ToolCallView(QWidget):
         self.form.set_schema(self.input_schema, self._recalled())
         controller.state_changed.connect(self._on_state)
         self._on_state()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.update_memory_note()  # the secret names may have changed meanwhile
+
+    def update_memory_note(self) -> None:
+        skipped = self.memory.not_remembered(self.input_schema)
+        if skipped:
+            parts = "; ".join(f"{path} ({why})" for path, why in skipped)
+            self.memory_note.setText(
+                f"Not remembered for the next call: {parts}. "
+                "The names are listed in Client ▸ Secret field names…"
+            )
+        self.memory_note.setVisible(bool(skipped))
 
     def fit_form(self) -> None:
         """Give the form the height it needs (at most a third once there are results, 80 %
