@@ -89,6 +89,9 @@ class CatalogPane(QWidget):
         selection = self.tree.selectionModel()
         selection.currentChanged.connect(self._current_changed)
         self.model.modelReset.connect(self._reselect)
+        # A reconnect lists into an empty model (rows inserted, no reset): the item that
+        # was selected before comes back selected when it is still there.
+        self.model.rowsInserted.connect(self._reselect_if_lost)
 
         self.empty = PlainLabel(wrap=True)
         self.empty.setObjectName(f"{lst.kind}Empty")
@@ -227,6 +230,10 @@ class CatalogPane(QWidget):
             if item is not self._selected_item:
                 self._selected_item = item
                 self.selected.emit(item)
+
+    def _reselect_if_lost(self) -> None:
+        if self.current_item() is None:
+            self._reselect()
 
     def _reselect(self) -> None:
         """After a re-list, keep the same item selected (the new definition, if it changed)."""
