@@ -21,6 +21,7 @@ from inspector.protocol.jsonrpc import Request
 from inspector.recording.cli_command import CliCommandError, cli_command_for
 from inspector.traffic.format import DIRECTION_ARROWS, detail_text
 from inspector.traffic.log import TrafficEntry
+from inspector.ui.traffic.traffic_model import went_wrong
 from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.highlighter import JsonHighlighter
@@ -151,7 +152,7 @@ class DetailPane(QWidget):
             parts.append(f"{entry.latency * 1000:.1f} ms")
         line = " ".join(p for p in parts if p)
         if entry.note:
-            line += f"\n⚠ {entry.note}"
+            line += f"\n{'⚠' if went_wrong(entry) else 'ℹ'} {entry.note}"
         return line
 
     def _update_buttons(self) -> None:
