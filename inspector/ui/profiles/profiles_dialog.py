@@ -37,6 +37,7 @@ from inspector.settings.profiles import Profile, ProfileStore, StdioSettings, va
 from inspector.storage.secrets import NoKeyringError
 from inspector.ui.profiles.profile_editor import ProfileEditor
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.screen_fit import fit_to_screen
 
 __all__ = ["ImportDialog", "ProfilesDialog"]
 
@@ -91,7 +92,7 @@ class ProfilesDialog(QDialog):
     def __init__(self, store: ProfileStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Connection profiles")
-        self.resize(980, 640)
+        fit_to_screen(self, 980, 640)
         self.store = store
         # Replaced in tests: answers "keep secrets for this session only?".
         self.ask_session_only: Callable[[str], bool] = lambda m: _ask_session_only(self, m)
@@ -397,7 +398,7 @@ class ImportDialog(QDialog):
     def __init__(self, store: ProfileStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Import servers")
-        self.resize(720, 520)
+        fit_to_screen(self, 720, 520)
         self.store = store
         self.ask_session_only: Callable[[str], bool] = lambda m: _ask_session_only(self, m)
         self.result_: ImportResult | None = None

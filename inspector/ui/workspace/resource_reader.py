@@ -31,6 +31,7 @@ from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.run_bar import RunBar
+from inspector.ui.widgets.screen_fit import fit_to_screen
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ResourceReadDialog", "ResourceReader", "open_resource"]
@@ -322,7 +323,7 @@ class ResourceReadDialog(QDialog):
         layout.addWidget(label)
         layout.addWidget(self.reader, 1)
         layout.addWidget(buttons)
-        self.resize(760, 560)
+        fit_to_screen(self, 760, 560)
 
 
 def open_resource(
