@@ -278,6 +278,7 @@ class MainWindow(QMainWindow):
         self.explorer.item_selected.connect(self._item_selected)
         self.workspace.pin_diff_requested.connect(self.explorer.show_pin_diff)
         c.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.log_panel.detail.notice.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.errors_panel.count_changed.connect(self._errors_changed)
         self.errors_panel.jump_to_entry.connect(self.log_panel.select_entry)
         self.store.on_changed(self.refresh_profiles)
@@ -473,7 +474,7 @@ class MainWindow(QMainWindow):
         height = max(self.right_split.height(), 700)
         bottom = _BOTTOM_HEIGHT
         self.right_split.setSizes([height - bottom, bottom])
-        self.log_panel.splitter.setSizes([710, 330])
+        self.log_panel.splitter.setSizes([760, 280])
 
     def save_state(self) -> None:
         self.window_state.save()
