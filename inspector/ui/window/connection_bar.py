@@ -85,7 +85,8 @@ class ConnectionBar(QWidget):
         self.profile_combo.blockSignals(True)
         self.profile_combo.clear()
         for profile in profiles:
-            label = profile.name + ("  (HTTP)" if profile.transport == "http" else "")
+            http = profile.transport == "http" and "http" not in profile.name.lower()
+            label = profile.name + ("  (HTTP)" if http else "")
             self.profile_combo.addItem(label, profile.id)
         index = self.profile_combo.findData(current_id) if current_id else 0
         self.profile_combo.setCurrentIndex(max(0, index))

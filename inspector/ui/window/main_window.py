@@ -47,7 +47,7 @@ from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.traffic.composer import RawComposerDialog
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.stats_panel import MethodStatsPanel
-from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.plain_text import PlainLabel, short_status
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.client_features import ClientFeatures
 from inspector.ui.window.connection_actions import ConnectionActions
@@ -414,7 +414,7 @@ class MainWindow(QMainWindow):
                 self.workspace.clear()  # another server: the old items' pages go
         elif st is ConnState.FAILED:
             self.server_panel.clear("Could not connect")
-            self.statusBar().showMessage(f"Could not connect: {detail}", 15000)
+            self.statusBar().showMessage(f"Could not connect: {short_status(detail)}", 15000)
         elif st is ConnState.LOST:
             self.server_panel.title.setText("Server exited")
             self.statusBar().showMessage(f"The server went away: {detail}", 15000)
@@ -429,10 +429,14 @@ class MainWindow(QMainWindow):
         info = ready.server_info if isinstance(ready.server_info, dict) else {}
         name = str(info.get("name", "?"))
         self.bar.set_server(name, ready.protocol_version, ready.era.value)
-        self._live_title(f"{_TITLE} — {name}")
+        self._live_title(name)
 
     def _live_title(self, title: str) -> None:
-        """The live connection's title, unless a recording is shown (its title stays)."""
+        """The live connection's title, unless a recording is shown (its title stays).
+
+        Qt adds " — MCP Inspector" (the application's display name) itself on Linux and
+        Windows, so the title names only what is shown: "server", not "MCP Inspector —
+        server — MCP Inspector"."""
         self.setWindowTitle(self.session_files.offline_title() or title)
 
     def _offline_changed(self, offline: bool) -> None:
@@ -448,7 +452,7 @@ class MainWindow(QMainWindow):
     def _session_title(self) -> str:
         session = self.controller.session
         if session is not None and session.ready_info is not None:
-            return f"{_TITLE} — {session.ready_info.server_info.get('name', '?')}"
+            return str(session.ready_info.server_info.get("name", "?"))
         return _TITLE
 
     def _item_selected(self, item: object) -> None:
