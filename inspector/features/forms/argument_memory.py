@@ -19,7 +19,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
-from inspector.features.forms.model import DEFAULT_SECRET_NAMES, looks_secret, secret_reason
+from inspector.features.forms.secret_fields import (
+    DEFAULT_SECRET_NAMES,
+    looks_secret,
+    secret_reason,
+)
 from inspector.storage.paths import config_dir
 
 __all__ = ["ArgumentMemory", "not_remembered", "strip_secrets"]

@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
+from inspector.features.forms.secret_fields import looks_secret
 from inspector.features.forms.validation import (
     FieldError,
     Path,
@@ -26,7 +27,6 @@ from inspector.features.forms.validation import (
 )
 
 __all__ = [
-    "DEFAULT_SECRET_NAMES",
     "MAX_DEPTH",
     "MAX_ITEMS",
     "MAX_PROPERTIES",
@@ -41,11 +41,8 @@ __all__ = [
     "build_form",
     "format_number",
     "initial_value",
-    "looks_secret",
-    "name_key",
     "parse_number",
     "path_str",
-    "secret_reason",
     "split_known",
     "validate_values",
     "validator_class",
@@ -79,30 +76,6 @@ _MAX_REF_DEPTH: Final = 8
 MAX_DEPTH: Final = 10  # deeper objects and arrays are edited as JSON
 MAX_PROPERTIES: Final = 150  # an object with more properties is edited as JSON
 MAX_ITEMS: Final = 200  # an array value with more items is edited as JSON
-# Field names whose values are never remembered. A name matches when it ends with one of
-# them in whole words (case, "_" and "-" aside): "apiKey", "github_token" and "accessToken"
-# match; "maxTokens", "tokenCount" and "spin" do not. The user edits this list.
-DEFAULT_SECRET_NAMES: Final = (
-    "password",
-    "passwd",
-    "passphrase",
-    "secret",
-    "client_secret",
-    "token",
-    "access_token",
-    "refresh_token",
-    "id_token",
-    "api_key",
-    "auth",
-    "authorization",
-    "bearer",
-    "cookie",
-    "session_id",
-    "private_key",
-    "credential",
-    "credentials",
-    "pin",
-)
 _LONG_TEXT_NAME: Final = re.compile(
     r"^(text|body|content|contents|description|message|prompt|code|script|sql|"
     r"markdown|html|notes?|comment|instructions|template|source|snippet|yaml|json|xml)$",
@@ -172,38 +145,6 @@ class FormPlan:
 
 
 # --------------------------------------------------------------------------- building
-
-
-_WORD: Final = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-
-
-def name_key(name: str) -> str:
-    """A field name as the secret names list compares it: lower case, letters and digits."""
-    return re.sub(r"[^0-9a-z]", "", name.lower())
-
-
-def secret_reason(
-    name: str, schema: dict[str, Any] | None = None, names: Iterable[str] = DEFAULT_SECRET_NAMES
-) -> str | None:
-    """Why a field's value must never be remembered, or None: the schema says so
-    (`format: password`, `writeOnly`), or its name is in the secret names list."""
-    if isinstance(schema, dict):
-        if schema.get("format") == "password":
-            return "format: password"
-        if schema.get("writeOnly") is True:
-            return "writeOnly"
-    if name:
-        keys = {name_key(n) for n in names}
-        words = [w.lower() for w in _WORD.findall(name)]
-        if any("".join(words[i:]) in keys for i in range(len(words))):
-            return "its name is in the secret field names"
-    return None
-
-
-def looks_secret(
-    name: str, schema: dict[str, Any] | None = None, names: Iterable[str] = DEFAULT_SECRET_NAMES
-) -> bool:
-    return secret_reason(name, schema, names) is not None
 
 
 def build_form(schema: Any) -> FormPlan:

@@ -52,6 +52,7 @@ from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.client_features import ClientFeatures
 from inspector.ui.window.connection_actions import ConnectionActions
 from inspector.ui.window.connection_bar import ConnectionBar
+from inspector.ui.window.help_menu import report_problem, show_guide, show_shortcuts
 from inspector.ui.window.menus import WindowMenus
 from inspector.ui.window.panel_toggles import Panel, PanelToggles
 from inspector.ui.window.window_state import WindowState
@@ -261,7 +262,15 @@ class MainWindow(QMainWindow):
         ]
         for label, choice in choices:
             theme.addAction(action(label, functools.partial(self.set_theme, choice)))
-        m.help.addAction(action("&About", self.about))
+        helpm = m.help
+        helpm.addAction(action("&Keyboard shortcuts", lambda: show_shortcuts(self), "Ctrl+/"))
+        guide = action(
+            "&User guide", lambda: show_guide(self), QKeySequence.StandardKey.HelpContents
+        )
+        helpm.addAction(guide)
+        helpm.addAction(action("&Report a problem…", lambda: report_problem(self)))
+        helpm.addSeparator()
+        helpm.addAction(action("&About", self.about))
 
     def _wire(self) -> None:
         bar, c = self.bar, self.controller

@@ -15,14 +15,13 @@ from inspector.features.forms.model import (
     build_form,
     format_number,
     initial_value,
-    looks_secret,
     parse_number,
     path_str,
-    secret_reason,
     split_known,
     validate_values,
     validator_class,
 )
+from inspector.features.forms.secret_fields import looks_secret, secret_reason
 
 
 def field(schema: dict[str, Any], name: str = "x", required: bool = False) -> FieldSpec:
