@@ -16,6 +16,7 @@ from PySide6.QtGui import QFontDatabase
 
 __all__ = ["emoji_font_available", "shown_text"]
 
+_MAX_SCAN: Final = 20_000  # a label's text; longer text is not scanned (it stays fast)
 _EMOJI_FAMILIES: Final = ("emoji", "symbola", "twemoji", "emojione")
 # Pictographs, emoticons, transport, supplemental symbols, flags; variation selector 16
 # and the zero-width joiner belong to the emoji before them.
@@ -40,6 +41,6 @@ def shown_text(text: str, *, emoji_font: bool | None = None) -> str:
     """`text` as it can be drawn: unchanged when an emoji font is installed (or there is
     no emoji), else each emoji as its code point."""
     has_font = emoji_font_available() if emoji_font is None else emoji_font
-    if has_font or not _EMOJI.search(text):
+    if has_font or len(text) > _MAX_SCAN or not _EMOJI.search(text):
         return text
     return _EMOJI.sub(_code_point, text)
