@@ -20,7 +20,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_tap(argv[1:])
     from inspector.cli.auth import run_logout
     from inspector.cli.export import run_export_har
-    from inspector.cli.parser import EXIT_OK, build_parser
+    from inspector.cli.parser import (
+        EXIT_OK,
+        build_parser,
+        conflicting_gui_targets,
+        merge_top_level_gui_options,
+    )
     from inspector.cli.replay import run_replay, split_server_command
     from inspector.cli.run import run_cli_command
 
@@ -29,6 +34,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)  # argparse exits 2 on usage errors, as documented
     if replay_command is not None:
         ns.server_command = replay_command
+    misplaced = merge_top_level_gui_options(ns)
+    if misplaced:
+        parser.error(
+            f"{', '.join(misplaced)}: these open the desktop app; put them after `gui` "
+            f"or use them alone, not before `{ns.command}`"
+        )
+    if ns.command in (None, "gui") and len(targets := conflicting_gui_targets(ns)) > 1:
+        parser.error(f"{' and '.join(targets)}: give only one server to connect to")
     logging.basicConfig(
         level=logging.INFO if getattr(ns, "verbose", False) else logging.WARNING,
         stream=sys.stderr,

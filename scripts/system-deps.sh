@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Debian packages Qt needs to run offscreen and under Xvfb, and a Secret Service
-# (gnome-keyring under dbus-run-session) for the real-keyring test; for packaging/, the
-# freedesktop validators (desktop-file-utils, appstream) and binutils (PyInstaller's objdump).
+# (gnome-keyring under dbus-run-session) for the real-keyring test; an emoji font (server
+# text has emoji; without a font they show as code points); for packaging/, the freedesktop
+# validators (desktop-file-utils, appstream) and binutils (PyInstaller's objdump).
 # Installs only what is missing, and only as root with apt-get; otherwise it lists what to install.
 set -euo pipefail
 packages=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3
     libglib2.0-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 xvfb
-    gnome-keyring dbus dbus-daemon desktop-file-utils appstream binutils)
+    gnome-keyring dbus dbus-daemon desktop-file-utils appstream binutils fonts-noto-color-emoji)
 command -v dpkg >/dev/null 2>&1 || exit 0
 missing=()
 for p in "${packages[@]}"; do

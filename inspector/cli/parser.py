@@ -9,7 +9,7 @@ dispatches each subcommand to its module.
 from __future__ import annotations
 
 import argparse
-from typing import Final
+from typing import Any, Final
 
 from inspector import __version__
 from inspector.cli.auth import add_auth_arguments, add_logout_parser
@@ -31,7 +31,10 @@ __all__ = [
     "EXIT_USAGE",
     "METHODS",
     "UsageError",
+    "add_gui_arguments",
     "build_parser",
+    "conflicting_gui_targets",
+    "merge_top_level_gui_options",
 ]
 
 EXIT_OK: Final = 0
@@ -60,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    add_gui_arguments(parser.add_argument_group("desktop app (also: gui --help)"), top_level=True)
     sub = parser.add_subparsers(dest="command")
     cli = sub.add_parser(
         "cli",
@@ -132,36 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="open the desktop app (the default with no command)",
         description="Open the desktop app; optionally connect at once and take a screenshot.",
     )
-    gui_target = gui.add_mutually_exclusive_group()
-    gui_target.add_argument("--profile", metavar="NAME", help="connect to a saved profile")
-    gui_target.add_argument("--stdio", metavar='"CMD"', help="connect to this stdio command")
-    gui_target.add_argument("--url", help="connect to this HTTP server URL")
-    gui.add_argument(
-        "--screenshot",
-        metavar="PATH",
-        help="connect, wait for server info and tools, save a PNG of the window and exit",
-    )
-    gui.add_argument(
-        "--open",
-        metavar="KIND:KEY",
-        help="screenshot mode: select tool:NAME, resource:URI, template:URI-TEMPLATE or "
-        "prompt:NAME and show its form",
-    )
-    gui.add_argument(
-        "--call-args",
-        metavar="JSON",
-        help="screenshot mode, with --open: call (read, get) it with these arguments and "
-        "wait for the result",
-    )
-    gui.add_argument(
-        "--tab",
-        choices=("workspace", "traffic"),
-        help="screenshot mode: the centre tab to show (default: workspace)",
-    )
-    gui.add_argument("--theme", choices=("system", "light", "dark"), help="color theme")
-    gui.add_argument(
-        "--timeout", type=float, default=30.0, metavar="SECONDS", help="screenshot mode wait"
-    )
+    add_gui_arguments(gui)
     sub.add_parser("demo-server", help="run the bundled demo MCP server on stdio")
     sub.add_parser(  # parsed by inspector.cli.tap (everything after `--` is the server's)
         "tap",
@@ -173,3 +148,97 @@ def build_parser() -> argparse.ArgumentParser:
     add_logout_parser(sub)
     add_export_parser(sub)
     return parser
+
+
+GUI_OPTIONS: Final = (
+    "profile",
+    "stdio",
+    "url",
+    "screenshot",
+    "open",
+    "call_args",
+    "tab",
+    "theme",
+    "timeout",
+)
+_TOP: Final = "top_"
+
+
+def add_gui_arguments(
+    gui: argparse.ArgumentParser | argparse._ArgumentGroup, *, top_level: bool = False
+) -> None:
+    """The desktop app's options, for `gui` and for the bare command (which opens the app).
+
+    At the top level they are stored under `top_<name>` with no default, so a subcommand's
+    own `--url` or `--timeout` never collides with them; `merge_top_level_gui_options`
+    moves them into place."""
+    target = gui if top_level else gui.add_mutually_exclusive_group()
+
+    def add(
+        into: argparse._ActionsContainer, name: str, default: float | None = None, **kw: Any
+    ) -> None:
+        flag = "--" + name.replace("_", "-")
+        if top_level:
+            into.add_argument(flag, dest=_TOP + name, default=None, **kw)
+        else:
+            into.add_argument(flag, default=default, **kw)
+
+    add(target, "profile", metavar="NAME", help="connect to a saved profile")
+    add(target, "stdio", metavar='"CMD"', help="connect to this stdio command")
+    add(target, "url", metavar="URL", help="connect to this HTTP server URL")
+    add(
+        gui,
+        "screenshot",
+        metavar="PATH",
+        help="connect, wait for server info and tools, save a PNG of the window and exit",
+    )
+    add(
+        gui,
+        "open",
+        metavar="KIND:KEY",
+        help="screenshot mode: select tool:NAME, resource:URI, template:URI-TEMPLATE or "
+        "prompt:NAME and show its form",
+    )
+    add(
+        gui,
+        "call_args",
+        metavar="JSON",
+        help="screenshot mode, with --open: call (read, get) it with these arguments and "
+        "wait for the result",
+    )
+    add(
+        gui,
+        "tab",
+        choices=("workspace", "traffic"),
+        help="screenshot mode: the centre tab to show (default: workspace)",
+    )
+    add(gui, "theme", choices=("system", "light", "dark"), help="color theme")
+    add(gui, "timeout", 30.0, type=float, metavar="SECONDS", help="screenshot mode wait")
+
+
+def merge_top_level_gui_options(ns: argparse.Namespace) -> list[str]:
+    """Move the bare command's app options onto `ns` (as `gui` would have parsed them).
+
+    Returns the options given at the top level before a subcommand that is not `gui`
+    (a usage error for the caller to report); `gui`'s own options win over top-level ones."""
+    misplaced: list[str] = []
+    for name in GUI_OPTIONS:
+        value = getattr(ns, _TOP + name, None)
+        if hasattr(ns, _TOP + name):
+            delattr(ns, _TOP + name)
+        if value is None:
+            continue
+        if ns.command is None:
+            setattr(ns, name, value)
+        elif ns.command == "gui":
+            if getattr(ns, name, None) in (None, 30.0 if name == "timeout" else None):
+                setattr(ns, name, value)
+        else:
+            misplaced.append("--" + name.replace("_", "-"))
+    return misplaced
+
+
+def conflicting_gui_targets(ns: argparse.Namespace) -> list[str]:
+    """More than one of --profile, --stdio, --url (the bare command cannot use argparse's
+    mutually exclusive group, because `cli` and `replay` have a --url of their own)."""
+    return ["--" + n for n in ("profile", "stdio", "url") if getattr(ns, n, None) is not None]

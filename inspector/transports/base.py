@@ -83,6 +83,15 @@ class HttpExchange:
     content_type: str | None = None
     note: str | None = None
     body_excerpt: str | None = None
+    # Did something go wrong? None: decided by the status (no answer, or 400 and up). A
+    # note alone is not a problem: "SSE stream", "GET stream open" are normal traffic.
+    problem: bool | None = None
+
+    @property
+    def is_problem(self) -> bool:
+        if self.problem is not None:
+            return self.problem
+        return self.status is None or self.status >= 400
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,6 +121,7 @@ def exchange_of(
     secret: frozenset[str],
     note: str | None = None,
     body_excerpt: str | None = None,
+    problem: bool | None = None,
 ) -> HttpExchange:
     return HttpExchange(
         method=request.method,
@@ -131,6 +132,7 @@ def exchange_of(
         content_type=response.headers.get("content-type") if response is not None else None,
         note=note,
         body_excerpt=body_excerpt,
+        problem=problem,
     )
 
 

@@ -104,7 +104,9 @@ class LegacySseTransport(Transport):
                     f"({ctype or 'no content type'}), not an event stream"
                 )
                 await self._queue.put(
-                    exchange_of(request, response, self._secret, note=why, body_excerpt=body)
+                    exchange_of(
+                        request, response, self._secret, note=why, body_excerpt=body, problem=True
+                    )
                 )
                 self._fail_endpoint(why)
                 await self._emit_closed(why, error=True)
@@ -171,7 +173,14 @@ class LegacySseTransport(Transport):
         ok = 200 <= response.status_code < 300
         note = None if ok else f"HTTP {response.status_code}: the message was not accepted"
         await self._queue.put(
-            exchange_of(request, response, self._secret, note=note, body_excerpt=body or None)
+            exchange_of(
+                request,
+                response,
+                self._secret,
+                note=note,
+                body_excerpt=body or None,
+                problem=not ok,
+            )
         )
         if not ok and info.kind == "request" and info.wire_id is not None:
             await self._queue.put(

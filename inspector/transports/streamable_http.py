@@ -224,7 +224,11 @@ class StreamableHttpTransport(Transport):
             # Not allowed, but whatever the stream carries is shown, and it must not hold up
             # the messages queued behind this one: read it in the background.
             exchange = exchange_of(
-                request, response, self._secret, note=f"{note}; reading the SSE stream it opened"
+                request,
+                response,
+                self._secret,
+                note=f"{note}; reading the SSE stream it opened",
+                problem=True,
             )
             await self._emit(exchange)
             self._spawn(self._sse().drain(response, exchange))
@@ -241,7 +245,12 @@ class StreamableHttpTransport(Transport):
         shown = as_text(body)
         await self._emit(
             exchange_of(
-                request, response, self._secret, note=note, body_excerpt=shown[:2000] or None
+                request,
+                response,
+                self._secret,
+                note=note,
+                body_excerpt=shown[:2000] or None,
+                problem=note is not None or None,
             )
         )
         if (
@@ -426,5 +435,6 @@ class StreamableHttpTransport(Transport):
         note: str | None = "session ended" if response.status_code < 300 else None
         if response.status_code == 405:
             note = "the server does not let clients end sessions (405): fine"
-        await self._emit(exchange_of(request, response, self._secret, note=note))
+        fine = response.status_code < 300 or response.status_code == 405
+        await self._emit(exchange_of(request, response, self._secret, note=note, problem=not fine))
         self.session_id = None

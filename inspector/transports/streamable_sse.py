@@ -133,6 +133,7 @@ class SseStreams:
                         exchange.status,
                         note=f"a JSON-RPC response (id {rid!r}) arrived on the standalone "
                         "GET stream; the spec sends responses on the POST stream of their request",
+                        problem=True,
                     )
                 )
             return False
@@ -164,6 +165,7 @@ class SseStreams:
                             self._secret,
                             note=note + ": refused",
                             body_excerpt=as_text(body)[:2000],
+                            problem=True,
                         )
                     )
                     await self._emit(
@@ -236,6 +238,7 @@ class SseStreams:
                             self._secret,
                             note=f"GET stream ended ({broke or 'closed by the server'}); "
                             "reconnecting",
+                            problem=bool(broke),
                         )
                     )
                 finally:
@@ -251,14 +254,22 @@ class SseStreams:
         if status == 405:
             await self._emit(
                 exchange_of(
-                    request, response, self._secret, note="the server offers no GET stream (405)"
+                    request,
+                    response,
+                    self._secret,
+                    note="the server offers no GET stream (405)",
+                    problem=False,
                 )
             )
             return False
         if status != 200 or content_type(response) != EVENT_STREAM:
             await self._emit(
                 exchange_of(
-                    request, response, self._secret, note=f"GET stream refused (HTTP {status})"
+                    request,
+                    response,
+                    self._secret,
+                    note=f"GET stream refused (HTTP {status})",
+                    problem=True,
                 )
             )
             if status == 404:

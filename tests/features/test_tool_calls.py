@@ -183,6 +183,36 @@ def test_secrets_are_never_stored(tmp_path: Path) -> None:
     assert again.recall("p1", "search", kind="prompts") is None
 
 
+def test_max_tokens_is_remembered_and_the_names_list_is_the_users(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "maxTokens": {"type": "integer"},
+            "token": {"type": "string"},
+            "tenant": {"type": "string"},
+            "secretish": {"type": "string", "writeOnly": True},
+            "nested": {"type": "object", "properties": {"pw": {"format": "password"}}},
+        },
+    }
+    memory = ArgumentMemory(tmp_path / "arguments.json")
+    args = {"maxTokens": 100, "token": "t0k", "tenant": "acme", "secretish": "s"}
+    assert memory.remember("p", "llm", args, schema)
+    assert memory.recall("p", "llm") == {"maxTokens": 100, "tenant": "acme"}
+    assert memory.not_remembered(schema) == [
+        ("token", "its name is in the secret field names"),
+        ("secretish", "writeOnly"),
+        ("nested.pw", "format: password"),
+    ]
+    memory.set_secret_names([*memory.secret_names, "tenant"])
+    assert memory.recall("p", "llm") == {"maxTokens": 100}  # dropped at once
+    again = ArgumentMemory(tmp_path / "arguments.json")
+    assert "tenant" in again.secret_names
+    assert "acme" not in (tmp_path / "arguments.json").read_text()
+    again.set_secret_names(["password"])
+    assert again.remember("p", "llm", args, schema)
+    assert again.recall("p", "llm") == {"maxTokens": 100, "token": "t0k", "tenant": "acme"}
+
+
 def test_memory_forgets_and_survives_damage(tmp_path: Path) -> None:
     path = tmp_path / "arguments.json"
     memory = ArgumentMemory(path)

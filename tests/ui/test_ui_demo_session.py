@@ -66,7 +66,7 @@ def test_connected_state_server_info_and_tools(
         assert bar.version_label.text() == f"protocol {LATEST_LEGACY}"
         assert bar.era_label.text() == "legacy era"
         assert "demo" in bar.server_label.text()
-        assert window.windowTitle().startswith("MCP Inspector — ")
+        assert window.windowTitle() == "mcp-inspector-qt demo"  # Qt adds " — MCP Inspector"
 
     with_demo(loop, window, body)
     panel = window.server_panel

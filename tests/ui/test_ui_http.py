@@ -12,6 +12,7 @@ import pytest
 from inspector.settings.profiles import HeaderEntry, HttpSettings, Profile, ProfileStore
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnState
+from inspector.ui.traffic.traffic_model import went_wrong
 from tests.helpers.gui import close_window, run, then_shutdown, until, window_for
 from tests.helpers.http_servers import Served, free_port, serving
 from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
@@ -81,4 +82,6 @@ def test_http_profile_with_a_secret_header(
     for entry in http_rows:
         window.log_panel.select_entry(entry.index)
         assert "gui-secret-777" not in window.log_panel.detail.details.toPlainText()
+    # Issue 18.8: a normal session's HTTP rows (SSE responses, the GET stream) are not red.
+    assert not [e.note for e in http_rows if went_wrong(e)]
     run(loop, close_window(window))

@@ -156,7 +156,7 @@ def test_subscribe_shows_updates_and_rereads(
         assert task is not None
         await task
         assert reader.subscribe_button.text() == "Subscribe"
-        assert reader.watch_label.text().startswith("Not subscribed: unsubscribed")
+        assert reader.watch_label.text().startswith("Unsubscribed")
         sent = [e.method for e in controller.traffic if e.direction == "out"]
         if era is EraSetting.MODERN:
             assert "subscriptions/listen" in sent

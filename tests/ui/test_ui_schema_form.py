@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
+from inspector.features.forms.model import UNSET
 from inspector.ui.forms import SchemaForm
 from inspector.ui.forms.editors import (
     BoolEditor,
@@ -134,6 +135,47 @@ def test_boolean(form: SchemaForm) -> None:
     opt.box.setCheckState(Qt.CheckState.Checked)
     assert form.values() == {"opt": True, "req": False}
     round_trip(form, schema, {"opt": False, "req": True})
+
+
+def test_optional_boolean_one_click_gives_true_and_clear_gives_not_set(
+    form: SchemaForm, qtbot: QtBot
+) -> None:
+    """Issue 18.5: with or without a default, one click on a "not set" box gives true;
+    the Clear button (shown only while a value is set) brings "not set" back."""
+    schema = obj({"plain": {"type": "boolean"}, "defaulted": {"type": "boolean", "default": False}})
+    form.set_schema(schema)
+    form.show()
+    for name in ("plain", "defaulted"):
+        editor = row(form, name).editor
+        assert isinstance(editor, BoolEditor)
+        editor.put(UNSET)
+        assert editor.box.text() == "not set" and not editor.clear_button.isVisible()
+        qtbot.mouseClick(editor.box, Qt.MouseButton.LeftButton)
+        assert editor.get() is True and editor.box.text() == "true"
+        assert editor.clear_button.isVisible()
+        qtbot.mouseClick(editor.box, Qt.MouseButton.LeftButton)
+        assert editor.get() is False and editor.box.text() == "false"
+        qtbot.mouseClick(editor.box, Qt.MouseButton.LeftButton)
+        assert editor.get() is True
+        qtbot.mouseClick(editor.clear_button, Qt.MouseButton.LeftButton)
+        assert editor.get() is UNSET and editor.box.text() == "not set"
+        assert name not in form.values()
+    # A default is shown as that value (set), and cleared to leave the field out.
+    form.set_schema(schema)
+    defaulted = row(form, "defaulted").editor
+    assert isinstance(defaulted, BoolEditor)
+    shown = defaulted.get()
+    if shown is not UNSET:
+        qtbot.mouseClick(defaulted.box, Qt.MouseButton.LeftButton)
+        assert defaulted.get() is (not shown)
+
+
+def test_required_boolean_has_no_clear(form: SchemaForm) -> None:
+    form.set_schema(obj({"req": {"type": "boolean"}}, ["req"]))
+    form.show()
+    editor = row(form, "req").editor
+    assert isinstance(editor, BoolEditor)
+    assert not editor.clear_button.isVisible() and editor.get() is False
 
 
 def test_enums_titled_and_legacy(form: SchemaForm) -> None:

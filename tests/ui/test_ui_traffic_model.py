@@ -8,12 +8,14 @@ import time
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from inspector.protocol.jsonrpc import parse_frame
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of
+from inspector.transports.base import HttpExchange
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.traffic_model import (
     COL_DIR,
@@ -24,6 +26,7 @@ from inspector.ui.traffic.traffic_model import (
     COL_SUMMARY,
     TrafficLogModel,
 )
+from inspector.ui.widgets.theme import colors
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -161,3 +164,36 @@ def test_theme_switch_recolors_rows(qapp: QApplication) -> None:
         assert light != dark
     finally:
         apply_theme(qapp, "light")
+
+
+def test_normal_http_and_sse_rows_are_not_flagged_failures_are(qapp: QApplication) -> None:
+    """Issue 18.8: "SSE stream" and "GET stream open" are normal traffic; red and ⚠ are
+    for what went wrong."""
+    log = TrafficLog()
+
+    def exchange(status: int | None, note: str | None, problem: bool | None = None) -> None:
+        http = HttpExchange("GET", "http://h/mcp", status, note=note, problem=problem)
+        log.observe(
+            TrafficRecord(
+                "", "http", f"GET → {status}", 0.0, time.time(), "http", http=http, note=note
+            )
+        )
+
+    exchange(200, "SSE stream")
+    exchange(200, "GET stream open")
+    exchange(405, "the server offers no GET stream (405)", problem=False)
+    exchange(202, "202 Accepted: no answer will come")
+    exchange(500, "HTTP 500 Internal Server Error")
+    exchange(None, "connection refused")
+    exchange(200, "GET stream ended (broke); reconnecting", problem=True)
+    model = TrafficLogModel(log)
+    model.flush()
+    error = QColor(colors().error)
+    red = []
+    for row in range(model.rowCount()):
+        brush = model.index(row, COL_KIND).data(Qt.ItemDataRole.ForegroundRole)
+        label = model.index(row, COL_KIND).data()
+        flagged = brush is not None and brush.color() == error
+        assert flagged == label.startswith("⚠"), (row, label)
+        red.append(flagged)
+    assert red == [False, False, False, False, True, True, True]

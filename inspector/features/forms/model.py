@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
+from inspector.features.forms.secret_fields import looks_secret
 from inspector.features.forms.validation import (
     FieldError,
     Path,
@@ -40,7 +41,6 @@ __all__ = [
     "build_form",
     "format_number",
     "initial_value",
-    "looks_secret",
     "parse_number",
     "path_str",
     "split_known",
@@ -76,11 +76,6 @@ _MAX_REF_DEPTH: Final = 8
 MAX_DEPTH: Final = 10  # deeper objects and arrays are edited as JSON
 MAX_PROPERTIES: Final = 150  # an object with more properties is edited as JSON
 MAX_ITEMS: Final = 200  # an array value with more items is edited as JSON
-_SECRET_NAME: Final = re.compile(
-    r"pass(word|wd|phrase)?|secret|token|api[_-]?key|apikey|credential|private[_-]?key|"
-    r"auth(orization)?$|session[_-]?id|cookie|pin$",
-    re.IGNORECASE,
-)
 _LONG_TEXT_NAME: Final = re.compile(
     r"^(text|body|content|contents|description|message|prompt|code|script|sql|"
     r"markdown|html|notes?|comment|instructions|template|source|snippet|yaml|json|xml)$",
@@ -150,16 +145,6 @@ class FormPlan:
 
 
 # --------------------------------------------------------------------------- building
-
-
-def looks_secret(name: str, schema: dict[str, Any] | None = None) -> bool:
-    """A field whose value must never be remembered: format password, writeOnly, or a name
-    that says password, token, secret, api key..."""
-    if isinstance(schema, dict) and (
-        schema.get("format") == "password" or schema.get("writeOnly") is True
-    ):
-        return True
-    return bool(_SECRET_NAME.search(name))
 
 
 def build_form(schema: Any) -> FormPlan:

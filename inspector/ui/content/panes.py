@@ -107,6 +107,12 @@ class SafeMarkdownBrowser(QTextBrowser):
             | QTextDocument.MarkdownFeature.MarkdownDialectGitHub
         )
         self.document().setMarkdown(text, features)
+        # The document's cursor ends up at the end, and a shown browser scrolls to its
+        # cursor: put it at the start, so the preview opens at the top of the document.
+        cursor = self.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.Start)
+        self.setTextCursor(cursor)
+        self.verticalScrollBar().setValue(0)
 
     def _clicked(self, url: QUrl) -> None:
         if url.scheme() in ("http", "https"):

@@ -50,6 +50,7 @@ from inspector.ui.content.blocks_view import ContentBlocksView
 from inspector.ui.dialogs.ask_dialog import AskDialog
 from inspector.ui.dialogs.model_draft_panel import ModelDraftPanel
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.screen_fit import fit_to_screen
 
 __all__ = ["SamplingDialog"]
 
@@ -121,7 +122,7 @@ class SamplingDialog(AskDialog):
         )
         self.reject_button.clicked.connect(self.reject_request)
         self.add_buttons(self.reject_button, self.approve_button)
-        self.resize(980, 640)
+        fit_to_screen(self, 980, 640)
         self.reply_text.setFocus()
 
     # ---------------------------------------------------------------- building

@@ -65,6 +65,9 @@ class CatalogPane(QWidget):
         self.search.setPlaceholderText(f"Search {plural} (name, title, description)")
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._search_changed)
+        # Typing filters; Enter (or a click) opens: never an item opened as you type.
+        self.search.returnPressed.connect(self.open_first_match)
+        self._filtering = False
         self.refresh_button = QToolButton()
         self.refresh_button.setText("⟳ Refresh")
         self.refresh_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -88,7 +91,12 @@ class CatalogPane(QWidget):
         self.tree.customContextMenuRequested.connect(self._context_menu)
         selection = self.tree.selectionModel()
         selection.currentChanged.connect(self._current_changed)
+        self.tree.clicked.connect(self._open)
+        self.tree.activated.connect(self._open)
         self.model.modelReset.connect(self._reselect)
+        # A reconnect lists into an empty model (rows inserted, no reset): the item that
+        # was selected before comes back selected when it is still there.
+        self.model.rowsInserted.connect(self._reselect_if_lost)
 
         self.empty = PlainLabel(wrap=True)
         self.empty.setObjectName(f"{lst.kind}Empty")
@@ -199,8 +207,45 @@ class CatalogPane(QWidget):
 
     # ---------------------------------------------------------------- search
     def _search_changed(self, text: str) -> None:
-        self.proxy.set_search(text)
+        self._filtering = True  # the current row moves as rows hide: that opens nothing
+        try:
+            self.proxy.set_search(text)
+            # Only the open item is shown selected (if the filter shows it), so a row
+            # never looks open when it is not.
+            shown = QModelIndex()
+            if (
+                self._selected_key is not None
+                and (row := self.model.row_of(self._selected_key)) >= 0
+            ):
+                shown = self.proxy.mapFromSource(self.model.index(row))
+            selection = self.tree.selectionModel()
+            if shown.isValid():
+                self.tree.setCurrentIndex(shown)
+            else:
+                selection.clear()
+        finally:
+            self._filtering = False
         self.update_state()
+
+    def open_first_match(self) -> bool:
+        """Enter in the search box: open the selected match, or else the first one."""
+        index = self.tree.currentIndex()
+        if not index.isValid():
+            index = self.proxy.index(0, 0)
+        if not index.isValid():
+            return False
+        self.tree.setCurrentIndex(index)
+        self._open(index)
+        self.tree.setFocus()
+        return True
+
+    def _open(self, index: QModelIndex) -> None:
+        item = index.data(ITEM_ROLE) if index.isValid() else None
+        if isinstance(item, CatalogItem):
+            self._selected_key = item.key
+            if item is not self._selected_item:
+                self._selected_item = item
+                self.selected.emit(item)
 
     # ---------------------------------------------------------------- selection
     def current_item(self) -> CatalogItem | None:
@@ -221,12 +266,12 @@ class CatalogPane(QWidget):
         return True
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        item = current.data(ITEM_ROLE) if current.isValid() else None
-        if isinstance(item, CatalogItem):
-            self._selected_key = item.key
-            if item is not self._selected_item:
-                self._selected_item = item
-                self.selected.emit(item)
+        if not self._filtering:  # a click or the arrow keys
+            self._open(current)
+
+    def _reselect_if_lost(self) -> None:
+        if self.current_item() is None:
+            self._reselect()
 
     def _reselect(self) -> None:
         """After a re-list, keep the same item selected (the new definition, if it changed)."""

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from inspector.features.catalog.pins import PinChange
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.screen_fit import fit_to_screen
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["PinDiffDialog"]
@@ -54,7 +55,7 @@ class PinDiffDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("pinDiffDialog")
         self.setWindowTitle("Tools changed since they were pinned")
-        self.resize(880, 560)
+        fit_to_screen(self, 880, 560)
         self._changes: dict[str, PinChange] = {}
         intro = PlainLabel(
             "These tools' definitions differ from the ones pinned for this profile. A server "

@@ -250,43 +250,75 @@ class NumberEditor(Editor):
 
 
 class BoolEditor(Editor):
-    """A checkbox; three states (not set / true / false) when the field may be omitted."""
+    """A two-state checkbox; when the field may be omitted it starts "not set" and a Clear
+    button brings "not set" back. One click always gives true from "not set" (Qt's own
+    tristate cycle went false → not set → true)."""
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
         self.box = QCheckBox(self)
-        self.tristate = not spec.required and not spec.keep_empty
-        self.box.setTristate(self.tristate)
-        if self.tristate:
-            self.box.setCheckState(Qt.CheckState.PartiallyChecked)
+        self.tristate = not spec.required and not spec.keep_empty  # "not set" is possible
+        self._unset = self.tristate
+        self.clear_button = QToolButton(self)
+        self.clear_button.setText("Clear")
+        self.clear_button.setToolTip("Leave this field out of the request (not set)")
+        self.clear_button.setAutoRaise(True)
+        self.clear_button.clicked.connect(self.clear)
+        self.box.clicked.connect(self._clicked)  # the user's click, not setCheckState
         self.box.stateChanged.connect(self._on_state)
-        _row(self).addWidget(self.box)
+        row = _row(self)
+        row.addWidget(self.box)
+        row.addWidget(self.clear_button)
+        row.addStretch(1)
+        self._on_state()
+
+    @property
+    def is_unset(self) -> bool:
+        return self._unset
+
+    def clear(self) -> None:
+        """Back to "not set" (the field is left out)."""
+        if self.tristate:
+            self._unset = True
+            self.box.blockSignals(True)
+            self.box.setCheckState(Qt.CheckState.Unchecked)
+            self.box.blockSignals(False)
+            self._on_state()
+
+    def _clicked(self, _checked: bool) -> None:
+        self._unset = False
         self._on_state()
 
     def _on_state(self) -> None:
-        state = self.box.checkState()
-        text = {
-            Qt.CheckState.Checked: "true",
-            Qt.CheckState.Unchecked: "false",
-            Qt.CheckState.PartiallyChecked: "not set",
-        }[state]
+        if self._unset and self.box.checkState() == Qt.CheckState.Checked:
+            self._unset = False  # checked from code (a test, an accessibility tool)
+        if self._unset:
+            text = "not set"
+        else:
+            text = "true" if self.box.checkState() == Qt.CheckState.Checked else "false"
         self.box.setText(text)
+        self.clear_button.setVisible(self.tristate and not self._unset)
         self.changed.emit()
 
     def get(self) -> Any:
-        state = self.box.checkState()
-        if state == Qt.CheckState.PartiallyChecked:
+        if self._unset:
             return UNSET
-        return state == Qt.CheckState.Checked
+        return self.box.checkState() == Qt.CheckState.Checked
 
     def put(self, value: Any) -> bool:
         if value is UNSET:
-            state = Qt.CheckState.PartiallyChecked if self.tristate else Qt.CheckState.Unchecked
-        elif isinstance(value, bool):
-            state = Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
-        else:
+            self.clear()
+            if not self.tristate:
+                self.box.setCheckState(Qt.CheckState.Unchecked)
+            return True
+        if not isinstance(value, bool):
             return False
+        self._unset = False
+        state = Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
+        self.box.blockSignals(True)
         self.box.setCheckState(state)
+        self.box.blockSignals(False)
+        self._on_state()
         return True
 
 

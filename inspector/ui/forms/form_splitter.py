@@ -1,8 +1,9 @@
 """A request form above, what came back below: the split the tool, prompt and template
 views share.
 
-The form gets the height it asks for, up to a share of the view, when the view is first
-shown; after that the user's split is kept, and a taller window grows the result.
+The form gets the height it asks for, up to a share of the view (a larger share while
+there is no result yet: the empty result pane needs little), and follows the view's height
+until the user drags the handle; after that the user's split is kept.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from collections.abc import Callable
 from typing import Final
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QSplitter, QWidget
 
 __all__ = ["FormSplitter"]
 
+_EMPTY_SHARE: Final = 0.8
+_MIN_FORM_SHARE: Final = 0.2
 _MIN_TOTAL: Final = 400  # before the first layout the splitter may not know its height
 
 
@@ -28,11 +31,22 @@ class FormSplitter(QSplitter):
         wanted: Callable[[], int],
         share: float,
         stretch: tuple[int, int] = (0, 1),
+        empty: Callable[[], bool] = lambda: False,
+        empty_share: float = _EMPTY_SHARE,
+        result_wanted: Callable[[], int] | None = None,
     ) -> None:
+        """`empty()`: nothing is shown below yet, so the form may take `empty_share`;
+        `result_wanted()`: the height the result asks for (the form then gives up room
+        for it, down to `_MIN_FORM_SHARE` of the height)."""
         super().__init__(Qt.Orientation.Vertical)
         self._wanted = wanted
         self._share = share
+        self._empty = empty
+        self._empty_share = empty_share
+        self._result_wanted = result_wanted
         self._sized = False
+        self.user_split = False
+        self.splitterMoved.connect(self._moved)
         self.setChildrenCollapsible(False)
         self.addWidget(form)
         self.addWidget(result)
@@ -45,8 +59,21 @@ class FormSplitter(QSplitter):
             self._sized = True
             self.fit()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._sized and not self.user_split:
+            self.fit()
+
+    def _moved(self, _pos: int, _index: int) -> None:
+        self.user_split = True
+
     def fit(self) -> None:
-        """Give the form what it wants (at most `share` of the height), the result the rest."""
+        """Give the form what it wants (at most its share of the height), the result the
+        rest."""
         total = max(self.height(), _MIN_TOTAL)
-        top = min(self._wanted(), int(total * self._share))
+        empty = self._empty()
+        share = self._empty_share if empty else self._share
+        top = min(self._wanted(), int(total * share))
+        if not empty and self._result_wanted is not None:
+            top = min(top, max(total - self._result_wanted(), int(total * _MIN_FORM_SHARE)))
         self.setSizes([top, total - top])

@@ -44,7 +44,22 @@ from inspector.storage.secrets import SecretStore
 from inspector.ui.profiles.auth_section import AuthSection
 from inspector.ui.widgets.plain_text import PlainLabel
 
-__all__ = ["KeyValueTable", "ProfileEditor"]
+__all__ = ["KeyValueTable", "ProfileEditor", "shell_words"]
+
+
+def shell_words(args: list[str]) -> str:
+    """Arguments as a person types them in a shell: bare when safe, in double quotes when
+    that needs no escapes (`-c "print('x')"`), in single quotes otherwise. shlex.split
+    gives `args` back exactly."""
+    words = []
+    for arg in args:
+        if arg and shlex.quote(arg) == arg:
+            words.append(arg)
+        elif not any(c in arg for c in '"\\$`!'):
+            words.append(f'"{arg}"')
+        else:
+            words.append(shlex.quote(arg))
+    return " ".join(words)
 
 
 class KeyValueTable(QWidget):
@@ -301,7 +316,7 @@ class ProfileEditor(QWidget):
         self.transport.setCurrentIndex(0 if p.transport == "stdio" else 1)
         self.target_stack.setCurrentIndex(0 if p.transport == "stdio" else 1)
         self.command.setText(p.stdio.command)
-        self.args.setText(shlex.join(p.stdio.args))
+        self.args.setText(shell_words(p.stdio.args))
         self.cwd.setText(p.stdio.cwd or "")
         self.full_env.setChecked(p.stdio.inherit_full_env)
         self.env.clear()

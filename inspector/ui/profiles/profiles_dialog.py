@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
+from typing import Final, Literal
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication
@@ -38,10 +39,12 @@ from inspector.tap.host_config import is_tapped
 from inspector.ui.profiles.config_tap import ConfigTapActions
 from inspector.ui.profiles.profile_editor import ProfileEditor
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.screen_fit import fit_to_screen
 
 __all__ = ["ImportDialog", "ProfilesDialog"]
 
 _ID_ROLE = Qt.ItemDataRole.UserRole + 1
+_DRAFT: Final = "\x00draft"  # the list key of a new profile that is not saved yet
 
 
 def _ask_session_only(parent: QWidget, message: str) -> bool:
@@ -55,16 +58,51 @@ def _ask_session_only(parent: QWidget, message: str) -> bool:
     return box.exec() == QMessageBox.StandardButton.Yes
 
 
+UnsavedChoice = Literal["save", "discard", "cancel"]
+
+
+def _ask_unsaved(parent: QWidget, name: str) -> UnsavedChoice:
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle("Unsaved changes")
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(f"“{name}” has changes that are not saved.")
+    box.setInformativeText("Save them before you leave this profile?")
+    box.setStandardButtons(
+        QMessageBox.StandardButton.Save
+        | QMessageBox.StandardButton.Discard
+        | QMessageBox.StandardButton.Cancel
+    )
+    box.setDefaultButton(QMessageBox.StandardButton.Save)
+    answer = box.exec()
+    if answer == QMessageBox.StandardButton.Save:
+        return "save"
+    if answer == QMessageBox.StandardButton.Discard:
+        return "discard"
+    return "cancel"
+
+
 class ProfilesDialog(QDialog):
+    """Profiles on the left, the chosen one's editor on the right.
+
+    Edits are never dropped silently: leaving a profile with unsaved changes (choosing
+    another, New, Esc, Close, the window's close button) asks Save / Discard / Cancel.
+    A new or duplicated profile is listed at once, marked "not saved", until it is saved."""
+
     connect_requested = Signal(object)  # Profile
 
     def __init__(self, store: ProfileStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Connection profiles")
-        self.resize(980, 640)
+        fit_to_screen(self, 980, 640)
         self.store = store
         # Replaced in tests: answers "keep secrets for this session only?".
         self.ask_session_only: Callable[[str], bool] = lambda m: _ask_session_only(self, m)
+        # Replaced in tests: answers "save the unsaved changes?".
+        self.ask_unsaved: Callable[[str], UnsavedChoice] = lambda n: _ask_unsaved(self, n)
+        self._draft: Profile | None = None  # a new profile, listed but not saved yet
+        self._loaded_id: str | None = None
+        self._baseline: str | None = None  # the editor's content as loaded (None: a draft)
         self.list = QListWidget()
         self.list.setObjectName("profileList")
         self.list.currentItemChanged.connect(self._selected)
@@ -79,6 +117,7 @@ class ProfilesDialog(QDialog):
         import_button.clicked.connect(self.open_import)
         list_buttons = QHBoxLayout()
         for b in (new_stdio, duplicate, self.delete_button, import_button):
+            b.setAutoDefault(False)
             list_buttons.addWidget(b)
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -89,6 +128,7 @@ class ProfilesDialog(QDialog):
         self.editor = ProfileEditor(store.secrets)
         self.editor.changed.connect(self._validate_live)
         self.save_button = QPushButton("Save")
+        self.save_button.setDefault(True)  # Enter in the form saves
         self.save_button.clicked.connect(self.save)
         self.export_button = QToolButton()
         self.export_button.setText("Copy server entry")
@@ -99,13 +139,19 @@ class ProfilesDialog(QDialog):
             action.triggered.connect(functools.partial(self.copy_entry, fmt))
         self.export_button.setMenu(menu)
         self.connect_button = QPushButton("Connect")
+        self.connect_button.setAutoDefault(False)
         self.connect_button.clicked.connect(self._connect)
+        self.close_button = QPushButton("Close")
+        self.close_button.setAutoDefault(False)
+        self.close_button.setToolTip("Close (asks first when there are unsaved changes)")
+        self.close_button.clicked.connect(self.reject)
         self.status = PlainLabel(wrap=True)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.connect_button)
+        buttons.addWidget(self.close_button)
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -123,76 +169,153 @@ class ProfilesDialog(QDialog):
 
     # ---------------------------------------------------------------- list
     def reload(self, select_id: str | None = None) -> None:
-        current = select_id or self.current_id()
+        """Rebuild the list. `select_id` loads that profile into the editor; without it the
+        editor keeps what it shows (a change to the store never overwrites unsaved edits)."""
         self.list.blockSignals(True)
         self.list.clear()
         for profile in self.store.profiles:
-            item = QListWidgetItem(f"{profile.name}\n{profile.target}")
-            item.setData(_ID_ROLE, profile.id)
-            self.list.addItem(item)
+            self._add_item(f"{profile.name}\n{profile.target}", profile.id)
+        if self._draft is not None:
+            draft = self._draft
+            item = self._add_item(f"{draft.name}  (not saved)\n{draft.target}", _DRAFT)
+            font = item.font()
+            font.setItalic(True)
+            item.setFont(font)
         self.list.blockSignals(False)
-        self.select(current or self.store.profiles[0].id)
+        if select_id is not None:
+            self._load(select_id)
+        elif self._loaded_id is None or self._row_of(self._loaded_id) < 0:
+            if self._draft is None and self._loaded_id is not None and self.is_dirty():
+                return  # the edited profile went away (deleted elsewhere): keep the edits
+            self._load(self.store.profiles[0].id)
+        else:
+            self._show_row(self._loaded_id)
+
+    def _add_item(self, text: str, key: str) -> QListWidgetItem:
+        item = QListWidgetItem(text)
+        item.setData(_ID_ROLE, key)
+        self.list.addItem(item)
+        return item
+
+    def _row_of(self, key: str) -> int:
+        for row in range(self.list.count()):
+            if self.list.item(row).data(_ID_ROLE) == key:
+                return row
+        return -1
+
+    def _show_row(self, key: str) -> None:
+        self.list.blockSignals(True)
+        self.list.setCurrentRow(self._row_of(key))
+        self.list.blockSignals(False)
 
     def current_id(self) -> str | None:
-        item = self.list.currentItem()
-        value = item.data(_ID_ROLE) if item is not None else None
-        return value if isinstance(value, str) else None
+        """The id of the profile in the editor (None for a new one not saved yet)."""
+        return None if self._loaded_id in (None, _DRAFT) else self._loaded_id
 
     def select(self, profile_id: str) -> None:
-        for row in range(self.list.count()):
-            item = self.list.item(row)
-            if item.data(_ID_ROLE) == profile_id:
-                self.list.setCurrentRow(row)
-                self._selected(item, None)
-                return
-        if self.list.count():
-            self.list.setCurrentRow(0)
+        """Show `profile_id` in the editor (asks first about unsaved changes)."""
+        if self._row_of(profile_id) >= 0 and self.confirm_leave():
+            self._load(profile_id)
+        else:
+            self._show_row(self._loaded_id or "")
 
     def _selected(self, item: QListWidgetItem | None, _prev: object) -> None:
         if item is None:
             return
-        profile = self.store.get(item.data(_ID_ROLE))
+        key = item.data(_ID_ROLE)
+        if not isinstance(key, str) or key == self._loaded_id:
+            return
+        if self.confirm_leave():
+            self._load(key if self._row_of(key) >= 0 else self.store.profiles[0].id)
+        else:
+            self._show_row(self._loaded_id or "")  # stay where the edits are
+
+    def _load(self, key: str) -> None:
+        profile = self._draft if key == _DRAFT else self.store.get(key)
         if profile is None:
             return
         self.editor.load(profile)
+        self._loaded_id = key
+        self._baseline = None if key == _DRAFT else self._snapshot()
         self.delete_button.setEnabled(not profile.builtin)
         self.save_button.setEnabled(not profile.builtin)
         self.status.setText("")
+        self._show_row(key)
+
+    # ---------------------------------------------------------------- unsaved edits
+    def _snapshot(self) -> str:
+        return self.editor.profile().model_dump_json()
+
+    def is_dirty(self) -> bool:
+        """The editor holds something not saved: a new profile, or changed fields."""
+        if self._loaded_id == _DRAFT:
+            return True
+        return self._baseline is not None and self._snapshot() != self._baseline
+
+    def confirm_leave(self) -> bool:
+        """True when the editor may be left: nothing unsaved, or the user saved or
+        discarded it. False when the user cancelled (or saving failed)."""
+        if not self.is_dirty():
+            return True
+        choice = self.ask_unsaved(self.editor.name.text() or "This profile")
+        if choice == "cancel":
+            return False
+        if choice == "save":
+            return self.save() is not None
+        if self._loaded_id == _DRAFT:
+            self._draft = None
+            self._loaded_id = None
+            self.reload()
+        else:
+            self._baseline = None  # discarded: leaving may not ask again
+        return True
+
+    def reject(self) -> None:
+        """Esc, Close and the window's close button: ask first about unsaved edits."""
+        if self.confirm_leave():
+            super().reject()
 
     # ---------------------------------------------------------------- editing
+    def _start_draft(self, profile: Profile, status: str) -> None:
+        self._draft = profile
+        self.reload(select_id=_DRAFT)
+        self.delete_button.setEnabled(True)  # Delete drops the draft
+        self.status.setText(status)
+
     def new_profile(self) -> None:
+        if not self.confirm_leave():
+            return
         profile = Profile(name=self.store.unique_name("New server"), stdio=StdioSettings())
-        self.editor.load(profile)
-        self.list.clearSelection()
-        self.delete_button.setEnabled(False)
-        self.save_button.setEnabled(True)
+        self._start_draft(profile, "A new profile: fill in the form and Save.")
         self.editor.name.setFocus()
         self.editor.name.selectAll()
-        self.status.setText("Fill in the form and Save.")
 
     def duplicate(self) -> None:
+        """A copy of what the editor shows (unsaved edits included: they go to the copy)."""
         source = self.editor.profile()
+        source_id = self.current_id() or source.id
         copy = source.model_copy(deep=True, update={"builtin": False, "source": None})
         copy.id = Profile(name="x").id
         copy.name = self.store.unique_name(f"{source.name} copy")
         for env in copy.stdio.env:
             if env.secret and self.store.secrets is not None:
-                env.value = self.store.secrets.get(source.id, "env", env.name) or ""
+                env.value = env.value or self.store.secrets.get(source_id, "env", env.name) or ""
         for header in copy.http.headers:
             if header.secret and self.store.secrets is not None:
-                header.value = self.store.secrets.get(source.id, "header", header.name) or ""
+                header.value = (
+                    header.value or self.store.secrets.get(source_id, "header", header.name) or ""
+                )
         for slot, secret in copy.http.auth.secret_values():
             if secret.stored and not secret.value and self.store.secrets is not None:
-                secret.value = self.store.secrets.get(source.id, "auth", slot) or ""
+                secret.value = self.store.secrets.get(source_id, "auth", slot) or ""
                 secret.stored = False  # the copy's own slot is empty until it is saved
-        self.editor.load(copy)
-        self.list.clearSelection()
-        self.delete_button.setEnabled(False)
-        self.save_button.setEnabled(True)
-        self.status.setText("A copy: change it and Save.")
+        self._start_draft(copy, "A copy: change it and Save.")
 
     def _validate_live(self) -> None:
         profile = self.editor.profile()
+        row = self._row_of(_DRAFT) if self._loaded_id == _DRAFT else -1
+        if row >= 0:  # the unsaved new profile's entry follows its name and target
+            self.list.item(row).setText(f"{profile.name}  (not saved)\n{profile.target}")
         if profile.builtin:
             return
         self.editor.show_problems(validate_profile(profile, self.store.profiles))
@@ -204,6 +327,7 @@ class ProfilesDialog(QDialog):
         if any(p.severity == "error" for p in problems):
             self.status.setText("Not saved: fix the problems below the form.")
             return None
+        draft = self._draft if self._loaded_id == _DRAFT else None
         try:
             saved = self.store.put(profile)
         except NoKeyringError as exc:
@@ -214,12 +338,19 @@ class ProfilesDialog(QDialog):
         except ValueError as exc:
             self.status.setText(f"Not saved: {exc}")
             return None
+        if draft is not None:
+            self._draft = None
         self.reload(select_id=saved.id)
         self.editor.show_problems(problems)  # warnings stay visible after saving
         self.status.setText(f"Saved “{saved.name}”.")
         return saved
 
     def delete_current(self) -> None:
+        if self._loaded_id == _DRAFT:
+            self._draft = None
+            self._loaded_id = None
+            self.reload(select_id=self.store.profiles[0].id)
+            return
         profile_id = self.current_id()
         if profile_id is None:
             return
@@ -228,6 +359,7 @@ class ProfilesDialog(QDialog):
         except ValueError as exc:
             self.status.setText(str(exc))
             return
+        self._loaded_id = None
         self.reload(select_id=self.store.profiles[0].id)
 
     def copy_entry(self, fmt: ConfigFormat) -> str:
@@ -258,7 +390,7 @@ class ProfilesDialog(QDialog):
     def open_import(self) -> None:
         dialog = ImportDialog(self.store, self)
         dialog.ask_session_only = self.ask_session_only
-        if dialog.exec() and dialog.added:
+        if dialog.exec() and dialog.added and self.confirm_leave():
             self.reload(select_id=dialog.added[0].id)
 
 
@@ -268,7 +400,7 @@ class ImportDialog(QDialog):
     def __init__(self, store: ProfileStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Import servers")
-        self.resize(720, 520)
+        fit_to_screen(self, 720, 520)
         self.store = store
         self.ask_session_only: Callable[[str], bool] = lambda m: _ask_session_only(self, m)
         self.result_: ImportResult | None = None

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QRadioButton,
+    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -52,7 +53,8 @@ from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 from inspector.transports.base import TransportError
 from inspector.ui.recording.diff_view import SideBySideView
-from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
+from inspector.ui.widgets.screen_fit import fit_to_screen
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ReplayWindow"]
@@ -92,7 +94,7 @@ class ReplayWindow(QWidget):
         self.confirm_box: QMessageBox | None = None
         self.total = len(extract_calls(recorded))
         self._build()
-        self.resize(1180, 760)
+        fit_to_screen(self, 1180, 760)
 
     # ---------------------------------------------------------------- building
     def _build(self) -> None:
@@ -100,11 +102,20 @@ class ReplayWindow(QWidget):
             f"{self.recorded.path}\n{self.total} request(s) to re-send; "
             f"the server's asks are answered with the recorded answers.",
             selectable=True,
+            wrap=True,  # a long path must not widen the window past the screen
         )
 
+        # A long path or command (one unbreakable word) must not widen the window past the
+        # screen: these labels take the width they are given; the full text is selectable.
+        source.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.group = QButtonGroup(self)
         self.use_profile = QRadioButton("A saved profile:")
         self.profile_combo = QComboBox()
+        # Long profile names and commands must not squeeze the ignore list.
+        self.profile_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.profile_combo.setMinimumContentsLength(12)
         for profile in self.profiles:
             self.profile_combo.addItem(f"{profile.name} — {profile.target}", profile.id)
         self.use_typed = QRadioButton("This command or URL:")
@@ -121,6 +132,8 @@ class ReplayWindow(QWidget):
         except (ValueError, TransportError) as exc:
             self.recorded_label.setText(f"not usable: {exc}")
             self.use_recorded.setEnabled(False)
+        self.recorded_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.recorded_label.setToolTip(plain_tooltip(self.recorded_label.text()))
         for i, button in enumerate((self.use_profile, self.use_typed, self.use_recorded)):
             self.group.addButton(button, i)
         grid = QGridLayout()
@@ -167,6 +180,8 @@ class ReplayWindow(QWidget):
         ignore_layout.addLayout(ignore_row)
         ignore_layout.addWidget(ignore_help)
         self.ignores.setMaximumHeight(self.ignores.sizeHintForRow(0) * 7 + 8)
+        # Wide enough to read a pattern such as /result/content/*/annotations/lastModified.
+        self.ignores.setMinimumWidth(self.ignores.fontMetrics().horizontalAdvance("x" * 30))
 
         self.start_button = QPushButton("Replay")
         self.start_button.setObjectName("replayStart")

@@ -237,7 +237,7 @@ class SessionFiles(QObject):
         view = self.view
         if view is None:
             return None
-        return f"MCP Inspector — {view.path.name} (read-only recording)"
+        return f"{view.path.name} (read-only recording)"  # Qt adds " — MCP Inspector"
 
     def _drop_view(self) -> None:
         view, self.view = self.view, None

@@ -30,6 +30,7 @@ from inspector.session import Call, SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.highlighter import JsonHighlighter
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.screen_fit import fit_to_screen
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["RawComposerDialog"]
@@ -39,7 +40,7 @@ class RawComposerDialog(QDialog):
     def __init__(self, controller: ConnectionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Send raw message")
-        self.resize(640, 520)
+        fit_to_screen(self, 640, 520)
         self.controller = controller
         # Tests replace this to answer the "send anyway?" question without a modal box.
         self.confirm: Callable[[list[str]], bool] = self._ask_send_anyway

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from inspector.traffic.rounds import RequestRounds, conversation_text
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.screen_fit import fit_to_screen
 
 __all__ = ["ConversationDialog"]
 
@@ -73,7 +74,7 @@ class ConversationDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
-        self.resize(900, 560)
+        fit_to_screen(self, 900, 560)
 
     def _clicked(self, item: QListWidgetItem) -> None:
         """Show that message in the text, and select it in the log."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -21,6 +21,7 @@ from inspector.protocol.jsonrpc import Request
 from inspector.recording.cli_command import CliCommandError, cli_command_for
 from inspector.traffic.format import DIRECTION_ARROWS, detail_text
 from inspector.traffic.log import TrafficEntry
+from inspector.ui.traffic.traffic_model import went_wrong
 from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.highlighter import JsonHighlighter
@@ -46,6 +47,7 @@ def _text_view() -> QPlainTextEdit:
 class DetailPane(QWidget):
     jump_to_pair = Signal(int)  # the traffic index of the partner
     conversation_requested = Signal(int)  # show every round of this entry's request
+    notice = Signal(str)  # what a button did ("Copied …"), for the status bar
 
     def __init__(self) -> None:
         super().__init__()
@@ -58,7 +60,7 @@ class DetailPane(QWidget):
         self.pair_button = QPushButton("Jump to pair")
         self.pair_button.setToolTip("Select the request or response this message pairs with")
         self.copy_json_button = QPushButton("Copy JSON")
-        self.copy_cli_button = QPushButton("Copy as CLI command")
+        self.copy_cli_button = QPushButton("Copy CLI")
         self.copy_cli_button.setToolTip("A mcp-inspector-qt cli command that re-sends this request")
         self.pair_button.clicked.connect(self._jump)
         self.conversation_button = QPushButton("Show conversation")
@@ -79,6 +81,12 @@ class DetailPane(QWidget):
         ):
             buttons.addWidget(button)
         buttons.addStretch(1)
+        self.feedback = ElidedLabel()  # what the last button did, next to the buttons
+        self.feedback.setObjectName("detailFeedback")
+        self._feedback_timer = QTimer(self)
+        self._feedback_timer.setSingleShot(True)
+        self._feedback_timer.setInterval(6000)
+        self._feedback_timer.timeout.connect(lambda: self.feedback.setText(""))
         self.pretty = _text_view()
         self.raw = _text_view()
         self.raw.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -92,6 +100,7 @@ class DetailPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.header)
         layout.addLayout(buttons)
+        layout.addWidget(self.feedback)
         layout.addWidget(self.tabs, 1)
         self.show_entry(None)
 
@@ -151,7 +160,7 @@ class DetailPane(QWidget):
             parts.append(f"{entry.latency * 1000:.1f} ms")
         line = " ".join(p for p in parts if p)
         if entry.note:
-            line += f"\n⚠ {entry.note}"
+            line += f"\n{'⚠' if went_wrong(entry) else 'ℹ'} {entry.note}"
         return line
 
     def _update_buttons(self) -> None:
@@ -180,8 +189,18 @@ class DetailPane(QWidget):
         if self.entry is not None:
             self.conversation_requested.emit(self.entry.index)
 
+    def say(self, text: str) -> None:
+        """Tell the user what just happened (here and in the status bar)."""
+        self.feedback.setText(text)
+        self._feedback_timer.start()
+        self.notice.emit(text)
+
     def _jump(self) -> None:
-        if self.entry is not None and self.entry.pair >= 0:
+        if self.entry is None:
+            self.say("Select a message first.")
+        elif self.entry.pair < 0:
+            self.say(f"#{self.entry.index} has no pair (no request or response with its id).")
+        else:
             self.jump_to_pair.emit(self.entry.pair)
 
     def set_pair_lookup(self, lookup: Callable[[TrafficEntry], TrafficEntry | None]) -> None:
@@ -209,13 +228,18 @@ class DetailPane(QWidget):
             return None
 
     def copy_json(self) -> None:
-        if self.entry is not None:
-            clipboard = QGuiApplication.clipboard()
-            clipboard.setText(
-                self.entry.pretty() if len(self.entry.raw) <= _PRETTY_LIMIT else self.entry.text()
-            )
+        if self.entry is None:
+            self.say("Select a message to copy.")
+            return
+        text = self.entry.pretty() if len(self.entry.raw) <= _PRETTY_LIMIT else self.entry.text()
+        QGuiApplication.clipboard().setText(text)
+        self.say(f"Copied #{self.entry.index} as JSON ({len(text):,} characters).")
 
     def copy_cli(self) -> None:
         text = self.cli_text()
-        if text is not None:
-            QGuiApplication.clipboard().setText(text)
+        if text is None:
+            why = self.cli_problem or "only a request this client sent can be re-sent"
+            self.say(f"Not copied as a CLI command: {why}.")
+            return
+        QGuiApplication.clipboard().setText(text)
+        self.say("Copied the CLI command that re-sends this request.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFontDatabase, QFontMetrics
+from PySide6.QtGui import QAction, QFontDatabase, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -46,7 +46,7 @@ _COLUMN_WIDTHS: Final = {
     COL_DIR: 24,
     COL_KIND: 92,
     COL_ID: 36,
-    COL_METHOD: 150,
+    COL_METHOD: 130,
     COL_SUMMARY: 200,
     COL_SIZE: 56,
     COL_LATENCY: 68,
@@ -64,15 +64,15 @@ class TrafficLogPanel(QWidget):
         self._build_filters()
         self._build_table()
         self.detail = DetailPane()
-        self.detail.jump_to_pair.connect(self.select_entry)
+        self.detail.jump_to_pair.connect(self.reveal_entry)
         self.detail.set_pair_lookup(log.pair_of)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("logSplitter")
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.detail)
-        self.splitter.setStretchFactor(0, 5)
-        self.splitter.setStretchFactor(1, 3)
-        self.splitter.setSizes([710, 330])
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([760, 280])
         self._build_search()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -169,7 +169,10 @@ class TrafficLogPanel(QWidget):
                 col, max(_COLUMN_WIDTHS[col], metrics.horizontalAdvance(sample) + pad)
             )
         table.setColumnWidth(COL_SUMMARY, _COLUMN_WIDTHS[COL_SUMMARY])
-        # The summary takes what is left; the table scrolls sideways when it is narrow.
+        table.setColumnWidth(COL_METHOD, _COLUMN_WIDTHS[COL_METHOD])  # longer ones elide
+        # The summary comes last and takes what is left, elided: Size and Latency stay on
+        # screen in a narrow window.
+        header.moveSection(header.visualIndex(COL_SUMMARY), header.count() - 1)
         header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(24)
         table.selectionModel().currentRowChanged.connect(self._current_changed)
@@ -191,7 +194,12 @@ class TrafficLogPanel(QWidget):
         self.search_status = PlainLabel()
         close = QToolButton()
         close.setText("✕")
-        close.clicked.connect(self.search_bar.hide)
+        close.setToolTip("Close the Find bar (Esc)")
+        close.clicked.connect(self.hide_search)
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.search_bar)
+        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        escape.activated.connect(self.hide_search)
+        self._found: int | None = None  # the traffic index the Find bar last found
         row.addWidget(PlainLabel("Find:"))
         row.addWidget(self.search_edit, 1)
         row.addWidget(self.search_prev)
@@ -238,6 +246,38 @@ class TrafficLogPanel(QWidget):
             return set()
         return {entry.pair}
 
+    def reveal_entry(self, index: int) -> bool:
+        """Select entry `index`; when the filter hides it, clear the filter first and say
+        so (Jump to pair must never do nothing)."""
+        if self.select_entry(index):
+            return True
+        if not 0 <= index < len(self.log):
+            self.detail.say(f"#{index} is no longer in the log.")
+            return False
+        self.clear_filters()
+        shown = self.select_entry(index)
+        if shown:
+            self.detail.say(f"The filter hid #{index}; it was cleared to show it.")
+        return shown
+
+    def clear_filters(self) -> None:
+        for edit in (self.method_edit, self.text_edit):
+            edit.blockSignals(True)
+            edit.clear()
+            edit.blockSignals(False)
+        self.direction_combo.blockSignals(True)
+        self.direction_combo.setCurrentIndex(0)
+        self.direction_combo.blockSignals(False)
+        for action in self.kind_actions.values():
+            action.blockSignals(True)
+            action.setChecked(True)
+            action.blockSignals(False)
+        self.kind_button.setText("All kinds")
+        self.hide_noise.blockSignals(True)
+        self.hide_noise.setChecked(False)
+        self.hide_noise.blockSignals(False)
+        self.apply_filters()
+
     def select_entry(self, index: int, scroll: bool = True) -> bool:
         """Select the row of traffic entry `index` (if the filter shows it)."""
         self.model.flush()
@@ -264,6 +304,21 @@ class TrafficLogPanel(QWidget):
         self.search_edit.setFocus()
         self.search_edit.selectAll()
 
+    def hide_search(self) -> None:
+        self.search_bar.hide()
+        self.table.setFocus()
+
+    def _update_found(self) -> None:
+        """Keep "row N of M" true while traffic arrives or the filter changes."""
+        if self._found is None or not self.search_bar.isVisible():
+            return
+        row = self.model.row_of(self._found)
+        rows = self.model.rowCount()
+        if row is None:
+            self.search_status.setText(f"#{self._found} is hidden by the filter")
+        else:
+            self.search_status.setText(f"row {row + 1:,} of {rows:,}")
+
     def find_next(self) -> bool:
         return self._find(forward=True)
 
@@ -288,9 +343,11 @@ class TrafficLogPanel(QWidget):
             row = (start + step * offset) % rows
             text = entries[self.model.source_index(row)].text()
             if needle in (text.lower() if fold else text):
-                self.select_entry(self.model.source_index(row))
+                self._found = self.model.source_index(row)
+                self.select_entry(self._found)
                 self.search_status.setText(f"row {row + 1:,} of {rows:,}")
                 return True
+        self._found = None
         self.search_status.setText("not found")
         return False
 
@@ -310,11 +367,16 @@ class TrafficLogPanel(QWidget):
         if self.autoscroll:
             self.table.scrollToBottom()
         self._update_count()
+        self._update_found()
 
     def _after_reset(self) -> None:
         if self.detail.entry is not None and self.detail.entry.index >= len(self.log):
             self.detail.show_entry(None)
+        if self._found is not None and self._found >= len(self.log):
+            self._found = None
+            self.search_status.setText("")
         self._update_count()
+        self._update_found()
 
     def _update_count(self) -> None:
         total = len(self.log)

@@ -47,10 +47,23 @@ def format_time(wall: float) -> str:
     return time.strftime("%H:%M:%S", time.localtime(whole)) + f".{int((wall - whole) * 1000):03d}"
 
 
+def went_wrong(entry: TrafficEntry) -> bool:
+    """Red in the log: an invalid frame, an error, a frame the session flagged, an HTTP
+    exchange that failed. A note alone is not a problem ("SSE stream", "GET stream open")."""
+    if entry.kind in ("invalid", "error"):
+        return True
+    if entry.kind in _FLAGGED_KINDS:
+        return bool(entry.note)
+    if entry.kind == "http":
+        http = entry.http
+        return http is not None and http.is_problem
+    return False
+
+
 def kind_label(entry: TrafficEntry) -> str:
     if entry.kind == "invalid":
         return "⚠ invalid"
-    if entry.note and entry.kind in _FLAGGED_KINDS:
+    if went_wrong(entry) and (entry.kind != "error" or entry.note):
         return f"⚠ {entry.kind}"
     return entry.kind
 
@@ -226,7 +239,7 @@ class TrafficLogModel(BatchedTableModel):
     def _foreground(self, entry: TrafficEntry, col: int) -> QBrush | None:
         if col == COL_DIR:
             return self._brush("out" if entry.direction == "out" else "incoming")
-        if col == COL_KIND and (entry.kind in ("invalid", "error") or entry.note):
+        if col == COL_KIND and went_wrong(entry):
             return self._brush("error")
         if entry.kind in ("stderr", "note", "http"):
             return self._brush("muted")

@@ -14,7 +14,9 @@ from typing import Final
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-__all__ = ["PlainLabel", "mark_checked_bold", "plain_tooltip", "short"]
+from inspector.ui.widgets.emoji import shown_text
+
+__all__ = ["PlainLabel", "mark_checked_bold", "plain_tooltip", "short", "short_status"]
 
 TOOLTIP_LIMIT: Final = 4000
 
@@ -51,7 +53,17 @@ class PlainLabel(QLabel):
         self.setWordWrap(wrap)
         if selectable:
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._source = ""
         self.setText(text)
+
+    def setText(self, text: str) -> None:
+        """Show `text` (an emoji no font can draw shows as its code point); `text()` gives
+        it back unchanged."""
+        self._source = text
+        super().setText(shown_text(text))
+
+    def text(self) -> str:
+        return self._source
 
 
 def mark_checked_bold(widget: QWidget) -> None:
@@ -64,3 +76,14 @@ def short(text: str, limit: int) -> str:
     """One line of at most `limit` characters."""
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def short_status(text: str, limit: int = 90) -> str:
+    """A status-bar line: the first line of `text`, without a long parenthetical (a PATH
+    dump), at most `limit` characters; the whole text is in the Errors tab."""
+    line = text.strip().split("\n", 1)[0]
+    cut = line.find(" (")
+    if cut > 20 and len(line) > limit:
+        line = line[:cut]
+    line = short(line, limit)
+    return line if line == " ".join(text.split()) else f"{line} (details in the Errors tab)"

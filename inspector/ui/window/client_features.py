@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QTabWidget, QWidget
+from PySide6.QtWidgets import QInputDialog, QMenu, QTabWidget, QWidget
 
 from inspector.app.model import AppModel
 from inspector.features.models.providers import ModelSettings
@@ -105,6 +105,11 @@ class ClientFeatures:
         self.models_action.triggered.connect(self.open_model_providers)
         self.tasks_action = QAction("&Tasks", parent)
         self.tasks_action.triggered.connect(self.show_tasks)
+        self.secret_names_action = QAction("Secret &field names…", parent)
+        self.secret_names_action.setToolTip(
+            "Argument names whose values are never remembered between calls"
+        )
+        self.secret_names_action.triggered.connect(self.edit_secret_names)
         menu.addAction(self.roots_action)
         menu.addSeparator()
         menu.addAction(self.auto_action)
@@ -112,6 +117,8 @@ class ClientFeatures:
         menu.addAction(self.models_action)
         menu.addSeparator()
         menu.addAction(self.tasks_action)
+        menu.addSeparator()
+        menu.addAction(self.secret_names_action)
         menu.aboutToShow.connect(self._update_menu)
         self.menu = menu
         self._update_menu()
@@ -161,6 +168,28 @@ class ClientFeatures:
         dialog.open()
         self.models_dialog = dialog
         return dialog
+
+    # ---------------------------------------------------------------- argument memory
+    def edit_secret_names(self) -> QInputDialog:
+        """A list of names, one a line: a field with one of these names (case, "_" and "-"
+        aside) is never remembered. `format: password` and `writeOnly` always count."""
+        memory = self.app.arguments
+        dialog = QInputDialog(self.parent)
+        dialog.setWindowTitle("Secret field names")
+        dialog.setLabelText(
+            "Values of arguments with these names are never remembered between calls\n"
+            "(one name a line; whole names: “token” does not match “maxTokens”).\n"
+            "Fields marked format: password or writeOnly are never remembered either."
+        )
+        dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
+        dialog.setTextValue("\n".join(memory.secret_names))
+        dialog.textValueSelected.connect(self.set_secret_names)
+        dialog.open()
+        return dialog
+
+    def set_secret_names(self, text: str) -> None:
+        self.app.arguments.set_secret_names(text.splitlines())
+        self.show_message("Secret field names saved.", 5000)
 
     # ---------------------------------------------------------------- roots
     def current_profile(self) -> Profile | None:

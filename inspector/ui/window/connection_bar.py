@@ -85,7 +85,8 @@ class ConnectionBar(QWidget):
         self.profile_combo.blockSignals(True)
         self.profile_combo.clear()
         for profile in profiles:
-            label = profile.name + ("  (HTTP)" if profile.transport == "http" else "")
+            http = profile.transport == "http" and "http" not in profile.name.lower()
+            label = profile.name + ("  (HTTP)" if http else "")
             self.profile_combo.addItem(label, profile.id)
         index = self.profile_combo.findData(current_id) if current_id else 0
         self.profile_combo.setCurrentIndex(max(0, index))
@@ -119,12 +120,13 @@ class ConnectionBar(QWidget):
             ConnState.LOST: c.error,
         }.get(state)
         self.state_label.setStyleSheet(f"color: {color.name()}" if color is not None else "")
-        if state in (ConnState.FAILED, ConnState.LOST) or state is ConnState.CONNECTING:
-            self.server_label.setText(detail)
-        elif state is ConnState.DISCONNECTED:
-            self.version_label.setText("")
-            self.era_label.setText("")
-            self.server_label.setText("")
+        if state in (ConnState.CONNECTED, ConnState.DISCONNECTING):
+            return  # what is connected stays until the connection has ended
+        # Connecting, failed, lost or disconnected: nothing is connected, so no protocol,
+        # era or server name of an earlier session may remain.
+        self.version_label.setText("")
+        self.era_label.setText("")
+        self.server_label.setText("" if state is ConnState.DISCONNECTED else detail)
 
     def set_server(self, name: str, version: str, era: str) -> None:
         self.version_label.setText(f"protocol {version}")

@@ -48,12 +48,14 @@ from inspector.ui.traffic.composer import RawComposerDialog
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.stats_panel import MethodStatsPanel
 from inspector.ui.widgets.app_resources import app_icon
-from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.plain_text import PlainLabel, short_status
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.client_features import ClientFeatures
 from inspector.ui.window.connection_actions import ConnectionActions
 from inspector.ui.window.connection_bar import ConnectionBar
+from inspector.ui.window.help_menu import report_problem, show_guide, show_shortcuts
 from inspector.ui.window.menus import WindowMenus
+from inspector.ui.window.panel_toggles import Panel, PanelToggles
 from inspector.ui.window.window_state import WindowState
 from inspector.ui.workspace.views import register_all
 from inspector.ui.workspace.workspace import Workspace
@@ -62,6 +64,7 @@ __all__ = ["MainWindow"]
 
 _MAX_RECENT: Final = 8
 _TITLE: Final = "MCP Inspector"
+_BOTTOM_HEIGHT: Final = 140  # the bottom panel's first height: the workspace gets the rest
 
 
 class MainWindow(QMainWindow):
@@ -99,6 +102,7 @@ class MainWindow(QMainWindow):
         self.stats_panel = MethodStatsPanel(self.traffic)
         self.bottom = QTabWidget()
         self.bottom.setObjectName("bottomTabs")
+        self.bottom.setMinimumHeight(100)  # its tabs' own minimums would take 200 px
         self.bottom.addTab(self.console, "Server console")
         self.bottom.addTab(self.notifications, "Notifications")
         self.bottom.addTab(self.errors_panel, "Errors")
@@ -115,8 +119,8 @@ class MainWindow(QMainWindow):
         self.right_split.setObjectName("rightSplitter")
         self.right_split.addWidget(self.centre)
         self.right_split.addWidget(self.bottom)
-        self.right_split.setStretchFactor(0, 3)
-        self.right_split.setStretchFactor(1, 1)
+        self.right_split.setStretchFactor(0, 1)  # a taller window grows what is looked at
+        self.right_split.setStretchFactor(1, 0)
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("mainSplitter")
         self.main_split.addWidget(self.explorer)
@@ -175,8 +179,22 @@ class MainWindow(QMainWindow):
         self.refresh_profiles()
         self.resize(1280, 800)
         self._default_split_done = False
-        self.main_split.setSizes([390, 890])
-        self.right_split.setSizes([520, 200])
+        for splitter in (self.main_split, self.right_split, self.log_panel.splitter):
+            splitter.setChildrenCollapsible(False)  # hiding is View ▸ (a way back)
+        self.default_layout()
+        self.panels = PanelToggles(
+            self.menus.view,
+            self.settings,
+            [
+                Panel("explorer", "&Explorer", self.explorer, "Ctrl+B"),
+                Panel("bottom", "&Bottom panel", self.bottom, "Ctrl+Shift+B"),
+                Panel(
+                    "trafficDetail", "Traffic &detail pane", self.log_panel.detail, "Ctrl+Shift+D"
+                ),
+            ],
+            self.menus.action,
+            self.default_layout,
+        )
         self.window_state = WindowState(
             self.settings,
             self,
@@ -244,7 +262,15 @@ class MainWindow(QMainWindow):
         ]
         for label, choice in choices:
             theme.addAction(action(label, functools.partial(self.set_theme, choice)))
-        m.help.addAction(action("&About", self.about))
+        helpm = m.help
+        helpm.addAction(action("&Keyboard shortcuts", lambda: show_shortcuts(self), "Ctrl+/"))
+        guide = action(
+            "&User guide", lambda: show_guide(self), QKeySequence.StandardKey.HelpContents
+        )
+        helpm.addAction(guide)
+        helpm.addAction(action("&Report a problem…", lambda: report_problem(self)))
+        helpm.addSeparator()
+        helpm.addAction(action("&About", self.about))
 
     def _wire(self) -> None:
         bar, c = self.bar, self.controller
@@ -261,6 +287,7 @@ class MainWindow(QMainWindow):
         self.explorer.item_selected.connect(self._item_selected)
         self.workspace.pin_diff_requested.connect(self.explorer.show_pin_diff)
         c.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.log_panel.detail.notice.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.errors_panel.count_changed.connect(self._errors_changed)
         self.errors_panel.jump_to_entry.connect(self.log_panel.select_entry)
         self.store.on_changed(self.refresh_profiles)
@@ -396,13 +423,13 @@ class MainWindow(QMainWindow):
                 self.workspace.clear()  # another server: the old items' pages go
         elif st is ConnState.FAILED:
             self.server_panel.clear("Could not connect")
-            self.statusBar().showMessage(f"Could not connect: {detail}", 15000)
+            self.statusBar().showMessage(f"Could not connect: {short_status(detail)}", 15000)
         elif st is ConnState.LOST:
             self.server_panel.title.setText("Server exited")
             self.statusBar().showMessage(f"The server went away: {detail}", 15000)
             self.bottom.setCurrentWidget(self.errors_panel)
-        elif st is ConnState.DISCONNECTED:
-            self._live_title(_TITLE)
+        if st not in (ConnState.CONNECTED, ConnState.DISCONNECTING):
+            self._live_title(_TITLE)  # no server is connected: its name leaves the title
         if self.composer is not None:
             self.composer.refresh_session()
 
@@ -411,10 +438,14 @@ class MainWindow(QMainWindow):
         info = ready.server_info if isinstance(ready.server_info, dict) else {}
         name = str(info.get("name", "?"))
         self.bar.set_server(name, ready.protocol_version, ready.era.value)
-        self._live_title(f"{_TITLE} — {name}")
+        self._live_title(name)
 
     def _live_title(self, title: str) -> None:
-        """The live connection's title, unless a recording is shown (its title stays)."""
+        """The live connection's title, unless a recording is shown (its title stays).
+
+        Qt adds " — MCP Inspector" (the application's display name) itself on Linux and
+        Windows, so the title names only what is shown: "server", not "MCP Inspector —
+        server — MCP Inspector"."""
         self.setWindowTitle(self.session_files.offline_title() or title)
 
     def _offline_changed(self, offline: bool) -> None:
@@ -430,7 +461,7 @@ class MainWindow(QMainWindow):
     def _session_title(self) -> str:
         session = self.controller.session
         if session is not None and session.ready_info is not None:
-            return f"{_TITLE} — {session.ready_info.server_info.get('name', '?')}"
+            return str(session.ready_info.server_info.get("name", "?"))
         return _TITLE
 
     def _item_selected(self, item: object) -> None:
@@ -445,6 +476,18 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- state
     def restore_state(self) -> None:
         self.window_state.restore()
+        self.panels.restore()
+
+    def default_layout(self) -> None:
+        """The first-run split: the explorer wide enough for its tab titles, a short
+        bottom panel, the rest to the workspace."""
+        width = max(self.main_split.width(), 1280)
+        left = max(360, min(440, width // 3))
+        self.main_split.setSizes([left, width - left])
+        height = max(self.right_split.height(), 700)
+        bottom = _BOTTOM_HEIGHT
+        self.right_split.setSizes([height - bottom, bottom])
+        self.log_panel.splitter.setSizes([760, 280])
 
     def save_state(self) -> None:
         self.window_state.save()
@@ -458,11 +501,9 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._default_split_done and self.settings.value("mainSplitter") is None:
             # First run: splitter sizes given before the window had its size are rescaled
-            # by the stretch factors; give the explorer room for its four tab titles.
+            # by the stretch factors; lay out again at the real size.
             self._default_split_done = True
-            width = self.main_split.width()
-            left = max(360, min(440, width // 3))
-            self.main_split.setSizes([left, max(1, width - left)])
+            self.default_layout()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.session_files.close_replays()  # each stops its replay (and closes its server)

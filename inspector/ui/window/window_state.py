@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
+from inspector.ui.window.panel_toggles import usable_sizes
+
 __all__ = ["WindowState"]
 
 
@@ -25,12 +27,26 @@ class WindowState:
         restorers = [
             ("geometry", self.window.restoreGeometry),
             ("windowState", self.window.restoreState),
-            *((key, splitter.restoreState) for key, splitter in self.splitters.items()),
         ]
         for key, apply in restorers:
             value = s.value(key)
             if isinstance(value, QByteArray | bytes):
                 apply(QByteArray(value))
+        for key, splitter in self.splitters.items():
+            self._restore_splitter(splitter, s.value(key))
+
+    @staticmethod
+    def _restore_splitter(splitter: QSplitter, value: object) -> None:
+        """A saved split that leaves a shown pane no room is not used (a pane is hidden
+        from the View menu, never by a splitter dragged to zero)."""
+        if not isinstance(value, QByteArray | bytes):
+            return
+        before = splitter.sizes()
+        collapsible = splitter.childrenCollapsible()
+        splitter.restoreState(QByteArray(value))
+        splitter.setChildrenCollapsible(collapsible)  # the state carries its own flag
+        if not usable_sizes(splitter):
+            splitter.setSizes(before)
 
     def save(self) -> None:
         s = self.settings

@@ -31,9 +31,10 @@ from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.run_bar import RunBar
+from inspector.ui.widgets.screen_fit import fit_to_screen
 from inspector.ui.widgets.theme import colors
 
-__all__ = ["ResourceReadDialog", "ResourceReader", "open_resource"]
+__all__ = ["ResourceReadDialog", "ResourceReader", "open_resource", "watch_text"]
 
 
 def _clock_time(wall: float) -> str:
@@ -42,6 +43,29 @@ def _clock_time(wall: float) -> str:
 
 def _alive(widget: QWidget) -> bool:
     return shiboken6.isValid(widget)
+
+
+def watch_text(watch: Watch) -> str:
+    """What the watch line says about a resource subscription."""
+    text = {
+        "subscribing": "Subscribing…",
+        "active": "Subscribed",
+        "failed": "Subscription failed",
+        "ended": "Not subscribed",
+    }[watch.state]
+    if watch.state == "ended" and watch.detail == "unsubscribed":
+        text = "Unsubscribed"  # not "Not subscribed: unsubscribed"
+    elif watch.detail and watch.state in ("failed", "ended"):
+        text += f": {watch.detail}"
+    if watch.last_updated is not None:
+        plural = "s" if watch.updates != 1 else ""
+        text += (
+            f" · updated at {_clock_time(watch.last_updated)} "
+            f"({watch.updates} update{plural} since {_clock_time(watch.since)})"
+        )
+    elif watch.watching:
+        text += f" since {_clock_time(watch.since)} · no update yet"
+    return text
 
 
 class ResourceReader(QWidget):
@@ -168,22 +192,7 @@ class ResourceReader(QWidget):
             self.watch_box.setVisible(False)
             return
         self.watch_box.setVisible(True)
-        text = {
-            "subscribing": "Subscribing…",
-            "active": "Subscribed",
-            "failed": "Subscription failed",
-            "ended": "Not subscribed",
-        }[watch.state]
-        if watch.detail and watch.state in ("failed", "ended"):
-            text += f": {watch.detail}"
-        if watch.last_updated is not None:
-            plural = "s" if watch.updates != 1 else ""
-            text += (
-                f" · updated at {_clock_time(watch.last_updated)} "
-                f"({watch.updates} update{plural} since {_clock_time(watch.since)})"
-            )
-        elif watch.watching:
-            text += f" since {_clock_time(watch.since)} · no update yet"
+        text = watch_text(watch)
         self.watch_label.setText(text)
         self.watch_label.setToolTip(plain_tooltip(text))
         c = colors()
@@ -322,7 +331,7 @@ class ResourceReadDialog(QDialog):
         layout.addWidget(label)
         layout.addWidget(self.reader, 1)
         layout.addWidget(buttons)
-        self.resize(760, 560)
+        fit_to_screen(self, 760, 560)
 
 
 def open_resource(

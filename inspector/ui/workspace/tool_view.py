@@ -12,7 +12,7 @@ import logging
 from typing import Any, Final
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -99,6 +99,12 @@ class ToolCallView(QWidget):
         self.form = SchemaForm()
         self.form.send_anyway_requested.connect(lambda: self.send(validated=False))
         top_layout.addWidget(self.form, 1)
+        # Which values are never remembered for the next call, and why (issue 18.6).
+        self.memory_note = PlainLabel(wrap=True)
+        self.memory_note.setObjectName("memoryNote")
+        self.memory_note.setStyleSheet(f"color: {colors().muted.name()};")
+        top_layout.addWidget(self.memory_note)
+        self.update_memory_note()
 
         # Calls run side by side, each cancelled from its card: the bar never turns busy.
         self.bar = RunBar("Run", run_tip="Call the tool (Ctrl+Enter)", cancellable=False)
@@ -129,7 +135,13 @@ class ToolCallView(QWidget):
         self.results_scroll = scroll
 
         self.splitter = FormSplitter(
-            top, scroll, wanted=self._form_height, share=0.55, stretch=(2, 3)
+            top,
+            scroll,
+            wanted=self._form_height,
+            share=0.33,
+            stretch=(2, 3),
+            empty=lambda: not self.cards,
+            result_wanted=lambda: self.results.sizeHint().height(),
         )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -147,8 +159,23 @@ class ToolCallView(QWidget):
         controller.state_changed.connect(self._on_state)
         self._on_state()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.update_memory_note()  # the secret names may have changed meanwhile
+
+    def update_memory_note(self) -> None:
+        skipped = self.memory.not_remembered(self.input_schema)
+        if skipped:
+            parts = "; ".join(f"{path} ({why})" for path, why in skipped)
+            self.memory_note.setText(
+                f"Not remembered for the next call: {parts}. "
+                "The names are listed in Client ▸ Secret field names…"
+            )
+        self.memory_note.setVisible(bool(skipped))
+
     def fit_form(self) -> None:
-        """Give the form the height it needs (at most 55 %), the results the rest."""
+        """Give the form the height it needs (at most a third once there are results, 80 %
+        before), the results the rest."""
         self.splitter.fit()
 
     def _form_height(self) -> int:
@@ -248,7 +275,7 @@ class ToolCallView(QWidget):
         card.read_resource_requested.connect(self._read_resource)
         card.reuse_requested.connect(self.form.set_values)
         card.close_requested.connect(self._close_card)
-        off = record.on_change(lambda _r: self._update_run())
+        off = record.on_change(lambda _r: self._record_changed(card))
         self.destroyed.connect(lambda _obj=None, off=off: off())
         self.cards.insert(0, card)
         self.results_layout.insertWidget(0, card)
@@ -258,10 +285,14 @@ class ToolCallView(QWidget):
         self._trim()
         self._update_run()
         self.results_scroll.verticalScrollBar().setValue(0)
-        sizes: list[int] = self.splitter.sizes()
-        total = sum(sizes)
-        if len(self.cards) == 1 and total > 0 and sizes[1] < 0.4 * total:
+        if len(self.cards) == 1 and not self.splitter.user_split:
             self.fit_form()  # the first result: make room for it
+
+    def _record_changed(self, card: CallCard) -> None:
+        self._update_run()
+        if self.cards == [card] and not card.record.running and not self.splitter.user_split:
+            # The first result is in: once its card has its size, give it the room.
+            QTimer.singleShot(0, self.fit_form)
 
     def _trim(self) -> None:
         while len(self.cards) > _MAX_CARDS:

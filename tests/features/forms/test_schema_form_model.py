@@ -15,13 +15,13 @@ from inspector.features.forms.model import (
     build_form,
     format_number,
     initial_value,
-    looks_secret,
     parse_number,
     path_str,
     split_known,
     validate_values,
     validator_class,
 )
+from inspector.features.forms.secret_fields import looks_secret, secret_reason
 
 
 def field(schema: dict[str, Any], name: str = "x", required: bool = False) -> FieldSpec:
@@ -238,6 +238,18 @@ def test_secret_names_and_formats() -> None:
     assert looks_secret("x", {"type": "string", "format": "password"})
     assert looks_secret("x", {"writeOnly": True})
     assert not looks_secret("title") and not looks_secret("author")
+
+
+def test_secret_names_are_whole_words_not_substrings() -> None:
+    """Issue 18.6: "maxTokens" is not a secret because it contains "token"."""
+    for name in ("maxTokens", "max_tokens", "tokenCount", "spin", "authorName", "passage"):
+        assert not looks_secret(name), name
+    for name in ("token", "accessToken", "github_token", "API_KEY", "apiKey", "sessionId"):
+        assert looks_secret(name), name
+    assert secret_reason("x", {"format": "password"}) == "format: password"
+    assert secret_reason("x", {"writeOnly": True}) == "writeOnly"
+    assert secret_reason("tenant", None, ["tenant"]) == "its name is in the secret field names"
+    assert secret_reason("token", None, []) is None  # the user's list decides
 
 
 # -- validation -----------------------------------------------------------------------

@@ -1,0 +1,66 @@
+"""The bare command opens the desktop app, so the app's options work without `gui` (issue 18.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+import inspector.ui.window.gui_command as gui_command
+from inspector.__main__ import main
+from inspector.ui.window.gui_command import GuiOptions
+
+
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[GuiOptions]:
+    seen: list[GuiOptions] = []
+
+    def fake_run_gui(options: GuiOptions) -> int:
+        seen.append(options)
+        return 0
+
+    monkeypatch.setattr(gui_command, "run_gui", fake_run_gui)
+    return seen
+
+
+def test_bare_theme_dark_opens_the_app_dark(launched: list[GuiOptions]) -> None:
+    assert main(["--theme", "dark"]) == 0
+    assert launched[0].theme == "dark"
+    assert launched[0].timeout == 30.0
+
+
+def test_bare_command_takes_every_app_option(launched: list[GuiOptions]) -> None:
+    assert main(["--profile", "demo", "--screenshot", "x.png", "--timeout", "5"]) == 0
+    (opts,) = launched
+    assert (opts.profile, opts.screenshot, opts.timeout) == ("demo", "x.png", 5.0)
+
+
+def test_gui_subcommand_still_works_and_top_level_theme_carries(
+    launched: list[GuiOptions],
+) -> None:
+    assert main(["--theme", "light", "gui", "--url", "http://127.0.0.1:1/mcp"]) == 0
+    (opts,) = launched
+    assert (opts.theme, opts.url) == ("light", "http://127.0.0.1:1/mcp")
+
+
+def test_two_targets_are_a_usage_error(
+    launched: list[GuiOptions], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--profile", "demo", "--url", "http://127.0.0.1:1/mcp"])
+    assert exc.value.code == 2
+    assert "give only one server" in capsys.readouterr().err
+    assert launched == []
+
+
+def test_app_option_before_another_subcommand_is_a_clear_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--theme", "dark", "replay", "x.jsonl"])
+    assert exc.value.code == 2
+    assert "--theme" in capsys.readouterr().err
+
+
+def test_subcommand_url_is_not_taken_for_the_apps(launched: list[GuiOptions]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--theme", "nope"])
+    assert launched == []
