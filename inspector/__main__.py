@@ -1,6 +1,7 @@
 """The one entry point, `mcp-inspector-qt` (and `python -m inspector`): parse the command
-line and hand each subcommand to its module. The GUI is imported only when it is asked for,
-so the headless commands never load Qt."""
+line and hand each subcommand to its module. Each command's module is imported only when
+it is asked for: the headless commands never load Qt, and `cli` over stdio no auth or HTTP
+stack (tests/cli/test_cli_imports.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,8 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from inspector.cli.auth import run_logout
-from inspector.cli.export import run_export_har
+from inspector.cli.command_args import split_server_command
 from inspector.cli.parser import EXIT_OK, build_parser
-from inspector.cli.replay import run_replay, split_server_command
-from inspector.cli.run import run_cli_command
 
 __all__ = ["main"]
 
@@ -29,11 +27,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # -v shows exchanges our own way
+    # Each command imports its own machinery (a stdio `cli` run loads no auth, no httpx).
     if ns.command == "logout":
+        from inspector.cli.auth import run_logout
+
         return run_logout(ns)
     if ns.command == "replay":
+        from inspector.cli.replay import run_replay
+
         return run_replay(ns)
     if ns.command == "export-har":
+        from inspector.cli.export import run_export_har
+
         return run_export_har(ns)
     if ns.command == "demo-server":
         from inspector.demo.server import main as demo_main
@@ -55,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 call_args=getattr(ns, "call_args", None),
             )
         )
+    from inspector.cli.run import run_cli_command
+
     return run_cli_command(ns, parser)
 
 
