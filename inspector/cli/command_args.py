@@ -167,5 +167,3 @@ def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str] | No
         return argv, None
     cut = argv.index("--")
     return argv[:cut], argv[cut + 1 :]
-
-

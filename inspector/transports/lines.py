@@ -37,10 +37,12 @@ class LineSplitter:
         start = 0
         if self._discarding:
             nl = chunk.find(b"\n")
+            piece = chunk if nl < 0 else chunk[:nl]
+            if len(self._head) < HEAD_BYTES:  # the head is the same however reads cut it
+                self._head += piece[: HEAD_BYTES - len(self._head)]
+            self._discarding += len(piece)
             if nl < 0:
-                self._discarding += len(chunk)
                 return out
-            self._discarding += nl
             out.append(self._cut())
             start = nl + 1
         last = chunk.rfind(b"\n", start)
