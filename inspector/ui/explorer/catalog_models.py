@@ -196,6 +196,8 @@ class CatalogFilterProxy(QSortFilterProxyModel):
         return self._needle
 
     def filterAcceptsRow(self, source_row: int, source_parent: ParentIndex) -> bool:
+        if not self._needle:
+            return True  # no search: every row (asked once per row on every reset)
         model = self.sourceModel()
         if not isinstance(model, CatalogListModel):
             return True
