@@ -73,7 +73,11 @@ async def one_run(tmp: Path, n: int) -> float:
     t0 = time.perf_counter()
     window.connect_profile(profile)
     deadline = t0 + 60
-    while not (window.controller.state is ConnState.CONNECTED and pane.model.rowCount() >= n):
+    while not (
+        window.controller.state is ConnState.CONNECTED
+        and len(pane.list) >= n
+        and pane.model.rowCount()
+    ):
         if time.perf_counter() > deadline or window.controller.state is ConnState.FAILED:
             raise SystemExit(f"could not list the tools: {window.controller.detail}")
         await asyncio.sleep(0.005)

@@ -140,7 +140,7 @@ class CatalogPane(QWidget):
         lst = self.list
         one, plural, _title = NOUNS[self.kind]
         count = len(lst)
-        shown = self.proxy.rowCount()
+        shown = self._shown()
         busy = lst.loading
         if lst.absent:
             status = "Not offered"
@@ -200,7 +200,23 @@ class CatalogPane(QWidget):
     # ---------------------------------------------------------------- search
     def _search_changed(self, text: str) -> None:
         self.proxy.set_search(text)
+        if self.model.grouped and self.proxy.needle:
+            self.tree.expandAll()  # the matches inside their groups
         self.update_state()
+
+    def _shown(self) -> int:
+        """Items shown (a group counts as the tools of it the search lets through)."""
+        proxy, top = self.proxy, self.proxy.rowCount()
+        if not self.model.grouped:
+            return top
+        shown = 0
+        for row in range(top):
+            index = proxy.index(row, 0)
+            children = proxy.rowCount(index)
+            shown += (
+                children if children or self.model.item_of(proxy.mapToSource(index)) is None else 1
+            )
+        return shown
 
     # ---------------------------------------------------------------- selection
     def current_item(self) -> CatalogItem | None:
@@ -209,14 +225,14 @@ class CatalogPane(QWidget):
         return item if isinstance(item, CatalogItem) else None
 
     def select_key(self, key: str) -> bool:
-        row = self.model.row_of(key)
-        if row < 0:
+        source = self.model.index_of(key)
+        if not source.isValid():
             return False
-        index = self.proxy.mapFromSource(self.model.index(row))
+        index = self.proxy.mapFromSource(source)
         if not index.isValid():  # hidden by the search
             self.search.clear()
-            index = self.proxy.mapFromSource(self.model.index(row))
-        self.tree.setCurrentIndex(index)
+            index = self.proxy.mapFromSource(self.model.index_of(key))
+        self.tree.setCurrentIndex(index)  # (opens its group)
         self.tree.scrollTo(index)
         return True
 
@@ -230,16 +246,17 @@ class CatalogPane(QWidget):
 
     def _reselect(self) -> None:
         """After a re-list, keep the same item selected (the new definition, if it changed)."""
+        self.tree.setRootIsDecorated(self.model.grouped)
         key = self._selected_key
         if key is None:
             return
-        row = self.model.row_of(key)
-        if row < 0:
+        source = self.model.index_of(key)
+        if not source.isValid():
             return
-        index = self.proxy.mapFromSource(self.model.index(row))
+        index = self.proxy.mapFromSource(source)
         if index.isValid():
             self.tree.setCurrentIndex(index)
-        item = self.model.item_at(row)
+        item = self.model.item_of(source)
         if item is not None and item is not self._selected_item:
             self._selected_item = item
             self.selected.emit(item)
