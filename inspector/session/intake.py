@@ -50,6 +50,7 @@ class FrameIntake:
         wall = time.time()
         receive = conn.receive
         record_in = self._traffic.record_in
+        observed = self._traffic.observed  # no observer (the CLI): no records to build
         records: list[TrafficRecord] = []
         quiet: list[Event] = []
         raws, sizes = batch.raws, batch.sizes
@@ -65,14 +66,15 @@ class FrameIntake:
             frame = parse_frame(raw)
             events = receive(frame, now)
             if len(events) == 1 and type(events[0]) in _QUIET and type(frame) is not Invalid:
-                records.append(record_in(raw, size, frame, now, wall))
+                if observed:
+                    records.append(record_in(raw, size, frame, now, wall))
                 quiet.append(events[0])
                 continue
-            if records:
+            if quiet:
                 self._flush(records, quiet)
                 records, quiet = [], []
             self._report(raw, size, None, frame, events, now, wall)
-        if records:
+        if quiet:
             self._flush(records, quiet)
         return end
 
@@ -84,7 +86,8 @@ class FrameIntake:
         self._report(event.raw, event.size, event, frame, events, now, time.time())
 
     def _flush(self, records: list[TrafficRecord], events: list[Event]) -> None:
-        self._traffic.received_many(records)
+        if records:
+            self._traffic.received_many(records)
         dispatch = self._dispatch
         for event in events:
             dispatch(event)

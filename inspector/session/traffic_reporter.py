@@ -49,6 +49,11 @@ class TrafficReporter:
 
         return unsubscribe
 
+    @property
+    def observed(self) -> bool:
+        """Does anyone observe the traffic? (the CLI without --record: no one)"""
+        return bool(self._batch)
+
     def received_many(self, records: Sequence[TrafficRecord]) -> None:
         """Plain frames that arrived together (built by `record_in`), in order."""
         self._batch.emit(records)
