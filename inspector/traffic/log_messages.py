@@ -62,7 +62,11 @@ class LogMessageStore:
         known = _KNOWN_LEVELS
         for i, record in enumerate(records):
             frame = record.frame
-            if type(frame) is Notification and frame.method == "notifications/message":
+            if (
+                type(frame) is Notification
+                and frame.method == "notifications/message"
+                and record.direction == "in"  # not one typed in the raw composer
+            ):
                 level = frame.params.get("level") if frame.params is not None else None
                 code = known.get(level) if type(level) is str else None
                 self.rows.append(base + i)

@@ -94,3 +94,13 @@ def test_the_recorder_writes_the_same_lines_for_a_batch(tmp_path: Path) -> None:
         paths.append(path)
     one, many = (p.read_text().splitlines()[1:] for p in paths)
     assert one == many and len(one) == len(RAWS)
+
+
+def test_a_log_notification_the_user_sent_is_not_a_server_log_line() -> None:
+    log = TrafficLog()
+    messages = LogMessageStore(log)
+    raw = RAWS[0]
+    record = TrafficRecord("out", "notification", raw, 0.0, 0.0, "stdio", parse_frame(raw), 9)
+    log.observe(record)
+    messages.observe(record)
+    assert len(messages) == 0
