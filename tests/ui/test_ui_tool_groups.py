@@ -69,3 +69,21 @@ def test_without_prefixes_the_list_stays_flat(qtbot: QtBot) -> None:
     assert top_level(pane) == ["b", "a", "only__one"]
     assert not pane.model.grouped and not pane.tree.rootIsDecorated()
     assert pane.model.index(2).data(ITEM_ROLE).key == "only__one"
+
+
+def test_the_grouped_model_is_a_correct_qt_tree_model(qtbot: QtBot) -> None:
+    from PySide6.QtTest import QAbstractItemModelTester
+
+    from inspector.ui.explorer.catalog_models import CatalogListModel
+
+    lst = CatalogList("tools")
+    model = CatalogListModel(lst)
+    QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    lst.apply_page(tools("x__a", "y", "x__b"), first=True)
+    lst.apply_page(tools("z__a", "z__b"), first=False)  # load more: new group, a reset
+    lst.mark_stale()  # same rows: a refresh of every row, children too
+    model.set_pin_alerts(frozenset({"x__a"}))
+    assert model.rowCount() == 3 and model.grouped
+    assert model.item_of(model.index_of("z__b")).key == "z__b"  # type: ignore[union-attr]
+    lst.apply_page(tools("plain"), first=True)
+    assert model.rowCount() == 1 and not model.grouped

@@ -100,9 +100,9 @@ class CatalogListModel(QAbstractItemModel):
             self._refresh_all()
         elif (
             not self._groups
-            and lst.kind != "tools"
             and len(new) > len(old)
             and all(a is b for a, b in zip(old, new, strict=False))
+            and not (lst.kind == "tools" and _shares_a_namespace(new))
         ):
             # load more: only rows appended
             self.beginInsertRows(QModelIndex(), len(old), len(new) - 1)
@@ -279,6 +279,18 @@ class CatalogListModel(QAbstractItemModel):
             parts.append("")
             parts.append(f"Excluded: {item.excluded}")
         return plain_tooltip("\n".join(parts), _TOOLTIP_LIMIT)
+
+
+def _shares_a_namespace(items: list[CatalogItem]) -> bool:
+    """Do two of these tools share a gateway namespace (so they would be grouped)?"""
+    seen: set[str] = set()
+    for item in items:
+        space = namespace_of(item.key)
+        if space is not None:
+            if space in seen:
+                return True
+            seen.add(space)
+    return False
 
 
 class CatalogFilterProxy(QSortFilterProxyModel):
