@@ -1,6 +1,7 @@
 """The one entry point, `mcp-inspector-qt` (and `python -m inspector`): parse the command
-line and hand each subcommand to its module. The GUI is imported only when it is asked for,
-so the headless commands never load Qt."""
+line and hand each subcommand to its module. Each command's module is imported only when
+it is asked for: the headless commands never load Qt, and `cli` over stdio no auth or HTTP
+stack (tests/cli/test_cli_imports.py)."""
 
 from __future__ import annotations
 
@@ -18,16 +19,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from inspector.cli.tap import run_tap
 
         return run_tap(argv[1:])
-    from inspector.cli.auth import run_logout
-    from inspector.cli.export import run_export_har
+    from inspector.cli.command_args import split_server_command
     from inspector.cli.parser import (
         EXIT_OK,
         build_parser,
         conflicting_gui_targets,
         merge_top_level_gui_options,
     )
-    from inspector.cli.replay import run_replay, split_server_command
-    from inspector.cli.run import run_cli_command
 
     argv, replay_command = split_server_command(argv)
     parser = build_parser()
@@ -48,11 +46,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # -v shows exchanges our own way
+    # Each command imports its own machinery (a stdio `cli` run loads no auth, no httpx).
     if ns.command == "logout":
+        from inspector.cli.auth import run_logout
+
         return run_logout(ns)
     if ns.command == "replay":
+        from inspector.cli.replay import run_replay
+
         return run_replay(ns)
     if ns.command == "export-har":
+        from inspector.cli.export import run_export_har
+
         return run_export_har(ns)
     if ns.command == "demo-server":
         from inspector.demo.server import main as demo_main
@@ -75,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tab=getattr(ns, "tab", None),
             )
         )
+    from inspector.cli.run import run_cli_command
+
     return run_cli_command(ns, parser)
 
 

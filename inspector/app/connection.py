@@ -27,7 +27,7 @@ from inspector.app.front_end import (
     policy_responders,
 )
 from inspector.app.recording import ConnectionRecording
-from inspector.app.session_events import SessionEventRouter
+from inspector.app.session_events import ROUTED_NOTIFICATIONS, SessionEventRouter
 from inspector.app.task_feed import TaskFeed
 from inspector.app.task_runner import TaskRunner
 from inspector.auth import AuthCancelled, AuthError
@@ -251,8 +251,11 @@ class ConnectionModel:
 
     def _follow(self, session: Session, profile: Profile) -> None:
         """Everything that observes a new session, before it connects."""
-        session.add_traffic_observer(self.traffic.observe)
-        session.add_listener(functools.partial(self._events.route, session))
+        session.add_traffic_observer(self.traffic.observe, self.traffic.observe_many)
+        session.add_traffic_observer(self.messages.observe, self.messages.observe_many)
+        session.add_listener(
+            functools.partial(self._events.route, session), notifications=ROUTED_NOTIFICATIONS
+        )
         serial = next(self._serial)
         self.rounds.set_key_lookup(functools.partial(_round_key, session, serial))
         self._task_feed.follow(session)

@@ -15,7 +15,6 @@ from inspector.protocol.events import (
     InvalidFrame,
     LateResponse,
     ListChanged,
-    LogMessage,
     NotificationReceived,
     ProtocolViolation,
     RequestFailed,
@@ -28,8 +27,17 @@ from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
 from inspector.transports.base import StderrLine, TransportClosed
 
-__all__ = ["SessionEventRouter"]
+__all__ = ["ROUTED_NOTIFICATIONS", "SessionEventRouter"]
 
+_LIST_CHANGED = frozenset(
+    {
+        "notifications/tools/list_changed",
+        "notifications/resources/list_changed",
+        "notifications/prompts/list_changed",
+    }
+)
+# The notifications route() acts on (the session calls it for these only).
+ROUTED_NOTIFICATIONS = _LIST_CHANGED
 _QUIET_FAILURES = ("initialize", "server/discover")  # the connect path reports these
 
 
@@ -52,15 +60,10 @@ class SessionEventRouter:
 
     def route(self, session: Session, item: object) -> None:
         # The hot path (a flood of log notifications): test the common case first.
-        if isinstance(item, NotificationReceived):
+        if type(item) is NotificationReceived:
+            # (Log lines reach the Notifications store as traffic: LogMessageStore.observe.)
             typed = item.typed
-            if isinstance(typed, LogMessage):
-                # The session records the frame before it dispatches its events, so the
-                # notification is the log's last row.
-                last = len(self.traffic) - 1
-                if last >= 0:
-                    self.messages.add(typed.level, last)
-            elif isinstance(typed, ListChanged):
+            if isinstance(typed, ListChanged):
                 self._list_changed(session, typed.list_name)
             return
         if isinstance(item, StderrLine):

@@ -28,7 +28,9 @@ class TaskFeed:
 
     def follow(self, session: Session) -> None:
         """Hear `session` from now on (called before it connects)."""
-        session.add_listener(functools.partial(self._on_item, session))
+        session.add_listener(
+            functools.partial(self._on_item, session), notifications=_TASK_NOTIFICATIONS
+        )
 
     def _on_item(self, session: Session, item: object) -> None:
         if session is not self._current():

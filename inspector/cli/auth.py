@@ -28,8 +28,6 @@ from inspector.settings.profile_auth import oauth_settings_for
 from inspector.settings.profiles import Profile
 
 __all__ = [
-    "add_auth_arguments",
-    "add_logout_parser",
     "auth_from_args",
     "browser_login_wait",
     "run_logout",
@@ -38,80 +36,6 @@ __all__ = [
 
 # Steps shown without -v: what a person must see or act on.
 _ALWAYS_SHOWN = frozenset({"token", "step-up", "migration", "logout", "error"})
-
-
-def add_auth_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(
-        "authorization (HTTP servers)",
-        "Tokens and dynamic client registrations are kept in the system keyring (or in memory "
-        "for this run when there is none), never in a file.",
-    )
-    group.add_argument(
-        "--auth",
-        choices=("none", "bearer", "oauth"),
-        default="none",
-        help="none (default); bearer: a fixed token from the env or the keyring; oauth: MCP "
-        "OAuth 2.1 (discovery, registration, browser login, refresh)",
-    )
-    group.add_argument(
-        "--bearer-env",
-        metavar="NAME",
-        help=f"--auth bearer: the env variable holding the token (default {DEFAULT_BEARER_ENV}, "
-        "else the keyring entry for the URL)",
-    )
-    group.add_argument("--client-id", help="--auth oauth: a pre-registered client id")
-    group.add_argument(
-        "--client-secret-env",
-        metavar="NAME",
-        help="--auth oauth: the env variable holding the pre-registered client's secret",
-    )
-    group.add_argument(
-        "--scope",
-        help="--auth oauth: the scopes to ask for (default: the spec's "
-        "selection: the server's challenge, else its scopes_supported)",
-    )
-    group.add_argument(
-        "--registration",
-        choices=("auto", "preregistered", "cimd", "dcr"),
-        default="auto",
-        help="--auth oauth: how to get a client id (auto: pre-registered, then CIMD, then "
-        "Dynamic Client Registration)",
-    )
-    group.add_argument(
-        "--cimd-url",
-        metavar="URL",
-        help="--auth oauth: this client's metadata "
-        "document URL (HTTPS), used as the client id where supported",
-    )
-    group.add_argument(
-        "--grant",
-        choices=("authorization_code", "client_credentials"),
-        default="authorization_code",
-        help="--auth oauth: authorization_code (a browser login) or client_credentials "
-        "(machine to machine; needs --client-id and --client-secret-env)",
-    )
-    group.add_argument(
-        "--login",
-        choices=("browser", "print", "headless"),
-        default="browser",
-        help="--auth oauth: browser (print the URL and open a browser), print (only print it), "
-        "headless (follow it without a browser: for servers that approve at once)",
-    )
-    group.add_argument(
-        "--login-timeout",
-        type=float,
-        default=300.0,
-        metavar="SECONDS",
-        help="--auth oauth: how long to wait for the browser to come back (default 300)",
-    )
-
-
-def add_logout_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    logout = sub.add_parser(
-        "logout",
-        help="forget the OAuth tokens and client registration stored for a server",
-    )
-    logout.add_argument("--url", required=True, help="the server URL")
 
 
 def _printer(verbose: bool, stream: TextIO | None = None) -> AuthListener:

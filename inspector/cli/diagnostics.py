@@ -36,6 +36,8 @@ class SessionDiagnostics:
         self.closed: TransportClosed | None = None
 
     def __call__(self, item: object) -> None:
+        if type(item) is NotificationReceived and not self.verbose:
+            return  # the common item (a flood of notifications): nothing to say
         if isinstance(item, StderrLine):
             if self.verbose:
                 diag(f"[server] {item.text}")

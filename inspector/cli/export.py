@@ -9,29 +9,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from inspector.recording.har import export_har
 from inspector.recording.reader import SessionFileError, read_session
 
-__all__ = ["add_export_parser", "run_export_har"]
+__all__ = ["run_export_har"]
 
 EXIT_OK = 0
 EXIT_USAGE = 2
-
-
-def add_export_parser(sub: Any) -> None:
-    parser = sub.add_parser(
-        "export-har",
-        help="export the HTTP exchanges of a recorded session as HAR 1.2",
-        usage="mcp-inspector-qt export-har FILE [-o out.har]",
-        epilog="exit codes: 0 written, 2 usage or unreadable session file. Secrets were "
-        "redacted when the session was recorded; they are not in the HAR either.",
-    )
-    parser.add_argument("file", metavar="FILE", help="a session file (JSON Lines)")
-    parser.add_argument(
-        "-o", "--output", metavar="OUT", default="-", help="the HAR file to write (default: stdout)"
-    )
 
 
 def _diag(text: str) -> None:

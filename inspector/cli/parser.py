@@ -12,10 +12,13 @@ import argparse
 from typing import Any, Final
 
 from inspector import __version__
-from inspector.cli.auth import add_auth_arguments, add_logout_parser
-from inspector.cli.export import add_export_parser
-from inspector.cli.replay import add_replay_parser
-from inspector.cli.sampling_args import add_sampling_arguments
+from inspector.cli.command_args import (
+    add_auth_arguments,
+    add_export_parser,
+    add_logout_parser,
+    add_replay_parser,
+    add_sampling_arguments,
+)
 from inspector.cli.usage import UsageError
 from inspector.protocol.log_levels import LOG_LEVELS
 from inspector.protocol.methods import CLI_METHODS
@@ -99,6 +102,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="legacy version to offer in initialize (default: the newest)",
     )
     proto.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    proto.add_argument(
+        "--shutdown-grace",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="stdio: how long to wait for the server to exit after closing its stdin, before "
+        "SIGTERM (then SIGKILL); the spec's shutdown ladder (default 2)",
+    )
     proto.add_argument(
         "--override",
         action="store_true",

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 
 from inspector.cli.arg_words import header_values, key_values
-from inspector.cli.auth import auth_from_args
 from inspector.cli.usage import UsageError
 from inspector.settings.profiles import (
     EnvVar,
@@ -25,7 +24,6 @@ from inspector.settings.profiles import (
     Timeouts,
 )
 from inspector.transports.base import TransportError
-from inspector.transports.http_common import check_url
 
 __all__ = ["PROFILE_MAX_MESSAGE_MB", "cli_timeouts", "profile_from_args", "server_command"]
 
@@ -75,6 +73,9 @@ def profile_from_args(ns: argparse.Namespace) -> Profile:
 def _http_settings(ns: argparse.Namespace) -> HttpSettings:
     if ns.transport == "stdio":
         raise UsageError("--transport stdio needs a command after --, not --url")
+    from inspector.cli.auth import auth_from_args  # an HTTP server: its stack, its auth
+    from inspector.transports.http_common import check_url
+
     try:
         check_url(ns.url)
     except TransportError as exc:

@@ -11,16 +11,10 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from inspector.cli.arg_words import header_values
-from inspector.cli.sampling_args import (
-    ModelExchanges,
-    add_sampling_arguments,
-    sampling_responder,
-)
+from inspector.cli.sampling_args import ModelExchanges, sampling_responder
 from inspector.cli.usage import UsageError
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
@@ -30,67 +24,12 @@ from inspector.session import ConnectError, PolicyResponder, Session
 from inspector.transports.base import Transport, TransportError
 from inspector.transports.http_common import check_url
 
-__all__ = ["add_replay_parser", "run_replay", "split_server_command"]
+__all__ = ["run_replay"]
 
 EXIT_NO_DRIFT = 0
 EXIT_DRIFT = 1
 EXIT_USAGE = 2
 EXIT_CONNECTION = 3
-
-
-def add_replay_parser(sub: Any) -> None:
-    parser = sub.add_parser(
-        "replay",
-        help="replay a recorded session against a server and diff the answers",
-        usage="mcp-inspector-qt replay FILE [--use-recorded-command | --url URL | "
-        "-- COMMAND [ARGS...]] [--ignore POINTER]... [--report report.json]",
-        epilog="exit codes: 0 no drift, 1 drift, 2 usage or unreadable file, 3 connection "
-        "failure. Ignore paths are JSON Pointers into each result; '*' matches one segment "
-        "and '**' any number. Ignored by default: "
-        + ", ".join(DEFAULT_IGNORES)
-        + ". The format and the rules: docs/session-format.md",
-    )
-    parser.add_argument("file", metavar="FILE")
-    target = parser.add_mutually_exclusive_group()
-    target.add_argument(
-        "--use-recorded-command",
-        action="store_true",
-        help="launch the command stored in the file (only for files you trust)",
-    )
-    target.add_argument("--url", help="replay against this HTTP server")
-    parser.add_argument(
-        "--header",
-        action="append",
-        default=[],
-        metavar="'K: V'",
-        help="an HTTP header (values are never recorded, e.g. Authorization)",
-    )
-    parser.add_argument(
-        "--ignore",
-        action="append",
-        default=[],
-        metavar="POINTER",
-        help="do not compare this JSON Pointer, e.g. /content/*/text or /**/id",
-    )
-    parser.add_argument(
-        "--no-default-ignores", action="store_true", help="compare the volatile fields too"
-    )
-    parser.add_argument("--report", metavar="FILE", help="write the full diff as JSON")
-    parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
-    add_sampling_arguments(parser)
-    # The command after `--` is split off before parsing (split_server_command): a
-    # REMAINDER positional after FILE would swallow every option that follows FILE.
-    parser.set_defaults(server_command=[])
-
-
-def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
-    """`replay FILE [options] -- COMMAND ARGS...`: (the arguments to parse, the COMMAND
-    words, or None for other subcommands and when there is no `--`)."""
-    argv = list(argv)
-    if not argv or argv[0] != "replay" or "--" not in argv:
-        return argv, None
-    cut = argv.index("--")
-    return argv[:cut], argv[cut + 1 :]
 
 
 def _diag(text: str) -> None:

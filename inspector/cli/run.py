@@ -12,11 +12,9 @@ import asyncio
 import json
 import logging
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from inspector.auth import OAuth
 from inspector.cli.arg_words import key_values
-from inspector.cli.auth import browser_login_wait, terminal_oauth
 from inspector.cli.diagnostics import SessionDiagnostics, diag
 from inspector.cli.parser import (
     EXIT_CONNECTION,
@@ -32,8 +30,6 @@ from inspector.cli.sampling_args import ModelExchanges, sampling_responder
 from inspector.protocol.errors import PaginationError
 from inspector.protocol.jsonrpc import error_name
 from inspector.protocol.versions import Era
-from inspector.recording.live import start_recorder
-from inspector.recording.redaction import spec_for_profile
 from inspector.recording.writer import RecordingResponder, SessionRecorder
 from inspector.session import (
     ConnectError,
@@ -48,8 +44,10 @@ from inspector.session import (
     load_answers,
 )
 from inspector.settings.connect import SetupError, client_config_for, roots_for, transport_for
-from inspector.settings.profile_auth import uses_oauth
 from inspector.settings.profiles import Profile
+
+if TYPE_CHECKING:
+    from inspector.auth import OAuth
 
 __all__ = ["run_cli", "run_cli_command"]
 
@@ -91,6 +89,8 @@ def _check_usage(ns: argparse.Namespace) -> None:
     """The method's own arguments. A server must be named first; the rest of the server's
     options are read after these, by `profile_from_args`."""
     server_command(ns)
+    if not ns.shutdown_grace >= 0:  # also refuses nan
+        raise UsageError(f"--shutdown-grace must be 0 or more seconds, not {ns.shutdown_grace:g}")
     needs = {
         "tools/call": ("tool_name", "--tool-name"),
         "resources/read": ("uri", "--uri"),
@@ -174,6 +174,11 @@ def _print_result(result: dict[str, Any], compact: bool) -> None:
 def _oauth(profile: Profile, ns: argparse.Namespace) -> OAuth | None:
     """With --auth oauth, the terminal's OAuth; when the first request will wait for a
     person to log in in a browser, the run's timeouts grow to let it."""
+    if profile.transport != "http":
+        return None  # a stdio server: no auth machinery to load
+    from inspector.cli.auth import browser_login_wait, terminal_oauth
+    from inspector.settings.profile_auth import uses_oauth
+
     if not uses_oauth(profile):
         return None
     oauth = terminal_oauth(profile, login=ns.login, verbose=ns.verbose)
@@ -196,7 +201,12 @@ async def run_cli(ns: argparse.Namespace) -> int:
         except (OSError, ValueError) as exc:
             raise UsageError(f"--answers {ns.answers}: {exc}") from exc
     try:
-        transport = transport_for(profile, oauth=oauth, max_message_mb=ns.max_message_mb)
+        transport = transport_for(
+            profile,
+            oauth=oauth,
+            max_message_mb=ns.max_message_mb,
+            shutdown_grace=ns.shutdown_grace,
+        )
     except SetupError as exc:  # an empty command, which no transport can start
         _diag(f"error: could not connect: {exc}")
         return EXIT_CONNECTION
@@ -272,6 +282,9 @@ def _start_recorder(ns: argparse.Namespace, session: Session, profile: Profile) 
     # The rules the GUI's recordings follow (inspector/recording/redaction.py):
     # secret-looking header values ("Bearer TOKEN": the token too), env values, URL parts
     # and the --auth secrets never reach the file.
+    from inspector.recording.live import start_recorder  # only with --record
+    from inspector.recording.redaction import spec_for_profile
+
     spec = spec_for_profile(profile, None)
     try:
         return start_recorder(ns.record, spec, session)

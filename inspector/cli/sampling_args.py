@@ -17,8 +17,6 @@ from inspector.cli.usage import UsageError
 from inspector.features.models.client import INSTALL_HINT, sdk_available
 from inspector.features.models.drafter import Drafter
 from inspector.features.models.providers import (
-    DEFAULT_BASE_URL,
-    KEY_ENV,
     ModelEntry,
     ModelSettings,
     ProviderConfig,
@@ -31,7 +29,7 @@ from inspector.session import Session
 from inspector.session.responder import Responder
 from inspector.storage.secrets import SecretStore
 
-__all__ = ["ModelExchanges", "add_sampling_arguments", "sampling_responder"]
+__all__ = ["ModelExchanges", "sampling_responder"]
 
 
 class ModelExchanges:
@@ -55,30 +53,6 @@ class ModelExchanges:
                 f"model: POST {exchange.url} ({exchange.model}) -> {status}, "
                 f"{exchange.latency * 1000:.0f} ms\n"
             )
-
-
-def add_sampling_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(
-        "sampling through a model",
-        "Answer the server's sampling requests with a model (the flags are the consent). "
-        f"The API key is read from ${KEY_ENV['openai']} or ${KEY_ENV['anthropic']}, else "
-        "from the keyring entry of a provider saved in the app with the same URL; a local "
-        f"server needs none. Needs the SDKs: {INSTALL_HINT}",
-    )
-    group.add_argument("--sampling-provider", choices=("openai", "anthropic"))
-    group.add_argument(
-        "--sampling-base-url",
-        metavar="URL",
-        help="the API's base URL, e.g. http://localhost:11434/v1 for Ollama "
-        f"(default: {DEFAULT_BASE_URL['openai']} or {DEFAULT_BASE_URL['anthropic']})",
-    )
-    group.add_argument("--sampling-model", metavar="NAME", help="the model to ask")
-    group.add_argument(
-        "--sampling-max-tokens",
-        type=int,
-        metavar="N",
-        help="the model's output-token limit: a larger maxTokens is cut to it (and said so)",
-    )
 
 
 def _provider(ns: argparse.Namespace) -> ProviderConfig | None:

@@ -11,6 +11,7 @@ wants to see that the resource changed), so the controller owns it, one per wind
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -28,6 +29,10 @@ from inspector.session import Call, RequestCancelled, Session, SessionError, Ses
 from inspector.transports.base import TransportClosed
 
 __all__ = ["ResourceWatches", "Watch", "WatchState", "subscribe_supported"]
+
+_WATCHED = frozenset(
+    {"notifications/resources/updated", "notifications/subscriptions/acknowledged"}
+)
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +97,7 @@ class ResourceWatches:
         self._end_all("a new connection was made")
         self._watches.clear()
         self._session = session
-        session.add_listener(lambda item: self._on_item(session, item))
+        session.add_listener(functools.partial(self._on_item, session), notifications=_WATCHED)
 
     def _end_all(self, why: str) -> None:
         for watch in self._watches.values():
@@ -173,6 +178,8 @@ class ResourceWatches:
         if session is not self._session:
             return
         if isinstance(item, NotificationReceived):
+            if item.notification.method not in _WATCHED:
+                return  # e.g. a log line: no typed view built for it
             typed = item.typed
             if isinstance(typed, ResourceUpdated):
                 self._updated(typed.uri)

@@ -298,6 +298,8 @@ class ClientConnection:
     # ------------------------------------------------------------- receiving
     def receive(self, frame: ParsedFrame, now: float) -> list[Event]:
         """Take one parsed frame from the server; return what it means."""
+        if type(frame) is Notification:  # the common frame first (a flood of log lines)
+            return self._server_side.on_notification(frame, now)
         if isinstance(frame, Invalid):
             return self._responses.on_invalid(frame)
         if isinstance(frame, Response | ErrorResponse):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -97,12 +98,43 @@ class AskCancelled:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
 class NotificationReceived:
-    """Any notification from the server, with its typed view (if known) attached."""
+    """Any notification from the server, with its typed view (if known).
 
-    notification: Notification
-    typed: TypedNotification | None = None
+    When the connection did not need the view itself, it passes the function that builds
+    it (`typer`), and the view is built on first use: a flood of log lines is mostly
+    never looked at as typed objects.
+    """
+
+    __slots__ = ("_typed", "_typer", "notification")
+
+    def __init__(
+        self,
+        notification: Notification,
+        typed: TypedNotification | None = None,
+        typer: Callable[[Notification], TypedNotification | None] | None = None,
+    ) -> None:
+        self.notification = notification
+        self._typed = typed
+        self._typer = typer
+
+    @property
+    def typed(self) -> TypedNotification | None:
+        typer = self._typer
+        if typer is not None:
+            self._typer = None
+            self._typed = typer(self.notification)
+        return self._typed
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NotificationReceived):
+            return NotImplemented
+        return self.notification == other.notification and self.typed == other.typed
+
+    __hash__ = None  # type: ignore[assignment]  # mutable cache; params are dicts anyway
+
+    def __repr__(self) -> str:
+        return f"NotificationReceived(notification={self.notification!r}, typed={self.typed!r})"
 
 
 @dataclass(frozen=True, slots=True)

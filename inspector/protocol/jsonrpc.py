@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeAlias
 
@@ -173,8 +174,23 @@ def _reject_constant(name: str) -> Any:
 _DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant)
 
 
+# The decoder's scanner, called directly by the fast path (no whitespace regex around it).
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = _DECODER.scan_once  # type: ignore[attr-defined]
+
+
 def parse_frame(frame: str | bytes) -> ParsedFrame:
     """Decode one frame. Never raises; returns `Invalid` with a reason instead."""
+    if type(frame) is str and frame[:1] == "{":
+        # The fast path for the common frame (compact text, a plain notification or
+        # result, the same decoder): anything else, or any doubt, takes the full rules.
+        try:
+            value, end = _SCAN(frame, 0)
+        except Exception:  # StopIteration, ValueError, RecursionError: _parse says why
+            value = end = None
+        if end == len(frame) and type(value) is dict:
+            common = _common(value)
+            if common is not None:
+                return common
     try:
         return _parse(frame)
     except Exception as exc:  # pragma: no cover - defensive: the contract is "never raises"
@@ -211,6 +227,28 @@ def _parse(frame: str | bytes) -> ParsedFrame:
     if not isinstance(value, dict):
         return Invalid(text, f"not a JSON object but {_json_type(value)}", value=value)
     return _classify(text, value)
+
+
+def _common(obj: dict[str, Any]) -> Notification | Response | None:
+    """A plain notification or a plain result, or None to let the full rules judge."""
+    if obj.get("jsonrpc") != "2.0" or "error" in obj:
+        return None
+    if "method" in obj:
+        method = obj["method"]
+        params = obj.get("params")
+        if (
+            type(method) is not str
+            or "id" in obj
+            or "result" in obj
+            or ("params" in obj and type(params) is not dict)
+        ):
+            return None
+        return Notification(method, params)
+    result = obj.get("result")
+    msg_id = obj.get("id")
+    if type(result) is not dict or (type(msg_id) is not int and type(msg_id) is not str):
+        return None
+    return Response(msg_id, result)
 
 
 def _salvage(raw_bytes: bytes, reason: str) -> Invalid:

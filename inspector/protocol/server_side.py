@@ -38,6 +38,15 @@ from inspector.protocol.versions import Era, features
 
 __all__ = ["ServerSide"]
 
+# Notifications the connection itself acts on (the others it only passes on).
+_APPLIED = frozenset(
+    {
+        "notifications/progress",
+        "notifications/cancelled",
+        "notifications/subscriptions/acknowledged",
+    }
+)
+
 
 @dataclass(slots=True, eq=False)
 class ServerSide:
@@ -145,6 +154,24 @@ class ServerSide:
     # ------------------------------------------------------------- notifications
     def on_notification(self, note: Notification, now: float) -> list[Event]:
         """Type the notification, apply what it means, and flag what breaks the protocol."""
+        method = note.method
+        if method not in _APPLIED:
+            # The common case (log lines, list changes): nothing to apply here, so the
+            # typed view is left to whoever asks for it.
+            received = NotificationReceived(note, None, type_notification)
+            parts = self._parts
+            version = parts.negotiated.protocol_version
+            if (
+                version is not None
+                and method in features(version).server_notifications
+                and parts.lifecycle.state is not ConnectionState.INITIALIZING
+            ):
+                return [received]  # no rule broken (what _lifecycle_violations tests first)
+            violations = self._lifecycle_violations(note)
+            if violations:
+                violations.insert(0, received)
+                return violations
+            return [received]
         parts = self._parts
         typed = type_notification(note)
         events: list[Event] = []
@@ -181,8 +208,14 @@ class ServerSide:
 
     def _lifecycle_violations(self, note: Notification) -> list[Event]:
         parts = self._parts
-        events: list[Event] = []
         version = parts.negotiated.protocol_version
+        if (
+            version is not None
+            and note.method in features(version).server_notifications
+            and parts.lifecycle.state is not ConnectionState.INITIALIZING
+        ):
+            return []  # the common case, tested first
+        events: list[Event] = []
         if (
             note.method not in ("notifications/message", "notifications/progress")
             and parts.negotiated.era is Era.LEGACY

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any, Final
@@ -193,26 +194,52 @@ _LINE_TYPES: Final = {"stderr": "stderr", "http": "http", "note": "note", "model
 
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_encode_text = json.encoder.encode_basestring  # what _dumps does for a str, without its wrapper
 
 
 def plain_frame_line(record: TrafficRecord, t0: float) -> str | None:
     """The serialized line of a plain frame (text, no HTTP, no note, not truncated), built
     without an intermediate dict: the recorder's hot path under a message flood. None when
     the record needs the general `record_line`."""
-    if (
-        record.kind in _LINE_TYPES
-        or record.http is not None
-        or record.note
-        or record.truncated
-        or record.sse_event_id is not None
-        or not isinstance(record.raw, str)
-    ):
-        return None
-    return (
-        f'{{"type":"frame","t":{round(record.mono - t0, 6)!r},"wall":{round(record.wall, 6)!r},'
-        f'"transport":{_dumps(record.transport)},"dir":{_dumps(record.direction)},'
-        f'"kind":{_dumps(record.kind)},"text":{_dumps(record.raw)}}}'
-    )
+    return plain_frame_lines([record], t0)[0]
+
+
+# The constant middle of a plain frame's line, by (transport, direction, kind).
+_TAILS: dict[tuple[str, str, str], str] = {}
+
+
+def plain_frame_lines(records: Sequence[TrafficRecord], t0: float) -> list[str | None]:
+    """`plain_frame_line` of each record, for a batch: frames that arrived together share
+    their timestamps, so those are formatted once per run of equal ones."""
+    out: list[str | None] = []
+    last_mono = last_wall = math.nan
+    stamp = ""
+    for record in records:
+        raw = record.raw
+        if (
+            type(raw) is not str
+            or record.kind in _LINE_TYPES
+            or record.http is not None
+            or record.note
+            or record.truncated
+            or record.sse_event_id is not None
+        ):
+            out.append(None)
+            continue
+        if record.mono != last_mono or record.wall != last_wall:
+            last_mono, last_wall = record.mono, record.wall
+            stamp = (
+                f'{{"type":"frame","t":{round(last_mono - t0, 6)!r},"wall":{round(last_wall, 6)!r},'
+            )
+        key = (record.transport, record.direction, record.kind)
+        tail = _TAILS.get(key)
+        if tail is None:
+            tail = _TAILS[key] = (
+                f'"transport":{_dumps(key[0])},"dir":{_dumps(key[1])},'
+                f'"kind":{_dumps(key[2])},"text":'
+            )
+        out.append(f"{stamp}{tail}{_encode_text(raw)}}}")
+    return out
 
 
 def record_line(

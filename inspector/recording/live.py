@@ -8,6 +8,7 @@ the caller: the recorder writes from its own thread.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector.protocol.asks import ServerAsk
-from inspector.protocol.events import RequestFailed, SessionReady
+from inspector.protocol.events import NotificationReceived, RequestFailed, SessionReady
 from inspector.protocol.versions import EraSetting
 from inspector.recording.format import header_line
 from inspector.recording.redaction import RecordingSpec, spec_for_profile
@@ -50,7 +51,7 @@ def start_recorder(path: str | Path, spec: RecordingSpec, session: Session) -> S
     the file cannot be created."""
     recorder = SessionRecorder(path, header_for(spec, session), redactor=spec.redactor())
     recorder.start()
-    session.add_traffic_observer(recorder.observe)
+    session.add_traffic_observer(recorder.observe, recorder.observe_many)
     return recorder
 
 
@@ -143,10 +144,12 @@ class AutoRecorder:
         session.responder = AskActionResponder(
             session.responder, recorder, default_how(session.responder)
         )
-        session.add_listener(lambda item: self._on_item(recorder, item))
+        session.add_listener(functools.partial(self._on_item, recorder), notifications=())
         return recorder
 
     def _on_item(self, recorder: SessionRecorder, item: object) -> None:
+        if type(item) is NotificationReceived:
+            return  # the common item (in the recording already, as its frame)
         if isinstance(item, SessionReady):
             recorder.ready(item)
         elif isinstance(item, RequestFailed) and item.kind == "cancelled":

@@ -13,10 +13,10 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, Literal
 
-from inspector.common.listeners import Listeners, Unsubscribe
+from inspector.common.listeners import Unsubscribe
 from inspector.common.tasks import settle_tasks
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
@@ -50,16 +50,18 @@ from inspector.session.exceptions import (
     SessionError,
     error_for,
 )
-from inspector.session.frames import frame_note, oversized
+from inspector.session.intake import FrameIntake
+from inspector.session.listeners import SessionItem, SessionListener, SessionListeners
 from inspector.session.outgoing import outgoing_for
 from inspector.session.resend_policy import MAX_RESENDS, ResendPolicy
 from inspector.session.responder import PolicyResponder, Responder
 from inspector.session.tool_headers import ToolHeaderRegistry
 from inspector.session.traffic_reporter import TrafficReporter
-from inspector.traffic.record import TrafficObserver, TrafficRecord
+from inspector.traffic.record import TrafficBatchObserver, TrafficObserver, TrafficRecord
 from inspector.transports.base import (
     DeliveryFailed,
     FrameReceived,
+    FramesReceived,
     HttpExchange,
     Outgoing,
     SessionExpired,
@@ -73,9 +75,6 @@ from inspector.transports.base import (
 __all__ = ["Session", "SessionItem", "SessionListener"]
 
 log = logging.getLogger(__name__)
-
-SessionItem = Event | StderrLine | TransportClosed | HttpExchange | SessionExpired
-SessionListener = Callable[[SessionItem], None]
 
 
 class Session:
@@ -97,7 +96,8 @@ class Session:
         self.max_pages = max_pages
         self._clock = clock
         self._traffic = TrafficReporter(transport.kind, clock)
-        self._listeners: Listeners[[SessionItem]] = Listeners("session listener")
+        self._intake = FrameIntake(self._traffic, self._dispatch, clock, transport.kind)
+        self._listeners = SessionListeners()
         self._calls: dict[int, Call] = {}
         self._progress: dict[int, ProgressCallback] = {}
         self._asks = AskRunner(self._respond, self.answer_ask, self.reject_ask)
@@ -119,19 +119,28 @@ class Session:
         self.ready_info: SessionReady | None = None
 
     # ----------------------------------------------------------- observers
-    def add_traffic_observer(self, observer: TrafficObserver) -> Unsubscribe:
+    def add_traffic_observer(
+        self, observer: TrafficObserver, many: TrafficBatchObserver | None = None
+    ) -> Unsubscribe:
         """Every frame both ways, valid or not, and what the session did (the log, the
-        recorder)."""
-        return self._traffic.add(observer)
+        recorder). `many`, if given, takes plain frames that arrived together in one call
+        (the same records, in order) instead of `observer` once per frame."""
+        return self._traffic.add(observer, many)
 
     def report_side_traffic(self, record: TrafficRecord) -> None:
         """Traffic beside MCP that belongs in this session's log and recording (e.g. the
         exchanges with a model that answered a sampling ask)."""
         self._traffic.side(record)
 
-    def add_listener(self, listener: SessionListener) -> Unsubscribe:
-        """What the frames meant: protocol events, stderr lines, HTTP exchanges, the end."""
-        return self._listeners.add(listener)
+    def add_listener(
+        self, listener: SessionListener, *, notifications: Collection[str] | None = None
+    ) -> Unsubscribe:
+        """What the frames meant: protocol events, stderr lines, HTTP exchanges, the end.
+
+        `notifications`: the notification methods the listener wants to hear of (None:
+        every one); it is not called for the others.
+        """
+        return self._listeners.add(listener, notifications)
 
     def _notify(self, item: SessionItem) -> None:
         self._listeners.emit(item)
@@ -423,7 +432,15 @@ class Session:
     async def _read_loop(self) -> None:
         try:
             async for event in self.transport.events():
-                if isinstance(event, FrameReceived):
+                if type(event) is FramesReceived:
+                    done = self._on_frames(event, 0)
+                    # A queue with items does not suspend get(): let the loop (the GUI)
+                    # breathe between reads, and within a read that takes long.
+                    await asyncio.sleep(0)
+                    while done < len(event):
+                        done = self._on_frames(event, done)
+                        await asyncio.sleep(0)
+                elif type(event) is FrameReceived:
                     self._on_frame(event)
                 elif isinstance(event, StderrLine):
                     self._on_stderr(event)
@@ -442,20 +459,15 @@ class Session:
             log.exception("session read loop failed")
             self._on_closed(TransportClosed(f"reading failed: {exc}", error=True))
 
+    def _on_frames(self, batch: FramesReceived, start: int) -> int:
+        """The frames of one read from `start` (as many as fit in the intake's budget);
+        the outbox and the timer once after them. Returns where it stopped."""
+        end = self._intake.take_batch(self.conn, batch, start)
+        self._after_change()
+        return end
+
     def _on_frame(self, event: FrameReceived) -> None:
-        now = self._clock()
-        frame = oversized(event) if event.truncated else parse_frame(event.raw)
-        notes: list[str] = []
-        if isinstance(frame, Invalid):
-            pollution = self.transport.kind == "stdio" and frame.reason.startswith("not JSON")
-            notes.append(f"stdout pollution: {frame.reason}" if pollution else frame.reason)
-        # What the frame means comes first, so its log entry can say what is wrong with it;
-        # observers still see the frame before its consequences.
-        events = self.conn.receive(frame, now)
-        notes.extend(note for ev in events if (note := frame_note(ev)) is not None)
-        self._traffic.received(event, frame, now, "; ".join(notes) or None)
-        for ev in events:
-            self._dispatch(ev)
+        self._intake.take_one(self.conn, event)
         self._after_change()
 
     def _on_delivery_failed(self, event: DeliveryFailed) -> None:
@@ -540,6 +552,12 @@ class Session:
         self._outq.put_nowait(None)
 
     def _dispatch(self, event: Event) -> None:
+        if type(event) is NotificationReceived:  # the common event first
+            method = event.notification.method
+            if self._progress and method == "notifications/progress":
+                self._on_progress(event)
+            self._listeners.emit_notification(event)
+            return
         if isinstance(event, RequestCompleted):
             self._resends.forget(event.key)
             call = self._calls.pop(event.key, None)
@@ -560,15 +578,18 @@ class Session:
             self._asks.start(event.ask)
         elif isinstance(event, AskCancelled):
             self._asks.withdraw(event.ask_id, event.reason)
-        elif isinstance(event, NotificationReceived) and isinstance(event.typed, ProgressUpdate):
-            key = event.typed.request_key
-            callback = self._progress.get(key) if key is not None else None
-            if callback is not None:
-                try:
-                    callback(event.typed)
-                except Exception:
-                    log.exception("progress callback failed")
         self._notify(event)
+
+    def _on_progress(self, event: NotificationReceived) -> None:
+        typed = event.typed
+        if not isinstance(typed, ProgressUpdate) or typed.request_key is None:
+            return
+        callback = self._progress.get(typed.request_key)
+        if callback is not None:
+            try:
+                callback(typed)
+            except Exception:
+                log.exception("progress callback failed")
 
     async def _respond(self, ask: ServerAsk) -> dict[str, Any]:
         # Looked up per ask: a caller may wrap the responder after construction (recording).

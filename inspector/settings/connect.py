@@ -8,17 +8,17 @@ with an ad-hoc one whose values are typed in, not in the keyring.
 from __future__ import annotations
 
 import shlex
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from inspector.auth import OAuth
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.versions import EraSetting
-from inspector.settings.profile_auth import ProfileAuthError, auth_for
 from inspector.settings.profiles import Profile, RootEntry
 from inspector.storage.secrets import SecretStore
 from inspector.transports.base import Transport
-from inspector.transports.factory import http_transport
 from inspector.transports.stdio import StdioParams, StdioTransport
+
+if TYPE_CHECKING:
+    from inspector.auth import OAuth
 
 __all__ = [
     "SetupError",
@@ -67,6 +67,7 @@ def transport_for(
     *,
     oauth: OAuth | None = None,
     max_message_mb: int | None = None,
+    shutdown_grace: float | None = None,
 ) -> Transport:
     """The transport a profile describes, with its secrets filled in from the keyring.
     Its auth (inspector.settings.profile_auth): a bearer token, or OAuth (`oauth` when the caller
@@ -74,7 +75,8 @@ def transport_for(
     the keyring token store).
 
     `max_message_mb` replaces the profile's limit on the largest message: a profile stops
-    at 4096 MiB, the CLI's `--max-message-mb` has no upper bound."""
+    at 4096 MiB, the CLI's `--max-message-mb` has no upper bound. `shutdown_grace`: how long
+    a stdio server has to exit after its stdin is closed, before SIGTERM (default 2 s)."""
     limit = (profile.max_message_mb if max_message_mb is None else max_message_mb) * 1024 * 1024
     if profile.transport == "stdio":
         if not profile.stdio.command.strip():
@@ -87,7 +89,13 @@ def transport_for(
             inherit_full_env=profile.stdio.inherit_full_env,
             max_line_bytes=limit,
         )
+        if shutdown_grace is not None:
+            params.close_grace = shutdown_grace
         return StdioTransport(params)
+    # Only now the HTTP stack and the auth machinery (a stdio run never loads them).
+    from inspector.settings.profile_auth import ProfileAuthError, auth_for
+    from inspector.transports.factory import http_transport
+
     headers = resolved_headers(profile, secrets)
     secret_names = frozenset(h.name for h in profile.http.headers if h.secret)
     try:

@@ -14,9 +14,6 @@ import logging
 from dataclasses import dataclass
 from typing import Final, Literal
 
-import keyring
-import keyring.errors
-
 __all__ = [
     "SERVICE",
     "KeyringStatus",
@@ -50,6 +47,8 @@ NO_KEYRING_MESSAGE: Final = (
 
 
 def keyring_status() -> KeyringStatus:
+    import keyring  # here, not at import time: a run that keeps no secret never loads it
+
     try:
         backend = keyring.get_keyring()
     except Exception as exc:  # a broken keyring config must not stop the app
@@ -81,6 +80,8 @@ class SecretStore:
         if session_only:
             self._session[key] = value
             return "session"
+        import keyring.errors
+
         try:
             keyring.set_password(SERVICE, key, value)
         except keyring.errors.KeyringError as exc:
@@ -93,6 +94,8 @@ class SecretStore:
         key = _username(profile_id, kind, name)
         if key in self._session:
             return self._session[key]
+        import keyring.errors
+
         try:
             return keyring.get_password(SERVICE, key)
         except keyring.errors.KeyringError:
@@ -102,6 +105,8 @@ class SecretStore:
         key = _username(profile_id, kind, name)
         if key in self._session:
             return "session"
+        import keyring.errors
+
         try:
             return "keyring" if keyring.get_password(SERVICE, key) is not None else None
         except keyring.errors.KeyringError:
@@ -110,6 +115,8 @@ class SecretStore:
     def delete(self, profile_id: str, kind: str, name: str) -> None:
         key = _username(profile_id, kind, name)
         self._session.pop(key, None)
+        import keyring.errors
+
         # Absent, or no backend: nothing to delete.
         with contextlib.suppress(keyring.errors.KeyringError):
             keyring.delete_password(SERVICE, key)

@@ -45,6 +45,13 @@ _NAN: Final = math.nan
 _DIRECTIONS: Final[tuple[Direction, ...]] = ("", "out", "in")
 _DIRECTION_CODE: Final[dict[str, int]] = {d: i for i, d in enumerate(_DIRECTIONS)}
 _KIND_CODE: Final[dict[str, int]] = {k: i for i, k in enumerate(KINDS)}
+_OUT: Final = _DIRECTION_CODE["out"]
+_NOTIFICATION_KIND: Final = bytes([_KIND_CODE["notification"]])
+# Prefilled column values for a run of notifications (no latency, no pair, no id).
+_NAN_RUN: Final = array("d", [_NAN]) * 4096
+_NO_PAIR_RUN: Final = array("q", [-1]) * 4096
+_NO_ID_RUN: Final = array("q", [_NO_ID]) * 4096
+_REQUEST: Final = _KIND_CODE["request"]
 
 
 class TrafficEntry:
@@ -323,9 +330,9 @@ class TrafficLog:
         frame = record.frame
         method: str | None = None
         msg_id: RequestId | None = None
-        if isinstance(frame, Notification):
+        if type(frame) is Notification:  # the common frame first
             method = frame.method
-        elif isinstance(frame, Request):
+        elif type(frame) is Request:
             method, msg_id = frame.method, frame.id
         elif isinstance(frame, Response | ErrorResponse | Invalid):
             msg_id = frame.id
@@ -337,7 +344,11 @@ class TrafficLog:
         self._size.append(record.size or len(raw))
         self._latency.append(_NAN)
         self._pairs.append(-1)
-        self._method.append(self._method_code(method) if method is not None else 0)
+        if method is None:
+            self._method.append(0)
+        else:
+            code = self._method_codes.get(method)
+            self._method.append(self._method_code(method) if code is None else code)
         self._kind.append(_KIND_CODE[record.kind])
         self._dir.append(_DIRECTION_CODE[record.direction])
         self._flags.append(1 if record.truncated else 0)
@@ -352,10 +363,10 @@ class TrafficLog:
             self._notes[index] = record.note
         if record.http is not None or record.sse_event_id is not None:
             self._extras[index] = {"http": record.http, "sse_event_id": record.sse_event_id}
-        if isinstance(frame, ErrorResponse):
-            self._extras.setdefault(index, {})["error_code"] = frame.code
         partner = -1
-        if frame is not None and not isinstance(frame, Notification):
+        if frame is not None and type(frame) is not Notification:
+            if isinstance(frame, ErrorResponse):
+                self._extras.setdefault(index, {})["error_code"] = frame.code
             partner = self._pair_up(index, frame, msg_id, record.direction)
         self._grown.emit()
         entry = TrafficEntry(self, index)
@@ -364,6 +375,58 @@ class TrafficLog:
         if partner >= 0 and self._paired:
             self._paired.emit(TrafficEntry(self, partner), entry)
         return entry
+
+    def observe_many(self, records: Sequence[TrafficRecord]) -> None:
+        """`observe` for records that arrived together, in order (the session's batch
+        form). Runs of plain received notifications are stored column by column in a few
+        C-level calls; `on_grow` listeners hear once per run. Other records (answers to
+        pair, notes, HTTP) go through `observe` one by one."""
+        if self._appended or self._paired:  # per-entry listeners: one by one
+            for record in records:
+                self.observe(record)
+            return
+        run: list[TrafficRecord] = []
+        for record in records:
+            frame = record.frame
+            if (
+                type(frame) is Notification
+                and not record.note
+                and not record.truncated
+                and record.http is None
+                and record.sse_event_id is None
+            ):
+                run.append(record)
+                continue
+            if run:
+                self._append_notifications(run)
+                run = []
+            self.observe(record)
+        if run:
+            self._append_notifications(run)
+
+    def _append_notifications(self, run: list[TrafficRecord]) -> None:
+        n = len(run)
+        codes = self._method_codes
+        methods = [r.frame.method for r in run]  # type: ignore[union-attr]  # Notifications
+        self._raw.extend([r.raw for r in run])
+        self._mono.extend([r.mono for r in run])
+        self._wall.extend([r.wall for r in run])
+        self._size.extend([r.size or len(r.raw) for r in run])
+        if n > len(_NAN_RUN):
+            self._latency.extend(array("d", [_NAN]) * n)
+            self._pairs.extend(array("q", [-1]) * n)
+            self._id.extend(array("q", [_NO_ID]) * n)
+        else:
+            self._latency.extend(_NAN_RUN[:n])
+            self._pairs.extend(_NO_PAIR_RUN[:n])
+            self._id.extend(_NO_ID_RUN[:n])
+        self._method.extend(
+            [code if (code := codes.get(m)) is not None else self._method_code(m) for m in methods]
+        )
+        self._kind.extend(_NOTIFICATION_KIND * n)
+        self._dir.extend([_DIRECTION_CODE[r.direction] for r in run])
+        self._flags.extend(bytes(n))
+        self._grown.emit()
 
     def _pair_up(
         self, index: int, frame: ParsedFrame, msg_id: RequestId | None, direction: Direction
@@ -406,6 +469,10 @@ class TrafficLog:
         if stats is None:
             stats = self.stats[method] = MethodStats(method)
         return stats
+
+    def is_outgoing_request(self, index: int) -> bool:
+        """Is row `index` a request we sent? (cheap: for listeners called per row)"""
+        return self._dir[index] == _OUT and self._kind[index] == _REQUEST
 
     def pair_of(self, entry: TrafficEntry) -> TrafficEntry | None:
         pair = self._pairs[entry.index]

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.jsonrpc import Notification
-from inspector.protocol.log_levels import level_index
+from inspector.protocol.log_levels import LOG_LEVELS, level_index
 from inspector.traffic.log import TrafficEntry, TrafficLog
+from inspector.traffic.record import TrafficRecord
 
 __all__ = ["LogMessageStore"]
+
+
+# The levels as servers spell them, straight to their index (level_index for the others).
+_KNOWN_LEVELS: dict[str, int] = {name: level_index(name) for name in LOG_LEVELS}
 
 
 class LogMessageStore:
@@ -44,6 +49,31 @@ class LogMessageStore:
         self.rows.append(traffic_index)
         self.levels.append(level_index(level))
         self._appended.emit()
+
+    # A traffic observer, subscribed after the traffic log: a record's row is already there.
+    def observe(self, record: TrafficRecord) -> None:
+        self.observe_many((record,))
+
+    def observe_many(self, records: Sequence[TrafficRecord]) -> None:
+        """Take the logging notifications among `records` (just added to the traffic log,
+        in order: the last of them is its last row)."""
+        base = len(self.traffic) - len(records)
+        added = False
+        known = _KNOWN_LEVELS
+        for i, record in enumerate(records):
+            frame = record.frame
+            if (
+                type(frame) is Notification
+                and frame.method == "notifications/message"
+                and record.direction == "in"  # not one typed in the raw composer
+            ):
+                level = frame.params.get("level") if frame.params is not None else None
+                code = known.get(level) if type(level) is str else None
+                self.rows.append(base + i)
+                self.levels.append(level_index(level) if code is None else code)  # type: ignore[arg-type]
+                added = True
+        if added:
+            self._appended.emit()
 
     def entry(self, i: int) -> TrafficEntry:
         return self.traffic.entries[self.rows[i]]

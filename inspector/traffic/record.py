@@ -3,14 +3,22 @@ kinds and directions of the log's rows."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, TypeAlias
 
 from inspector.protocol.jsonrpc import ErrorResponse, Notification, ParsedFrame, Request, Response
 from inspector.transports.base import HttpExchange
 
-__all__ = ["KINDS", "Direction", "EntryKind", "TrafficObserver", "TrafficRecord", "kind_of"]
+__all__ = [
+    "KINDS",
+    "Direction",
+    "EntryKind",
+    "TrafficBatchObserver",
+    "TrafficObserver",
+    "TrafficRecord",
+    "kind_of",
+]
 
 Direction: TypeAlias = Literal["out", "in", ""]
 EntryKind: TypeAlias = Literal[
@@ -30,16 +38,16 @@ KINDS: Final[tuple[EntryKind, ...]] = (
 )
 
 
+_KIND_OF: Final[dict[type, EntryKind]] = {
+    Request: "request",
+    Notification: "notification",
+    Response: "response",
+    ErrorResponse: "error",
+}
+
+
 def kind_of(frame: ParsedFrame) -> EntryKind:
-    if isinstance(frame, Request):
-        return "request"
-    if isinstance(frame, Notification):
-        return "notification"
-    if isinstance(frame, Response):
-        return "response"
-    if isinstance(frame, ErrorResponse):
-        return "error"
-    return "invalid"
+    return _KIND_OF.get(type(frame), "invalid")
 
 
 @dataclass(slots=True)
@@ -62,3 +70,5 @@ class TrafficRecord:
 
 # Observers may return something (TrafficLog.observe returns the new entry); it is ignored.
 TrafficObserver: TypeAlias = Callable[[TrafficRecord], object]
+# The batch form of an observer: records that arrived together, in order, in one call.
+TrafficBatchObserver: TypeAlias = Callable[[Sequence[TrafficRecord]], object]

@@ -55,8 +55,7 @@ class RequestRounds:
         if lookup is None:
             return
         index = len(self.log) - 1
-        direction, kind, *_ = self.log.row(index)
-        if direction != "out" or kind != "request":
+        if not self.log.is_outgoing_request(index):
             return
         wire_id = self.log.entries[index].msg_id
         if wire_id is None:

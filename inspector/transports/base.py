@@ -17,6 +17,7 @@ __all__ = [
     "DEFAULT_MAX_MESSAGE_BYTES",
     "DeliveryFailed",
     "FrameReceived",
+    "FramesReceived",
     "HttpExchange",
     "LaunchError",
     "Outgoing",
@@ -63,6 +64,26 @@ class FrameReceived:
     truncated: bool = False
     http: HttpExchange | None = None  # the HTTP exchange that carried it, if any
     sse_event_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FramesReceived:
+    """Complete frames that arrived together (one read from a pipe), in arrival order.
+
+    Only plain frames: none cut at the size limit, none carried by HTTP (those come as
+    `FrameReceived`). `raws[i]` is as `FrameReceived.raw`, `sizes[i]` its byte count on
+    the wire. One event per read, so the reader wakes once for all of them.
+    """
+
+    raws: list[str | bytes]
+    sizes: list[int]
+
+    def __len__(self) -> int:
+        return len(self.raws)
+
+    def frames(self) -> list[FrameReceived]:
+        """One `FrameReceived` per frame (for consumers that take them one by one)."""
+        return [FrameReceived(raw, size) for raw, size in zip(self.raws, self.sizes, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +154,7 @@ class SessionExpired:
 
 TransportEvent: TypeAlias = (
     FrameReceived
+    | FramesReceived
     | StderrLine
     | HttpExchange
     | DeliveryFailed

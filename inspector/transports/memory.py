@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 
 from inspector.transports.base import (
     FrameReceived,
+    FramesReceived,
     Outgoing,
     StderrLine,
     Transport,
@@ -58,6 +59,12 @@ class MemoryTransport(Transport):
         if self._closed is None:
             size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
             self._events.put_nowait(FrameReceived(raw, size=size))
+
+    def push_batch(self, raws: list[str | bytes]) -> None:
+        """Frames that arrive together, as one read of a pipe brings them (`FramesReceived`)."""
+        if self._closed is None:
+            sizes = [len(r.encode("utf-8") if isinstance(r, str) else r) for r in raws]
+            self._events.put_nowait(FramesReceived(list(raws), sizes))
 
     def push_stderr(self, text: str) -> None:
         if self._closed is None:

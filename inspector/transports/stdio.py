@@ -21,6 +21,11 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 import logging
 import os
 import shutil
@@ -33,7 +38,6 @@ from typing import Final, Literal
 from inspector.common.tasks import settle_tasks
 from inspector.transports.base import (
     DEFAULT_MAX_MESSAGE_BYTES,
-    FrameReceived,
     LaunchError,
     Outgoing,
     StderrLine,
@@ -44,6 +48,7 @@ from inspector.transports.base import (
     TransportEvent,
     until_closed,
 )
+from inspector.transports.lines import LineSplitter
 
 __all__ = ["DEFAULT_INHERITED_ENV", "StdioParams", "StdioTransport", "minimal_environment"]
 
@@ -68,8 +73,10 @@ DEFAULT_INHERITED_ENV: Final = (
     if sys.platform == "win32"
     else ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR")
 )
-_CHUNK: Final = 256 * 1024
-_HEAD_BYTES: Final = 64 * 1024
+_CHUNK: Final = 256 * 1024  # one read; its complete lines go to the session together
+_PIPE_BYTES: Final = 1024 * 1024
+# Events waiting for the session; a frame event holds every line of one read (<= _CHUNK).
+_QUEUE_ITEMS: Final = 256
 # After the server exits, how often to look at its pipes, and how long a pipe may stay
 # silent (still open: another process holds it) before we stop reading it.
 _EXIT_POLL: Final = 0.1
@@ -122,7 +129,7 @@ class StdioTransport(Transport):
     def __init__(self, params: StdioParams) -> None:
         self.params = params
         self._proc: asyncio.subprocess.Process | None = None
-        self._queue: asyncio.Queue[TransportEvent] = asyncio.Queue(maxsize=10_000)
+        self._queue: asyncio.Queue[TransportEvent] = asyncio.Queue(maxsize=_QUEUE_ITEMS)
         self._tasks: list[asyncio.Task[None]] = []
         self._stderr_tail: collections.deque[str] = collections.deque(
             maxlen=params.stderr_tail_lines
@@ -175,6 +182,7 @@ class StdioTransport(Transport):
         except OSError as exc:
             raise LaunchError(f"could not start {p.command}: {exc.strerror or exc}") from exc
         log.info("started %s (pid %s)", self.description, self._proc.pid)
+        _widen_pipe(self._proc)
         self._tasks = [
             asyncio.create_task(self._pump(), name=f"stdio-pump-{self._proc.pid}"),
         ]
@@ -310,41 +318,17 @@ class StdioTransport(Transport):
         await self._queue.put(TransportClosed(reason, code, tuple(self._stderr_tail), error))
 
     async def _read_stdout(self, stream: asyncio.StreamReader) -> None:
-        limit = self.params.max_line_bytes
-        buf = bytearray()
-        discarding = 0  # >0: inside an oversized line, counting its bytes
-        head = b""
+        # One queue item per read (every complete line in it), not one per line.
+        splitter = LineSplitter(self.params.max_line_bytes)
+        put = self._queue.put
         while True:
             chunk = await self._read_chunk(stream, "stdout")
             if not chunk:
                 break
-            start = 0
-            while True:
-                nl = chunk.find(b"\n", start)
-                piece = chunk[start:] if nl < 0 else chunk[start:nl]
-                if discarding:
-                    discarding += len(piece)
-                elif len(buf) + len(piece) > limit:
-                    head = bytes(buf[:_HEAD_BYTES]) + piece[: max(0, _HEAD_BYTES - len(buf))]
-                    discarding = len(buf) + len(piece)
-                    buf.clear()
-                else:
-                    buf += piece
-                if nl < 0:
-                    break
-                if discarding:
-                    await self._queue.put(FrameReceived(_decode(head), discarding, truncated=True))
-                    discarding = 0
-                    head = b""
-                else:
-                    await self._queue.put(_frame(bytes(buf)))
-                    buf.clear()
-                start = nl + 1
-        if discarding:
-            await self._queue.put(FrameReceived(_decode(head), discarding, truncated=True))
-        elif buf:
-            # A last line without its newline: still deliver it (and the parser will judge it).
-            await self._queue.put(_frame(bytes(buf)))
+            for event in splitter.feed(chunk):
+                await put(event)
+        for event in splitter.end():
+            await put(event)
 
     async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
         limit = self.params.max_stderr_line_bytes
@@ -387,7 +371,12 @@ class StdioTransport(Transport):
             with contextlib.suppress(OSError, RuntimeError):
                 proc.stdin.close()
         if not await self._wait_exit(self.params.close_grace):
-            log.info("server %s ignored stdin EOF; sending SIGTERM", proc.pid)
+            log.info(
+                "server %s ignored stdin EOF (still running %g s after its stdin was closed); "
+                "sending SIGTERM",
+                proc.pid,
+                self.params.close_grace,
+            )
             self._signal(signal.SIGTERM)
             if not await self._wait_exit(self.params.term_grace):
                 log.warning("server %s ignored SIGTERM; sending SIGKILL", proc.pid)
@@ -455,6 +444,24 @@ class StdioTransport(Transport):
                 proc.send_signal(sig)
 
 
+def _widen_pipe(proc: asyncio.subprocess.Process) -> None:
+    """Linux: give the server's stdout pipe 1 MiB (not 64 KiB), so a server that floods
+    keeps writing while we are busy with what it wrote before, instead of waiting to be
+    scheduled again after every 64 KiB we read. Best effort: the default size still works."""
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    transport = getattr(proc, "_transport", None)  # asyncio has no public handle on it
+    if set_size is None or transport is None:
+        return
+    pipe = transport.get_pipe_transport(1)
+    stdout = pipe.get_extra_info("pipe") if pipe is not None else None
+    if stdout is None:
+        return
+    try:
+        fcntl.fcntl(stdout.fileno(), set_size, _PIPE_BYTES)
+    except OSError as exc:  # e.g. over /proc/sys/fs/pipe-max-size
+        log.debug("could not widen the server's stdout pipe: %s", exc)
+
+
 def _group_exists(pgid: int) -> bool:
     """Does process group `pgid` (ours: the server led it) still have members?"""
     try:
@@ -462,17 +469,3 @@ def _group_exists(pgid: int) -> bool:
     except (ProcessLookupError, PermissionError):
         return False
     return True
-
-
-def _decode(data: bytes) -> str | bytes:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data
-
-
-def _frame(data: bytes) -> FrameReceived:
-    size = len(data)
-    if data.endswith(b"\r"):
-        data = data[:-1]
-    return FrameReceived(_decode(data), size)

@@ -39,6 +39,7 @@ _LISTEN_FILTER: Final = {
     "resources": "resourcesListChanged",
     "prompts": "promptsListChanged",
 }
+_PIN_SLICE: Final = 500  # tools hashed per turn of the event loop
 PAGES_PER_LOAD_ALL: Final = 100  # a server handing out fresh cursors forever stops here
 
 
@@ -221,7 +222,7 @@ class CatalogLoader:
         if session is not self.session:
             return
         if kind == "tools":
-            self._check_pins()
+            await self._check_pins()
         if diff is not None and not diff.empty:
             self.relisted.emit(kind, diff)
         if kind in self._pending:
@@ -236,11 +237,21 @@ class CatalogLoader:
         return await session.request(self.catalog[kind].method, params)
 
     # -- pins ------------------------------------------------------------------------------
-    def _check_pins(self) -> None:
-        if self.pins is None or self.scope is None:
+    async def _check_pins(self) -> None:
+        """Compare the listed tools with their pins, in slices: a server with thousands of
+        tools is shown at once, and the window stays responsive while they are hashed."""
+        pins, scope = self.pins, self.scope
+        if pins is None or scope is None:
             return
         listed = [(i.key, i.raw) for i in self.catalog.tools]
-        changes = self.pins.check(self.scope, listed)
+        changes: list[PinChange] = []
+        for start in range(0, len(listed), _PIN_SLICE):
+            if start:
+                await asyncio.sleep(0)
+            changes += pins.check(scope, listed[start : start + _PIN_SLICE], save=False)
+        pins.flush()
+        if pins is not self.pins or scope != self.scope:
+            return  # another server meanwhile: its own check reports
         for change in changes:
             if (change.name, change.new_hash) not in self._reported:
                 self._reported.add((change.name, change.new_hash))

@@ -27,6 +27,7 @@ __all__ = [
     "ListDiff",
     "definition_hash",
     "matches",
+    "namespace_of",
 ]
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,13 @@ class CatalogItem:
     @property
     def hash(self) -> str:
         return definition_hash(self.raw)
+
+
+def namespace_of(name: str) -> str | None:
+    """The gateway namespace of a tool name (`github__create_issue` → `github`), or None.
+    Gateways that merge several servers prefix each server's tools this way."""
+    space, sep, rest = name.partition("__")
+    return space if sep and space and rest else None
 
 
 def matches(item: CatalogItem, needle: str) -> bool:

@@ -109,6 +109,7 @@ class PinStore:
         self.load_error: str | None = None
         self.save_error: str | None = None
         self._data: dict[str, dict[str, dict[str, Any]]] | None = None
+        self._unsaved = False  # pins added by check(save=False), not written yet
 
     # -- file --------------------------------------------------------------------
     def _pins(self) -> dict[str, dict[str, dict[str, Any]]]:
@@ -167,9 +168,12 @@ class PinStore:
     def pin_of(self, scope: str, name: str) -> dict[str, Any] | None:
         return self._pins().get(scope, {}).get(name)
 
-    def check(self, scope: str, tools: Iterable[tuple[str, dict[str, Any]]]) -> list[PinChange]:
+    def check(
+        self, scope: str, tools: Iterable[tuple[str, dict[str, Any]]], *, save: bool = True
+    ) -> list[PinChange]:
         """Compare listed tools with their pins. Tools seen for the first time are pinned;
-        changed ones are returned (and stay pinned to the old definition until accepted)."""
+        changed ones are returned (and stay pinned to the old definition until accepted).
+        With `save=False` (a long list checked in slices) new pins wait for `flush()`."""
         pins = self._pins().setdefault(scope, {})
         changes: list[PinChange] = []
         added = False
@@ -191,8 +195,16 @@ class PinStore:
                     )
                 )
         if added:
-            self._save_quietly()
+            self._unsaved = True
+            if save:
+                self.flush()
         return changes
+
+    def flush(self) -> None:
+        """Save the pins added by `check(..., save=False)`, if any."""
+        if self._unsaved:
+            self._unsaved = False
+            self._save_quietly()
 
     def accept(self, scope: str, name: str, definition: dict[str, Any]) -> None:
         """Re-pin a tool to its current definition."""

@@ -22,14 +22,14 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any, Final
 
-from inspector.features.models.providers import KEY_ENV, ProviderConfig
+from inspector.features.models.names import INSTALL_HINT, KEY_ENV
+from inspector.features.models.providers import ProviderConfig
 from inspector.features.models.types import ModelError, ModelExchange, ModelReply, WireRequest
 from inspector.features.models.wire_anthropic import anthropic_reply
 from inspector.features.models.wire_openai import openai_reply
 
 __all__ = ["INSTALL_HINT", "call_model", "redacted_headers", "sdk_available"]
 
-INSTALL_HINT: Final = "pip install 'mcp-inspector-qt[models]'"
 SECRET_HEADERS: Final = ("authorization", "x-api-key", "api-key", "proxy-authorization")
 REDACTED: Final = "[redacted]"
 ExchangeSink = Callable[[ModelExchange], None]

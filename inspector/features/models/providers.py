@@ -13,8 +13,14 @@ import os
 import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
+from inspector.features.models.names import (
+    DEFAULT_BASE_URL,
+    KEY_ENV,
+    PROVIDER_KINDS,
+    ProviderKind,
+)
 from inspector.storage.paths import config_dir
 from inspector.storage.secrets import SecretStore
 
@@ -31,17 +37,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-ProviderKind = Literal["openai", "anthropic"]
-PROVIDER_KINDS: Final = ("openai", "anthropic")
-# The environment variables the headless run reads a key from (named in `cli --help`).
-KEY_ENV: Final[dict[str, str]] = {
-    "openai": "MCP_INSPECTOR_OPENAI_API_KEY",
-    "anthropic": "MCP_INSPECTOR_ANTHROPIC_API_KEY",
-}
-DEFAULT_BASE_URL: Final[dict[str, str]] = {
-    "openai": "https://api.openai.com/v1",
-    "anthropic": "https://api.anthropic.com",
-}
 _KEY_OWNER: Final = "model-provider"
 
 

@@ -29,14 +29,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.models.client import INSTALL_HINT, sdk_available
+from inspector.features.models.client import sdk_available
+from inspector.features.models.names import DEFAULT_BASE_URL, INSTALL_HINT, ProviderKind
 from inspector.features.models.providers import (
-    DEFAULT_BASE_URL,
     MappingRule,
     ModelEntry,
     ModelSettings,
     ProviderConfig,
-    ProviderKind,
     provider_key,
     set_provider_key,
 )

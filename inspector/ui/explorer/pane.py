@@ -148,7 +148,7 @@ class CatalogPane(QWidget):
         lst = self.list
         one, plural, _title = NOUNS[self.kind]
         count = len(lst)
-        shown = self.proxy.rowCount()
+        shown = self._shown()
         busy = lst.loading
         if lst.absent:
             status = "Not offered"
@@ -210,14 +210,15 @@ class CatalogPane(QWidget):
         self._filtering = True  # the current row moves as rows hide: that opens nothing
         try:
             self.proxy.set_search(text)
+            if self.model.grouped and self.proxy.needle:
+                self.tree.expandAll()  # the matches inside their groups
             # Only the open item is shown selected (if the filter shows it), so a row
             # never looks open when it is not.
             shown = QModelIndex()
-            if (
-                self._selected_key is not None
-                and (row := self.model.row_of(self._selected_key)) >= 0
-            ):
-                shown = self.proxy.mapFromSource(self.model.index(row))
+            if self._selected_key is not None:
+                source = self.model.index_of(self._selected_key)
+                if source.isValid():
+                    shown = self.proxy.mapFromSource(source)
             selection = self.tree.selectionModel()
             if shown.isValid():
                 self.tree.setCurrentIndex(shown)
@@ -227,11 +228,28 @@ class CatalogPane(QWidget):
             self._filtering = False
         self.update_state()
 
+    def _shown(self) -> int:
+        """Items shown (a group counts as the tools of it the search lets through)."""
+        proxy, top = self.proxy, self.proxy.rowCount()
+        if not self.model.grouped:
+            return top
+        shown = 0
+        for row in range(top):
+            index = proxy.index(row, 0)
+            children = proxy.rowCount(index)
+            shown += (
+                children if children or self.model.item_of(proxy.mapToSource(index)) is None else 1
+            )
+        return shown
+
     def open_first_match(self) -> bool:
-        """Enter in the search box: open the selected match, or else the first one."""
+        """Enter in the search box: open the selected match, or else the first one (the
+        first tool of the first group, when tools are grouped)."""
         index = self.tree.currentIndex()
         if not index.isValid():
             index = self.proxy.index(0, 0)
+            if index.isValid() and self.proxy.rowCount(index):
+                index = self.proxy.index(0, 0, index)
         if not index.isValid():
             return False
         self.tree.setCurrentIndex(index)
@@ -254,14 +272,14 @@ class CatalogPane(QWidget):
         return item if isinstance(item, CatalogItem) else None
 
     def select_key(self, key: str) -> bool:
-        row = self.model.row_of(key)
-        if row < 0:
+        source = self.model.index_of(key)
+        if not source.isValid():
             return False
-        index = self.proxy.mapFromSource(self.model.index(row))
+        index = self.proxy.mapFromSource(source)
         if not index.isValid():  # hidden by the search
             self.search.clear()
-            index = self.proxy.mapFromSource(self.model.index(row))
-        self.tree.setCurrentIndex(index)
+            index = self.proxy.mapFromSource(self.model.index_of(key))
+        self.tree.setCurrentIndex(index)  # (opens its group)
         self.tree.scrollTo(index)
         return True
 
@@ -275,16 +293,17 @@ class CatalogPane(QWidget):
 
     def _reselect(self) -> None:
         """After a re-list, keep the same item selected (the new definition, if it changed)."""
+        self.tree.setRootIsDecorated(self.model.grouped)
         key = self._selected_key
         if key is None:
             return
-        row = self.model.row_of(key)
-        if row < 0:
+        source = self.model.index_of(key)
+        if not source.isValid():
             return
-        index = self.proxy.mapFromSource(self.model.index(row))
+        index = self.proxy.mapFromSource(source)
         if index.isValid():
             self.tree.setCurrentIndex(index)
-        item = self.model.item_at(row)
+        item = self.model.item_of(source)
         if item is not None and item is not self._selected_item:
             self._selected_item = item
             self.selected.emit(item)

@@ -18,6 +18,7 @@ Modes:
   early-request  send roots/list and sampling/createMessage before answering initialize
                  (so before notifications/initialized could have arrived)
   stubborn       ignore stdin EOF and SIGTERM (only SIGKILL ends it)
+  deaf-to-eof    ignore stdin EOF, end on SIGTERM (as server-everything does)
   orphan-stdout  on tools/call, start a grandchild that keeps stdout open, then exit 0
   flood          tools/call: --count notifications/message lines, then the answer
   mute           read everything, answer nothing (not even initialize)
@@ -138,7 +139,7 @@ def serve(mode: str, args: argparse.Namespace) -> int:
                 }
             )
     log("stdin closed")
-    if mode == "stubborn":
+    if mode in ("stubborn", "deaf-to-eof"):
         log("ignoring stdin EOF; sleeping")
         while True:
             time.sleep(1)

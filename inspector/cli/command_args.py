@@ -1,0 +1,195 @@
+"""The words of the subcommands beside `cli` and the auth options: argparse only.
+
+Building the parser must not load what runs the commands (OAuth, httpx, the replay
+machinery): `cli` against a stdio server imports none of it. Each command's module
+imports its own machinery when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any, Final
+
+from inspector.features.models.names import DEFAULT_BASE_URL, INSTALL_HINT, KEY_ENV
+from inspector.recording.diff import DEFAULT_IGNORES
+
+__all__ = [
+    "BEARER_ENV",
+    "add_auth_arguments",
+    "add_export_parser",
+    "add_logout_parser",
+    "add_replay_parser",
+    "split_server_command",
+]
+
+# inspector.auth.bearer.DEFAULT_BEARER_ENV, spelled here so that the help text does not
+# load the auth package (tests/cli/test_cli_imports.py checks that they agree).
+BEARER_ENV: Final = "MCP_BEARER_TOKEN"
+
+
+def add_auth_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "authorization (HTTP servers)",
+        "Tokens and dynamic client registrations are kept in the system keyring (or in memory "
+        "for this run when there is none), never in a file.",
+    )
+    group.add_argument(
+        "--auth",
+        choices=("none", "bearer", "oauth"),
+        default="none",
+        help="none (default); bearer: a fixed token from the env or the keyring; oauth: MCP "
+        "OAuth 2.1 (discovery, registration, browser login, refresh)",
+    )
+    group.add_argument(
+        "--bearer-env",
+        metavar="NAME",
+        help=f"--auth bearer: the env variable holding the token (default {BEARER_ENV}, "
+        "else the keyring entry for the URL)",
+    )
+    group.add_argument("--client-id", help="--auth oauth: a pre-registered client id")
+    group.add_argument(
+        "--client-secret-env",
+        metavar="NAME",
+        help="--auth oauth: the env variable holding the pre-registered client's secret",
+    )
+    group.add_argument(
+        "--scope",
+        help="--auth oauth: the scopes to ask for (default: the spec's "
+        "selection: the server's challenge, else its scopes_supported)",
+    )
+    group.add_argument(
+        "--registration",
+        choices=("auto", "preregistered", "cimd", "dcr"),
+        default="auto",
+        help="--auth oauth: how to get a client id (auto: pre-registered, then CIMD, then "
+        "Dynamic Client Registration)",
+    )
+    group.add_argument(
+        "--cimd-url",
+        metavar="URL",
+        help="--auth oauth: this client's metadata "
+        "document URL (HTTPS), used as the client id where supported",
+    )
+    group.add_argument(
+        "--grant",
+        choices=("authorization_code", "client_credentials"),
+        default="authorization_code",
+        help="--auth oauth: authorization_code (a browser login) or client_credentials "
+        "(machine to machine; needs --client-id and --client-secret-env)",
+    )
+    group.add_argument(
+        "--login",
+        choices=("browser", "print", "headless"),
+        default="browser",
+        help="--auth oauth: browser (print the URL and open a browser), print (only print it), "
+        "headless (follow it without a browser: for servers that approve at once)",
+    )
+    group.add_argument(
+        "--login-timeout",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="--auth oauth: how long to wait for the browser to come back (default 300)",
+    )
+
+
+def add_logout_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    logout = sub.add_parser(
+        "logout",
+        help="forget the OAuth tokens and client registration stored for a server",
+    )
+    logout.add_argument("--url", required=True, help="the server URL")
+
+
+def add_export_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "export-har",
+        help="export the HTTP exchanges of a recorded session as HAR 1.2",
+        usage="mcp-inspector-qt export-har FILE [-o out.har]",
+        epilog="exit codes: 0 written, 2 usage or unreadable session file. Secrets were "
+        "redacted when the session was recorded; they are not in the HAR either.",
+    )
+    parser.add_argument("file", metavar="FILE", help="a session file (JSON Lines)")
+    parser.add_argument(
+        "-o", "--output", metavar="OUT", default="-", help="the HAR file to write (default: stdout)"
+    )
+
+
+def add_replay_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "replay",
+        help="replay a recorded session against a server and diff the answers",
+        usage="mcp-inspector-qt replay FILE [--use-recorded-command | --url URL | "
+        "-- COMMAND [ARGS...]] [--ignore POINTER]... [--report report.json]",
+        epilog="exit codes: 0 no drift, 1 drift, 2 usage or unreadable file, 3 connection "
+        "failure. Ignore paths are JSON Pointers into each result; '*' matches one segment "
+        "and '**' any number. Ignored by default: "
+        + ", ".join(DEFAULT_IGNORES)
+        + ". The format and the rules: docs/session-format.md",
+    )
+    parser.add_argument("file", metavar="FILE")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument(
+        "--use-recorded-command",
+        action="store_true",
+        help="launch the command stored in the file (only for files you trust)",
+    )
+    target.add_argument("--url", help="replay against this HTTP server")
+    parser.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'K: V'",
+        help="an HTTP header (values are never recorded, e.g. Authorization)",
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="POINTER",
+        help="do not compare this JSON Pointer, e.g. /content/*/text or /**/id",
+    )
+    parser.add_argument(
+        "--no-default-ignores", action="store_true", help="compare the volatile fields too"
+    )
+    parser.add_argument("--report", metavar="FILE", help="write the full diff as JSON")
+    parser.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    add_sampling_arguments(parser)
+    # The command after `--` is split off before parsing (split_server_command): a
+    # REMAINDER positional after FILE would swallow every option that follows FILE.
+    parser.set_defaults(server_command=[])
+
+
+def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
+    """`replay FILE [options] -- COMMAND ARGS...`: (the arguments to parse, the COMMAND
+    words, or None for other subcommands and when there is no `--`)."""
+    argv = list(argv)
+    if not argv or argv[0] != "replay" or "--" not in argv:
+        return argv, None
+    cut = argv.index("--")
+    return argv[:cut], argv[cut + 1 :]
+
+
+def add_sampling_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "sampling through a model",
+        "Answer the server's sampling requests with a model (the flags are the consent). "
+        f"The API key is read from ${KEY_ENV['openai']} or ${KEY_ENV['anthropic']}, else "
+        "from the keyring entry of a provider saved in the app with the same URL; a local "
+        f"server needs none. Needs the SDKs: {INSTALL_HINT}",
+    )
+    group.add_argument("--sampling-provider", choices=("openai", "anthropic"))
+    group.add_argument(
+        "--sampling-base-url",
+        metavar="URL",
+        help="the API's base URL, e.g. http://localhost:11434/v1 for Ollama "
+        f"(default: {DEFAULT_BASE_URL['openai']} or {DEFAULT_BASE_URL['anthropic']})",
+    )
+    group.add_argument("--sampling-model", metavar="NAME", help="the model to ask")
+    group.add_argument(
+        "--sampling-max-tokens",
+        type=int,
+        metavar="N",
+        help="the model's output-token limit: a larger maxTokens is cut to it (and said so)",
+    )

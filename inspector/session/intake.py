@@ -1,0 +1,120 @@
+"""`FrameIntake`: received frames → the connection, the traffic observers, the listeners.
+
+The hot path of a session. A read from the transport brings every complete frame it
+held (`FramesReceived`); they are taken in one wake-up (within a time budget, so a flood
+never freezes the GUI), and the session re-arms its timer and flushes its outbox once
+after all of them, not once per frame. Runs of plain frames (each meaning one quiet event:
+a notification, an answer) reach the traffic observers together, then their events the
+listeners, in order; any other frame ends the run and is taken alone, with its notes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Final
+
+from inspector.protocol.connection import ClientConnection
+from inspector.protocol.events import Event, NotificationReceived, RequestCompleted
+from inspector.protocol.jsonrpc import Invalid, ParsedFrame, parse_frame
+from inspector.session.frames import frame_note, oversized
+from inspector.session.traffic_reporter import TrafficReporter
+from inspector.traffic.record import TrafficRecord
+from inspector.transports.base import FrameReceived, FramesReceived
+
+__all__ = ["WAKE_BUDGET", "FrameIntake"]
+
+# How long one wake-up may parse frames before the loop (the GUI) runs again; the run's
+# observers and listeners after that take about as long again (so ~10 ms a wake-up).
+WAKE_BUDGET: Final = 0.004
+# Events that put no note on the frame that caused them (see frame_note).
+_QUIET: Final[frozenset[type]] = frozenset({NotificationReceived, RequestCompleted})
+
+
+class FrameIntake:
+    def __init__(
+        self,
+        traffic: TrafficReporter,
+        dispatch: Callable[[Event], None],
+        clock: Callable[[], float],
+        transport_kind: str,
+    ) -> None:
+        self._traffic = traffic
+        self._dispatch = dispatch
+        self._clock = clock
+        self._stdio = transport_kind == "stdio"
+
+    def take_batch(self, conn: ClientConnection, batch: FramesReceived, start: int) -> int:
+        """Take the frames of `batch` from `start` on, as many as fit in `WAKE_BUDGET` s
+        (at least one); returns the index of the first frame not taken."""
+        now = self._clock()
+        wall = time.time()
+        receive = conn.receive
+        record_in = self._traffic.record_in
+        observed = self._traffic.observed  # no observer (the CLI): no records to build
+        records: list[TrafficRecord] = []
+        quiet: list[Event] = []
+        raws, sizes = batch.raws, batch.sizes
+        end = len(raws)
+        budget = time.perf_counter() + WAKE_BUDGET
+        index = start
+        while index < end:
+            raw = raws[index]
+            size = sizes[index]
+            index += 1
+            if not index & 127 and time.perf_counter() > budget:
+                end = index
+            frame = parse_frame(raw)
+            events = receive(frame, now)
+            if len(events) == 1 and type(events[0]) in _QUIET and type(frame) is not Invalid:
+                if observed:
+                    records.append(record_in(raw, size, frame, now, wall))
+                quiet.append(events[0])
+                continue
+            if quiet:
+                self._flush(records, quiet)
+                records, quiet = [], []
+            self._report(raw, size, None, frame, events, now, wall)
+        if quiet:
+            self._flush(records, quiet)
+        return end
+
+    def take_one(self, conn: ClientConnection, event: FrameReceived) -> None:
+        """A frame that came alone (over HTTP, cut at the size limit, from a test peer)."""
+        now = self._clock()
+        frame: ParsedFrame = oversized(event) if event.truncated else parse_frame(event.raw)
+        events = conn.receive(frame, now)
+        self._report(event.raw, event.size, event, frame, events, now, time.time())
+
+    def _flush(self, records: list[TrafficRecord], events: list[Event]) -> None:
+        if records:
+            self._traffic.received_many(records)
+        dispatch = self._dispatch
+        for event in events:
+            dispatch(event)
+
+    def _report(
+        self,
+        raw: str | bytes,
+        size: int,
+        event: FrameReceived | None,
+        frame: ParsedFrame,
+        events: list[Event],
+        now: float,
+        wall: float,
+    ) -> None:
+        # What the frame means comes first, so its log entry can say what is wrong with it;
+        # observers still see the frame before its consequences.
+        if len(events) == 1 and type(events[0]) in _QUIET and type(frame) is not Invalid:
+            note = None  # the common case
+        else:
+            notes: list[str] = []
+            if isinstance(frame, Invalid):
+                pollution = self._stdio and frame.reason.startswith("not JSON")
+                notes.append(f"stdout pollution: {frame.reason}" if pollution else frame.reason)
+            notes.extend(n for ev in events if (n := frame_note(ev)) is not None)
+            note = "; ".join(notes) or None
+        self._traffic.received(raw, size, frame, now, wall, note, event)
+        dispatch = self._dispatch
+        for ev in events:
+            dispatch(ev)

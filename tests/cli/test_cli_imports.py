@@ -1,0 +1,69 @@
+"""`cli` against a stdio server loads no Qt, no auth and no HTTP stack (start-up time is
+what a person waits for before every command): checked in a fresh interpreter."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Importing any of these means paying for something a stdio run does not use.
+_HEAVY = ("PySide6", "qasync", "httpx", "httpcore", "inspector.auth", "joserfc", "keyring")
+
+_PROBE = """
+import json, sys
+from inspector.__main__ import main
+code = main(sys.argv[1:])
+heavy = sorted({name for name in sys.modules for bad in HEAVY
+                if name == bad or name.startswith(bad + ".")})
+sys.stderr.write("\\nPROBE " + json.dumps({"code": code, "heavy": heavy}) + "\\n")
+"""
+
+
+def _run_cli(*args: str) -> tuple[dict[str, object], str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE.replace("HEAVY", repr(_HEAVY)), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("PROBE "))
+    return json.loads(line[len("PROBE ") :]), proc.stdout
+
+
+def test_cli_over_stdio_loads_no_qt_no_auth_no_http() -> None:
+    probe, out = _run_cli(
+        "cli",
+        "--method",
+        "tools/list",
+        "--compact",
+        "--",
+        sys.executable,
+        "-m",
+        "inspector",
+        "demo-server",
+    )
+    assert probe["code"] == 0
+    assert "tools" in json.loads(out)
+    assert probe["heavy"] == []
+
+
+def test_cli_over_http_still_loads_the_http_stack_when_asked() -> None:
+    # The lazy imports must still happen when they are needed (a refused port: exit 3).
+    probe, _out = _run_cli(
+        "cli", "--method", "tools/list", "--url", "http://127.0.0.1:9/mcp", "--timeout", "5"
+    )
+    assert probe["code"] != 0
+    assert "httpx" in probe["heavy"]
+
+
+def test_the_help_names_the_bearer_variable_the_auth_package_reads() -> None:
+    from inspector.auth.bearer import DEFAULT_BEARER_ENV
+    from inspector.cli.command_args import BEARER_ENV
+
+    assert BEARER_ENV == DEFAULT_BEARER_ENV
