@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeAlias
 
+from inspector.protocol.json_text import JSON_WHITESPACE, dumps, excerpt, top_level_member
+
 __all__ = [
     "ALREADY_SUBSCRIBED_DEPRECATED",
     "HEADER_MISMATCH",
@@ -177,8 +179,20 @@ def parse_frame(frame: str | bytes) -> ParsedFrame:
     """Decode one frame. Never raises; returns `Invalid` with a reason instead."""
     try:
         return _parse(frame)
-    except Exception as exc:  # pragma: no cover - defensive: the contract is "never raises"
-        return Invalid(frame, f"unexpected parser failure: {type(exc).__name__}: {exc}")
+    except Exception as exc:  # defensive: the contract is "never raises", and keeps the id
+        return Invalid(
+            frame,
+            f"unexpected parser failure: {type(exc).__name__}: {exc}",
+            id=_salvaged_id(frame),
+        )
+
+
+def _salvaged_id(frame: str | bytes) -> RequestId | None:
+    """The top-level id of a frame that could not be decoded whole (e.g. nested too deeply
+    elsewhere), read without decoding the rest; None when there is no usable one."""
+    text = frame.decode("utf-8", "replace") if isinstance(frame, bytes | bytearray) else frame
+    found, value = top_level_member(text, "id")
+    return value if found and _is_valid_id(value) else None
 
 
 def _parse(frame: str | bytes) -> ParsedFrame:
@@ -190,14 +204,14 @@ def _parse(frame: str | bytes) -> ParsedFrame:
             return _salvage(raw_bytes, f"invalid UTF-8 at byte {exc.start}: {exc.reason}")
     else:
         text = frame
-    stripped = text.strip()
+    stripped = text.strip(JSON_WHITESPACE)  # RFC 8259: str.strip() would take \x85, \u2028...
     if not stripped:
         return Invalid(text, "empty frame")
     try:
         # raw_decode on stripped text: decode() would match leading/trailing space again.
         value, end = _DECODER.raw_decode(stripped)
     except RecursionError:
-        return Invalid(text, "not JSON: nesting too deep")
+        return Invalid(text, "not JSON: nested too deeply to decode", id=_salvaged_id(stripped))
     except ValueError as exc:
         return Invalid(text, f"not JSON: {_json_error(exc)}")
     if end != len(stripped):
@@ -248,7 +262,7 @@ def _classify(text: str, obj: dict[str, Any]) -> ParsedFrame:
     if version != "2.0":
         if "jsonrpc" not in obj:
             return bad('missing "jsonrpc": "2.0"')
-        return bad(f'"jsonrpc" must be "2.0", got {json.dumps(version)[:40]}')
+        return bad(f'"jsonrpc" must be "2.0", got {excerpt(version)}')
 
     has_method = "method" in obj
     has_result = "result" in obj
@@ -300,9 +314,13 @@ def _describe_id(value: Any) -> str:
         return "null"
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
         return "a non-finite number"
-    return f"{_json_type(value)} ({json.dumps(value)[:40]})"
+    return f"{_json_type(value)} ({excerpt(value)})"
 
 
 def encode(message: Message) -> str:
-    """Serialize a message as one compact line of JSON (no trailing newline)."""
-    return json.dumps(message.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    """Serialize a message as one compact line of JSON (no trailing newline).
+
+    Always valid UTF-8 and strict JSON that parses back to the same message: lone
+    surrogates are written as their ASCII escape, an infinity (decoded from 1e400) as
+    1e999; NaN raises ValueError (JSON has none)."""
+    return dumps(message.to_dict())

@@ -21,6 +21,9 @@ __all__ = ["SseDecoder", "SseEvent"]
 
 _BOM: Final = b"\xef\xbb\xbf"
 _EOL: Final = re.compile(rb"[\r\n]")
+# A reconnection delay of more than 10 digits (about 115 days) is not believed; int()
+# of thousands of digits even raises (Python's limit on long digit strings).
+_MAX_RETRY_DIGITS: Final = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,7 @@ class SseDecoder:
         self.last_event_id: str | None = None
         self.retry_ms: int | None = None
         self._id_buffer: str | None = None
+        self._notes: list[str] = []
         self.reset()
 
     @property
@@ -138,6 +142,12 @@ class SseDecoder:
                 events.append(event)
         return events
 
+    def take_notes(self) -> list[str]:
+        """What the decoder flagged in fields that carry no event data (e.g. an absurd
+        `retry:`), since the last call; the transport shows them in the log."""
+        notes, self._notes = self._notes, []
+        return notes
+
     def close(self) -> list[SseEvent]:
         """End of stream: an event without its final blank line is not dispatched (per spec).
         A trailing CR has already ended its line, so nothing complete is ever lost."""
@@ -174,7 +184,13 @@ class SseDecoder:
                 self._id_seen = value.decode("utf-8", "replace")
                 self._id_buffer = self._id_seen
         elif name == b"retry" and value.isdigit():
-            self.retry_ms = int(value)
+            if len(value) > _MAX_RETRY_DIGITS:
+                self._notes.append(
+                    f"SSE retry field of {len(value)} digits ignored (more than "
+                    f"{_MAX_RETRY_DIGITS} digits is not a usable delay)"
+                )
+            else:
+                self.retry_ms = int(value)
         return None
 
     def _dispatch(self) -> SseEvent | None:

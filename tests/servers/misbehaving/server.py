@@ -24,6 +24,11 @@ Modes:
   close-stdout   tools/call: close stdout but keep running until stdin EOF
   bad-request    tools/call: a malformed server request reusing the call's id, then
                  the real answer
+  hostile        what the fuzzer found, by tool name: "huge-progress" (progress and total
+                 of 10**400, then the answer), "surrogate-ask" (a roots/list request whose
+                 id is the escape "\ud800", then the answer), "deep" (an answer whose
+                 "jsonrpc" member nests 990 arrays deep), "batch" (the answer and a log
+                 notification in one JSON array)
 """
 
 from __future__ import annotations
@@ -128,6 +133,7 @@ def serve(mode: str, args: argparse.Namespace) -> int:
             result(msg_id, {"tools": TOOLS})
         elif method == "tools/call":
             name = (msg.get("params") or {}).get("name")
+            args.last_params = msg.get("params")
             call_tool(mode, args, msg_id, name)
         else:
             send(
@@ -193,6 +199,35 @@ def call_tool(mode: str, args: argparse.Namespace, msg_id: Any, name: str | None
     elif mode == "close-stdout":
         log("closing stdout, staying alive")
         os.close(1)
+    elif mode == "hostile" and name == "huge-progress":
+        token = ((args.last_params or {}).get("_meta") or {}).get("progressToken", "none")
+        huge = 10**400
+        send(
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": token, "progress": huge, "total": huge},
+            }
+        )
+        text_result(msg_id, "after huge progress")
+    elif mode == "hostile" and name == "surrogate-ask":
+        send({"jsonrpc": "2.0", "id": "\ud800", "method": "roots/list"})  # ASCII escape
+        text_result(msg_id, "asked with a surrogate id")
+    elif mode == "hostile" and name == "deep":
+        deep = "[" * 990 + "]" * 990
+        write(('{"jsonrpc":' + deep + ',"id":' + json.dumps(msg_id) + ',"result":{}}\n').encode())
+    elif mode == "hostile" and name == "batch":
+        note = {
+            "jsonrpc": "2.0",
+            "method": "notifications/message",
+            "params": {"level": "info", "data": "in a batch"},
+        }
+        answer = {
+            "jsonrpc": "2.0",
+            "id": msg_id,
+            "result": {"content": [{"type": "text", "text": "batched"}]},
+        }
+        write(json.dumps([note, answer]).encode() + b"\n")
     elif mode == "bad-request":
         send({"jsonrpc": "2.0", "id": msg_id, "method": "roots/list", "params": ["positional"]})
         text_result(msg_id, "the real answer")
