@@ -177,6 +177,8 @@ class ClientConnection:
         debugging a server that behaves differently from what it declared.
         """
         check_can_send(self._lifecycle, self._negotiated, method, override)
+        if params is not None and not isinstance(params.get("_meta", {}), dict):
+            raise LocalProtocolError('"_meta" must be an object (the client adds its keys)')
         return self._wire.queue(
             method,
             params,

@@ -92,10 +92,7 @@ def top_level_member(text: str, name: str) -> tuple[bool, Any]:
     else. The last occurrence counts (as with json.loads). Never raises: (False, None)
     when the text is not an object this scanner can walk, or the member cannot be decoded.
     """
-    try:
-        return _scan_member(text, name)
-    except (ValueError, IndexError, RecursionError):
-        return False, None
+    return _scan_member(text, name)
 
 
 def _skip_ws(text: str, i: int) -> int:
@@ -105,36 +102,34 @@ def _skip_ws(text: str, i: int) -> int:
 
 def _scan_member(text: str, name: str) -> tuple[bool, Any]:
     decoder = json.JSONDecoder()
-    i = _skip_ws(text, 0)
-    if text[i] != "{":
-        return False, None
-    i = _skip_ws(text, i + 1)
     found, value = False, None
-    if text[i] == "}":
-        return False, None
-    while True:
-        if text[i] != '"':
-            return found, value
-        key, i = _scanstring(text, i + 1)
-        i = _skip_ws(text, i)
-        if text[i] != ":":
-            return found, value
+    try:
+        i = _skip_ws(text, 0)
+        if text[i] != "{":
+            return False, None
         i = _skip_ws(text, i + 1)
-        if key == name:
-            try:
-                value, i = decoder.raw_decode(text, i)
-                found = True
-            except RecursionError:
-                found, value = False, None
+        while text[i] == '"':
+            key, i = _scanstring(text, i + 1)
+            i = _skip_ws(text, i)
+            if text[i] != ":":
+                break
+            i = _skip_ws(text, i + 1)
+            if key == name:
+                try:
+                    value, i = decoder.raw_decode(text, i)
+                    found = True
+                except RecursionError:
+                    found, value = False, None
+                    i = _skip_value(text, i)
+            else:
                 i = _skip_value(text, i)
-        else:
-            i = _skip_value(text, i)
-        i = _skip_ws(text, i)
-        if text[i] == "}":
-            return found, value
-        if text[i] != ",":
-            return found, value
-        i = _skip_ws(text, i + 1)
+            i = _skip_ws(text, i)
+            if text[i] != ",":
+                break
+            i = _skip_ws(text, i + 1)
+    except (ValueError, IndexError, RecursionError):
+        pass  # the text breaks off or goes wrong here: what was read before counts
+    return found, value
 
 
 def _skip_value(text: str, i: int) -> int:

@@ -213,9 +213,16 @@ def _parse(frame: str | bytes) -> ParsedFrame:
     except RecursionError:
         return Invalid(text, "not JSON: nested too deeply to decode", id=_salvaged_id(stripped))
     except ValueError as exc:
-        return Invalid(text, f"not JSON: {_json_error(exc)}")
+        # Not JSON as a whole (NaN, a cut line...), but a readable top-level id still
+        # names the request it answers, which then fails at once instead of timing out.
+        return Invalid(text, f"not JSON: {_json_error(exc)}", id=_salvaged_id(stripped))
     if end != len(stripped):
-        return Invalid(text, f"not JSON: extra data after the value at column {end + 1}")
+        rid = value.get("id") if isinstance(value, dict) else None
+        return Invalid(
+            text,
+            f"not JSON: extra data after the value at column {end + 1}",
+            id=rid if _is_valid_id(rid) else None,
+        )
     if isinstance(value, list):
         return Invalid(
             text,
@@ -230,11 +237,13 @@ def _parse(frame: str | bytes) -> ParsedFrame:
 def _salvage(raw_bytes: bytes, reason: str) -> Invalid:
     """Invalid UTF-8 is still Invalid, but keep its id so the request it answers can fail."""
     readable = _parse(raw_bytes.decode("utf-8", "replace"))
+    # An id with a replaced character is not what the server sent: never echo it.
+    rid = None if isinstance(readable, Notification) else readable.id
+    if isinstance(rid, str) and "\ufffd" in rid:
+        rid = None
     if isinstance(readable, Invalid):
-        return Invalid(raw_bytes, reason, id=readable.id, value=readable.value)
-    if isinstance(readable, Notification):
-        return Invalid(raw_bytes, reason, value=readable.to_dict())
-    return Invalid(raw_bytes, reason, id=readable.id, value=readable.to_dict())
+        return Invalid(raw_bytes, reason, id=rid, value=readable.value)
+    return Invalid(raw_bytes, reason, id=rid, value=readable.to_dict())
 
 
 def _json_type(value: Any) -> str:

@@ -169,8 +169,8 @@ class SseDecoder:
             if name != b"data":
                 return None  # an endless id/event/retry line is not believed
         if name == b"data":
-            self._data_bytes += len(value)
             piece = b"\n" + value if self._has_data else value
+            self._data_bytes += len(piece)  # the joining LF is data too
             room = self.max_event_bytes - len(self._data)
             if len(piece) > room:
                 piece = piece[: max(room, 0)]

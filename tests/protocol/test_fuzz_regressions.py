@@ -12,6 +12,7 @@ import math
 
 import pytest
 
+from inspector.protocol.errors import LocalProtocolError
 from inspector.protocol.events import NotificationReceived, ProtocolViolation, RequestFailed
 from inspector.protocol.jsonrpc import (
     ErrorResponse,
@@ -162,3 +163,38 @@ def test_a_number_beyond_a_double_is_never_written_as_infinity() -> None:
 def test_nan_cannot_be_sent() -> None:
     with pytest.raises(ValueError, match="NaN"):
         encode(Notification("n", {"x": math.nan}))
+
+
+def test_sse_event_size_counts_the_line_feeds_that_join_data_lines() -> None:
+    decoder = SseDecoder(64)
+    (first,) = decoder.feed(b"data\ndata\n\n")
+    assert (first.data, first.size) == ("\n", 1)
+    (second,) = decoder.feed(b"data: x\ndata: y\n\n")
+    assert (second.data, second.size) == ("x\ny", 3)
+
+
+def test_an_id_damaged_by_invalid_utf8_is_not_kept() -> None:
+    parsed = parse_frame(b'{"jsonrpc":"2.0","id":"\xed\xa0\x80","method":"x/y"}')
+    assert isinstance(parsed, Invalid) and parsed.id is None
+    parsed = parse_frame(b'{"jsonrpc":"2.0","id":7,"result":{"t":"\xff"}}')
+    assert isinstance(parsed, Invalid) and parsed.id == 7
+
+
+@pytest.mark.parametrize(
+    ("frame", "rid"),
+    [
+        ('{"jsonrpc":"2.0","id":1,"result":{"x":NaN}}', 1),  # Python's json.dumps default
+        ('{"jsonrpc":"2.0","id":"a","result":{"cut', "a"),  # a line cut short
+        ('{"jsonrpc":"2.0","id":3,"result":{}}{"x":1}', 3),  # two values on a line
+        ('{"jsonrpc":"2.0","result":{"id":9},"error":NaN}', None),  # only a nested id
+    ],
+)
+def test_not_json_as_a_whole_still_keeps_a_readable_top_level_id(frame: str, rid: object) -> None:
+    parsed = parse_frame(frame)
+    assert isinstance(parsed, Invalid) and parsed.id == rid
+
+
+def test_params_with_a_meta_that_is_not_an_object_are_refused_clearly() -> None:
+    conn, _server = legacy_session()
+    with pytest.raises(LocalProtocolError, match='"_meta" must be an object'):
+        conn.send_request("tools/list", {"_meta": True}, now=0.0, progress=True)
