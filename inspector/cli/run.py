@@ -36,6 +36,7 @@ from inspector.recording.redaction import spec_for_profile
 from inspector.recording.writer import RecordingResponder, SessionRecorder
 from inspector.session import (
     ConnectError,
+    ConnectTimeout,
     InputRejected,
     PolicyResponder,
     RequestError,
@@ -85,6 +86,20 @@ def _tool_arguments(ns: argparse.Namespace) -> dict[str, Any]:
     return arguments
 
 
+# Methods the 2026-07-28 schema does not have, and what the modern era uses instead.
+_NOT_MODERN = {
+    "ping": "there is no ping; send server/discover (--method server/discover) to check "
+    "that the server answers",
+    "logging/setLevel": "the log level rides in each request's _meta: add --log-level "
+    "LEVEL to the method you run",
+}
+
+
+def _not_in_modern(method: str) -> str | None:
+    why = _NOT_MODERN.get(method)
+    return f"{method} does not exist in protocol 2026-07-28 (modern era): {why}" if why else None
+
+
 def _check_usage(ns: argparse.Namespace) -> None:
     """The method's own arguments. A server must be named first; the rest of the server's
     options are read after these, by `profile_from_args`."""
@@ -102,6 +117,8 @@ def _check_usage(ns: argparse.Namespace) -> None:
             raise UsageError(f"{ns.method} needs {flag}")
     if ns.method == "completion/complete" and bool(ns.prompt_name) == bool(ns.uri_template):
         raise UsageError("completion/complete needs exactly one of --prompt-name, --uri-template")
+    if ns.era == "modern" and (why := _not_in_modern(ns.method)):
+        raise UsageError(why)
     if ns.method == "server/discover" and ns.era == "legacy":
         raise UsageError("server/discover is a modern-era method: add --era modern or --era auto")
     if ns.timeout <= 0:
@@ -112,6 +129,8 @@ def _check_usage(ns: argparse.Namespace) -> None:
 
 async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[str, Any], int]:
     method = ns.method
+    if session.era is Era.MODERN and (why := _not_in_modern(method)):
+        raise UsageError(why)  # --era auto, and the server turned out modern
     if method in ("initialize", "server/discover"):
         ready = session.ready_info
         assert ready is not None
@@ -154,8 +173,6 @@ async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[st
             ref, ns.argument_name, ns.argument_value, context or None, override=ns.override
         ), EXIT_OK
     if method == "logging/setLevel":
-        if session.era is Era.MODERN:
-            _diag("note: the modern era has no logging/setLevel; the level rides in each request")
         return await session.client.set_log_level(ns.log_level), EXIT_OK
     raise UsageError(f"unknown method {method}")  # pragma: no cover - argparse checks choices
 
@@ -216,6 +233,9 @@ async def run_cli(ns: argparse.Namespace) -> int:
             await session.connect(timeout=timeout)
             if recorder is not None and session.ready_info is not None:
                 recorder.ready(session.ready_info)
+        except ConnectTimeout as exc:
+            _diag(f"error: timed out while connecting: {diagnostics.connect_failure(str(exc))}")
+            return EXIT_TIMEOUT
         except ConnectError as exc:
             # Let the reader drain what the dying server still wrote (stderr, garbage).
             await asyncio.sleep(0.1)

@@ -87,6 +87,7 @@ class ClientConnection:
         self._mrtr = MrtrRounds(parts)
         self._server_side = ServerSide(parts)
         self._responses = Responses(parts, self._handshake, self._mrtr)
+        self._handshake_timed_out = False
 
     # ------------------------------------------------------------- what is known
     @property
@@ -125,6 +126,11 @@ class ClientConnection:
     @property
     def handshake_result(self) -> dict[str, Any] | None:
         return self._negotiated.handshake_result
+
+    @property
+    def handshake_timed_out(self) -> bool:
+        """The handshake failed because its request got no answer in time."""
+        return self._handshake_timed_out
 
     @property
     def initialized_sent(self) -> bool:
@@ -294,6 +300,7 @@ class ClientConnection:
             )
             events.extend(self._give_up(p, "timeout", "timed out", f"{p.method}: {what}"))
             if p.internal is not None:
+                self._handshake_timed_out = True
                 events.extend(self._handshake.fail(f"{p.method} timed out: {what}"))
         return events
 

@@ -46,6 +46,7 @@ from inspector.session.client import McpClient
 from inspector.session.exceptions import (
     ConnectError,
     ConnectionClosed,
+    ConnectTimeout,
     RequestNotAllowed,
     SessionError,
     error_for,
@@ -190,7 +191,7 @@ class Session:
                 return await asyncio.shield(self._ready)
             return await asyncio.wait_for(asyncio.shield(self._ready), timeout)
         except TimeoutError:
-            raise ConnectError(f"the handshake took longer than {timeout:g} s") from None
+            raise ConnectTimeout(f"the handshake took longer than {timeout:g} s") from None
 
     async def close(self) -> None:
         """Shut the server down (the transport's ladder) and fail what is pending.
@@ -401,7 +402,9 @@ class Session:
         if ready is None or ready.done():
             return
         if self.conn.state in (ConnectionState.FAILED, ConnectionState.CLOSED):
-            ready.set_exception(ConnectError(self.conn.failure or "the handshake failed"))
+            why = self.conn.failure or "the handshake failed"
+            timed_out = self.conn.handshake_timed_out
+            ready.set_exception(ConnectTimeout(why) if timed_out else ConnectError(why))
 
     async def _write_loop(self) -> None:
         while True:
@@ -512,7 +515,7 @@ class Session:
         try:
             return await asyncio.wait_for(asyncio.shield(self._ready), timeout)
         except TimeoutError:
-            raise ConnectError(f"re-initializing took longer than {timeout:g} s") from None
+            raise ConnectTimeout(f"re-initializing took longer than {timeout:g} s") from None
 
     def _on_stderr(self, event: StderrLine) -> None:
         self._traffic.stderr(event)
