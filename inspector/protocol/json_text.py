@@ -20,7 +20,14 @@ import re
 from collections.abc import Callable
 from typing import Any, Final, cast
 
-__all__ = ["JSON_WHITESPACE", "dumps", "excerpt", "has_lone_surrogate", "top_level_member"]
+__all__ = [
+    "JSON_WHITESPACE",
+    "dumps",
+    "excerpt",
+    "has_lone_surrogate",
+    "split_array",
+    "top_level_member",
+]
 
 JSON_WHITESPACE: Final = " \t\n\r"
 
@@ -153,3 +160,28 @@ def _skip_value(text: str, i: int) -> int:
         i = match.end()
         if depth == 0:
             return i
+
+
+def split_array(text: str) -> list[str] | None:
+    """The exact text of each member of the top-level JSON array in `text` (a JSON-RPC
+    batch), so each can be shown and parsed as sent; None when `text` is not an array
+    this can split (the caller already knows it decodes)."""
+    try:
+        i = _skip_ws(text, 0)
+        if text[i] != "[":
+            return None
+        i = _skip_ws(text, i + 1)
+        members: list[str] = []
+        if text[i] == "]":
+            return members
+        while True:
+            end = _skip_value(text, i)
+            members.append(text[i:end])
+            i = _skip_ws(text, end)
+            if text[i] == "]":
+                return members
+            if text[i] != ",":
+                return None
+            i = _skip_ws(text, i + 1)
+    except (ValueError, IndexError):
+        return None

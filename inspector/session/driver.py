@@ -51,7 +51,7 @@ from inspector.session.exceptions import (
     SessionError,
     error_for,
 )
-from inspector.session.frames import frame_note, oversized
+from inspector.session.frames import batch_members, frame_note, oversized
 from inspector.session.outgoing import outgoing_for
 from inspector.session.resend_policy import MAX_RESENDS, ResendPolicy
 from inspector.session.responder import PolicyResponder, Responder
@@ -440,10 +440,17 @@ class Session:
             log.exception("session read loop failed")
             self._on_closed(TransportClosed(f"reading failed: {exc}", error=True))
 
-    def _on_frame(self, event: FrameReceived) -> None:
+    def _on_frame(self, event: FrameReceived, batch_note: str | None = None) -> None:
         now = self._clock()
         frame = oversized(event) if event.truncated else parse_frame(event.raw)
-        notes: list[str] = []
+        if (
+            batch_note is None  # a batch inside a batch is not unpacked again
+            and isinstance(frame, Invalid)
+            and isinstance(frame.value, list)
+            and self._on_batch(event, frame)
+        ):
+            return
+        notes: list[str] = [batch_note] if batch_note else []
         if isinstance(frame, Invalid):
             pollution = self.transport.kind == "stdio" and frame.reason.startswith("not JSON")
             notes.append(f"stdout pollution: {frame.reason}" if pollution else frame.reason)
@@ -455,6 +462,18 @@ class Session:
         for ev in events:
             self._dispatch(ev)
         self._after_change()
+
+    def _on_batch(self, event: FrameReceived, frame: Invalid) -> bool:
+        """A JSON-RPC batch: each member handled (and logged) as a message of its own."""
+        batch = batch_members(event, frame, self.conn.protocol_version)
+        if batch is None:
+            return False
+        members, violation = batch
+        if violation is not None:
+            self._dispatch(violation)
+        for member, note in members:
+            self._on_frame(member, note)
+        return True
 
     def _on_delivery_failed(self, event: DeliveryFailed) -> None:
         error = None

@@ -7,10 +7,12 @@ import json
 import re
 
 from inspector.protocol.events import Event, LateResponse, ProtocolViolation, UnmatchedResponse
+from inspector.protocol.json_text import split_array
 from inspector.protocol.jsonrpc import Invalid, RequestId
+from inspector.protocol.versions import features, is_supported
 from inspector.transports.base import FrameReceived
 
-__all__ = ["frame_note", "oversized"]
+__all__ = ["batch_members", "frame_note", "oversized"]
 
 # The start of a response: {"jsonrpc":"2.0","id":ID,"result"|"error" (either key order).
 _RESPONSE_HEAD = re.compile(
@@ -44,3 +46,40 @@ def frame_note(event: Event) -> str | None:
     if isinstance(event, LateResponse):
         return f"late response to {event.method} (given up: {event.why_given_up})"
     return None
+
+
+def batch_members(
+    event: FrameReceived, frame: Invalid, version: str | None
+) -> tuple[list[tuple[FrameReceived, str]], ProtocolViolation | None] | None:
+    """A JSON-RPC batch split into its members: each with its exact text (so the log shows
+    what was sent) and a note saying it came in a batch; and the violation, when the
+    agreed version has no batches (only 2025-03-26 has them). None: not a batch to split
+    (empty, cut, not UTF-8)."""
+    if event.truncated or not isinstance(event.raw, str) or not isinstance(frame.value, list):
+        return None
+    members = split_array(event.raw)
+    if not members:
+        return None
+    count = len(members)
+    split = [
+        (
+            FrameReceived(
+                text,
+                len(text.encode("utf-8", "surrogatepass")),
+                http=event.http,
+                sse_event_id=event.sse_event_id,
+            ),
+            f"message {n} of {count} in one JSON-RPC batch",
+        )
+        for n, text in enumerate(members, 1)
+    ]
+    allowed = version is not None and is_supported(version) and features(version).json_rpc_batches
+    violation = None
+    if not allowed:
+        violation = ProtocolViolation(
+            "batch",
+            f"the server sent a JSON-RPC batch of {count} messages; batches exist only in "
+            f"protocol 2025-03-26 (this session: {version or 'not agreed yet'}); each "
+            "message handled on its own",
+        )
+    return split, violation

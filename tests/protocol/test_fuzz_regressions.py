@@ -198,3 +198,13 @@ def test_params_with_a_meta_that_is_not_an_object_are_refused_clearly() -> None:
     conn, _server = legacy_session()
     with pytest.raises(LocalProtocolError, match='"_meta" must be an object'):
         conn.send_request("tools/list", {"_meta": True}, now=0.0, progress=True)
+
+
+def test_split_array_keeps_each_members_exact_text() -> None:
+    from inspector.protocol.json_text import split_array
+
+    text = ' [ {"a": "x,]"} ,\n[1, [2]],3 , "s\\"]" ]'
+    assert split_array(text) == ['{"a": "x,]"}', "[1, [2]]", "3", '"s\\"]"']
+    assert split_array("[]") == []
+    assert split_array('{"a":1}') is None
+    assert split_array("[1,") is None

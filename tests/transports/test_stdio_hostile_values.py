@@ -66,3 +66,29 @@ async def test_deep_nesting_fails_the_call_at_once(make: Callable[..., Harness])
     with pytest.raises(ProtocolFailure, match="malformed"):
         await harness.session.request("tools/call", {"name": "deep"}, timeout=20)
     await assert_still_works(harness)
+
+
+@pytest.mark.parametrize(("version", "flagged"), [("2025-03-26", False), ("2025-06-18", True)])
+async def test_a_json_rpc_batch_is_unpacked_into_its_messages(
+    make: Callable[..., Harness], version: str, flagged: bool
+) -> None:
+    harness = await connected(make, "hostile", "--protocol", version)
+    assert harness.session.protocol_version == version
+    result = await harness.session.request("tools/call", {"name": "batch"}, timeout=5)
+    assert text_of(result) == "batched"
+    logs = [
+        e.notification
+        for e in harness.of_type(NotificationReceived)
+        if e.notification.method == "notifications/message"
+    ]
+    assert [n.params for n in logs] == [{"level": "info", "data": "in a batch"}]
+    # The log has one row per member, each its exact text, saying it came in a batch.
+    rows = [e for e in harness.log if e.direction == "in" and "batch" in (e.note or "")]
+    assert [r.kind for r in rows] == ["notification", "response"]
+    assert all("of 2 in one JSON-RPC batch" in (r.note or "") for r in rows)
+    assert not any(e.kind == "invalid" for e in harness.log)
+    violations = [v for v in harness.of_type(ProtocolViolation) if "batch" in v.message]
+    assert bool(violations) is flagged
+    if flagged:
+        assert "2025-03-26" in violations[0].message
+    await assert_still_works(harness)

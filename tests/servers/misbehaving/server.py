@@ -87,9 +87,12 @@ def read_messages() -> Any:
         yield msg
 
 
+PROTOCOL = ["2025-06-18"]  # --protocol
+
+
 def initialize_result() -> dict[str, Any]:
     return {
-        "protocolVersion": "2025-06-18",
+        "protocolVersion": PROTOCOL[0],
         "capabilities": {"tools": {}, "logging": {}},
         "serverInfo": {"name": "misbehaving", "version": "0"},
     }
@@ -240,7 +243,9 @@ def main() -> int:
     parser.add_argument("--mode", required=True)
     parser.add_argument("--size", type=int, default=20 * 1024 * 1024)
     parser.add_argument("--count", type=int, default=20_000)
+    parser.add_argument("--protocol", default="2025-06-18", help="the version it answers")
     args = parser.parse_args()
+    PROTOCOL[0] = args.protocol
     if args.mode == "exit-early":
         log("fatal: missing required environment variable API_KEY")
         return 1
