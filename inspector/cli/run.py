@@ -226,7 +226,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
     recorder = _start_recorder(ns, session, profile) if ns.record else None
     if recorder is not None:
         session.responder = RecordingResponder(responder, recorder)
-    diagnostics = SessionDiagnostics(ns.verbose)
+    diagnostics = SessionDiagnostics(ns.verbose, transport.kind)
     session.add_listener(diagnostics)
     try:
         try:

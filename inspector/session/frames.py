@@ -27,7 +27,12 @@ def oversized(event: FrameReceived) -> Invalid:
     When the head shows it is a response, keep its id (and a stand-in value without a
     method) so the connection fails the request it answers now, instead of at its timeout.
     """
-    reason = f"frame of {event.size:,} bytes exceeds the size limit; only its head was kept"
+    reason = (
+        f"an HTTP response of more than {event.size - 1:,} bytes exceeds the size limit "
+        "(reading stopped there); only its head was kept"
+        if event.size_unknown
+        else f"frame of {event.size:,} bytes exceeds the size limit; only its head was kept"
+    )
     head = event.raw if isinstance(event.raw, bytes) else event.raw.encode("utf-8", "replace")
     match = _RESPONSE_HEAD.match(head)
     if match is None:

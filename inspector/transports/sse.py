@@ -24,6 +24,9 @@ _EOL: Final = re.compile(rb"[\r\n]")
 # A reconnection delay of more than 10 digits (about 115 days) is not believed; int()
 # of thousands of digits even raises (Python's limit on long digit strings).
 _MAX_RETRY_DIGITS: Final = 10
+# What is kept of an event over the limit (as of a stdio line over it): enough to read its
+# id and see what it was; the rest is counted, not kept.
+_HEAD_BYTES: Final = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,10 @@ class SseDecoder:
     @property
     def _line_cap(self) -> int:
         return self.max_event_bytes + 64  # room for the field name
+
+    @property
+    def _head_cap(self) -> int:
+        return min(self.max_event_bytes, _HEAD_BYTES) + 64
 
     def reset(self) -> None:
         """Forget the stream in progress (per spec an unfinished event is discarded)."""
@@ -109,9 +116,9 @@ class SseDecoder:
                     self._scan = 0
                 elif len(self._buf) > self._line_cap:
                     # A line with no end in sight: keep its head, drop the rest as it comes.
-                    self._take_line(bytes(self._buf[: self._line_cap]), overflow=True)
+                    self._take_line(bytes(self._buf[: self._head_cap]), overflow=True)
                     if self._skipping_data:
-                        self._data_bytes += len(self._buf) - self._line_cap
+                        self._data_bytes += len(self._buf) - self._head_cap
                     self._skipping = True
                     self._buf.clear()
                     self._scan = 0
@@ -132,9 +139,9 @@ class SseDecoder:
                     self._data_bytes += len(line)
                 continue
             if len(line) > self._line_cap:  # arrived whole, but over the cap all the same
-                self._take_line(line[: self._line_cap], overflow=True)
+                self._take_line(line[: self._head_cap], overflow=True)
                 if self._skipping_data:
-                    self._data_bytes += len(line) - self._line_cap
+                    self._data_bytes += len(line) - self._head_cap
                 self._skipping_data = False
                 continue
             event = self._take_line(line, overflow=False)
@@ -176,6 +183,8 @@ class SseDecoder:
                 piece = piece[: max(room, 0)]
                 self._truncated = True
             self._data += piece
+            if self._truncated and len(self._data) > _HEAD_BYTES:
+                del self._data[_HEAD_BYTES:]  # only the head of a flagged event is kept
             self._has_data = True
         elif name == b"event":
             self._event = value.decode("utf-8", "replace")

@@ -339,11 +339,16 @@ class StreamableHttpTransport(Transport):
             body, size, truncated = await read_body(response, self.params.max_body_bytes)
             exchange = exchange_of(request, response, self._secret)
             await self._emit(exchange)
-            await self._emit(FrameReceived(body, size, truncated, http=exchange))
+            await self._emit(
+                FrameReceived(body, size, truncated, http=exchange, size_unknown=truncated)
+            )
             if truncated:
                 await self._emit(
                     DeliveryFailed(
-                        info.wire_id, f"the response of {size:,} bytes exceeds the size limit"
+                        info.wire_id,
+                        f"the HTTP response exceeds the size limit of "
+                        f"{self.params.max_body_bytes:,} bytes (reading stopped there: more "
+                        f"than {size - 1:,} bytes; its first 64 KiB are kept)",
                     )
                 )
             elif not answers(body, info.wire_id):

@@ -31,7 +31,7 @@ def url(server: Served, scenario: str, query: str = "") -> str:
 
 def test_a_session_id_outside_visible_ascii_is_refused_at_once(server: Served) -> None:
     started = time.monotonic()
-    code, out, err = run_cli(
+    code, _out, err = run_cli(
         "--method", "tools/list", "--url", url(server, "badsid"), "--timeout", "10"
     )  # fmt: skip
     assert code == 3, err
@@ -67,7 +67,7 @@ def test_http_404_reinitializes_once_and_replays_a_list(server: Served) -> None:
 
 
 def test_http_404_again_after_reinitializing_fails_clearly(server: Served) -> None:
-    code, out, err = run_cli("--method", "tools/list", "--url", url(server, "gone"))
+    code, _out, err = run_cli("--method", "tools/list", "--url", url(server, "gone"))
     assert code == 3, err
     assert "404" in err and "again" in err
     assert "Traceback" not in err
