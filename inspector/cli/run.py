@@ -177,6 +177,65 @@ async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[st
     raise UsageError(f"unknown method {method}")  # pragma: no cover - argparse checks choices
 
 
+# What may be sent again after the server lost the session: nothing here changes anything.
+_SAFE_TO_REPLAY = frozenset(
+    {
+        "initialize",
+        "server/discover",
+        "ping",
+        "tools/list",
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+        "resources/read",
+        "prompts/get",
+        "completion/complete",
+        "logging/setLevel",
+    }
+)
+
+
+async def _run_with_one_reinitialize(
+    session: Session, ns: argparse.Namespace, timeout: float
+) -> tuple[dict[str, Any], int]:
+    """spec (streamable HTTP, session management): on HTTP 404 for its session id, the
+    client MUST start a new session with a new initialize. Once, and the request again only
+    when it is safe to (a list or a read; never a tool call, which may have run)."""
+    try:
+        return await _run_method(session, ns)
+    except RequestError:
+        if session.session_expired is None:
+            raise
+    _diag(
+        "note: the server no longer knows the session (HTTP 404): re-initializing once, "
+        "as the spec requires"
+    )
+    if ns.method not in _SAFE_TO_REPLAY:
+        raise SessionLost(
+            f"the session expired before {ns.method} was answered; a new session was not "
+            f"started and {ns.method} was not sent again (it may have run): run the command "
+            "again"
+        )
+    try:
+        await session.reinitialize(timeout)
+    except ConnectError as exc:
+        raise SessionLost(f"re-initializing after HTTP 404 failed: {exc}") from exc
+    _diag(f"note: a new session started; sending {ns.method} again")
+    try:
+        return await _run_method(session, ns)
+    except RequestError as exc:
+        if session.session_expired is None:
+            raise
+        raise SessionLost(
+            f"the server answered HTTP 404 again for the new session ({exc}); giving up "
+            "(re-initializing only once)"
+        ) from exc
+
+
+class SessionLost(Exception):
+    """The server lost the session and it could not be (or was not) started again."""
+
+
 def _print_result(result: dict[str, Any], compact: bool) -> None:
     text = (
         json.dumps(result, ensure_ascii=False, separators=(",", ":"))
@@ -244,7 +303,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
         if session.era is Era.LEGACY and ns.log_level and ns.method != "logging/setLevel":
             await session.client.set_log_level(ns.log_level)
         try:
-            result, code = await _run_method(session, ns)
+            result, code = await _run_with_one_reinitialize(session, ns, timeout)
         except RequestNotAllowed as exc:
             _diag(f"error: {exc}")
             return EXIT_USAGE
@@ -263,7 +322,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
         except InputRejected as exc:
             _diag(f"error: {exc}")
             return EXIT_RPC_ERROR
-        except PaginationError as exc:
+        except (PaginationError, SessionLost) as exc:
             _diag(f"error: {exc}")
             return EXIT_CONNECTION
         except RequestError as exc:

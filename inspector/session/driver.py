@@ -51,7 +51,13 @@ from inspector.session.exceptions import (
     SessionError,
     error_for,
 )
-from inspector.session.frames import batch_members, frame_note, oversized
+from inspector.session.frames import (
+    REINIT_ONCE,
+    REINIT_REFUSED,
+    batch_members,
+    frame_note,
+    oversized,
+)
 from inspector.session.outgoing import outgoing_for
 from inspector.session.resend_policy import MAX_RESENDS, ResendPolicy
 from inspector.session.responder import PolicyResponder, Responder
@@ -108,6 +114,7 @@ class Session:
         self.tool_headers = ToolHeaderRegistry()
         self.client = McpClient(self, self.tool_headers)
         self.auto_reinitialize = False
+        self._reinit_spent = False  # re-initialized, and no request of the user's since
         self.session_expired: str | None = None
         self._reinit_task: asyncio.Task[None] | None = None
         self._resends = ResendPolicy()
@@ -240,6 +247,7 @@ class Session:
         override: bool = False,
     ) -> Call:
         """Queue a request and return its `Call` at once (for cancel and progress)."""
+        self._reinit_spent = False  # a new request may re-initialize once again
         if self._closed is not None:
             raise ConnectionClosed(
                 RequestFailed(0, method, "closed", f"{method}: {self._closed.reason}")
@@ -443,12 +451,8 @@ class Session:
     def _on_frame(self, event: FrameReceived, batch_note: str | None = None) -> None:
         now = self._clock()
         frame = oversized(event) if event.truncated else parse_frame(event.raw)
-        if (
-            batch_note is None  # a batch inside a batch is not unpacked again
-            and isinstance(frame, Invalid)
-            and isinstance(frame.value, list)
-            and self._on_batch(event, frame)
-        ):
+        # A JSON-RPC batch is unpacked (once: a batch inside a batch is not).
+        if batch_note is None and isinstance(frame, Invalid) and self._on_batch(event, frame):
             return
         notes: list[str] = [batch_note] if batch_note else []
         if isinstance(frame, Invalid):
@@ -515,6 +519,10 @@ class Session:
             self._dispatch(ev)
         self._notify(event)
         if self.auto_reinitialize and not self._closing:
+            self._traffic.note(REINIT_REFUSED if self._reinit_spent else REINIT_ONCE)
+            if self._reinit_spent:
+                return
+            self._reinit_spent = True
             self._reinit_task = asyncio.create_task(self._auto_reinitialize())
 
     async def _auto_reinitialize(self) -> None:

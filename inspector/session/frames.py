@@ -12,7 +12,17 @@ from inspector.protocol.jsonrpc import Invalid, RequestId
 from inspector.protocol.versions import features, is_supported
 from inspector.transports.base import FrameReceived
 
-__all__ = ["batch_members", "frame_note", "oversized"]
+__all__ = ["REINIT_ONCE", "REINIT_REFUSED", "batch_members", "frame_note", "oversized"]
+
+# What the log says when the server lost the session (HTTP 404) and the driver starts one.
+REINIT_ONCE = (
+    "re-initializing once: a new initialize without a session id (spec: the client MUST "
+    "start a new session after HTTP 404)"
+)
+REINIT_REFUSED = (
+    "the server lost the new session too: not re-initializing again (once per request; "
+    "reconnect to start over)"
+)
 
 # The start of a response: {"jsonrpc":"2.0","id":ID,"result"|"error" (either key order).
 _RESPONSE_HEAD = re.compile(

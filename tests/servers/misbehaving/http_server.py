@@ -93,7 +93,9 @@ class Exchange:
         self.body = body
         self.writer = writer
         self.reader = reader
-        self.target = path + ("?" + "&".join(f"{k}={v[0]}" for k, v in query.items()) if query else "")
+        self.target = path + (
+            "?" + "&".join(f"{k}={v[0]}" for k, v in query.items()) if query else ""
+        )
 
     def _head(self, status: int, headers: dict[str, str]) -> bytes:
         lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}"]
@@ -256,7 +258,7 @@ class Server:
             "method": "notifications/message",
             "params": {"level": "info", "data": "listing tools"},
         }
-        if scenario == "ok":
+        if scenario == "ok" or (scenario == "restart" and ex.target in self.restarted):
             await ex.json(answer)
         elif scenario == "cut":
             whole = event(answer, "3")
