@@ -22,6 +22,7 @@ from inspector.transports.base import (
     TransportError,
     TransportEvent,
 )
+from inspector.transports.http_bodies import json_rpc_error
 from inspector.transports.http_common import HttpParams, is_modern_error_body
 from inspector.transports.legacy_sse import LegacySseTransport
 from inspector.transports.streamable_http import StreamableHttpTransport
@@ -104,6 +105,10 @@ class AutoHttpTransport(Transport):
                 if not self.decided and isinstance(event, HttpExchange) and event.method == "POST":
                     # The answer to the first POST decides (its exchange comes before the
                     # frames and failures it carried).
+                    if self._probe_answered_with_an_error(event):
+                        self._first = None  # the next request (initialize) decides
+                        yield event
+                        continue
                     if not self._refused_like_an_old_server(event):
                         self.decided = True
                         yield event
@@ -130,6 +135,18 @@ class AutoHttpTransport(Transport):
         if self._first is None or exchange.status not in _FALLBACK_STATUSES:
             return False
         return not is_modern_error_body(exchange.body_excerpt or "")
+
+    def _probe_answered_with_an_error(self, exchange: HttpExchange) -> bool:
+        """The auto era's server/discover answered 4xx with a JSON-RPC error (a 2025
+        server's "Bad Request", id null): that error is the probe's answer, and the session
+        falls back to initialize at once. The transport is not decided yet: the initialize
+        POST decides (an HTTP+SSE server refuses it too; a 2025 server answers it), so no
+        HTTP+SSE GET is tried against a server that speaks streamable HTTP."""
+        if self._first is None or self._first[1].method != "server/discover":
+            return False
+        if exchange.status not in _FALLBACK_STATUSES:
+            return False
+        return json_rpc_error(exchange.body_excerpt or "")[0] is not None
 
     async def _switch(self, refused: HttpExchange) -> TransportEvent | None:
         """Try HTTP+SSE. None on success; else an exchange note to show before the failure."""

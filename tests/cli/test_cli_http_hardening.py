@@ -71,3 +71,22 @@ def test_http_404_again_after_reinitializing_fails_clearly(server: Served) -> No
     assert code == 3, err
     assert "404" in err and "again" in err
     assert "Traceback" not in err
+
+
+def test_auto_era_against_a_2025_only_server_falls_back_at_once(server: Served) -> None:
+    """server/discover is answered HTTP 400 with a JSON-RPC error (id null): that is the
+    probe's answer, so initialize follows at once, and no HTTP+SSE GET is tried."""
+    run = uuid.uuid4().hex
+    started = time.monotonic()
+    code, out, err = run_cli(
+        "--method", "tools/list", "--era", "auto", "--url", url(server, "ok", f"?run={run}")
+    )  # fmt: skip
+    elapsed = time.monotonic() - started
+    assert code == 0, err
+    assert [t["name"] for t in out["tools"]] == ["echo"]
+    assert elapsed < 5, elapsed
+    requests = [line for line in server.log().splitlines() if f"run={run}" in line]
+    assert requests[0].startswith("POST") and '"server/discover"' in requests[0]
+    # The only GET is the session's own stream, after initialize: no HTTP+SSE probe.
+    probes = [line for line in requests if line.startswith("GET") and "session=None" in line]
+    assert not probes, requests
