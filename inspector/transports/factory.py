@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Mapping
+from dataclasses import replace
 from typing import Final, Literal
 
 import httpx
 
 from inspector.transports.base import (
     DEFAULT_MAX_MESSAGE_BYTES,
+    DeliveryFailed,
     HttpExchange,
     Outgoing,
     Transport,
@@ -78,6 +80,7 @@ class AutoHttpTransport(Transport):
         self.decided = False
         self._first: tuple[str, Outgoing] | None = None
         self.switch_note: str | None = None
+        self._not_sse: str | None = None  # why HTTP+SSE failed too, for the first request
 
     @property
     def kind(self) -> str:  # type: ignore[override]
@@ -122,12 +125,22 @@ class AutoHttpTransport(Transport):
                     # (frames, DeliveryFailed) follows, so the request fails with it.
                     yield failure
                     continue
+                if isinstance(event, DeliveryFailed):
+                    event = self._with_sse_reason(event)
                 yield event
             if not switched:
                 return
             yield HttpExchange(
                 "POST", self.params.url, None, note=self.switch_note or "auto-detect: switched"
             )
+
+    def _with_sse_reason(self, failed: DeliveryFailed) -> DeliveryFailed:
+        """The first request's failure says both attempts: the HTTP+SSE reason is often the
+        real one (a cross-origin endpoint); the POST's refusal alone misleads."""
+        first = self._first
+        if self._not_sse is None or first is None or failed.wire_id != first[1].wire_id:
+            return failed
+        return replace(failed, reason=f"{failed.reason}; and as HTTP+SSE: {self._not_sse}")
 
     def _refused_like_an_old_server(self, exchange: HttpExchange) -> bool:
         """spec 2026-07-28 "Backward Compatibility": 400, 404 or 405 whose body is not a
@@ -161,6 +174,7 @@ class AutoHttpTransport(Transport):
             await legacy.start()
         except TransportError as exc:
             self.decided = True
+            self._not_sse = str(exc)
             return HttpExchange(
                 "GET",
                 self.params.url,
