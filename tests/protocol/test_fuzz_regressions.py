@@ -208,3 +208,22 @@ def test_split_array_keeps_each_members_exact_text() -> None:
     assert split_array("[]") == []
     assert split_array('{"a":1}') is None
     assert split_array("[1,") is None
+
+
+def test_params_json_cannot_carry_are_refused_before_they_are_queued() -> None:
+    conn, server = legacy_session()
+    with pytest.raises(LocalProtocolError, match="NaN"):
+        conn.send_request("tools/call", {"name": "x", "arguments": {"n": math.nan}}, now=0.0)
+    with pytest.raises(LocalProtocolError, match="NaN"):
+        conn.send_notification("notifications/x", {"n": [math.nan]})
+    assert server.take() == []  # nothing reached the outbox; the writer never sees it
+    conn.send_request("tools/list", now=0.0)
+    assert [m.method for m in server.take() if isinstance(m, Request)] == ["tools/list"]
+
+
+def test_skipping_a_deeply_nested_value_is_fast_and_exact() -> None:
+    from inspector.protocol.json_text import top_level_member
+
+    deep = '[{"a":"]}"},' * 50_000 + "1" + "]" * 50_000
+    text = '{"x":' + deep + ',"id":"k"}'
+    assert top_level_member(text, "id") == (True, "k")
