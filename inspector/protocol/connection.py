@@ -64,7 +64,7 @@ def check_sendable(value: Any) -> None:
     try:
         dumps(value)
     except (ValueError, TypeError, RecursionError) as exc:
-        raise LocalProtocolError(f"cannot be sent as JSON: {exc}") from exc
+        raise LocalProtocolError(f"cannot be sent: {exc}") from exc
 
 
 class ClientConnection:

@@ -55,7 +55,7 @@ def _finite_copy(value: Any, depth: int = 0) -> Any:
     """`value` with infinities replaced by a marker string (NaN refused)."""
     if isinstance(value, float):
         if math.isnan(value):
-            raise ValueError("NaN cannot be sent: JSON has no NaN")
+            raise ValueError("it holds NaN, which JSON has no way to write")
         if math.isinf(value):
             return _POS_INF if value > 0 else _NEG_INF
         return value

@@ -63,3 +63,12 @@ def test_missing_discover_is_flagged_as_a_must() -> None:
     events = fake.start()
     (violation,) = [v for v in of_type(events, ProtocolViolation) if v.rule == "discover"]
     assert "MUST" in violation.message and "optional" not in violation.message
+
+
+def test_an_argument_json_cannot_carry_is_refused_not_hung() -> None:
+    code, out, err = run_cli(
+        "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=NaN",
+        "--timeout", "10", server=DEMO,
+    )  # fmt: skip
+    assert (code, out) == (2, None), err
+    assert "NaN" in err and "Traceback" not in err
