@@ -227,3 +227,11 @@ def test_skipping_a_deeply_nested_value_is_fast_and_exact() -> None:
     deep = '[{"a":"]}"},' * 50_000 + "1" + "]" * 50_000
     text = '{"x":' + deep + ',"id":"k"}'
     assert top_level_member(text, "id") == (True, "k")
+
+
+def test_a_surrogate_pair_held_as_two_code_points_goes_out_as_its_character() -> None:
+    """Only a str built in code can hold one (a parsed frame or Qt text never does): JSON
+    has one way to write it, the two escapes, which mean the pair's character."""
+    text = encode(Notification("n", {"x": "\ud83d\ude00"}))
+    wire_ok(text)
+    assert parse_frame(text.encode("utf-8")) == Notification("n", {"x": "\U0001f600"})
