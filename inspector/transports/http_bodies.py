@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import zlib
+from collections.abc import Iterator
 from typing import Any, Final
 
 import httpx
@@ -44,6 +45,13 @@ class _Inflater:
         self._started = True
         return out
 
+    def pieces(self, data: bytes, step: int = 1024 * 1024) -> Iterator[bytes]:
+        """What `data` inflates to, `step` bytes at a time (the caller stops when it has
+        enough: the rest is never inflated)."""
+        yield self.inflate(data, step)
+        while self._d.unconsumed_tail:
+            yield self.inflate(b"", step)
+
 
 async def read_body(response: httpx.Response, limit: int) -> tuple[str | bytes, int, bool]:
     """Read a body up to the size limit: (text or bytes, size, truncated).
@@ -58,14 +66,23 @@ async def read_body(response: httpx.Response, limit: int) -> tuple[str | bytes, 
     stream = response.aiter_raw() if inflater is not None else response.aiter_bytes()
     try:
         async for chunk in stream:
-            piece = inflater.inflate(chunk, limit + 1 - kept) if inflater else chunk
-            chunks.append(piece[: limit + 1 - kept])
-            kept += len(chunks[-1])
-            if kept > limit:
-                over = True
+            for piece in inflater.pieces(chunk) if inflater else (chunk,):
+                chunks.append(piece[: limit + 1 - kept] if kept + len(piece) > limit else piece)
+                kept += len(chunks[-1])
+                if kept > limit:
+                    over = True
+                    break
+            if over:
                 break
     except zlib.error as exc:
         raise httpx.DecodingError(f"the {encoding} body cannot be inflated: {exc}") from exc
+    if over:  # only the head is joined: no second copy of a body the size of the limit
+        head: list[bytes] = []
+        for chunk in chunks:
+            head.append(chunk)
+            if sum(map(len, head)) >= HEAD_BYTES:
+                break
+        chunks = head
     data = b"".join(chunks)
     if over:
         data = data[:HEAD_BYTES]
