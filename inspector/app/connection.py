@@ -225,6 +225,7 @@ class ConnectionModel:
             responder = self._responders(profile, roots_for(profile), self._ask_notice)
             self.responder = responder
             session = Session(transport, client_config_for(profile), responder)
+            session.auto_reinitialize = True  # HTTP 404 for the session: one new one
             self._follow(session, profile)
             self.session = session
             self.console.emit(f"── connecting to {profile.name}: {profile.target}")

@@ -30,8 +30,9 @@ def diag(text: str) -> None:
 class SessionDiagnostics:
     """Session listener that reports what a debugger must never hide, on stderr."""
 
-    def __init__(self, verbose: bool) -> None:
+    def __init__(self, verbose: bool, transport_kind: str = "stdio") -> None:
         self.verbose = verbose
+        self.transport_kind = transport_kind
         self.invalid: list[str] = []
         self.closed: TransportClosed | None = None
 
@@ -76,10 +77,12 @@ class SessionDiagnostics:
     def connect_failure(self, message: str) -> str:
         parts = [message]
         if self.invalid:
-            parts.append(
-                f"the server wrote {len(self.invalid)} invalid line(s) to stdout, first: "
-                f"{self.invalid[0]}"
+            where = (
+                "invalid line(s) to stdout"
+                if self.transport_kind == "stdio"
+                else "invalid message(s) in its HTTP responses or events"
             )
+            parts.append(f"the server wrote {len(self.invalid)} {where}, first: {self.invalid[0]}")
         if self.closed and self.closed.stderr_tail and self.closed.stderr_tail[-1] not in message:
             parts.append("last stderr: " + " | ".join(self.closed.stderr_tail[-3:]))
         return "; ".join(parts)

@@ -33,6 +33,7 @@ from inspector.protocol.versions import Era
 from inspector.recording.writer import RecordingResponder, SessionRecorder
 from inspector.session import (
     ConnectError,
+    ConnectTimeout,
     InputRejected,
     PolicyResponder,
     RequestError,
@@ -85,6 +86,20 @@ def _tool_arguments(ns: argparse.Namespace) -> dict[str, Any]:
     return arguments
 
 
+# Methods the 2026-07-28 schema does not have, and what the modern era uses instead.
+_NOT_MODERN = {
+    "ping": "there is no ping; send server/discover (--method server/discover) to check "
+    "that the server answers",
+    "logging/setLevel": "the log level rides in each request's _meta: add --log-level "
+    "LEVEL to the method you run",
+}
+
+
+def _not_in_modern(method: str) -> str | None:
+    why = _NOT_MODERN.get(method)
+    return f"{method} does not exist in protocol 2026-07-28 (modern era): {why}" if why else None
+
+
 def _check_usage(ns: argparse.Namespace) -> None:
     """The method's own arguments. A server must be named first; the rest of the server's
     options are read after these, by `profile_from_args`."""
@@ -104,6 +119,8 @@ def _check_usage(ns: argparse.Namespace) -> None:
             raise UsageError(f"{ns.method} needs {flag}")
     if ns.method == "completion/complete" and bool(ns.prompt_name) == bool(ns.uri_template):
         raise UsageError("completion/complete needs exactly one of --prompt-name, --uri-template")
+    if ns.era == "modern" and (why := _not_in_modern(ns.method)):
+        raise UsageError(why)
     if ns.method == "server/discover" and ns.era == "legacy":
         raise UsageError("server/discover is a modern-era method: add --era modern or --era auto")
     if ns.timeout <= 0:
@@ -114,6 +131,8 @@ def _check_usage(ns: argparse.Namespace) -> None:
 
 async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[str, Any], int]:
     method = ns.method
+    if session.era is Era.MODERN and (why := _not_in_modern(method)):
+        raise UsageError(why)  # --era auto, and the server turned out modern
     if method in ("initialize", "server/discover"):
         ready = session.ready_info
         assert ready is not None
@@ -156,10 +175,67 @@ async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[st
             ref, ns.argument_name, ns.argument_value, context or None, override=ns.override
         ), EXIT_OK
     if method == "logging/setLevel":
-        if session.era is Era.MODERN:
-            _diag("note: the modern era has no logging/setLevel; the level rides in each request")
         return await session.client.set_log_level(ns.log_level), EXIT_OK
     raise UsageError(f"unknown method {method}")  # pragma: no cover - argparse checks choices
+
+
+# What may be sent again after the server lost the session: nothing here changes anything.
+_SAFE_TO_REPLAY = frozenset(
+    {
+        "initialize",
+        "server/discover",
+        "ping",
+        "tools/list",
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+        "resources/read",
+        "prompts/get",
+        "completion/complete",
+        "logging/setLevel",
+    }
+)
+
+
+async def _run_with_one_reinitialize(
+    session: Session, ns: argparse.Namespace, timeout: float
+) -> tuple[dict[str, Any], int]:
+    """spec (streamable HTTP, session management): on HTTP 404 for its session id, the
+    client MUST start a new session with a new initialize. Once, and the request again only
+    when it is safe to (a list or a read; never a tool call, which may have run)."""
+    try:
+        return await _run_method(session, ns)
+    except RequestError:
+        if session.session_expired is None:
+            raise
+    _diag(
+        "note: the server no longer knows the session (HTTP 404): re-initializing once, "
+        "as the spec requires"
+    )
+    if ns.method not in _SAFE_TO_REPLAY:
+        raise SessionLost(
+            f"the session expired before {ns.method} was answered; a new session was not "
+            f"started and {ns.method} was not sent again (it may have run): run the command "
+            "again"
+        )
+    try:
+        await session.reinitialize(timeout)
+    except ConnectError as exc:
+        raise SessionLost(f"re-initializing after HTTP 404 failed: {exc}") from exc
+    _diag(f"note: a new session started; sending {ns.method} again")
+    try:
+        return await _run_method(session, ns)
+    except RequestError as exc:
+        if session.session_expired is None:
+            raise
+        raise SessionLost(
+            f"the server answered HTTP 404 again for the new session ({exc}); giving up "
+            "(re-initializing only once)"
+        ) from exc
+
+
+class SessionLost(Exception):
+    """The server lost the session and it could not be (or was not) started again."""
 
 
 def _print_result(result: dict[str, Any], compact: bool) -> None:
@@ -226,13 +302,16 @@ async def run_cli(ns: argparse.Namespace) -> int:
     if recorder is not None:
         how = "through the model (--sampling-*)" if model is not None else "by policy"
         session.responder = RecordingResponder(responder, recorder, how)
-    diagnostics = SessionDiagnostics(ns.verbose)
+    diagnostics = SessionDiagnostics(ns.verbose, transport.kind)
     session.add_listener(diagnostics)
     try:
         try:
             await session.connect(timeout=timeout)
             if recorder is not None and session.ready_info is not None:
                 recorder.ready(session.ready_info)
+        except ConnectTimeout as exc:
+            _diag(f"error: timed out while connecting: {diagnostics.connect_failure(str(exc))}")
+            return EXIT_TIMEOUT
         except ConnectError as exc:
             # Let the reader drain what the dying server still wrote (stderr, garbage).
             await asyncio.sleep(0.1)
@@ -241,7 +320,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
         if session.era is Era.LEGACY and ns.log_level and ns.method != "logging/setLevel":
             await session.client.set_log_level(ns.log_level)
         try:
-            result, code = await _run_method(session, ns)
+            result, code = await _run_with_one_reinitialize(session, ns, timeout)
         except RequestNotAllowed as exc:
             _diag(f"error: {exc}")
             return EXIT_USAGE
@@ -260,7 +339,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
         except InputRejected as exc:
             _diag(f"error: {exc}")
             return EXIT_RPC_ERROR
-        except PaginationError as exc:
+        except (PaginationError, SessionLost) as exc:
             _diag(f"error: {exc}")
             return EXIT_CONNECTION
         except RequestError as exc:

@@ -283,6 +283,7 @@ class TaskClient:
         mode = self.mode or "legacy"
         params = task_request_params({"name": name, "arguments": arguments}, mode, ttl_ms)
         session = self.session()
+        await session.client.learn_tool(name)  # modern HTTP: its Mcp-Param-* headers
         result = await session.request("tools/call", params)
         task = self.adopt(result, f"tools/call {name}")
         return task, result

@@ -27,6 +27,7 @@ from inspector.protocol.config import META_PREFIX, ClientConfig
 from inspector.protocol.errors import LocalProtocolError
 from inspector.protocol.events import Event, FailureKind, RequestFailed
 from inspector.protocol.handshake import Handshake
+from inspector.protocol.json_text import dumps
 from inspector.protocol.jsonrpc import (
     ErrorResponse,
     Invalid,
@@ -53,6 +54,17 @@ from inspector.protocol.version_retry import VersionRetry
 from inspector.protocol.versions import Era, EraSetting
 
 __all__ = ["META_PREFIX", "ClientConfig", "ClientConnection", "ConnectionState"]
+
+
+def check_sendable(value: Any) -> None:
+    """Refuse, before it is queued, what JSON cannot carry (NaN, a value nested too deeply,
+    a non-JSON type): once queued, it would stop the session's writer."""
+    if value is None:
+        return
+    try:
+        dumps(value)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise LocalProtocolError(f"cannot be sent: {exc}") from exc
 
 
 class ClientConnection:
@@ -87,6 +99,7 @@ class ClientConnection:
         self._mrtr = MrtrRounds(parts)
         self._server_side = ServerSide(parts)
         self._responses = Responses(parts, self._handshake, self._mrtr)
+        self._handshake_timed_out = False
 
     # ------------------------------------------------------------- what is known
     @property
@@ -125,6 +138,11 @@ class ClientConnection:
     @property
     def handshake_result(self) -> dict[str, Any] | None:
         return self._negotiated.handshake_result
+
+    @property
+    def handshake_timed_out(self) -> bool:
+        """The handshake failed because its request got no answer in time."""
+        return self._handshake_timed_out
 
     @property
     def initialized_sent(self) -> bool:
@@ -177,6 +195,9 @@ class ClientConnection:
         debugging a server that behaves differently from what it declared.
         """
         check_can_send(self._lifecycle, self._negotiated, method, override)
+        if params is not None and not isinstance(params.get("_meta", {}), dict):
+            raise LocalProtocolError('"_meta" must be an object (the client adds its keys)')
+        check_sendable(params)
         return self._wire.queue(
             method,
             params,
@@ -207,10 +228,12 @@ class ClientConnection:
         return pending.key
 
     def send_notification(self, method: str, params: dict[str, Any] | None = None) -> None:
+        check_sendable(params)
         self._outbox.put(Notification(method, params))
 
     def answer_ask(self, ask_id: int, result: dict[str, Any], now: float) -> list[Event]:
         """Answer a server ask (a sampling result, an ElicitResult, a ListRootsResult)."""
+        check_sendable(result)
         ask = self._asks.take(ask_id)
         if ask is None:
             return []  # withdrawn or already answered: nothing to send
@@ -292,6 +315,7 @@ class ClientConnection:
             )
             events.extend(self._give_up(p, "timeout", "timed out", f"{p.method}: {what}"))
             if p.internal is not None:
+                self._handshake_timed_out = True
                 events.extend(self._handshake.fail(f"{p.method} timed out: {what}"))
         return events
 

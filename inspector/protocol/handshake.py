@@ -186,12 +186,16 @@ class Handshake:
                 now, f"server/discover failed ({msg.code} {msg.message})"
             )
         if msg.code == METHOD_NOT_FOUND:
-            # spec 2026-07-28: server/discover is optional; go on without server info.
+            # spec 2026-07-28: servers MUST implement server/discover; flag it, and go on
+            # without server info (a debugger still lets the user try the rest).
             events: list[Event] = [self._parts.pending.fail_with_error(p, msg)]
             self._parts.lifecycle.fire(Trigger.DISCOVER_NOT_IMPLEMENTED)
             events.append(
                 ProtocolViolation(
-                    "discover", "the server does not implement server/discover (optional)"
+                    "discover",
+                    "the server does not implement server/discover, which protocol "
+                    "2026-07-28 requires (servers MUST implement it); going on without "
+                    "server info",
                 )
             )
             events.append(self._parts.negotiated.ready_event(None))

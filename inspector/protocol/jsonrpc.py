@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeAlias
 
+from inspector.protocol.json_text import JSON_WHITESPACE, dumps, excerpt, top_level_member
+
 __all__ = [
     "ALREADY_SUBSCRIBED_DEPRECATED",
     "HEADER_MISMATCH",
@@ -193,8 +195,20 @@ def parse_frame(frame: str | bytes) -> ParsedFrame:
                 return common
     try:
         return _parse(frame)
-    except Exception as exc:  # pragma: no cover - defensive: the contract is "never raises"
-        return Invalid(frame, f"unexpected parser failure: {type(exc).__name__}: {exc}")
+    except Exception as exc:  # defensive: the contract is "never raises", and keeps the id
+        return Invalid(
+            frame,
+            f"unexpected parser failure: {type(exc).__name__}: {exc}",
+            id=_salvaged_id(frame),
+        )
+
+
+def _salvaged_id(frame: str | bytes) -> RequestId | None:
+    """The top-level id of a frame that could not be decoded whole (e.g. nested too deeply
+    elsewhere), read without decoding the rest; None when there is no usable one."""
+    text = frame.decode("utf-8", "replace") if isinstance(frame, bytes | bytearray) else frame
+    found, value = top_level_member(text, "id")
+    return value if found and _is_valid_id(value) else None
 
 
 def _parse(frame: str | bytes) -> ParsedFrame:
@@ -206,18 +220,25 @@ def _parse(frame: str | bytes) -> ParsedFrame:
             return _salvage(raw_bytes, f"invalid UTF-8 at byte {exc.start}: {exc.reason}")
     else:
         text = frame
-    stripped = text.strip()
+    stripped = text.strip(JSON_WHITESPACE)  # RFC 8259: str.strip() would take \x85, \u2028...
     if not stripped:
         return Invalid(text, "empty frame")
     try:
         # raw_decode on stripped text: decode() would match leading/trailing space again.
         value, end = _DECODER.raw_decode(stripped)
     except RecursionError:
-        return Invalid(text, "not JSON: nesting too deep")
+        return Invalid(text, "not JSON: nested too deeply to decode", id=_salvaged_id(stripped))
     except ValueError as exc:
-        return Invalid(text, f"not JSON: {_json_error(exc)}")
+        # Not JSON as a whole (NaN, a cut line...), but a readable top-level id still
+        # names the request it answers, which then fails at once instead of timing out.
+        return Invalid(text, f"not JSON: {_json_error(exc)}", id=_salvaged_id(stripped))
     if end != len(stripped):
-        return Invalid(text, f"not JSON: extra data after the value at column {end + 1}")
+        rid = value.get("id") if isinstance(value, dict) else None
+        return Invalid(
+            text,
+            f"not JSON: extra data after the value at column {end + 1}",
+            id=rid if _is_valid_id(rid) else None,
+        )
     if isinstance(value, list):
         return Invalid(
             text,
@@ -254,11 +275,13 @@ def _common(obj: dict[str, Any]) -> Notification | Response | None:
 def _salvage(raw_bytes: bytes, reason: str) -> Invalid:
     """Invalid UTF-8 is still Invalid, but keep its id so the request it answers can fail."""
     readable = _parse(raw_bytes.decode("utf-8", "replace"))
+    # An id with a replaced character is not what the server sent: never echo it.
+    rid = None if isinstance(readable, Notification) else readable.id
+    if isinstance(rid, str) and "\ufffd" in rid:
+        rid = None
     if isinstance(readable, Invalid):
-        return Invalid(raw_bytes, reason, id=readable.id, value=readable.value)
-    if isinstance(readable, Notification):
-        return Invalid(raw_bytes, reason, value=readable.to_dict())
-    return Invalid(raw_bytes, reason, id=readable.id, value=readable.to_dict())
+        return Invalid(raw_bytes, reason, id=rid, value=readable.value)
+    return Invalid(raw_bytes, reason, id=rid, value=readable.to_dict())
 
 
 def _json_type(value: Any) -> str:
@@ -286,7 +309,7 @@ def _classify(text: str, obj: dict[str, Any]) -> ParsedFrame:
     if version != "2.0":
         if "jsonrpc" not in obj:
             return bad('missing "jsonrpc": "2.0"')
-        return bad(f'"jsonrpc" must be "2.0", got {json.dumps(version)[:40]}')
+        return bad(f'"jsonrpc" must be "2.0", got {excerpt(version)}')
 
     has_method = "method" in obj
     has_result = "result" in obj
@@ -338,9 +361,13 @@ def _describe_id(value: Any) -> str:
         return "null"
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
         return "a non-finite number"
-    return f"{_json_type(value)} ({json.dumps(value)[:40]})"
+    return f"{_json_type(value)} ({excerpt(value)})"
 
 
 def encode(message: Message) -> str:
-    """Serialize a message as one compact line of JSON (no trailing newline)."""
-    return json.dumps(message.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    """Serialize a message as one compact line of JSON (no trailing newline).
+
+    Always valid UTF-8 and strict JSON that parses back to the same message: lone
+    surrogates are written as their ASCII escape, an infinity (decoded from 1e400) as
+    1e999; NaN raises ValueError (JSON has none)."""
+    return dumps(message.to_dict())

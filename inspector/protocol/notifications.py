@@ -24,6 +24,16 @@ _LIST_CHANGED = {
 }
 
 
+def _as_float(value: Any) -> float | None:
+    """A JSON number as a float; None when it is not one, or an integer beyond a double."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return None
+
+
 def type_notification(note: Notification) -> TypedNotification | None:
     params: dict[str, Any] = note.params or {}
     method = note.method
@@ -47,16 +57,15 @@ def type_notification(note: Notification) -> TypedNotification | None:
         message = params.get("message")
         if not isinstance(token, str | int) or isinstance(token, bool):
             return None
-        if not isinstance(progress, int | float) or isinstance(progress, bool):
+        value = _as_float(progress)
+        if value is None:
             return None
+        has_total = isinstance(total, int | float) and not isinstance(total, bool)
+        total_value = _as_float(total) if has_total else None
+        if has_total and total_value is None:
+            return None  # an integer beyond a double: kept untyped, flagged by the caller
         return ProgressUpdate(
-            token,
-            float(progress),
-            float(total)
-            if isinstance(total, int | float) and not isinstance(total, bool)
-            else None,
-            message if isinstance(message, str) else None,
-            None,
+            token, value, total_value, message if isinstance(message, str) else None, None
         )
     if method == "notifications/cancelled":
         rid = params.get("requestId")

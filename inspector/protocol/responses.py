@@ -78,7 +78,8 @@ class Responses:
             )
             return events
         p = self._parts.pending.on_wire(frame.id) if frame.id is not None else None
-        if p is not None and isinstance(value, dict):  # it looks like a response
+        # It looks like a response (value None: too deep to decode, but its id was read).
+        if p is not None and (isinstance(value, dict) or value is None):
             self._parts.pending.forget(p)
             self._parts.answered.remember(p.wire_id, p.method)
             events.extend(self._parts.asks.withdraw_for(p, "malformed response"))

@@ -22,6 +22,7 @@ from inspector.protocol.events import (
     ServerCancelled,
     SubscriptionAcknowledged,
 )
+from inspector.protocol.json_text import has_lone_surrogate
 from inspector.protocol.jsonrpc import (
     METHOD_NOT_FOUND,
     USER_REJECTED,
@@ -48,6 +49,27 @@ _APPLIED = frozenset(
 )
 
 
+def _unicode_violations(req: Request) -> list[Event]:
+    """A server id or method holding a lone surrogate (sent as an escape like "\\ud800")
+    is not Unicode text; it is echoed back as the same escape (encode() keeps what we send
+    valid UTF-8), and flagged."""
+    bad = [
+        what
+        for what, text in (("id", req.id), ("method", req.method))
+        if isinstance(text, str) and has_lone_surrogate(text)
+    ]
+    if not bad:
+        return []
+    return [
+        ProtocolViolation(
+            "invalid-unicode",
+            f"a lone surrogate in the {' and the '.join(bad)} of a server request (not "
+            "Unicode text, RFC 8259 section 8.2); echoed back as the same escape",
+            req,
+        )
+    ]
+
+
 @dataclass(slots=True, eq=False)
 class ServerSide:
     """Reads the server's requests and notifications; answers legacy asks."""
@@ -59,7 +81,7 @@ class ServerSide:
         """The server sent a request: answer it, or open an ask for the user."""
         era = self._parts.negotiated.era
         version = self._parts.negotiated.protocol_version
-        events: list[Event] = []
+        events: list[Event] = _unicode_violations(req)
         if era is Era.MODERN and self._parts.lifecycle.state is not ConnectionState.PROBING:
             self._parts.outbox.put(
                 ErrorResponse(
@@ -70,12 +92,13 @@ class ServerSide:
                 )
             )
             return [
+                *events,
                 ProtocolViolation(
                     "modern-no-server-requests",
                     f"the server sent a {req.method} request, but in protocol "
                     f"{version} servers never send requests",
                     req,
-                )
+                ),
             ]
         if req.method != "ping" and not self._parts.negotiated.initialized_sent:
             events.append(
@@ -198,6 +221,14 @@ class ServerSide:
             elif ours is not None and parts.negotiated.era is Era.MODERN:
                 # Legacy: ids are per direction, so a server cancel names its own request.
                 events.extend(self._on_server_cancel(ours, typed))
+        elif typed is None and note.method == "notifications/progress":
+            events.append(
+                ProtocolViolation(
+                    "progress",
+                    "notifications/progress without a usable progressToken, progress or total "
+                    "(a string or integer token; numbers a double can hold); kept as sent",
+                )
+            )
         elif isinstance(typed, SubscriptionAcknowledged):
             sid = typed.subscription_id
             key = parts.pending.key_of_wire_id(sid) if sid is not None else None

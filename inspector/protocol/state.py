@@ -43,7 +43,7 @@ class Trigger(enum.StrEnum):
     START_AUTO = "start auto"  # server/discover sent as a probe
     INITIALIZE_ANSWERED = "initialize answered"
     DISCOVER_ANSWERED = "discover answered"
-    DISCOVER_NOT_IMPLEMENTED = "discover not implemented"  # optional: go on without it
+    DISCOVER_NOT_IMPLEMENTED = "discover not implemented"  # a MUST broken: go on without it
     FALLBACK_TO_LEGACY = "fallback to legacy"  # the probe failed: initialize sent
     HANDSHAKE_FAILED = "handshake failed"
     CONNECTION_LOST = "connection lost"

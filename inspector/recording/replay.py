@@ -343,6 +343,9 @@ async def _replay_one(session: Session, call: RecordedCall, rules: IgnoreRules) 
     if not call.answered:
         return CallOutcome(call, "skipped", message="never answered in the recording")
     try:
+        name = (call.params or {}).get("name")
+        if call.method == "tools/call" and isinstance(name, str):
+            await session.client.learn_tool(name)  # modern HTTP: its Mcp-Param-* headers
         result = await session.request(
             call.method,
             call.params,

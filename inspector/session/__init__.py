@@ -8,6 +8,7 @@ from inspector.session.driver import Session, SessionItem, SessionListener
 from inspector.session.exceptions import (
     ConnectError,
     ConnectionClosed,
+    ConnectTimeout,
     InputRejected,
     ProtocolFailure,
     RequestCancelled,
@@ -24,6 +25,7 @@ __all__ = [
     "AskRejected",
     "Call",
     "ConnectError",
+    "ConnectTimeout",
     "ConnectionClosed",
     "InputRejected",
     "McpClient",

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from inspector.protocol.asks import ServerAsk
+from inspector.protocol.errors import LocalProtocolError
 from inspector.session.responder import AskRejected
 
 __all__ = ["AskRunner"]
@@ -41,7 +42,10 @@ class AskRunner:
                 log.exception("responder failed")
                 self._reject(ask.ask_id, f"the client failed to answer: {exc}")
             else:
-                self._answer(ask.ask_id, result)
+                try:
+                    self._answer(ask.ask_id, result)
+                except LocalProtocolError as exc:  # e.g. NaN: the server gets a refusal
+                    self._reject(ask.ask_id, f"the client's answer {exc}")
             finally:
                 self._tasks.pop(ask.ask_id, None)
 

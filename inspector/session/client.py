@@ -131,7 +131,20 @@ class McpClient:
     async def call_tool(
         self, name: str, arguments: dict[str, Any] | None = None, **options: Unpack[CallOptions]
     ) -> dict[str, Any]:
+        await self.learn_tool(name)
         return await self.start_tool_call(name, arguments, **options).result()
+
+    async def learn_tool(self, name: str) -> None:
+        """Modern HTTP: before a tools/call, make sure the tool's definition is known, so
+        its x-mcp-header arguments go out as Mcp-Param-* headers (a correct server rejects
+        the call with -32020 without them). Lists every page once per unknown name."""
+        headers = self._tool_headers
+        if not self.mirrors_tool_headers or headers.spec_for(name) is not None:
+            return
+        if name in headers.excluded or name in headers.looked_up:
+            return
+        headers.looked_up.add(name)
+        await self.list_tools()
 
     # -------------------------------------------------------------- resources
     def start_read_resource(self, uri: str, *, override: bool = False) -> Call:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Callable, Collection
@@ -46,10 +45,12 @@ from inspector.session.client import McpClient
 from inspector.session.exceptions import (
     ConnectError,
     ConnectionClosed,
+    ConnectTimeout,
     RequestNotAllowed,
     SessionError,
     error_for,
 )
+from inspector.session.frames import REINIT_ONCE, REINIT_REFUSED, typed_wire
 from inspector.session.intake import FrameIntake
 from inspector.session.listeners import SessionItem, SessionListener, SessionListeners
 from inspector.session.outgoing import outgoing_for
@@ -107,6 +108,7 @@ class Session:
         self.tool_headers = ToolHeaderRegistry()
         self.client = McpClient(self, self.tool_headers)
         self.auto_reinitialize = False
+        self._reinit_spent = False  # re-initialized, and no request of the user's since
         self.session_expired: str | None = None
         self._reinit_task: asyncio.Task[None] | None = None
         self._resends = ResendPolicy()
@@ -204,7 +206,7 @@ class Session:
                 return await asyncio.shield(self._ready)
             return await asyncio.wait_for(asyncio.shield(self._ready), timeout)
         except TimeoutError:
-            raise ConnectError(f"the handshake took longer than {timeout:g} s") from None
+            raise ConnectTimeout(f"the handshake took longer than {timeout:g} s") from None
 
     async def close(self) -> None:
         """Shut the server down (the transport's ladder) and fail what is pending.
@@ -253,6 +255,7 @@ class Session:
         override: bool = False,
     ) -> Call:
         """Queue a request and return its `Call` at once (for cancel and progress)."""
+        self._reinit_spent = False  # a new request may re-initialize once again
         if self._closed is not None:
             raise ConnectionClosed(
                 RequestFailed(0, method, "closed", f"{method}: {self._closed.reason}")
@@ -313,16 +316,9 @@ class Session:
         return self.conn.config.capabilities
 
     async def send_raw(self, text: str) -> Call | None:
-        """Send exactly what the user typed. A request gets paired and returns a Call.
-
-        Valid JSON is compacted to one line (stdio frames are lines); invalid text is
-        sent as typed with line breaks replaced by spaces, so servers' parse errors
-        can be tested.
-        """
-        try:
-            wire = json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":"))
-        except ValueError:
-            wire = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+        """Send exactly what the user typed (as one line: `typed_wire`). A request gets
+        paired and returns a Call."""
+        wire = typed_wire(text)
         frame = parse_frame(wire)
         call: Call | None = None
         if isinstance(frame, Request):
@@ -415,7 +411,9 @@ class Session:
         if ready is None or ready.done():
             return
         if self.conn.state in (ConnectionState.FAILED, ConnectionState.CLOSED):
-            ready.set_exception(ConnectError(self.conn.failure or "the handshake failed"))
+            why = self.conn.failure or "the handshake failed"
+            timed_out = self.conn.handshake_timed_out
+            ready.set_exception(ConnectTimeout(why) if timed_out else ConnectError(why))
 
     async def _write_loop(self) -> None:
         while True:
@@ -510,6 +508,10 @@ class Session:
             self._dispatch(ev)
         self._notify(event)
         if self.auto_reinitialize and not self._closing:
+            self._traffic.note(REINIT_REFUSED if self._reinit_spent else REINIT_ONCE)
+            if self._reinit_spent:
+                return
+            self._reinit_spent = True
             self._reinit_task = asyncio.create_task(self._auto_reinitialize())
 
     async def _auto_reinitialize(self) -> None:
@@ -529,7 +531,7 @@ class Session:
         try:
             return await asyncio.wait_for(asyncio.shield(self._ready), timeout)
         except TimeoutError:
-            raise ConnectError(f"re-initializing took longer than {timeout:g} s") from None
+            raise ConnectTimeout(f"re-initializing took longer than {timeout:g} s") from None
 
     def _on_stderr(self, event: StderrLine) -> None:
         self._traffic.stderr(event)

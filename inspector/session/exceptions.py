@@ -10,6 +10,7 @@ from inspector.protocol.events import RequestFailed
 
 __all__ = [
     "ConnectError",
+    "ConnectTimeout",
     "ConnectionClosed",
     "InputRejected",
     "ProtocolFailure",
@@ -30,6 +31,10 @@ class SessionError(Exception):
 
 class ConnectError(SessionError):
     """Could not start the server, or the handshake failed."""
+
+
+class ConnectTimeout(ConnectError):
+    """The handshake got no answer in time (the CLI's exit code 5, not 3)."""
 
 
 class RequestNotAllowed(SessionError):

@@ -17,7 +17,7 @@ from typing import Final
 from inspector.protocol.connection import ClientConnection
 from inspector.protocol.events import Event, NotificationReceived, RequestCompleted
 from inspector.protocol.jsonrpc import Invalid, ParsedFrame, parse_frame
-from inspector.session.frames import frame_note, oversized
+from inspector.session.frames import batch_members, frame_note, oversized
 from inspector.session.traffic_reporter import TrafficReporter
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import FrameReceived, FramesReceived
@@ -65,6 +65,12 @@ class FrameIntake:
             if not index & 127 and time.perf_counter() > budget:
                 end = index
             frame = parse_frame(raw)
+            if type(frame) is Invalid and isinstance(frame.value, list):  # a JSON-RPC batch
+                if quiet:
+                    self._flush(records, quiet)
+                    records, quiet = [], []
+                if self._take_json_batch(conn, FrameReceived(raw, size), frame):
+                    continue
             events = receive(frame, now)
             if len(events) == 1 and type(events[0]) in _QUIET and type(frame) is not Invalid:
                 if observed:
@@ -79,12 +85,38 @@ class FrameIntake:
             self._flush(records, quiet)
         return end
 
-    def take_one(self, conn: ClientConnection, event: FrameReceived) -> None:
-        """A frame that came alone (over HTTP, cut at the size limit, from a test peer)."""
+    def take_one(
+        self, conn: ClientConnection, event: FrameReceived, batch_note: str | None = None
+    ) -> None:
+        """A frame that came alone (over HTTP, cut at the size limit, from a test peer), or
+        a member of a JSON-RPC batch (`batch_note` says which)."""
         now = self._clock()
         frame: ParsedFrame = oversized(event) if event.truncated else parse_frame(event.raw)
+        # A JSON-RPC batch is unpacked (once: a batch inside a batch is not).
+        if (
+            batch_note is None
+            and type(frame) is Invalid
+            and isinstance(frame.value, list)
+            and self._take_json_batch(conn, event, frame)
+        ):
+            return
         events = conn.receive(frame, now)
-        self._report(event.raw, event.size, event, frame, events, now, time.time())
+        self._report(event.raw, event.size, event, frame, events, now, time.time(), batch_note)
+
+    def _take_json_batch(
+        self, conn: ClientConnection, event: FrameReceived, frame: Invalid
+    ) -> bool:
+        """A JSON-RPC batch: each member handled (and logged) as a message of its own, with a
+        note that it came in a batch (and a violation where the version has no batches)."""
+        batch = batch_members(event, frame, conn.protocol_version)
+        if batch is None:
+            return False
+        members, violation = batch
+        if violation is not None:
+            self._dispatch(violation)
+        for member, note in members:
+            self.take_one(conn, member, note)
+        return True
 
     def _flush(self, records: list[TrafficRecord], events: list[Event]) -> None:
         if records:
@@ -102,13 +134,19 @@ class FrameIntake:
         events: list[Event],
         now: float,
         wall: float,
+        batch_note: str | None = None,
     ) -> None:
         # What the frame means comes first, so its log entry can say what is wrong with it;
         # observers still see the frame before its consequences.
-        if len(events) == 1 and type(events[0]) in _QUIET and type(frame) is not Invalid:
+        if (
+            batch_note is None
+            and len(events) == 1
+            and type(events[0]) in _QUIET
+            and type(frame) is not Invalid
+        ):
             note = None  # the common case
         else:
-            notes: list[str] = []
+            notes: list[str] = [batch_note] if batch_note else []
             if isinstance(frame, Invalid):
                 pollution = self._stdio and frame.reason.startswith("not JSON")
                 notes.append(f"stdout pollution: {frame.reason}" if pollution else frame.reason)

@@ -22,6 +22,7 @@ class ToolHeaderRegistry:
     def __init__(self) -> None:
         self._specs: dict[str, ToolHeaderSpec] = {}
         self.excluded: dict[str, str] = {}  # tool name -> why it was left out
+        self.looked_up: set[str] = set()  # names a tools/list was sent for before a call
 
     def spec_for(self, name: str) -> ToolHeaderSpec | None:
         return self._specs.get(name)

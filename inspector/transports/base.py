@@ -64,6 +64,7 @@ class FrameReceived:
     truncated: bool = False
     http: HttpExchange | None = None  # the HTTP exchange that carried it, if any
     sse_event_id: str | None = None
+    size_unknown: bool = False  # truncated, and reading stopped there: `size` is a minimum
 
 
 @dataclass(frozen=True, slots=True)

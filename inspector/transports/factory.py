@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Mapping
+from dataclasses import replace
 from typing import Final, Literal
 
 import httpx
 
 from inspector.transports.base import (
     DEFAULT_MAX_MESSAGE_BYTES,
+    DeliveryFailed,
     HttpExchange,
     Outgoing,
     Transport,
     TransportError,
     TransportEvent,
 )
+from inspector.transports.http_bodies import json_rpc_error
 from inspector.transports.http_common import HttpParams, is_modern_error_body
 from inspector.transports.legacy_sse import LegacySseTransport
 from inspector.transports.streamable_http import StreamableHttpTransport
@@ -77,6 +80,7 @@ class AutoHttpTransport(Transport):
         self.decided = False
         self._first: tuple[str, Outgoing] | None = None
         self.switch_note: str | None = None
+        self._not_sse: str | None = None  # why HTTP+SSE failed too, for the first request
 
     @property
     def kind(self) -> str:  # type: ignore[override]
@@ -104,6 +108,10 @@ class AutoHttpTransport(Transport):
                 if not self.decided and isinstance(event, HttpExchange) and event.method == "POST":
                     # The answer to the first POST decides (its exchange comes before the
                     # frames and failures it carried).
+                    if self._probe_answered_with_an_error(event):
+                        self._first = None  # the next request (initialize) decides
+                        yield event
+                        continue
                     if not self._refused_like_an_old_server(event):
                         self.decided = True
                         yield event
@@ -117,6 +125,8 @@ class AutoHttpTransport(Transport):
                     # (frames, DeliveryFailed) follows, so the request fails with it.
                     yield failure
                     continue
+                if isinstance(event, DeliveryFailed):
+                    event = self._with_sse_reason(event)
                 yield event
             if not switched:
                 return
@@ -124,12 +134,32 @@ class AutoHttpTransport(Transport):
                 "POST", self.params.url, None, note=self.switch_note or "auto-detect: switched"
             )
 
+    def _with_sse_reason(self, failed: DeliveryFailed) -> DeliveryFailed:
+        """The first request's failure says both attempts: the HTTP+SSE reason is often the
+        real one (a cross-origin endpoint); the POST's refusal alone misleads."""
+        first = self._first
+        if self._not_sse is None or first is None or failed.wire_id != first[1].wire_id:
+            return failed
+        return replace(failed, reason=f"{failed.reason}; and as HTTP+SSE: {self._not_sse}")
+
     def _refused_like_an_old_server(self, exchange: HttpExchange) -> bool:
         """spec 2026-07-28 "Backward Compatibility": 400, 404 or 405 whose body is not a
         recognised modern JSON-RPC error."""
         if self._first is None or exchange.status not in _FALLBACK_STATUSES:
             return False
         return not is_modern_error_body(exchange.body_excerpt or "")
+
+    def _probe_answered_with_an_error(self, exchange: HttpExchange) -> bool:
+        """The auto era's server/discover answered 4xx with a JSON-RPC error (a 2025
+        server's "Bad Request", id null): that error is the probe's answer, and the session
+        falls back to initialize at once. The transport is not decided yet: the initialize
+        POST decides (an HTTP+SSE server refuses it too; a 2025 server answers it), so no
+        HTTP+SSE GET is tried against a server that speaks streamable HTTP."""
+        if self._first is None or self._first[1].method != "server/discover":
+            return False
+        if exchange.status not in _FALLBACK_STATUSES:
+            return False
+        return json_rpc_error(exchange.body_excerpt or "")[0] is not None
 
     async def _switch(self, refused: HttpExchange) -> TransportEvent | None:
         """Try HTTP+SSE. None on success; else an exchange note to show before the failure."""
@@ -144,6 +174,7 @@ class AutoHttpTransport(Transport):
             await legacy.start()
         except TransportError as exc:
             self.decided = True
+            self._not_sse = str(exc)
             return HttpExchange(
                 "GET",
                 self.params.url,

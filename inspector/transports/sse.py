@@ -21,6 +21,12 @@ __all__ = ["SseDecoder", "SseEvent"]
 
 _BOM: Final = b"\xef\xbb\xbf"
 _EOL: Final = re.compile(rb"[\r\n]")
+# A reconnection delay of more than 10 digits (about 115 days) is not believed; int()
+# of thousands of digits even raises (Python's limit on long digit strings).
+_MAX_RETRY_DIGITS: Final = 10
+# What is kept of an event over the limit (as of a stdio line over it): enough to read its
+# id and see what it was; the rest is counted, not kept.
+_HEAD_BYTES: Final = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +59,16 @@ class SseDecoder:
         self.last_event_id: str | None = None
         self.retry_ms: int | None = None
         self._id_buffer: str | None = None
+        self._notes: list[str] = []
         self.reset()
 
     @property
     def _line_cap(self) -> int:
         return self.max_event_bytes + 64  # room for the field name
+
+    @property
+    def _head_cap(self) -> int:
+        return min(self.max_event_bytes, _HEAD_BYTES) + 64
 
     def reset(self) -> None:
         """Forget the stream in progress (per spec an unfinished event is discarded)."""
@@ -105,9 +116,9 @@ class SseDecoder:
                     self._scan = 0
                 elif len(self._buf) > self._line_cap:
                     # A line with no end in sight: keep its head, drop the rest as it comes.
-                    self._take_line(bytes(self._buf[: self._line_cap]), overflow=True)
+                    self._take_line(bytes(self._buf[: self._head_cap]), overflow=True)
                     if self._skipping_data:
-                        self._data_bytes += len(self._buf) - self._line_cap
+                        self._data_bytes += len(self._buf) - self._head_cap
                     self._skipping = True
                     self._buf.clear()
                     self._scan = 0
@@ -128,15 +139,21 @@ class SseDecoder:
                     self._data_bytes += len(line)
                 continue
             if len(line) > self._line_cap:  # arrived whole, but over the cap all the same
-                self._take_line(line[: self._line_cap], overflow=True)
+                self._take_line(line[: self._head_cap], overflow=True)
                 if self._skipping_data:
-                    self._data_bytes += len(line) - self._line_cap
+                    self._data_bytes += len(line) - self._head_cap
                 self._skipping_data = False
                 continue
             event = self._take_line(line, overflow=False)
             if event is not None:
                 events.append(event)
         return events
+
+    def take_notes(self) -> list[str]:
+        """What the decoder flagged in fields that carry no event data (e.g. an absurd
+        `retry:`), since the last call; the transport shows them in the log."""
+        notes, self._notes = self._notes, []
+        return notes
 
     def close(self) -> list[SseEvent]:
         """End of stream: an event without its final blank line is not dispatched (per spec).
@@ -159,13 +176,15 @@ class SseDecoder:
             if name != b"data":
                 return None  # an endless id/event/retry line is not believed
         if name == b"data":
-            self._data_bytes += len(value)
             piece = b"\n" + value if self._has_data else value
+            self._data_bytes += len(piece)  # the joining LF is data too
             room = self.max_event_bytes - len(self._data)
             if len(piece) > room:
                 piece = piece[: max(room, 0)]
                 self._truncated = True
             self._data += piece
+            if self._truncated and len(self._data) > _HEAD_BYTES:
+                del self._data[_HEAD_BYTES:]  # only the head of a flagged event is kept
             self._has_data = True
         elif name == b"event":
             self._event = value.decode("utf-8", "replace")
@@ -174,7 +193,13 @@ class SseDecoder:
                 self._id_seen = value.decode("utf-8", "replace")
                 self._id_buffer = self._id_seen
         elif name == b"retry" and value.isdigit():
-            self.retry_ms = int(value)
+            if len(value) > _MAX_RETRY_DIGITS:
+                self._notes.append(
+                    f"SSE retry field of {len(value)} digits ignored (more than "
+                    f"{_MAX_RETRY_DIGITS} digits is not a usable delay)"
+                )
+            else:
+                self.retry_ms = int(value)
         return None
 
     def _dispatch(self) -> SseEvent | None:

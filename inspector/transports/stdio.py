@@ -195,7 +195,14 @@ class StdioTransport(Transport):
             raise TransportError("a stdio frame cannot contain a line break")
         if self._closing or proc.returncode is not None or proc.stdin.is_closing():
             raise TransportClosedError(self._exit_description())
-        data = text.encode("utf-8", errors="surrogateescape") + b"\n"
+        try:
+            data = text.encode("utf-8") + b"\n"
+        except UnicodeEncodeError as exc:
+            # Never put invalid UTF-8 on the wire (encode() escapes lone surrogates).
+            raise TransportError(
+                f"cannot send a lone surrogate (U+{ord(text[exc.start]):04X} at character "
+                f"{exc.start}): not valid UTF-8; write it as a JSON escape"
+            ) from exc
         async with self._write_lock:
             try:
                 proc.stdin.write(data)

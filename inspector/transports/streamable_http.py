@@ -63,6 +63,10 @@ _ACCEPT: Final = f"application/json, {EVENT_STREAM}"
 _SIMPLE_BODY_WAIT: Final = 5.0  # seconds to read the body of a 202-expected answer
 
 
+def _visible_ascii(value: str) -> bool:
+    return bool(value) and all("\x21" <= c <= "\x7e" for c in value)
+
+
 class StreamableHttpTransport(Transport):
     kind = "http"
 
@@ -299,6 +303,9 @@ class StreamableHttpTransport(Transport):
         ctype = content_type(response)
         session_id = response.headers.get("mcp-session-id")
         if info.era == "legacy" and session_id and info.method == "initialize":
+            if not _visible_ascii(session_id):
+                await self._refuse_session_id(request, response, info, session_id)
+                return
             self.session_id = session_id
         if (
             status == 404
@@ -341,11 +348,16 @@ class StreamableHttpTransport(Transport):
             body, size, truncated = await read_body(response, self.params.max_body_bytes)
             exchange = exchange_of(request, response, self._secret)
             await self._emit(exchange)
-            await self._emit(FrameReceived(body, size, truncated, http=exchange))
+            await self._emit(
+                FrameReceived(body, size, truncated, http=exchange, size_unknown=truncated)
+            )
             if truncated:
                 await self._emit(
                     DeliveryFailed(
-                        info.wire_id, f"the response of {size:,} bytes exceeds the size limit"
+                        info.wire_id,
+                        f"the HTTP response exceeds the size limit of "
+                        f"{self.params.max_body_bytes:,} bytes (reading stopped there: more "
+                        f"than {size - 1:,} bytes; its first 64 KiB are kept)",
                     )
                 )
             elif not answers(body, info.wire_id):
@@ -375,6 +387,24 @@ class StreamableHttpTransport(Transport):
             exchange_of(request, response, self._secret, note=reason, body_excerpt=shown[:2000])
         )
         await self._emit(DeliveryFailed(info.wire_id, f"{reason}: {shown[:200]!r}", status))
+
+    async def _refuse_session_id(
+        self, request: httpx.Request, response: httpx.Response, info: Outgoing, session_id: str
+    ) -> None:
+        """spec 2025-11-25 transports: the session ID MUST only contain visible ASCII
+        characters (0x21 to 0x7E). Never send one that breaks it: fail the initialize."""
+        assert info.wire_id is not None
+        body, _, _ = await read_body(response, self.params.max_body_bytes)
+        why = (
+            f"the server's Mcp-Session-Id {session_id!r} holds characters outside visible "
+            "ASCII (0x21 to 0x7E), which the spec forbids; refused, never sent back"
+        )
+        await self._emit(
+            exchange_of(
+                request, response, self._secret, note=why, body_excerpt=as_text(body)[:2000]
+            )
+        )
+        await self._emit(DeliveryFailed(info.wire_id, why, response.status_code))
 
     async def _on_http_error(
         self, request: httpx.Request, response: httpx.Response, info: Outgoing

@@ -110,6 +110,10 @@ class SseStreams:
             async for chunk in response.aiter_bytes():
                 for event in decoder.feed(chunk):
                     answered = await self._deliver(event, wire_id, exchange) or answered
+                for note in decoder.take_notes():
+                    await self._emit(
+                        HttpExchange(exchange.method, exchange.url, exchange.status, note=note)
+                    )
                 if answered and stop_when_answered:
                     break
         except httpx.HTTPError as exc:

@@ -168,6 +168,10 @@ class _FakeSession:
     def __init__(self, result: dict[str, Any] | None = None, error: Exception | None = None):
         self.result = result
         self.error = error
+        self.client = self  # learn_tool (modern HTTP headers) has nothing to learn here
+
+    async def learn_tool(self, name: str) -> None:
+        return None
 
     async def request(self, method: str, params: object, **_: object) -> dict[str, Any]:
         if self.error is not None:

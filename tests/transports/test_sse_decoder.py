@@ -210,7 +210,7 @@ def test_many_data_lines_are_capped_too() -> None:
     events = decoder.feed(b"data: 0123456789\n" * 50 + b"\n")
     assert len(events) == 1
     assert events[0].truncated and len(events[0].data) == 100
-    assert events[0].size == 500
+    assert events[0].size == 549  # 50 lines of 10 bytes, joined by 49 LFs
 
 
 def test_an_endless_comment_is_dropped_without_flagging_the_next_event() -> None:
@@ -256,3 +256,28 @@ def test_empty_chunks_are_harmless() -> None:
     assert summary(feed_all(decoder, [b"data: a", b"", b"\n", b"", b"\n"])) == [
         ("a", "message", None)
     ]
+
+
+def test_an_endless_data_line_is_not_buffered_past_the_limit() -> None:
+    """200 MiB of one data line with an 8 MiB limit: memory stays near the limit (the
+    line's head is kept, the event flagged, the next event read)."""
+    import tracemalloc
+
+    limit = 8 * 1024 * 1024
+    decoder = SseDecoder(limit)
+    block = b"x" * (1024 * 1024)
+    tracemalloc.start()
+    try:
+        events = decoder.feed(b'data: {"jsonrpc":"2.0","id":7,"result":{"x":"')
+        for _ in range(200):
+            events += decoder.feed(block)
+        events += decoder.feed(b'"}}\n\ndata: {"next":1}\n\n')
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2.5 * limit, f"peak {peak / 2**20:.0f} MiB for a {limit / 2**20:.0f} MiB limit"
+    big, after = events
+    assert big.truncated and big.size > 200 * len(block)
+    assert isinstance(big.data, str) and big.data.startswith('{"jsonrpc":"2.0","id":7')
+    assert len(big.data) <= 64 * 1024
+    assert (after.data, after.truncated) == ('{"next":1}', False)

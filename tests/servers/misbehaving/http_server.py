@@ -18,6 +18,12 @@ responses, tools/call "echo", ping, DELETE; GET is 405) except for `tools/list`:
   endless      one SSE event that never ends: `data: xxxx...` (--endless-mb, then silence)
   bigevent     an SSE event of ?mb=N MiB before the real answer
   wrongstream  the answer is sent on the GET stream; the POST stream ends without it
+  badsid       initialize answers with an Mcp-Session-Id holding a space and a "ü"
+               (outside visible ASCII, which the spec forbids)
+  restart      the server "restarts" once per URL (add ?run=<token>): the first tools/list
+               gets 404 and every session is forgotten; after that it works
+  gone         every session is forgotten at its first tools/list (404 every time)
+  gzipbomb     tools/list answers a gzip-encoded JSON body that inflates to ?mb=N MiB
 
 It speaks HTTP/1.1 with `Connection: close`, and chunked bodies for SSE, so a cut is a
 real protocol error on the client side. Each request is logged to stderr.
@@ -31,6 +37,7 @@ import contextlib
 import json
 import sys
 import uuid
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
@@ -86,6 +93,9 @@ class Exchange:
         self.body = body
         self.writer = writer
         self.reader = reader
+        self.target = path + (
+            "?" + "&".join(f"{k}={v[0]}" for k, v in query.items()) if query else ""
+        )
 
     def _head(self, status: int, headers: dict[str, str]) -> bytes:
         lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}"]
@@ -141,6 +151,7 @@ def event(message: dict[str, Any] | str, event_id: str | None = None) -> bytes:
 
 class Server:
     def __init__(self, endless_mb: int) -> None:
+        self.restarted: set[str] = set()  # "restart": the URLs (with ?run=) that restarted
         self.sessions: dict[str, McpSession] = {}
         self.endless_mb = endless_mb
 
@@ -207,6 +218,9 @@ class Server:
                 "capabilities": {"tools": {"listChanged": False}},
                 "serverInfo": {"name": f"misbehaving-{scenario}", "version": "0.0.1"},
             }
+            if scenario == "badsid":
+                sid = "abc def\u00fc"
+                self.sessions[sid] = McpSession(scenario)
             await ex.json({"jsonrpc": "2.0", "id": rid, "result": result}, mcp_session_id=sid)
             return
         sid = ex.headers.get("mcp-session-id")
@@ -244,7 +258,7 @@ class Server:
             "method": "notifications/message",
             "params": {"level": "info", "data": "listing tools"},
         }
-        if scenario == "ok":
+        if scenario == "ok" or (scenario == "restart" and ex.target in self.restarted):
             await ex.json(answer)
         elif scenario == "cut":
             whole = event(answer, "3")
@@ -258,9 +272,25 @@ class Server:
             await ex.start_sse()
             await ex.chunk(event(note))
             await ex.cut(whole[: len(whole) // 2])
-        elif scenario == "expire":
-            self.sessions.pop(sid, None)
+        elif scenario in ("expire", "gone") or (
+            scenario == "restart" and ex.target not in self.restarted
+        ):
+            self.restarted.add(ex.target)
+            if scenario == "expire":
+                self.sessions.pop(sid, None)
+            else:
+                self.sessions.clear()
             await ex.send(404, b"Session not found", "text/plain")
+        elif scenario == "gzipbomb":
+            size = int(float(ex.query.get("mb", ["64"])[0]) * 1024 * 1024)
+            squeeze = zlib.compressobj(9, zlib.DEFLATED, 31)
+            head = b'{"jsonrpc":"2.0","id":' + json.dumps(rid).encode() + b',"result":{"x":"'
+            parts = [squeeze.compress(head)]
+            block = b"z" * (1024 * 1024)
+            for _ in range(size // len(block)):
+                parts.append(squeeze.compress(block))
+            parts.append(squeeze.compress(b'"}}') + squeeze.flush())
+            await ex.send(200, b"".join(parts), "application/json", content_encoding="gzip")
         elif scenario == "html500":
             await ex.send(500, HTML.encode(), "text/html; charset=utf-8")
         elif scenario == "jsonerr":

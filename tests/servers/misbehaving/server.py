@@ -25,6 +25,11 @@ Modes:
   close-stdout   tools/call: close stdout but keep running until stdin EOF
   bad-request    tools/call: a malformed server request reusing the call's id, then
                  the real answer
+  hostile        what the fuzzer found, by tool name: "huge-progress" (progress and total
+                 of 10**400, then the answer), "surrogate-ask" (a roots/list request whose
+                 id is the escape "\ud800", then the answer), "deep" (an answer whose
+                 "jsonrpc" member nests 990 arrays deep), "batch" (the answer and a log
+                 notification in one JSON array)
 """
 
 from __future__ import annotations
@@ -83,9 +88,12 @@ def read_messages() -> Any:
         yield msg
 
 
+PROTOCOL = ["2025-06-18"]  # --protocol
+
+
 def initialize_result() -> dict[str, Any]:
     return {
-        "protocolVersion": "2025-06-18",
+        "protocolVersion": PROTOCOL[0],
         "capabilities": {"tools": {}, "logging": {}},
         "serverInfo": {"name": "misbehaving", "version": "0"},
     }
@@ -129,6 +137,7 @@ def serve(mode: str, args: argparse.Namespace) -> int:
             result(msg_id, {"tools": TOOLS})
         elif method == "tools/call":
             name = (msg.get("params") or {}).get("name")
+            args.last_params = msg.get("params")
             call_tool(mode, args, msg_id, name)
         else:
             send(
@@ -194,6 +203,35 @@ def call_tool(mode: str, args: argparse.Namespace, msg_id: Any, name: str | None
     elif mode == "close-stdout":
         log("closing stdout, staying alive")
         os.close(1)
+    elif mode == "hostile" and name == "huge-progress":
+        token = ((args.last_params or {}).get("_meta") or {}).get("progressToken", "none")
+        huge = 10**400
+        send(
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": token, "progress": huge, "total": huge},
+            }
+        )
+        text_result(msg_id, "after huge progress")
+    elif mode == "hostile" and name == "surrogate-ask":
+        send({"jsonrpc": "2.0", "id": "\ud800", "method": "roots/list"})  # ASCII escape
+        text_result(msg_id, "asked with a surrogate id")
+    elif mode == "hostile" and name == "deep":
+        deep = "[" * 990 + "]" * 990
+        write(('{"jsonrpc":' + deep + ',"id":' + json.dumps(msg_id) + ',"result":{}}\n').encode())
+    elif mode == "hostile" and name == "batch":
+        note = {
+            "jsonrpc": "2.0",
+            "method": "notifications/message",
+            "params": {"level": "info", "data": "in a batch"},
+        }
+        answer = {
+            "jsonrpc": "2.0",
+            "id": msg_id,
+            "result": {"content": [{"type": "text", "text": "batched"}]},
+        }
+        write(json.dumps([note, answer]).encode() + b"\n")
     elif mode == "bad-request":
         send({"jsonrpc": "2.0", "id": msg_id, "method": "roots/list", "params": ["positional"]})
         text_result(msg_id, "the real answer")
@@ -206,7 +244,9 @@ def main() -> int:
     parser.add_argument("--mode", required=True)
     parser.add_argument("--size", type=int, default=20 * 1024 * 1024)
     parser.add_argument("--count", type=int, default=20_000)
+    parser.add_argument("--protocol", default="2025-06-18", help="the version it answers")
     args = parser.parse_args()
+    PROTOCOL[0] = args.protocol
     if args.mode == "exit-early":
         log("fatal: missing required environment variable API_KEY")
         return 1
