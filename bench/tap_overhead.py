@@ -11,8 +11,7 @@ and noisy, so the same run measures its own floor):
   within 10% of the direct one (ratio >= 0.9), the rate taken from the first byte to EOF
   (the tap starts a Python process before the server: that one-time start-up is shown on
   its own, as the time to the first byte, and as the rate from launch to EOF). Also
-  shown, without a target: `bulk`, 64 messages per write, a raw pipe stress test (a relay in Python, one more process in the
-  chain, cannot match a bare pipe's copy rate there on a small machine).
+  shown, without a target: `bulk`, 64 messages per write, a raw pipe stress test.
 * **calls**: 1,000 sequential tools/call requests to the real demo server (`python -m
   inspector.demo`), after initialize. Target: tapped time <= 1.1x the direct time.
 

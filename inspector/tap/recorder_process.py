@@ -105,6 +105,10 @@ def main(argv: list[str]) -> int:
         signal.signal(sig, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(19)  # the relay, the server and the host come first
+    with contextlib.suppress(OSError, AttributeError):
+        # Linux: run only on CPU time nobody else wants (weaker than nice 19, and any
+        # other task that wakes up takes the CPU at once)
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     budget = os.environ.get(BUDGET_ENV, "")
     recording = TapRecording(
         path,
