@@ -114,8 +114,9 @@ class Pump:
         while True:
             try:
                 moved = os.splice(self.src, self.dst, length, flags=SPLICE_F_MOVE)
-            except BlockingIOError:  # a non-blocking end: wait for it
-                select.select([self.src], [self.dst], [])
+            except BlockingIOError:  # a non-blocking `dst` is full: wait for room
+                # (`src` is not empty: it was polled, and this thread is its only reader)
+                select.select([], [self.dst], [])
                 continue
             self.spliced = True
             return moved

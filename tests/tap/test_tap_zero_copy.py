@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,29 @@ def test_the_host_sees_eof_when_the_server_closes_stdout(tmp_path: Path) -> None
         assert proc.stderr is not None
         proc.stderr.close()
     assert proc.returncode == 0
+
+
+def test_a_non_blocking_slow_host_pipe_gets_every_byte(tmp_path: Path) -> None:
+    """The host's stdout pipe is O_NONBLOCK and read slowly: the relay waits for room
+    (splice answers EAGAIN) and loses nothing."""
+    r, w = os.pipe()
+    os.set_blocking(w, False)
+    data = (b"x" * 1023 + b"\n") * 3000
+    proc = subprocess.Popen(
+        tap_argv(tmp_path / "s.jsonl", ["cat"]),
+        stdin=subprocess.PIPE, stdout=w, stderr=subprocess.DEVNULL,
+        env=tap_env(tmp_path / "rt"),
+    )  # fmt: skip
+    os.close(w)
+    assert proc.stdin is not None
+    stdin = proc.stdin
+    feeder = threading.Thread(target=lambda: (stdin.write(data), stdin.close()))
+    feeder.start()
+    got = bytearray()
+    while chunk := os.read(r, 8192):
+        got += chunk
+        time.sleep(0.0005)
+    os.close(r)
+    feeder.join(15)
+    assert proc.wait(30) == 0
+    assert bytes(got) == data
