@@ -1,85 +1,171 @@
-"""The relay's end of the line to the recorder process: one pipe, never waited on.
+"""The relay's end of the line to the recorder process: pipes that are never waited on.
 
 The recording runs in a process of its own (`recorder_process`), at a lower priority, so
 its parsing and writing never hold the relay's interpreter lock nor its CPU time. Each
-chunk goes over as one message (a small header, then the bytes), written only when the
-pipe has room for all of it: the pipe is non-blocking and a message is never torn. When
-there is no room the chunk is not sent, its size is counted, and the next message of that
-stream that fits is preceded by a gap message: the file says what it misses.
+stream has a data pipe of its own, and one control pipe says, in order, what arrived:
+"N more bytes of stream S at these times", "M bytes of S relayed but not sent" (a gap), a
+note. The bytes reach a data pipe either by `tee(2)` (shared pages, no copy: see
+`pumps`) or by a non-blocking write; whatever does not fit is a gap, never a wait.
+
+A control message is small and written whole or not at all; when the control pipe is
+full, messages wait here in order (consecutive ones of the same kind and stream are
+merged: the bytes are already in their data pipe, in order) and go at the next chance.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import struct
-import termios
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final
 
-__all__ = ["HEADER", "STREAM_CODES", "RecorderLink"]
+from inspector.tap.splicing import MOVE_LEN, SPLICE_F_NONBLOCK, grow_pipe, tee
 
-# stream code, monotonic time, wall time, payload length
-HEADER: Final = struct.Struct("<Bddi")
+__all__ = ["DATA_STREAMS", "HEADER", "NOT_RECORDING", "NO_ROOM", "STREAM_CODES", "RecorderLink"]
+
+# stream code, monotonic time, wall time, size (data bytes, gap bytes, or payload length)
+HEADER: Final = struct.Struct("<Bddq")
 STREAM_CODES: Final = {"out": 0, "in": 1, "stderr": 2, "gap-out": 3, "gap-in": 4,
                        "gap-stderr": 5, "note": 6, "last": 7}  # fmt: skip
+DATA_STREAMS: Final = ("out", "in", "stderr")
 _PIPE_SIZE: Final = 1 << 20
-_FIONREAD: Final = getattr(termios, "FIONREAD", 0x541B)
-_BUF: Final = bytearray(4)
+NO_ROOM: Final = -1  # `tee_from`: the data pipe is full (a gap)
+NOT_RECORDING: Final = -2  # `tee_from`: the link is closed or broken
 
 
 class RecorderLink:
-    def __init__(self, fd: int, on_broken: Callable[[str], None] | None = None) -> None:
-        self.fd = fd
+    def __init__(
+        self,
+        control_fd: int,
+        data_fds: Mapping[str, int],
+        on_broken: Callable[[str], None] | None = None,
+    ) -> None:
+        self.fd = control_fd
+        self.data_fds: dict[str, int] | None = dict(data_fds)
         self.on_broken = on_broken
-        os.set_blocking(fd, False)
-        self.capacity = _PIPE_SIZE
-        try:
-            self.capacity = fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
-        except (OSError, AttributeError):
-            with contextlib.suppress(OSError, AttributeError):
-                self.capacity = fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
-            if self.capacity < 4096:
-                self.capacity = 65536
-        self._lock = threading.Lock()
-        self._dropped = {"out": 0, "in": 0, "stderr": 0}
+        for fd in (control_fd, *data_fds.values()):
+            os.set_blocking(fd, False)
+            grow_pipe(fd, _PIPE_SIZE)
+        self._lock = threading.Lock()  # the control pipe and `closed`
+        # one per data pipe: held while it is written, so that `close` never closes a
+        # descriptor under a pump's feet (never held while taking `_lock`)
+        self._data_locks = {stream: threading.Lock() for stream in data_fds}
+        # [code, mono, wall, size, payload]: control messages waiting for room, in order
+        self._pending: list[list[object]] = []
         self.dropped_total = 0
         self.closed = False
         self.broken: str | None = None  # why the recorder cannot be reached any more
 
-    def _room(self) -> int:
-        try:
-            fcntl.ioctl(self.fd, _FIONREAD, _BUF)
-        except OSError:
-            return 0
-        return self.capacity - int.from_bytes(_BUF, "little")
+    # -- what the pumps call ------------------------------------------------------
+    def sent(self, stream: str, size: int, mono: float, wall: float) -> None:
+        """`size` more bytes of `stream` are in its data pipe."""
+        self._add(STREAM_CODES[stream], mono, wall, size)
 
-    def _send(self, message: bytes, data: bytes = b"") -> bool:
-        """Write `message` and `data` whole, or not at all (the caller holds the lock)."""
-        if self.closed or len(message) + len(data) > self._room():
-            return False
-        try:
-            written = os.writev(self.fd, (message, data)) if data else os.write(self.fd, message)
-        except BlockingIOError:
-            return False
-        except OSError as exc:
-            self._break(exc)
-            return False
-        if written < len(message) + len(data):  # not expected (the room was checked)
-            os.set_blocking(self.fd, True)
+    def dropped(self, stream: str, size: int, mono: float, wall: float) -> None:
+        """`size` bytes of `stream` were relayed but not sent (no room): a gap."""
+        with self._lock:
+            self.dropped_total += size
+        self._add(STREAM_CODES["gap-" + stream], mono, wall, size)
+
+    def tee_from(self, stream: str, src: int) -> int:
+        """Duplicate what waits in pipe `src` into `stream`'s data pipe, without consuming
+        it: the number of bytes (0: `src` ended), NO_ROOM or NOT_RECORDING. The caller
+        then says `sent` and moves them on. OSError EINVAL: not possible here; EBADF:
+        `src` was closed."""
+        failure: OSError | None = None
+        with self._data_locks[stream]:
+            fds = self.data_fds
+            if self.closed or fds is None:
+                return NOT_RECORDING
             try:
-                os.write(self.fd, (message + data)[written:])
+                return tee(src, fds[stream], MOVE_LEN, SPLICE_F_NONBLOCK)
+            except BlockingIOError:
+                return NO_ROOM
+            except OSError as exc:
+                if exc.errno in (errno.EINVAL, errno.EBADF):
+                    raise
+                failure = exc
+        self.fail(failure)
+        return NOT_RECORDING
+
+    def copy(self, stream: str, data: bytes, mono: float, wall: float) -> None:
+        """Send `data` over by a non-blocking write (the path without `tee`); what does not
+        fit is a gap."""
+        failure: OSError | None = None
+        with self._data_locks[stream]:
+            fds = self.data_fds
+            if self.closed or fds is None:
+                return
+            try:
+                written = os.write(fds[stream], data)
+            except BlockingIOError:
+                written = 0
+            except OSError as exc:
+                failure, written = exc, 0
+        if failure is not None:
+            self.fail(failure)
+            return
+        if written:
+            self.sent(stream, written, mono, wall)
+        if written < len(data):
+            self.dropped(stream, len(data) - written, mono, wall)
+
+    def note(self, text: str, mono: float, wall: float) -> None:
+        payload = text.encode("utf-8", "replace")
+        self._add(STREAM_CODES["note"], mono, wall, len(payload), payload)
+
+    def fail(self, exc: OSError) -> None:
+        with self._lock:
+            if not self.closed:
+                self._break(exc)
+
+    # -- the control pipe ------------------------------------------------------------
+    def _add(self, code: int, mono: float, wall: float, size: int, payload: bytes = b"") -> None:
+        with self._lock:
+            if self.closed:
+                return
+            pending = self._pending
+            if pending and not payload and pending[-1][0] == code and not pending[-1][4]:
+                pending[-1][3] = int(pending[-1][3]) + size  # type: ignore[call-overload]
+            else:
+                pending.append([code, mono, wall, size, payload])
+            self._flush()
+
+    def _flush(self) -> None:
+        """Write what waits, in order, each message whole; stop at the first that does not
+        fit (the caller holds the lock)."""
+        pending = self._pending
+        done = 0
+        for code, mono, wall, size, payload in pending:
+            message = HEADER.pack(code, mono, wall, size) + payload  # type: ignore[operator]
+            try:
+                written = os.write(self.fd, message)
+            except BlockingIOError:
+                break
             except OSError as exc:
                 self._break(exc)
-            finally:
+                return
+            if written < len(message):  # a long note: finish it (rare, small)
+                self._finish_write(message[written:])
+            done += 1
+        del pending[:done]
+
+    def _finish_write(self, rest: bytes) -> None:
+        os.set_blocking(self.fd, True)
+        try:
+            os.write(self.fd, rest)
+        except OSError as exc:
+            self._break(exc)
+        finally:
+            with contextlib.suppress(OSError):
                 os.set_blocking(self.fd, False)
-        return True
 
     def _break(self, exc: OSError) -> None:
         self.closed = True
+        self._pending.clear()
         if exc.errno == errno.EPIPE:
             self.broken = "the recorder process ended"
         else:
@@ -87,41 +173,27 @@ class RecorderLink:
         if self.on_broken is not None:
             self.on_broken(self.broken)
 
-    def chunk(self, stream: str, data: bytes, mono: float, wall: float) -> None:
-        message = HEADER.pack(STREAM_CODES[stream], mono, wall, len(data))
-        with self._lock:
-            dropped = self._dropped[stream]
-            if dropped:
-                gap = HEADER.pack(STREAM_CODES["gap-" + stream], mono, wall, dropped)
-                if not self._send(gap):
-                    self._dropped[stream] += len(data)
-                    self.dropped_total += len(data)
-                    return
-                self._dropped[stream] = 0
-            if not self._send(message, data):
-                self._dropped[stream] += len(data)
-                self.dropped_total += len(data)
-
-    def note(self, text: str, mono: float, wall: float) -> None:
-        payload = text.encode("utf-8", "replace")
-        with self._lock:
-            self._send(HEADER.pack(STREAM_CODES["note"], mono, wall, len(payload)) + payload)
-
     def close(self, last_note: str, mono: float, wall: float) -> None:
-        """Say what was never sent and how it ended (waiting for room: this is the end),
-        then end the stream; the recorder finishes the file."""
+        """Send what waits and how it ended (waiting for room: this is the end), then end
+        the pipes; the recorder finishes the file."""
         with self._lock:
-            if self.closed:
+            if self.data_fds is None:
                 return
-            self.closed = True
-            with contextlib.suppress(OSError):
-                os.set_blocking(self.fd, True)
-                for stream, dropped in self._dropped.items():
-                    if dropped:
-                        code = STREAM_CODES["gap-" + stream]
-                        os.write(self.fd, HEADER.pack(code, mono, wall, dropped))
+            if not self.closed:
+                self.closed = True
                 payload = last_note.encode("utf-8", "replace")
-                os.write(self.fd, HEADER.pack(STREAM_CODES["last"], mono, wall, len(payload)))
-                os.write(self.fd, payload)
+                self._pending.append([STREAM_CODES["last"], mono, wall, len(payload), payload])
+                with contextlib.suppress(OSError):
+                    os.set_blocking(self.fd, True)
+                    for code, mono_, wall_, size, payload_ in self._pending:
+                        head = HEADER.pack(code, mono_, wall_, size)
+                        view = memoryview(head + payload_)  # type: ignore[operator]
+                        while view:
+                            view = view[os.write(self.fd, view) :]
+                self._pending.clear()
             with contextlib.suppress(OSError):
                 os.close(self.fd)
+            data_fds, self.data_fds = self.data_fds, None
+        for stream, fd in data_fds.items():
+            with self._data_locks[stream], contextlib.suppress(OSError):
+                os.close(fd)

@@ -3,9 +3,11 @@ file (`TapRecording`). It runs at a lower priority and ignores the signals a ter
 host sends to the tap's group: it ends when the relay closes the pipe, after writing
 everything it was given.
 
-    python -m inspector.tap.recorder_process SESSION_FILE ABOUT_JSON T0
+    python -m inspector.tap.recorder_process SESSION_FILE ABOUT_JSON T0 OUT,IN,STDERR
 
-ABOUT_JSON says what the header needs: {"command": [...], "name": ..., "pid": ...}.
+ABOUT_JSON says what the header needs: {"command": [...], "name": ..., "pid": ...}. The
+control messages come on stdin; OUT,IN,STDERR are the descriptors of the streams' data
+pipes (see `link`): a control message "N bytes of S" means N more bytes wait in S's pipe.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import sys
 import time
 from typing import Final
 
-from inspector.tap.link import HEADER, STREAM_CODES
+from inspector.tap.link import DATA_STREAMS, HEADER, STREAM_CODES
 from inspector.tap.recording import DEFAULT_BUDGET, TapRecording
 from inspector.tap.session_header import tap_header, tap_redactor
 
@@ -72,11 +74,11 @@ class PipeReader:
         return bytes(self.buf[start : self.pos])
 
 
-def serve(stream: PipeReader, recording: TapRecording) -> None:
-    """Feed the recording from the relay's messages until the pipe ends."""
+def serve(control: PipeReader, data: dict[str, PipeReader], recording: TapRecording) -> None:
+    """Feed the recording from the relay's messages until the control pipe ends."""
     last: str | None = None
     while True:
-        head = stream.read(HEADER.size)
+        head = control.read(HEADER.size)
         if head is None:
             break
         code, mono, wall, size = HEADER.unpack(head)
@@ -84,7 +86,8 @@ def serve(stream: PipeReader, recording: TapRecording) -> None:
         if name.startswith("gap-"):
             recording.gap(name[4:], size, mono, wall)
             continue
-        payload = stream.read(size) if size else b""
+        source = data.get(name, control)
+        payload = source.read(size) if size else b""
         if payload is None:
             break
         if name in ("out", "in", "stderr"):
@@ -102,6 +105,10 @@ def main(argv: list[str]) -> int:
         signal.signal(sig, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(19)  # the relay, the server and the host come first
+    with contextlib.suppress(OSError, AttributeError):
+        # Linux: run only on CPU time nobody else wants (weaker than nice 19, and any
+        # other task that wakes up takes the CPU at once)
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     budget = os.environ.get(BUDGET_ENV, "")
     recording = TapRecording(
         path,
@@ -113,7 +120,9 @@ def main(argv: list[str]) -> int:
     )
     if not recording.start():
         return 0  # the relay sees the pipe close and stops sending; it goes on relaying
-    serve(PipeReader(sys.stdin.fileno()), recording)
+    fds = [int(fd) for fd in argv[3].split(",")] if len(argv) > 3 else []
+    data = {stream: PipeReader(fd) for stream, fd in zip(DATA_STREAMS, fds, strict=False)}
+    serve(PipeReader(sys.stdin.fileno()), data, recording)
     return 0
 
 

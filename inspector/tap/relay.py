@@ -22,14 +22,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Final
 
-from inspector.tap.link import RecorderLink
+from inspector.tap.link import DATA_STREAMS, RecorderLink
 from inspector.tap.pumps import Pump, close_fd
 from inspector.tap.registry import TapEntry, register
+from inspector.tap.splicing import grow_pipe
 
 __all__ = ["FORWARDED_SIGNALS", "StdioTap", "TapOptions", "exit_like", "run_stdio_tap"]
 
@@ -41,6 +42,8 @@ FORWARDED_SIGNALS: Final = tuple(
 EXIT_NOT_FOUND: Final = 127
 _PR_SET_PDEATHSIG: Final = 1
 EXIT_CANNOT_RUN: Final = 126
+COPY_ENV: Final = "MCP_INSPECTOR_TAP_COPY"
+SERVER_PIPE_SIZE: Final = 1 << 20
 
 
 @dataclass
@@ -56,6 +59,8 @@ class TapOptions:
     stdin: int = 0
     stdout: int = 1
     stderr: int = 2
+    # tee/splice between pipes (Linux); MCP_INSPECTOR_TAP_COPY=1 forces the copying path
+    zero_copy: bool = field(default_factory=lambda: os.environ.get(COPY_ENV, "") != "1")
 
 
 def _say_on(fd: int) -> Callable[[str], None]:
@@ -75,39 +80,39 @@ class StdioTap:
         self.link: RecorderLink | None = None
         self.proc: subprocess.Popen[bytes] | None = None
         self.entry_file: Path | None = None
+        self.pumps: list[Pump] = []
         self._stdin_closed = threading.Event()
 
     def _start_recorder(self) -> None:
-        """The recording runs in a process of its own (see `link`)."""
+        """The recording runs in a process of its own (see `link`): a control pipe on its
+        stdin, one data pipe per stream."""
         o = self.o
         about = json.dumps({"command": list(o.command), "name": o.name, "pid": os.getpid()})
-        read_end, write_end = os.pipe()
+        pipes = {name: os.pipe() for name in ("control", *DATA_STREAMS)}
+        data_read = [pipes[name][0] for name in DATA_STREAMS]
         env = dict(os.environ)
         if o.budget is not None:
             env["MCP_INSPECTOR_TAP_BUDGET"] = str(o.budget)
         try:
             self.recorder = subprocess.Popen(
                 [sys.executable, "-m", "inspector.tap.recorder_process",
-                 str(o.session_file), about, repr(self.t0)],
-                stdin=read_end, stdout=subprocess.DEVNULL, stderr=o.stderr,
-                process_group=0, env=env,
+                 str(o.session_file), about, repr(self.t0), ",".join(map(str, data_read))],
+                stdin=pipes["control"][0], stdout=subprocess.DEVNULL, stderr=o.stderr,
+                pass_fds=data_read, process_group=0, env=env,
             )  # fmt: skip
         except OSError as exc:
             self.say(f"not recording: the recorder did not start ({exc.strerror or exc})")
-            os.close(write_end)
+            for _, write_end in pipes.values():
+                os.close(write_end)
             return
         finally:
-            os.close(read_end)
+            for read_end, _ in pipes.values():
+                os.close(read_end)
         self.link = RecorderLink(
-            write_end, on_broken=lambda why: self.say(f"not recording any more: {why}")
+            pipes["control"][1],
+            {name: pipes[name][1] for name in DATA_STREAMS},
+            on_broken=lambda why: self.say(f"not recording any more: {why}"),
         )
-
-    def _record(self, stream: str) -> Callable[[bytes], None]:
-        link = self.link
-        if link is None:
-            return lambda _data: None
-        chunk, mono, wall = link.chunk, time.monotonic, time.time
-        return lambda data: chunk(stream, data, mono(), wall())
 
     def note(self, text: str) -> None:
         if self.link is not None:
@@ -151,24 +156,35 @@ class StdioTap:
             proc.stdout.fileno(),
             proc.stderr.fileno(),
         )
+        # The server's pipes are ours: as big as allowed, so that a flood moves in big
+        # pieces (the host's own pipes are left as the host made them).
+        for fd in (server_in, server_out, server_err):
+            grow_pipe(fd, SERVER_PIPE_SIZE)
+        link, zero_copy = self.link, o.zero_copy
         pumps = [
             Pump(
                 "stdin",
                 o.stdin,
                 server_in,
-                self._record("out"),
+                "out",
+                link,
                 on_eof=self._host_closed_stdin,
                 on_dst_closed=self._server_closed_stdin,
+                zero_copy=zero_copy,
             ),
             Pump(
                 "stdout",
                 server_out,
                 o.stdout,
-                self._record("in"),
+                "in",
+                link,
+                on_eof=self._server_stdout_ended,
                 on_dst_closed=lambda: close_fd(server_out),
+                zero_copy=zero_copy,
             ),
-            Pump("stderr", server_err, o.stderr, self._record("stderr")),
+            Pump("stderr", server_err, o.stderr, "stderr", link, zero_copy=zero_copy),
         ]
+        self.pumps = pumps
         for pump in pumps:
             pump.start()
         try:
@@ -224,6 +240,17 @@ class StdioTap:
         except PermissionError:
             with contextlib.suppress(ProcessLookupError):
                 proc.send_signal(sig)
+
+    def _server_stdout_ended(self) -> None:
+        """The server's stdout ended: so does the tap's, at once, as the host would have
+        seen it without the tap (not only when the tap exits, after the recording is
+        finished). The descriptor stays taken (by /dev/null), so it is not reused."""
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, self.o.stdout)
+            finally:
+                os.close(devnull)
 
     def _server_closed_stdin(self) -> None:
         """The server closed its stdin: so does the tap, and the host's next write fails
