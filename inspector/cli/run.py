@@ -18,6 +18,7 @@ from inspector.auth import OAuth
 from inspector.cli.arg_words import key_values
 from inspector.cli.auth import browser_login_wait, terminal_oauth
 from inspector.cli.diagnostics import SessionDiagnostics, diag
+from inspector.cli.lint_report import RunLint
 from inspector.cli.parser import (
     EXIT_CONNECTION,
     EXIT_OK,
@@ -211,9 +212,11 @@ async def run_cli(ns: argparse.Namespace) -> int:
         session.responder = RecordingResponder(responder, recorder)
     diagnostics = SessionDiagnostics(ns.verbose)
     session.add_listener(diagnostics)
+    lint = RunLint(session, verbose=ns.verbose, recorder=recorder)
     try:
         try:
             await session.connect(timeout=timeout)
+            lint.ready(session.protocol_version)
             if recorder is not None and session.ready_info is not None:
                 recorder.ready(session.ready_info)
         except ConnectError as exc:
@@ -253,6 +256,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
         return code
     finally:
         await session.close()
+        lint.finish()
         if recorder is not None:
             recorder.close()
             if recorder.error:

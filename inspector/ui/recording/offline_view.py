@@ -132,6 +132,7 @@ class OfflineView(QWidget):
         self.log_panel.clear_button.hide()  # read-only
         self.log_panel.pause_button.hide()
         self.log_panel.detail.set_connection(offline.recorded.connection, offline.recorded.era)
+        self.log_panel.set_lint(offline.lint)
 
         # Bottom: timeline, console, notifications, errors.
         self.timeline = timeline_of(offline)

@@ -96,6 +96,7 @@ class MainWindow(QMainWindow):
         self.server_panel = self.explorer.server
         self.workspace = Workspace(self.controller)
         self.log_panel = TrafficLogPanel(self.traffic)
+        self.log_panel.set_lint(self.connection.lint, self.connection.linter.lint_now)
         self.notifications = NotificationsPanel(self.messages)
         self.notifications.add_control(LogLevelControl(self.controller))
         self.errors_panel = ErrorsPanel(self.errors)
