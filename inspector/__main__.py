@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from inspector.cli.auth import run_logout
+from inspector.cli.check_command import run_check_command
 from inspector.cli.export import run_export_har
 from inspector.cli.parser import EXIT_OK, build_parser
 from inspector.cli.replay import run_replay, split_server_command
@@ -35,6 +36,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_replay(ns)
     if ns.command == "export-har":
         return run_export_har(ns)
+    if ns.command == "check":
+        return run_check_command(ns, parser)
     if ns.command == "demo-server":
         from inspector.demo.server import main as demo_main
 

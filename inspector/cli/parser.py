@@ -13,6 +13,7 @@ from typing import Final
 
 from inspector import __version__
 from inspector.cli.auth import add_auth_arguments, add_logout_parser
+from inspector.cli.check_command import add_check_parser
 from inspector.cli.export import add_export_parser
 from inspector.cli.replay import add_replay_parser
 from inspector.cli.usage import UsageError
@@ -159,4 +160,5 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_parser(sub)
     add_logout_parser(sub)
     add_export_parser(sub)
+    add_check_parser(sub)
     return parser

@@ -62,7 +62,7 @@ class MessageLinter:
         return []
 
     def http_headers(self, index: int, headers: dict[str, str]) -> list[Finding]:
-        return list(rules.session_id_findings(index, headers))
+        return self._stamp(list(rules.session_id_findings(self.ctx, index, headers)))
 
     # ------------------------------------------------------------------
     def _stamp(self, found: list[Finding]) -> list[Finding]:

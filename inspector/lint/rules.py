@@ -75,6 +75,7 @@ class LintContext:
     output_schemas: dict[str, Any] = field(default_factory=dict)  # tool -> outputSchema
     listings: dict[str, _Listing] = field(default_factory=dict)  # method -> current listing
     notifications_sent: int = 0  # notifications we sent so far
+    session_ids: set[str] = field(default_factory=set)  # judged already
 
     def listing(self, method: str, cursor: Any) -> _Listing:
         """The listing a page belongs to: a request without a cursor starts a new one."""
@@ -244,9 +245,21 @@ def capability_findings(ctx: LintContext, index: int, method: str) -> Iterator[F
         )
 
 
-def session_id_findings(index: int, headers: dict[str, str]) -> Iterator[Finding]:
+def session_id_findings(
+    ctx: LintContext, index: int, headers: dict[str, str]
+) -> Iterator[Finding]:
+    """Each session id is judged once (every exchange of the session repeats it)."""
     for name, value in headers.items():
-        if name.lower() == "mcp-session-id" and not _VISIBLE_ASCII.fullmatch(value):
+        if name.lower() != "mcp-session-id":
+            continue
+        if len(value) == 9 and value.endswith("…"):
+            # The transport keeps only the head of a long session id (a log must not let
+            # anyone hijack the session): check what is left; `check` sees it whole.
+            value = value[:8]
+        if value in ctx.session_ids:
+            continue
+        ctx.session_ids.add(value)
+        if not _VISIBLE_ASCII.fullmatch(value):
             yield _finding(
                 index,
                 "session-id-ascii",

@@ -163,6 +163,10 @@ def test_session_id_outside_visible_ascii() -> None:
     assert rules(linter.http_headers(1, {"mcp-session-id": "abc def"})) == ["session-id-ascii"]
     assert rules(linter.http_headers(1, {"Mcp-Session-Id": "é"})) == ["session-id-ascii"]
     assert linter.http_headers(1, {"mcp-session-id": "a-b_c.123~"}) == []
+    assert linter.http_headers(2, {"mcp-session-id": "abc def"}) == []  # once per session id
+    # a long id is kept as its head plus an ellipsis by the transport: the head is judged
+    assert linter.http_headers(3, {"mcp-session-id": "de1e98eb…"}) == []
+    assert rules(linter.http_headers(4, {"mcp-session-id": "de1e 8eb…"})) == ["session-id-ascii"]
 
 
 def test_discover_missing_in_the_modern_era_only() -> None:
