@@ -222,7 +222,7 @@ class TrafficLogModel(BatchedTableModel):
             return DIRECTION_ARROWS.get(entry.direction, "")
         if col == COL_KIND:
             found = self.lint.at(entry.index) if self.lint is not None else ()
-            return f"{kind_label(entry)}  ⚑{len(found)}" if found else kind_label(entry)
+            return f"⚑{len(found)} {kind_label(entry)}" if found else kind_label(entry)
         if col == COL_ID:
             return "" if entry.msg_id is None else json.dumps(entry.msg_id, ensure_ascii=False)
         if col == COL_METHOD:
