@@ -46,7 +46,7 @@ HUGE: Final = 1 << 20  # bytes: bigger rows are linted when viewed
 _PAIRED_CONTEXT: Final = frozenset(
     {"tools/call", "tools/list", "prompts/list", "resources/list", "resources/templates/list"}
 )
-_CHUNK: Final = 32  # rows between clock reads
+_CHUNK: Final = 8  # rows between clock reads
 # An invalid frame is the core's to flag; it is linted only for what the core cannot know
 # (an answer to one of our notifications).
 _LINTED: Final = frozenset({"notification", "request", "response", "error", "invalid"})
@@ -60,7 +60,7 @@ class LiveLinter:
         schedule: Scheduler,
         *,
         budget: float = 0.004,
-        share: float = 0.08,
+        share: float = 0.05,
         huge: int = HUGE,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
