@@ -5,6 +5,7 @@ the check report; an offline session shows the recorded findings."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from inspector.check.report import Status
@@ -102,8 +103,21 @@ def test_an_offline_session_shows_its_findings(
         store = window.connection.lint
         await until(lambda: len(store) >= 2, "the tools list linted")
         target = tmp_path / "saved.jsonl"
-        assert window.connection.recording is not None
-        window.connection.recording.write_live(target)
+        recording = window.connection.recording
+        assert recording is not None
+        recording.write_live(target)
+        # the session's own recording got the findings as they were found
+        live = recording.recorder.recorder
+        assert live is not None
+
+        def recorded_rules() -> set[str]:
+            lines = live.path.read_text(encoding="utf-8").splitlines()
+            return {json.loads(line).get("rule") for line in lines if '"type":"lint"' in line}
+
+        await until(
+            lambda: recorded_rules() == {"tool-name-format", "unique-names"},
+            "the findings in the live recording",
+        )
         return target
 
     target = run(loop, scenario(), timeout=60)
