@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from inspector.lint.finding import LintStore
+from inspector.lint.finding import Finding, LintStore
 from inspector.lint.messages import MessageLinter
 from inspector.traffic.log import TrafficLog
 
@@ -202,9 +202,33 @@ class LiveLinter:
             return []
 
     def lint_now(self, index: int) -> None:
-        """Lint a huge row that was deferred (the user is looking at it)."""
+        """Lint a huge row that was deferred (the user is looking at it). Parsing and
+        validating megabytes must not freeze the window: with a running loop it happens on
+        a worker thread (a fresh linter: the schema and the rules of one message), and the
+        findings are added on the loop's thread when they are ready."""
         if index not in self.store.deferred:
             return
         self.store.deferred.discard(index)
         _direction, kind, method, *_ = self.traffic.row(index)
-        self.store.add(self._lint_message(index, kind, method))
+        raw = self.traffic.entries[index].raw
+        version = self.linter.version
+
+        def work() -> list[Finding]:
+            try:
+                value = json.loads(raw)
+            except (ValueError, RecursionError):
+                return []
+            try:
+                return MessageLinter(version).incoming(index, kind, method, value)
+            except RecursionError:
+                return []
+
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.store.add(work())
+            return
+        future = loop.run_in_executor(None, work)
+        future.add_done_callback(
+            lambda done: self.store.add(done.result()) if not done.cancelled() else None
+        )

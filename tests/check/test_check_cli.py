@@ -152,6 +152,10 @@ def test_server_everything_findings_are_its_own() -> None:
         ("undeclared-log", "handshake.capabilities", "undeclared-capability"),
         ("bad-result", "tools.read-only", "schema.required at /result"),
         ("structured", "tools.read-only", "structured-content-schema"),
+        ("output-schema", "lists.tools", "output-schema-invalid at /result/tools/1/outputSchema"),
+        ("bad-read", "resources.read", "mem://a: -32603"),
+        ("bad-prompt", "prompts.get", "hello {}: -32603"),
+        ("bad-template", "resources.templates", "mem://{a"),
     ],
 )
 def test_a_broken_rule_fails_its_check_with_evidence(

@@ -12,6 +12,7 @@ Lint rules:
   notify-reply   answers notifications/initialized (a notification) with a response
   bad-result     tools/call "echo": a result without "content" (schema required)
   list-changed   notifications/tools/list_changed without tools.listChanged
+  output-schema  tool "weather" declares an outputSchema that is not valid JSON Schema
 Check rules:
   unknown-method answer an unknown method with a result instead of -32601
   unknown-tool   answer tools/call of an unknown tool with a success result
@@ -21,6 +22,9 @@ Check rules:
   missing-uri    answer resources/read of an unknown URI with empty contents
   stdout-noise   print a non-JSON line on stdout after initialize
   ignore-eof     keep running after stdin EOF
+  bad-read       resources/read of the listed resource fails (-32603)
+  bad-prompt     prompts/get fails (-32603)
+  bad-template   lists a resource template that is not RFC 6570 ("mem://{a")
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ def tools(broken: set[str]) -> list[dict[str, Any]]:
             "annotations": {"readOnlyHint": True},
         },
     ]
+    if "output-schema" in broken:
+        out[1]["outputSchema"] = {"type": "object", "required": "temp"}
     if "tool-name" in broken:
         out.append({"name": "bad name!", "inputSchema": {"type": "object"}})
     if "dup-names" in broken:
@@ -111,9 +117,11 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
     if method == "resources/list":
         return {"resources": [{"uri": "mem://a", "name": "a", "mimeType": "text/plain"}]}
     if method == "resources/templates/list":
+        if "bad-template" in broken:
+            return {"resourceTemplates": [{"uriTemplate": "mem://{a", "name": "broken"}]}
         return {"resourceTemplates": []}
     if method == "resources/read":
-        if params.get("uri") == "mem://a":
+        if params.get("uri") == "mem://a" and "bad-read" not in broken:
             return {"contents": [{"uri": "mem://a", "text": "A", "mimeType": "text/plain"}]}
         return {"contents": []} if "missing-uri" in broken else None
     if method == "prompts/list":
@@ -122,6 +130,8 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
             page["nextCursor"] = "again"
         return page
     if method == "prompts/get":
+        if "bad-prompt" in broken:
+            return None
         return {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}]}
     if method == "logging/setLevel":
         return {}
@@ -130,12 +140,16 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
     return None
 
 
-def error_for(msg: dict[str, Any]) -> dict[str, Any]:
+def error_for(msg: dict[str, Any], broken: set[str]) -> dict[str, Any]:
     method = msg.get("method")
     if method == "tools/call":
         return {"code": -32602, "message": "unknown tool"}
     if method == "resources/read":
+        if "bad-read" in broken:
+            return {"code": -32603, "message": "disk on fire"}
         return {"code": -32002, "message": "resource not found"}
+    if method == "prompts/get":
+        return {"code": -32603, "message": "prompt engine down"}
     return {"code": -32601, "message": f"method not found: {method}"}
 
 
@@ -188,7 +202,7 @@ def main() -> int:
             return 3
         result = answer(msg, broken)
         if result is None:
-            send({"jsonrpc": "2.0", "id": msg["id"], "error": error_for(msg)})
+            send({"jsonrpc": "2.0", "id": msg["id"], "error": error_for(msg, broken)})
         else:
             send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
     if "ignore-eof" in broken:
