@@ -224,3 +224,25 @@ def test_sloppy_http_fails_each_http_check(misbehaving_http: Served) -> None:
     # the live lint sees the session id too (its head: the transport keeps 8 characters)
     assert "session-id-ascii" in fails["lint.messages"]
     assert code == 1
+
+
+@pytest.mark.parametrize(
+    ("broken", "check_id", "evidence"),
+    [
+        ("bad-version", "handshake.version", "expected -32022 with data.supported"),
+        ("meta-strict", "handshake.meta", "unknown _meta key was refused"),
+        ("bad-discover", "handshake.discover", "schema.type at /result/ttlMs"),
+    ],
+)
+def test_modern_era_checks_fail_with_evidence(broken: str, check_id: str, evidence: str) -> None:
+    code, report, err = check("--era", "modern", server=[*LINT_SERVER, "--break", broken])
+    assert code == 1, err
+    assert report is not None and report["protocol_version"] == "2026-07-28"
+    fails = failed(report)
+    assert set(fails) - {"lint.messages"} == {check_id}
+    assert evidence in fails[check_id]
+
+
+def test_our_modern_server_passes_when_it_breaks_nothing() -> None:
+    code, report, err = check("--era", "modern", server=LINT_SERVER)
+    assert code == 0, (err, report and failed(report))

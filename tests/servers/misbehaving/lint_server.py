@@ -22,6 +22,11 @@ Check rules:
   missing-uri    answer resources/read of an unknown URI with empty contents
   stdout-noise   print a non-JSON line on stdout after initialize
   ignore-eof     keep running after stdin EOF
+Modern era (a request whose params._meta names a protocol version is answered the
+2026-07-28 way: server/discover, resultType, cacheScope/ttlMs, -32022 for other versions):
+  bad-version    an unsupported version gets -32602 instead of -32022 with the list
+  meta-strict    a request with an unknown _meta key is refused (-32602)
+  bad-discover   server/discover answers ttlMs as a string
   bad-read       resources/read of the listed resource fails (-32603)
   bad-prompt     prompts/get fails (-32603)
   bad-template   lists a resource template that is not RFC 6570 ("mem://{a")
@@ -140,6 +145,61 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
     return None
 
 
+MODERN_KEY = "io.modelcontextprotocol/protocolVersion"
+MODERN = "2026-07-28"
+CACHED = {
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "server/discover",
+}
+
+
+def modern_answer(msg: dict[str, Any], meta: dict[str, Any], broken: set[str]) -> dict[str, Any]:
+    """One answer of a modern (2026-07-28) request."""
+    rid, method = msg["id"], msg.get("method")
+    asked = meta.get(MODERN_KEY)
+    if asked != MODERN:
+        if "bad-version" in broken:
+            error: dict[str, Any] = {"code": -32602, "message": f"bad version {asked}"}
+        else:
+            error = {
+                "code": -32022,
+                "message": "unsupported protocol version",
+                "data": {"requested": asked, "supported": [MODERN]},
+            }
+        return {"jsonrpc": "2.0", "id": rid, "error": error}
+    if "meta-strict" in broken and any(not k.startswith("io.modelcontextprotocol/") for k in meta):
+        return {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "error": {"code": -32602, "message": "unknown _meta key"},
+        }
+    if method == "server/discover":
+        result: dict[str, Any] | None = {
+            "supportedVersions": [MODERN],
+            "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+            "_meta": {
+                "io.modelcontextprotocol/serverInfo": {"name": "lint-breaker", "version": "1"}
+            },
+        }
+        if "bad-discover" in broken:
+            result["ttlMs"] = "forever"  # the schema says an integer
+    elif method == "ping":
+        result = None
+    else:
+        result = answer(msg, broken)
+    if result is None:
+        return {"jsonrpc": "2.0", "id": rid, "error": error_for(msg, broken)}
+    result.setdefault("resultType", "complete")
+    if method in CACHED:
+        result.setdefault("cacheScope", "private")
+        result.setdefault("ttlMs", 0)
+    return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+
 def error_for(msg: dict[str, Any], broken: set[str]) -> dict[str, Any]:
     method = msg.get("method")
     if method == "tools/call":
@@ -198,8 +258,12 @@ def main() -> int:
             "prompts/list",
             "logging/setLevel",
         )
-        if not known and "crash-unknown" in broken:
+        if not known and method != "server/discover" and "crash-unknown" in broken:
             return 3
+        meta = (msg.get("params") or {}).get("_meta") or {}
+        if isinstance(meta, dict) and MODERN_KEY in meta:
+            send(modern_answer(msg, meta, broken))
+            continue
         result = answer(msg, broken)
         if result is None:
             send({"jsonrpc": "2.0", "id": msg["id"], "error": error_for(msg, broken)})
