@@ -232,6 +232,7 @@ def test_sloppy_http_fails_each_http_check(misbehaving_http: Served) -> None:
         ("bad-version", "handshake.version", "expected -32022 with data.supported"),
         ("meta-strict", "handshake.meta", "unknown _meta key was refused"),
         ("bad-discover", "handshake.discover", "schema.type at /result/ttlMs"),
+        ("no-discover", "handshake.discover", "-32601"),
     ],
 )
 def test_modern_era_checks_fail_with_evidence(broken: str, check_id: str, evidence: str) -> None:

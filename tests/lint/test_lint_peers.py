@@ -114,6 +114,13 @@ async def test_structured_content_against_the_listed_output_schema(
     assert log.entries[finding.index].method == "tools/call"
 
 
+def test_a_modern_server_without_server_discover() -> None:
+    _code, err = cli(
+        "--era", "modern", "--method", "tools/list", server=[*LINT_SERVER, "--break", "no-discover"]
+    )
+    assert any("discover-missing at /error/code" in line for line in lint_lines(err)), err
+
+
 def test_findings_are_recorded_and_shown_offline(tmp_path: Path) -> None:
     target = tmp_path / "s.jsonl"
     code, err = cli(

@@ -27,6 +27,7 @@ Modern era (a request whose params._meta names a protocol version is answered th
   bad-version    an unsupported version gets -32602 instead of -32022 with the list
   meta-strict    a request with an unknown _meta key is refused (-32602)
   bad-discover   server/discover answers ttlMs as a string
+  no-discover    server/discover is "method not found"
   bad-read       resources/read of the listed resource fails (-32603)
   bad-prompt     prompts/get fails (-32603)
   bad-template   lists a resource template that is not RFC 6570 ("mem://{a")
@@ -176,6 +177,12 @@ def modern_answer(msg: dict[str, Any], meta: dict[str, Any], broken: set[str]) -
             "jsonrpc": "2.0",
             "id": rid,
             "error": {"code": -32602, "message": "unknown _meta key"},
+        }
+    if method == "server/discover" and "no-discover" in broken:
+        return {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "error": {"code": -32601, "message": "method not found: server/discover"},
         }
     if method == "server/discover":
         result: dict[str, Any] | None = {
