@@ -3,6 +3,7 @@ its version is known, huge rows left for when they are viewed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 
@@ -152,4 +153,24 @@ def test_without_a_loop_nothing_runs_until_flush() -> None:
     add(log, "in", BAD_LOG)
     assert len(store) == 0
     linter.flush()
+    assert len(store) == 1
+
+
+async def test_a_huge_row_viewed_is_linted_on_a_worker_thread() -> None:
+    from inspector.lint.live import loop_scheduler
+
+    log, store = TrafficLog(), LintStore()
+    linter = LiveLinter(log, store, loop_scheduler, huge=200)
+    add(log, "in", dict(BAD_LOG, params={"level": "x", "data": "y" * 500}))
+    linter.flush()
+    assert store.deferred == {0}
+    linter.lint_now(0)
+    assert len(store) == 0  # nothing parsed on the caller's (the window's) thread
+    for _ in range(200):
+        if len(store):
+            break
+        await asyncio.sleep(0.01)
+    assert store.counts["schema.enum"] == 1 and store.deferred == set()
+    linter.lint_now(0)  # once only
+    await asyncio.sleep(0.05)
     assert len(store) == 1
