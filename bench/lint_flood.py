@@ -7,7 +7,7 @@ alternating, in one run. Printed: the ingest rate with lint off and on, their RA
 target: lint on >= 0.90 of lint off), how long the linter then needs to catch up, and what
 linting costs per message.
 
-    python bench/lint_flood.py [--messages 100000] [--rounds 3] [--chunk 500]
+    python bench/lint_flood.py [--messages 100000] [--rounds 3] [--chunk 500] [--unique]
 """
 
 from __future__ import annotations
@@ -26,13 +26,19 @@ from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of
 
 
-def make_frames(n: int) -> list[str]:
+def make_frames(n: int, unique: bool = False) -> list[str]:
+    """`unique`: every message has its own logger, so no two share a shape (the linter
+    cannot reuse a result: every message is validated in full)."""
     return [
         json.dumps(
             {
                 "jsonrpc": "2.0",
                 "method": "notifications/message",
-                "params": {"level": "info", "logger": "flood", "data": f"line {i} of the flood"},
+                "params": {
+                    "level": "info",
+                    "logger": f"flood-{i}" if unique else "flood",
+                    "data": f"line {i} of the flood",
+                },
             },
             separators=(",", ":"),
         )
@@ -79,8 +85,8 @@ async def one_round(frames: list[str], chunk: int, lint: bool) -> tuple[float, f
     return ingest, catch_up, len(store)
 
 
-async def main_async(n: int, rounds: int, chunk: int) -> int:
-    frames = make_frames(n)
+async def main_async(n: int, rounds: int, chunk: int, unique: bool) -> int:
+    frames = make_frames(n, unique)
     await one_round(frames[:5000], chunk, True)  # warm up (validators compiled, caches)
     off: list[float] = []
     on: list[float] = []
@@ -94,7 +100,10 @@ async def main_async(n: int, rounds: int, chunk: int) -> int:
         assert found == 0, f"{found} findings in a valid flood"
     t_off, t_on = statistics.median(off), statistics.median(on)
     ratio = t_off / t_on
-    print(f"messages: {n:,} notifications/message, chunk {chunk}, {rounds} round(s) each")
+    shapes = "each of its own shape" if unique else "differing in data only"
+    print(
+        f"messages: {n:,} notifications/message ({shapes}), chunk {chunk}, {rounds} round(s) each"
+    )
     print(f"ingest, lint off: {n / t_off:,.0f} msg/s ({t_off:.3f} s)")
     print(f"ingest, lint on:  {n / t_on:,.0f} msg/s ({t_on:.3f} s)")
     print(f"ratio on/off:     {ratio:.3f}  (target >= 0.90)")
@@ -112,8 +121,9 @@ def main() -> int:
     ap.add_argument("--messages", type=int, default=100_000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--chunk", type=int, default=500)
+    ap.add_argument("--unique", action="store_true", help="no two messages of one shape")
     ns = ap.parse_args()
-    return asyncio.run(main_async(ns.messages, ns.rounds, ns.chunk))
+    return asyncio.run(main_async(ns.messages, ns.rounds, ns.chunk, ns.unique))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from inspector.lint import rules
 from inspector.lint.finding import Finding
 from inspector.lint.rules import LintContext
 from inspector.lint.schema_bundle import SchemaBundle, bundle_for
-from inspector.lint.schema_check import schema_findings, short
+from inspector.lint.schema_check import SchemaMemo, schema_findings, short
 from inspector.protocol.versions import ALL_VERSIONS, Era, era_of
 
 __all__ = ["MessageLinter"]
@@ -25,6 +25,7 @@ class MessageLinter:
     def __init__(self, version: str | None = None) -> None:
         self.version = version
         self.ctx = LintContext()
+        self.memo = SchemaMemo()
 
     def reset(self, version: str | None) -> None:
         """A new session (or the version became known)."""
@@ -93,7 +94,7 @@ class MessageLinter:
                 )
             )
         else:
-            found += schema_findings(bundle, definition, value, index=index)
+            found += self.memo.findings(bundle, definition, value, index)
         if kind == "notification":
             found += rules.capability_findings(self.ctx, index, method)
         return self._stamp(found)

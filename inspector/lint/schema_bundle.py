@@ -18,6 +18,7 @@ from inspector.protocol.versions import ALL_VERSIONS, LATEST_LEGACY, LATEST_MODE
 __all__ = ["SchemaBundle", "bundle_for", "schema_version_for"]
 
 _BASE: Final = "urn:mcp-schema"
+_ANNOTATIONS: Final = frozenset({"description", "title", "$comment"})
 
 # Results whose definition is not named after the request (`FooRequest` -> `FooResult`).
 _RESULT_OVERRIDES: Final[dict[str, str]] = {
@@ -65,6 +66,7 @@ class SchemaBundle:
             elif name.endswith("Notification"):
                 self.notification_defs[method] = name
         self._validators: dict[str, Validator] = {}
+        self._free: dict[str, frozenset[str]] = {}
 
     @property
     def draft(self) -> str:
@@ -94,6 +96,25 @@ class SchemaBundle:
             ref = {"$ref": f"{_BASE}#/{self.defs_key}/{name}"}
             found = self._cls(ref, registry=self._registry)
             self._validators[name] = found
+        return found
+
+    def free_params(self, name: str) -> frozenset[str]:
+        """The `params` members of definition `name` whose schema says nothing but a
+        description: any value is valid there, so a value's validity never depends on
+        them (the log's `data`). Used to remember results across a flood."""
+        found = self._free.get(name)
+        if found is None:
+            params = self.defs.get(name, {}).get("properties", {}).get("params", {})
+            ref = params.get("$ref") if isinstance(params, dict) else None
+            if isinstance(ref, str) and ref.rsplit("/", 1)[-1] in self.defs:
+                params = self.defs[ref.rsplit("/", 1)[-1]]
+            props = params.get("properties", {}) if isinstance(params, dict) else {}
+            found = frozenset(
+                key
+                for key, sub in props.items()
+                if isinstance(sub, dict) and set(sub) <= _ANNOTATIONS
+            )
+            self._free[name] = found
         return found
 
     def error_def(self) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, Final
 
 from jsonschema.exceptions import ValidationError, best_match
@@ -11,7 +12,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from inspector.lint.finding import Finding
 from inspector.lint.schema_bundle import SchemaBundle
 
-__all__ = ["MAX_FINDINGS", "pointer", "schema_findings", "short"]
+__all__ = ["MAX_FINDINGS", "SchemaMemo", "pointer", "schema_findings", "short"]
 
 MAX_FINDINGS: Final = 20  # per message: a broken list of 10k tools must not flood the tab
 _SHORT: Final = 160
@@ -72,3 +73,34 @@ def schema_findings(
         if len(found) >= MAX_FINDINGS:
             break
     return found
+
+
+class SchemaMemo:
+    """Schema results of messages that differ only in free-form members (a flood of log
+    notifications differs only in `data`): the rest of the message is the key, the
+    findings are kept without their row. Exact: a free member has no constraint at all."""
+
+    def __init__(self, limit: int = 2048) -> None:
+        self.limit = limit
+        self._seen: dict[str, list[Finding]] = {}
+
+    def findings(
+        self, bundle: SchemaBundle, definition: str, value: dict[str, Any], index: int
+    ) -> list[Finding]:
+        free = bundle.free_params(definition)
+        params = value.get("params")
+        if not free or not isinstance(params, dict):
+            return schema_findings(bundle, definition, value, index=index)
+        shaped = dict(value, params={k: (None if k in free else v) for k, v in params.items()})
+        try:
+            key = f"{bundle.version} {definition} " + json.dumps(shaped, sort_keys=True)
+        except (TypeError, ValueError):
+            return schema_findings(bundle, definition, value, index=index)
+        known = self._seen.get(key)
+        if known is None:
+            if len(self._seen) >= self.limit:
+                self._seen.clear()
+            known = self._seen[key] = schema_findings(bundle, definition, value, index=-1)
+        # A finding about the message or its params shows them as they are in this one.
+        here = {"": short(value), "/params": short(params)}
+        return [replace(f, index=index, value=here.get(f.pointer, f.value)) for f in known]

@@ -207,3 +207,30 @@ def test_unknown_versions_are_judged_by_their_era() -> None:
     assert schema_version_for("2024-01-01") == "2025-11-25"
     assert schema_version_for(None) == "2025-11-25"
     assert bundle_for("2025-03-26").version == "2025-03-26"
+
+
+def test_a_log_flood_is_judged_once_per_shape_and_exactly() -> None:
+    linter = MessageLinter("2025-11-25")
+    linter.ctx.capabilities = {"logging": {}}
+
+    def log(level: str, data: object) -> dict[str, Any]:
+        return {
+            "jsonrpc": "2.0",
+            "method": "notifications/message",
+            "params": {"level": level, "data": data},
+        }
+
+    assert linter.incoming(0, "notification", "notifications/message", log("info", "a")) == []
+    assert linter.incoming(1, "notification", "notifications/message", log("info", [1])) == []
+    bad1 = linter.incoming(2, "notification", "notifications/message", log("loud", "x"))
+    bad2 = linter.incoming(3, "notification", "notifications/message", log("loud", {"y": 2}))
+    assert [(f.index, f.rule, f.pointer) for f in bad1 + bad2] == [
+        (2, "schema.enum", "/params/level"),
+        (3, "schema.enum", "/params/level"),
+    ]
+    missing = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": "z1"}}
+    first = linter.incoming(4, "notification", "notifications/message", missing)
+    missing["params"] = {"data": "z2"}
+    second = linter.incoming(5, "notification", "notifications/message", missing)
+    assert first[0].value == '{"data": "z1"}' and second[0].value == '{"data": "z2"}'
+    assert len(linter.memo._seen) == 3  # info, loud, no level
