@@ -245,9 +245,7 @@ def capability_findings(ctx: LintContext, index: int, method: str) -> Iterator[F
         )
 
 
-def session_id_findings(
-    ctx: LintContext, index: int, headers: dict[str, str]
-) -> Iterator[Finding]:
+def session_id_findings(ctx: LintContext, index: int, headers: dict[str, str]) -> Iterator[Finding]:
     """Each session id is judged once (every exchange of the session repeats it)."""
     for name, value in headers.items():
         if name.lower() != "mcp-session-id":
