@@ -87,7 +87,7 @@ async def _discover(ctx: CheckContext) -> Outcome:
     try:
         result = await session.request("server/discover", {}, timeout=ctx.options.timeout)
     except ServerError as exc:
-        return fail(f"server/discover failed: {exc.code} {exc}")
+        return fail(str(exc))
     found = _lint_since(ctx, start)
     if found:
         return fail("\n".join(found))
@@ -106,7 +106,7 @@ async def _meta_handling(ctx: CheckContext) -> Outcome:
     except ServerError as exc:
         if exc.code == -32601:
             return skip("the server has no server/discover to ask (see handshake.discover)")
-        return fail(f"a request with an unknown _meta key was refused: {exc.code} {exc}")
+        return fail(f"a request with an unknown _meta key was refused: {exc}")
     return ok("a request with an extra, unknown _meta key was answered")
 
 
@@ -124,7 +124,7 @@ async def _capabilities(ctx: CheckContext) -> Outcome:
         try:
             await session.request(method, {}, timeout=ctx.options.timeout)
         except ServerError as exc:
-            problems.append(f"{cap} declared, but {method} failed: {exc.code} {exc}")
+            problems.append(f"{cap} declared, but {exc}")
     ctx.linter.flush()
     problems += [f.line() for f in ctx.lint.findings if f.rule == "undeclared-capability"]
     if problems:
@@ -143,7 +143,7 @@ def _list_check(cap: str, method: str, key: str) -> Check:
         except PaginationError as exc:
             return fail(f"{method}: {exc}")
         except ServerError as exc:
-            return fail(f"{method} failed: {exc.code} {exc}")
+            return fail(str(exc))
         found = _lint_since(ctx, start)
         if found:
             return fail("\n".join(found))
@@ -192,7 +192,7 @@ async def _ping(ctx: CheckContext) -> Outcome:
     try:
         result = await session.request("ping", None, timeout=ctx.options.timeout, override=True)
     except ServerError as exc:
-        return fail(f"ping failed: {exc.code} {exc}")
+        return fail(str(exc))
     if result != {}:
         return fail(f"ping must answer an empty result, got {_short(result)}")
     return ok("{}")
@@ -212,7 +212,7 @@ async def _read_resources(ctx: CheckContext) -> Outcome:
         try:
             result = await session.client.read_resource(str(uri))
         except ServerError as exc:
-            problems.append(f"{uri}: {exc.code} {exc}")
+            problems.append(f"{uri}: {exc}")
             continue
         if not isinstance(result.get("contents"), list):
             problems.append(f"{uri}: no contents list")
@@ -305,7 +305,7 @@ async def _prompts(ctx: CheckContext) -> Outcome:
         try:
             await session.client.get_prompt(str(prompt.get("name")), args or None)
         except ServerError as exc:
-            problems.append(f"{prompt.get('name')} {_short(args)}: {exc.code} {exc}")
+            problems.append(f"{prompt.get('name')} {_short(args)}: {exc}")
     problems += _lint_since(ctx, start)
     if problems:
         return fail("\n".join(problems))

@@ -153,8 +153,8 @@ def test_server_everything_findings_are_its_own() -> None:
         ("bad-result", "tools.read-only", "schema.required at /result"),
         ("structured", "tools.read-only", "structured-content-schema"),
         ("output-schema", "lists.tools", "output-schema-invalid at /result/tools/1/outputSchema"),
-        ("bad-read", "resources.read", "mem://a: -32603"),
-        ("bad-prompt", "prompts.get", "hello {}: -32603"),
+        ("bad-read", "resources.read", "mem://a: resources/read failed: -32603"),
+        ("bad-prompt", "prompts.get", "hello {}: prompts/get failed: -32603"),
         ("bad-template", "resources.templates", "mem://{a"),
     ],
 )
