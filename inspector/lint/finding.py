@@ -58,9 +58,17 @@ class Finding:
 
 
 class LintStore:
-    """Findings by traffic row, with counts per rule. Listeners hear each batch."""
+    """Findings by traffic row, with counts per rule. Listeners hear each batch.
 
-    def __init__(self) -> None:
+    A flood that breaks one rule a million times must not cost a million objects: each
+    rule keeps its first `keep_per_rule` findings (with their rows' badges); beyond that
+    they are only counted (`counts` stays exact, `dropped` says how many were not kept).
+    """
+
+    def __init__(self, keep_per_rule: int = 5000) -> None:
+        self.keep_per_rule = keep_per_rule
+        self.dropped = 0
+        self.where: dict[str, str] = {}  # rule -> where its first finding came from
         self.findings: list[Finding] = []
         self._by_index: dict[int, list[Finding]] = {}
         self.counts: Counter[str] = Counter()
@@ -79,14 +87,20 @@ class LintStore:
         return self._cleared.add(listener)
 
     def add(self, findings: Iterable[Finding]) -> None:
-        batch = list(findings)
-        if not batch:
-            return
-        for finding in batch:
+        batch = []
+        counted = False
+        for finding in findings:
+            counted = True
+            self.counts[finding.rule] += 1
+            if self.counts[finding.rule] > self.keep_per_rule:
+                self.dropped += 1
+                continue
+            self.where.setdefault(finding.rule, finding.where)
+            batch.append(finding)
             self.findings.append(finding)
             self._by_index.setdefault(finding.index, []).append(finding)
-            self.counts[finding.rule] += 1
-        self._added.emit(batch)
+        if counted:  # listeners hear counts change even when nothing more was kept
+            self._added.emit(batch)
 
     def at(self, index: int) -> list[Finding]:
         return self._by_index.get(index, [])
@@ -104,6 +118,8 @@ class LintStore:
         self.findings.clear()
         self._by_index.clear()
         self.counts.clear()
+        self.where.clear()
+        self.dropped = 0
         self.deferred.clear()
         self.checked = 0
         self._cleared.emit()

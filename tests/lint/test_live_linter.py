@@ -174,3 +174,15 @@ async def test_a_huge_row_viewed_is_linted_on_a_worker_thread() -> None:
     linter.lint_now(0)  # once only
     await asyncio.sleep(0.05)
     assert len(store) == 1
+
+
+def test_a_flood_of_one_broken_rule_is_counted_not_kept() -> None:
+    log, sched = TrafficLog(), ManualScheduler()
+    store = LintStore(keep_per_rule=50)
+    linter = LiveLinter(log, store, sched)
+    for _ in range(300):
+        add(log, "in", BAD_LOG)
+    linter.flush()
+    assert store.counts["schema.enum"] == 300  # exact
+    assert len(store.by_rule("schema.enum")) == 50 and store.dropped == 250
+    assert store.has(49) and not store.has(299)  # badges for the kept ones

@@ -33,11 +33,10 @@ class LintRulesModel(FlatTableModel):
 
     def refresh(self) -> None:
         self.beginResetModel()
-        where: dict[str, str] = {}
-        for finding in self.store.findings:
-            where.setdefault(finding.rule, finding.where)
+        where = self.store.where
         counts = sorted(self.store.counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        self.rows = [(_ALL, len(self.store), "")] + [(r, n, where.get(r, "")) for r, n in counts]
+        total = sum(self.store.counts.values())
+        self.rows = [(_ALL, total, "")] + [(r, n, where.get(r, "")) for r, n in counts]
         self.endResetModel()
 
     def rowCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
@@ -145,9 +144,17 @@ class LintPanel(QWidget):
     def refresh(self) -> None:
         picked = self.findings.rule
         self.rules.refresh()
-        n = len(self.store)
+        n = sum(self.store.counts.values())
+        kept = (
+            f" (the first {self.store.keep_per_rule:,} of each rule are listed)"
+            if self.store.dropped
+            else ""
+        )
         self.summary.setText(
-            f"{n:,} finding(s) in {len(self.store.rows()):,} message(s), "
+            f"{n:,} finding(s) in {len(self.store.rows()):,}+ message(s), "
+            f"{self.store.checked:,} server message(s) linted{kept}"
+            if self.store.dropped
+            else f"{n:,} finding(s) in {len(self.store.rows()):,} message(s), "
             f"{self.store.checked:,} server message(s) linted"
             if n
             else f"No findings: {self.store.checked:,} server message(s) linted."
