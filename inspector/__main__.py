@@ -59,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from inspector.cli.export import run_export_har
 
         return run_export_har(ns)
+    if ns.command == "check":
+        from inspector.cli.check_command import run_check_command
+
+        return run_check_command(ns, parser)
     if ns.command == "demo-server":
         from inspector.demo.server import main as demo_main
 

@@ -38,6 +38,8 @@ from inspector.features.catalog.model import Catalog, CatalogKind, ListDiff
 from inspector.features.catalog.pins import PinStore
 from inspector.features.resource_watch import ResourceWatches
 from inspector.features.tasks import TaskClient, TaskStore
+from inspector.lint import LintStore, LiveLinter
+from inspector.lint.live import loop_scheduler
 from inspector.protocol.events import ProgressUpdate, SessionReady
 from inspector.protocol.jsonrpc import RequestId
 from inspector.protocol.versions import Era
@@ -105,6 +107,9 @@ class ConnectionModel:
         self.messages = LogMessageStore(self.traffic)
         self.errors = ErrorStore()
         self.traffic.on_clear(self.errors.forget_entries)
+        # Every server message, linted behind the log (off its hot path).
+        self.lint = LintStore()
+        self.linter = LiveLinter(self.traffic, self.lint, loop_scheduler)
         self.runner = TaskRunner(functools.partial(self._report, "internal"))
         # The catalog (explorer): filled by the loader after connect, kept after a disconnect.
         self.catalog = Catalog()
@@ -122,7 +127,7 @@ class ConnectionModel:
         # OAuth per profile, its timeline and step-through gate; kept across reconnects.
         self.auth = ProfileAuth(secrets, opener=opener(self._auth_note) if opener else None)
         self.recording = (
-            ConnectionRecording(recorder, self.traffic, self.errors, secrets)
+            ConnectionRecording(recorder, self.traffic, self.errors, secrets, self.lint)
             if recorder is not None
             else None
         )
@@ -239,7 +244,9 @@ class ConnectionModel:
                 self._fail(self._with_stderr(str(exc), session))
                 await session.close()
                 self.session = None
+                self.linter.release()
                 return
+            self.linter.session_ready(session.protocol_version)
             info = session.server_info
             name = info.get("name", "?") if isinstance(info, dict) else "?"
             self._set_state(ConnState.CONNECTED, f"{name} · {session.protocol_version}")
@@ -252,6 +259,7 @@ class ConnectionModel:
 
     def _follow(self, session: Session, profile: Profile) -> None:
         """Everything that observes a new session, before it connects."""
+        self.linter.begin_session()
         session.add_traffic_observer(self.traffic.observe, self.traffic.observe_many)
         session.add_traffic_observer(self.messages.observe, self.messages.observe_many)
         session.add_listener(

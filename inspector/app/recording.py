@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from inspector.app.connection_state import ConnState
+from inspector.lint.finding import Finding, LintStore
 from inspector.protocol.events import SessionReady
 from inspector.recording.live import AutoRecorder
 from inspector.recording.redaction import spec_for_profile
@@ -33,8 +34,12 @@ class ConnectionRecording:
         traffic: TrafficLog,
         errors: ErrorStore,
         secrets: SecretStore | None,
+        lint: LintStore | None = None,
     ) -> None:
         self.recorder = recorder
+        self.lint = lint
+        if lint is not None:
+            lint.on_add(self._linted)
         self.traffic = traffic
         self.errors = errors
         self.secrets = secrets
@@ -49,6 +54,15 @@ class ConnectionRecording:
         self.live_profile = profile
         if self.recorder.attach(session, profile) is None and self.recorder.error:
             self.errors.add("recording", self.recorder.error)
+
+    def _linted(self, findings: list[Finding]) -> None:
+        """Findings go into the live session's file, by their row in it."""
+        current = self.recorder.recorder
+        if current is None:
+            return
+        for finding in findings:
+            if finding.index >= self.live_start:
+                current.lint(finding.index - self.live_start, finding)
 
     def ready(self, ready: SessionReady) -> None:
         self.live_ready = ready
@@ -75,4 +89,5 @@ class ConnectionRecording:
             transport=profile.transport,
             ready=self.live_ready,
             start=start,
+            lint=self.lint,
         )

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from inspector.features.models.names import DEFAULT_BASE_URL, INSTALL_HINT, KEY_ENV
+from inspector.protocol.versions import EraSetting
 from inspector.recording.diff import DEFAULT_IGNORES
 
 __all__ = [
@@ -193,3 +194,50 @@ def add_sampling_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="the model's output-token limit: a larger maxTokens is cut to it (and said so)",
     )
+
+
+EXIT_CODES = {
+    0: "every check passed",
+    1: "a check failed",
+    2: "usage error",
+    3: "the server could not be reached",
+}
+
+
+def add_check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    epilog = "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in EXIT_CODES.items())
+    check = sub.add_parser(
+        "check",
+        help="run a battery of spec checks against a server and report",
+        usage="mcp-inspector-qt check [--json] [--junit OUT.xml] [--era E] [--call-read-only]"
+        " (-- COMMAND ... | --url URL | --profile NAME)",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--junit", metavar="OUT.xml", help="also write a JUnit XML report")
+    check.add_argument("--era", choices=[e.value for e in EraSetting], default=None)
+    check.add_argument(
+        "--call-read-only",
+        action="store_true",
+        help="call tools annotated readOnlyHint: true that need no arguments",
+    )
+    check.add_argument("--profile", metavar="NAME", help="a saved profile (name or id)")
+    check.add_argument("--url", help="an HTTP server URL")
+    check.add_argument(
+        "--transport", choices=("auto", "stdio", "streamable-http", "sse"), default="auto"
+    )
+    check.add_argument("--header", action="append", default=[], metavar="'K: V'")
+    add_auth_arguments(check)
+    check.add_argument("--env", action="append", default=[], metavar="K=V")
+    check.add_argument("--full-env", action="store_true")
+    check.add_argument("--cwd")
+    check.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="per request (each check is bounded at 3x this)",
+    )
+    check.add_argument("-v", "--verbose", action="store_true", help="print each check as it ends")
+    check.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS...]")

@@ -14,6 +14,7 @@ from typing import Any, Final
 from inspector import __version__
 from inspector.cli.command_args import (
     add_auth_arguments,
+    add_check_parser,
     add_export_parser,
     add_logout_parser,
     add_replay_parser,
@@ -158,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_parser(sub)
     add_logout_parser(sub)
     add_export_parser(sub)
+    add_check_parser(sub)
     return parser
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from inspector.cli.arg_words import key_values
 from inspector.cli.diagnostics import SessionDiagnostics, diag
+from inspector.cli.lint_report import RunLint
 from inspector.cli.parser import (
     EXIT_CONNECTION,
     EXIT_OK,
@@ -304,9 +305,11 @@ async def run_cli(ns: argparse.Namespace) -> int:
         session.responder = RecordingResponder(responder, recorder, how)
     diagnostics = SessionDiagnostics(ns.verbose, transport.kind)
     session.add_listener(diagnostics)
+    lint = RunLint(session, verbose=ns.verbose, recorder=recorder)
     try:
         try:
             await session.connect(timeout=timeout)
+            lint.ready(session.protocol_version)
             if recorder is not None and session.ready_info is not None:
                 recorder.ready(session.ready_info)
         except ConnectTimeout as exc:
@@ -349,6 +352,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
         return code
     finally:
         await session.close()
+        lint.finish()
         if recorder is not None:
             recorder.close()
             if recorder.error:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.features.catalog.model import Catalog, CatalogKind
+from inspector.lint.finding import Finding, LintStore
 from inspector.protocol.events import SessionReady
 from inspector.protocol.jsonrpc import (
     ErrorResponse,
@@ -74,6 +75,7 @@ class OfflineSession:
     ready: SessionReady | None = None
     actions: list[RecordedAction] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # the reader's problems and ours
+    lint: LintStore = field(default_factory=LintStore)  # the recorded lint findings
 
     @property
     def title(self) -> str:
@@ -86,6 +88,9 @@ class OfflineSession:
             if isinstance(server, str) and server:
                 return server
         return self.recorded.path.name
+
+
+_TRAFFIC_LINES: Final = frozenset({"frame", "stderr", "http", "note", "model"})
 
 
 def ready_of(data: dict[str, Any]) -> SessionReady | None:
@@ -146,6 +151,7 @@ class OfflineLoader:
         self.exchanges: dict[int, HttpExchange] = {}
         self.list_requests: dict[Any, tuple[CatalogKind, bool]] = {}  # id -> kind, first page
         self.unknown: dict[str, int] = {}
+        self.record_rows: list[int] = []  # the row of each traffic line of the file
 
     def run(self) -> OfflineSession:
         for event in self.recorded.events:
@@ -159,6 +165,8 @@ class OfflineLoader:
             self.unknown[event.type] = self.unknown.get(event.type, 0) + 1
             return
         handler(event)
+        if event.type in _TRAFFIC_LINES:
+            self.record_rows.append(len(self.traffic) - 1)
 
     def finish(self) -> OfflineSession:
         for kind, count in self.unknown.items():
@@ -319,6 +327,14 @@ class OfflineLoader:
         if isinstance(data, dict) and data:
             text += "  " + json.dumps(data, ensure_ascii=False, default=str)
         self._row(event, "note", text, note="user action")
+
+    def _on_lint(self, event: RecordedEvent) -> None:
+        """A finding about the row-th traffic line of the file (written as it was linted)."""
+        row = event.data.get("row")
+        if isinstance(row, int) and not isinstance(row, bool) and 0 <= row < len(self.record_rows):
+            self.out.lint.add([Finding.from_json(event.data, self.record_rows[row])])
+        else:
+            self.out.notes.append(f"a lint line points at no traffic line ({row!r})")
 
     def _on_ready(self, event: RecordedEvent) -> None:
         if self.out.ready is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from inspector.lint.finding import LintStore
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.events import SessionReady
 from inspector.protocol.versions import EraSetting
@@ -57,6 +58,7 @@ def write_traffic_log(
     transport: str,
     ready: SessionReady | None = None,
     start: int = 0,
+    lint: LintStore | None = None,
 ) -> int:
     """Write rows `start:` of `traffic` as a session file; returns the lines written.
     The `ready` line goes right after the handshake's answer. Raises OSError."""
@@ -99,6 +101,10 @@ def write_traffic_log(
             ):
                 recorder.ready(ready)
                 ready_written = True
+        if lint is not None:
+            for finding in lint.findings:
+                if finding.index >= start:
+                    recorder.lint(finding.index - start, finding)
     finally:
         recorder.close()
     if recorder.error:

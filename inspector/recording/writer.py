@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, Final
 
+from inspector.lint.finding import Finding
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.events import SessionReady
 from inspector.recording.format import (
@@ -111,6 +112,12 @@ class SessionRecorder:
                 },
             )
         )
+
+    def lint(self, row: int, finding: Finding) -> None:
+        """A lint finding about the `row`-th traffic line of this file (0: the first)."""
+        line = finding.to_json()
+        line.pop("index", None)
+        self._put(("line", {"type": "lint", "row": row, **line}))
 
     def action(self, text: str, **data: Any) -> None:
         """A user action worth knowing, e.g. "answered sampling request 7 by hand"."""

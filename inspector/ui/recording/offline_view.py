@@ -31,6 +31,7 @@ from inspector.recording.timeline import format_duration, local_time, timeline_o
 from inspector.ui.explorer.pane import NOUNS, CatalogPane
 from inspector.ui.explorer.server_panel import ServerInfoPanel
 from inspector.ui.panels import ErrorsPanel, NotificationsPanel, ServerConsole
+from inspector.ui.panels.lint_panel import LintPanel
 from inspector.ui.recording.timeline_panel import TimelinePanel
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.widgets.plain_text import PlainLabel
@@ -132,6 +133,7 @@ class OfflineView(QWidget):
         self.log_panel.clear_button.hide()  # read-only
         self.log_panel.pause_button.hide()
         self.log_panel.detail.set_connection(offline.recorded.connection, offline.recorded.era)
+        self.log_panel.set_lint(offline.lint)
 
         # Bottom: timeline, console, notifications, errors.
         self.timeline = timeline_of(offline)
@@ -144,6 +146,8 @@ class OfflineView(QWidget):
         self.notifications = NotificationsPanel(offline.messages)
         self.errors_panel = ErrorsPanel(offline.errors)
         self.errors_panel.jump_to_entry.connect(self.log_panel.select_entry)
+        self.lint_panel = LintPanel(offline.lint)
+        self.lint_panel.jump_to_entry.connect(self.log_panel.select_entry)
         self.bottom = QTabWidget()
         self.bottom.setObjectName("offlineBottomTabs")
         self.bottom.addTab(self.timeline_panel, "Timeline")
@@ -151,6 +155,8 @@ class OfflineView(QWidget):
         self.bottom.addTab(self.notifications, f"Notifications ({len(offline.messages)})")
         errors = len(offline.errors)
         self.bottom.addTab(self.errors_panel, f"Errors ({errors})" if errors else "Errors")
+        found = len(offline.lint)
+        self.bottom.addTab(self.lint_panel, f"Lint ({found})" if found else "Lint")
 
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.log_panel)

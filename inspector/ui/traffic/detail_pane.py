@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.lint.finding import Finding, LintStore, describe
 from inspector.protocol.jsonrpc import Request
 from inspector.recording.cli_command import CliCommandError, cli_command_for
 from inspector.traffic.format import DIRECTION_ARROWS, detail_text
@@ -96,6 +97,10 @@ class DetailPane(QWidget):
         self.tabs.addTab(self.pretty, "Pretty")
         self.tabs.addTab(self.raw, "Raw")
         self.tabs.addTab(self.details, "Details")
+        self.lint_view = _text_view()
+        self.lint_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self._lint: LintStore | None = None
+        self._lint_now: Callable[[int], None] | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.header)
@@ -103,6 +108,43 @@ class DetailPane(QWidget):
         layout.addWidget(self.feedback)
         layout.addWidget(self.tabs, 1)
         self.show_entry(None)
+
+    def set_lint(self, store: LintStore, lint_now: Callable[[int], None] | None = None) -> None:
+        """Show the lint findings of the selected message in a Lint tab; `lint_now(index)`
+        lints a huge message that was left for when it is viewed."""
+        self._lint, self._lint_now = store, lint_now
+        if self.tabs.indexOf(self.lint_view) < 0:
+            self.tabs.addTab(self.lint_view, "Lint")
+        store.on_add(self._linted)
+        store.on_clear(lambda: self._show_lint(self.entry))
+
+    def _linted(self, findings: list[Finding]) -> None:
+        entry = self.entry
+        if entry is not None and any(f.index == entry.index for f in findings):
+            self._show_lint(entry)
+            self.header.setText(self._headline(entry))
+
+    def _show_lint(self, entry: TrafficEntry | None) -> None:
+        store = self._lint
+        if store is None:
+            return
+        if entry is not None and entry.index in store.deferred and self._lint_now is not None:
+            self._lint_now(entry.index)  # a huge message, linted now that it is looked at
+        found = store.at(entry.index) if entry is not None else []
+        index = self.tabs.indexOf(self.lint_view)
+        self.tabs.setTabText(index, f"Lint ({len(found)})" if found else "Lint")
+        if entry is None:
+            self.lint_view.setPlainText("")
+        elif found:
+            self.lint_view.setPlainText(describe(found))
+        elif entry.direction == "in" and entry.index in store.deferred:
+            self.lint_view.setPlainText("Not linted yet (a huge message).")
+        else:
+            self.lint_view.setPlainText(
+                "No lint findings."
+                if entry.direction == "in"
+                else "Only the server's messages are linted."
+            )
 
     def set_target(self, argv: list[str] | None, url: str | None, era: str) -> None:
         """What "copy as CLI command" should point at: a command line or a URL."""
@@ -127,6 +169,7 @@ class DetailPane(QWidget):
             self.header.setText("Select a message to see it in full.")
             for view in (self.pretty, self.raw, self.details):
                 view.setPlainText("")
+            self._show_lint(None)
             self._update_buttons()
             return
         self.header.setText(self._headline(entry))
@@ -144,12 +187,13 @@ class DetailPane(QWidget):
         raw = entry.text()
         self.raw.setPlainText(raw if len(raw) <= _RAW_SHOWN else raw[:_RAW_SHOWN] + "\n…")
         self.details.setPlainText(detail_text(entry))
+        self._show_lint(entry)
+        self.header.setText(self._headline(entry))
         if entry.kind == "invalid":
             self.tabs.setCurrentWidget(self.details)
         self._update_buttons()
 
-    @staticmethod
-    def _headline(entry: TrafficEntry) -> str:
+    def _headline(self, entry: TrafficEntry) -> str:
         arrow = DIRECTION_ARROWS.get(entry.direction, "")
         parts = [f"#{entry.index}", arrow, entry.kind]
         if entry.method:
@@ -161,6 +205,10 @@ class DetailPane(QWidget):
         line = " ".join(p for p in parts if p)
         if entry.note:
             line += f"\n{'⚠' if went_wrong(entry) else 'ℹ'} {entry.note}"
+        found = self._lint.at(entry.index) if self._lint is not None else []
+        if found:
+            rules = ", ".join(dict.fromkeys(f.rule for f in found))
+            line += f"\n⚑ {len(found)} lint finding(s): {rules} (see the Lint tab)"
         return line
 
     def _update_buttons(self) -> None:

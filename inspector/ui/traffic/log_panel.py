@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.lint.finding import LintStore
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.traffic.record import KINDS
@@ -82,6 +84,11 @@ class TrafficLogPanel(QWidget):
         self.model.batch_inserted.connect(self._after_batch)
         self.model.reset_done.connect(self._after_reset)
         self._update_count()
+
+    def set_lint(self, store: LintStore, lint_now: Callable[[int], None] | None = None) -> None:
+        """Lint findings: a badge on their rows, the detail pane's Lint tab."""
+        self.model.set_lint(store)
+        self.detail.set_lint(store, lint_now)
 
     # ---------------------------------------------------------------- building
     def _build_filters(self) -> None:

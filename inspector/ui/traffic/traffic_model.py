@@ -14,6 +14,7 @@ from typing import Any, Final
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont, QFontDatabase
 
+from inspector.lint.finding import Finding, LintStore
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.format import DIRECTION_ARROWS, summarize
 from inspector.traffic.log import TrafficEntry, TrafficLog
@@ -83,6 +84,16 @@ class TrafficLogModel(BatchedTableModel):
         log.on_grow(self._on_grow)
         log.on_clear(self.reset_rows)
         self._marker: Callable[[int], str] | None = None  # e.g. MRTR "round 2/3"
+        self.lint: LintStore | None = None
+
+    def set_lint(self, store: LintStore) -> None:
+        """Rows with lint findings get a badge in the Kind column (⚑ and their count)."""
+        self.lint = store
+        store.on_add(self._linted)
+        store.on_clear(self.refresh_colors)
+
+    def _linted(self, findings: list[Finding]) -> None:
+        self.refresh_entries(sorted({f.index for f in findings}))
 
     def _on_grow(self) -> None:
         if not self._scheduled:
@@ -223,7 +234,8 @@ class TrafficLogModel(BatchedTableModel):
         if col == COL_DIR:
             return DIRECTION_ARROWS.get(entry.direction, "")
         if col == COL_KIND:
-            return kind_label(entry)
+            found = self.lint.at(entry.index) if self.lint is not None else ()
+            return f"⚑{len(found)} {kind_label(entry)}" if found else kind_label(entry)
         if col == COL_ID:
             return "" if entry.msg_id is None else json.dumps(entry.msg_id, ensure_ascii=False)
         if col == COL_METHOD:
@@ -241,6 +253,8 @@ class TrafficLogModel(BatchedTableModel):
             return self._brush("out" if entry.direction == "out" else "incoming")
         if col == COL_KIND and went_wrong(entry):
             return self._brush("error")
+        if col == COL_KIND and self.lint is not None and self.lint.has(entry.index):
+            return self._brush("warn")
         if entry.kind in ("stderr", "note", "http"):
             return self._brush("muted")
         return None

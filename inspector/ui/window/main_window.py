@@ -40,6 +40,8 @@ from inspector.ui.controller.gui_responder import GuiResponders
 from inspector.ui.explorer import ExplorerPanel
 from inspector.ui.panels import ErrorsPanel, NotificationsPanel, ServerConsole
 from inspector.ui.panels.auth_panel import AuthPanel
+from inspector.ui.panels.check_dialog import CheckDialog
+from inspector.ui.panels.lint_panel import LintPanel
 from inspector.ui.panels.session_controls import LogLevelControl, PingControl
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.recording.live_taps import LiveTaps
@@ -96,6 +98,7 @@ class MainWindow(QMainWindow):
         self.server_panel = self.explorer.server
         self.workspace = Workspace(self.controller)
         self.log_panel = TrafficLogPanel(self.traffic)
+        self.log_panel.set_lint(self.connection.lint, self.connection.linter.lint_now)
         self.notifications = NotificationsPanel(self.messages)
         self.notifications.add_control(LogLevelControl(self.controller))
         self.errors_panel = ErrorsPanel(self.errors)
@@ -106,6 +109,8 @@ class MainWindow(QMainWindow):
         self.bottom.addTab(self.console, "Server console")
         self.bottom.addTab(self.notifications, "Notifications")
         self.bottom.addTab(self.errors_panel, "Errors")
+        self.lint_panel = LintPanel(self.connection.lint)
+        self.bottom.addTab(self.lint_panel, "Lint")
         self.bottom.addTab(self.stats_panel, "Statistics")
         # The OAuth steps, log in / log out, for the profile chosen in the bar.
         self.auth_panel = AuthPanel(self.controller, self.chosen_profile)
@@ -233,6 +238,8 @@ class MainWindow(QMainWindow):
         self.disconnect_action = action("&Disconnect", self.disconnect_server, "Ctrl+Shift+K")
         self.reconnect_action = action("&Reconnect", self.reconnect, "Ctrl+R")
         file.addActions([self.connect_action, self.disconnect_action, self.reconnect_action])
+        self.check_action = action("C&heck server…", self.open_check, "Ctrl+Shift+H")
+        file.addAction(self.check_action)
         file.addSeparator()
         file.addAction(action("&Profiles…", self.open_profiles, "Ctrl+P"))
         file.addAction(action("&Import servers…", self.open_import))
@@ -290,6 +297,8 @@ class MainWindow(QMainWindow):
         self.log_panel.detail.notice.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.errors_panel.count_changed.connect(self._errors_changed)
         self.errors_panel.jump_to_entry.connect(self.log_panel.select_entry)
+        self.lint_panel.jump_to_entry.connect(self._show_entry)
+        self.lint_panel.count_changed.connect(self._lint_changed)
         self.store.on_changed(self.refresh_profiles)
         hints = QGuiApplication.styleHints()
         if hints is not None:  # the system switched light/dark: recolor after the palette
@@ -385,6 +394,26 @@ class MainWindow(QMainWindow):
         self.composer.refresh_session()
         self.composer.show()
         self.composer.raise_()
+
+    def open_check(self) -> CheckDialog | None:
+        """The `check` battery against the chosen server, in a window of its own."""
+        profile = self.chosen_profile() or self.connection.profile
+        if profile is None:
+            self.statusBar().showMessage("Choose a server to check first.", 6000)
+            return None
+        dialog = CheckDialog(profile, self.connection.start, self.app.secrets, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        dialog.run()
+        return dialog
+
+    def _show_entry(self, index: int) -> None:
+        self.centre.setCurrentWidget(self.log_panel)
+        self.log_panel.select_entry(index)
+
+    def _lint_changed(self, count: int) -> None:
+        index = self.bottom.indexOf(self.lint_panel)
+        self.bottom.setTabText(index, f"Lint ({count})" if count else "Lint")
 
     def set_theme(self, choice: ThemeChoice) -> None:
         app = QApplication.instance()

@@ -24,6 +24,8 @@ responses, tools/call "echo", ping, DELETE; GET is 405) except for `tools/list`:
                gets 404 and every session is forgotten; after that it works
   gone         every session is forgotten at its first tools/list (404 every time)
   gzipbomb     tools/list answers a gzip-encoded JSON body that inflates to ?mb=N MiB
+  sloppy       a well-listed server whose HTTP is sloppy: a session id with spaces, 200
+               (not 202) for notifications, GET answered with text/plain, DELETE with 500
 
 It speaks HTTP/1.1 with `Connection: close`, and chunked bodies for SSE, so a cut is a
 real protocol error on the client side. Each request is logged to stderr.
@@ -189,8 +191,12 @@ class Server:
         scenario = parts[0]
         if ex.method == "POST":
             await self.post(ex, scenario)
+        elif ex.method == "GET" and scenario == "sloppy":
+            await ex.send(200, b"hello", "text/plain")
         elif ex.method == "GET":
             await self.get(ex, scenario)
+        elif ex.method == "DELETE" and scenario == "sloppy":
+            await ex.send(500, b"oops", "text/plain")
         elif ex.method == "DELETE":
             self.sessions.pop(ex.headers.get("mcp-session-id", ""), None)
             await ex.send(200)
@@ -209,7 +215,7 @@ class Server:
         method = message.get("method")
         rid = message.get("id")
         if method == "initialize":
-            sid = uuid.uuid4().hex
+            sid = uuid.uuid4().hex if scenario != "sloppy" else f"sess {uuid.uuid4().hex[:6]}"
             self.sessions[sid] = McpSession(scenario)
             asked = message.get("params", {}).get("protocolVersion")
             version = asked if asked in KNOWN_VERSIONS else KNOWN_VERSIONS[-1]
@@ -235,7 +241,7 @@ class Server:
             await ex.send(404, b"Session not found", "text/plain")
             return
         if method is None or rid is None:
-            await ex.send(202)
+            await ex.send(200 if scenario == "sloppy" else 202)
             return
         if method == "tools/list":
             await self.tools_list(ex, scenario, session, sid, rid)

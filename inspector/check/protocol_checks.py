@@ -1,0 +1,443 @@
+"""The checks over MCP itself, on any transport: handshake, lists, errors, resources,
+prompts, read-only tools. Each is bounded (the battery gives it a time limit; lists and
+calls stop at `max_items`) and says what it saw."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from inspector.check.probe import CheckContext
+from inspector.check.spec import Check, Outcome, fail, ok, skip
+from inspector.features.uri_template import UriTemplate
+from inspector.protocol.errors import PaginationError
+from inspector.protocol.versions import ALL_VERSIONS, Era
+from inspector.session import RequestError, ServerError
+
+__all__ = ["LINT_CHECK", "PROTOCOL_CHECKS"]
+
+_BOGUS_VERSION: Final = "1999-01-01"
+_UNKNOWN_METHOD: Final = "inspector-check/no-such-method"
+_UNKNOWN_TOOL: Final = "inspector_check_no_such_tool_7f3a"
+_MISSING_URI: Final = "inspector-check://missing/7f3a"
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _lint_since(ctx: CheckContext, start: int) -> list[str]:
+    ctx.linter.flush()
+    return [f"row {f.index}: {f.line()}" for f in ctx.lint.findings if f.index >= start]
+
+
+async def _version_negotiation(ctx: CheckContext) -> Outcome:
+    await ctx.live()
+    if ctx.era is Era.MODERN:
+        message = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "server/discover",
+            "params": {"_meta": ctx.modern_meta(_BOGUS_VERSION)},
+        }
+        answer = await ctx.raw(message, era=Era.MODERN, version=_BOGUS_VERSION)
+        error = (answer.message or {}).get("error")
+        if not isinstance(error, dict):
+            return fail(
+                f"offered {_BOGUS_VERSION}; expected error -32022, got: {answer.describe()}"
+            )
+        data = error.get("data") if isinstance(error.get("data"), dict) else {}
+        supported = data.get("supported") if isinstance(data, dict) else None
+        if error.get("code") != -32022 or not isinstance(supported, list) or not supported:
+            return fail(
+                f"offered {_BOGUS_VERSION}; expected -32022 with data.supported, got: "
+                f"{_short(error)}"
+            )
+        return ok(f"-32022, supported: {', '.join(map(str, supported))}")
+    message = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": _BOGUS_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "mcp-inspector-qt check", "version": "1"},
+        },
+    }
+    answer = await ctx.raw(message, era=Era.LEGACY, version=_BOGUS_VERSION)
+    msg = answer.message
+    if msg is None:
+        return fail(f"offered {_BOGUS_VERSION} in initialize: {answer.describe()}")
+    if "error" in msg:
+        return ok(f"refused with an error: {_short(msg['error'])}")
+    result = msg.get("result") if isinstance(msg.get("result"), dict) else {}
+    version = result.get("protocolVersion") if isinstance(result, dict) else None
+    if version in ALL_VERSIONS:
+        return ok(f"answered with a supported version: {version}")
+    return fail(
+        f"offered {_BOGUS_VERSION}; the server answered protocolVersion {version!r}, "
+        "which is not a version it could support"
+    )
+
+
+async def _discover(ctx: CheckContext) -> Outcome:
+    session = await ctx.live()
+    start = len(ctx.traffic)
+    try:
+        result = await session.request("server/discover", {}, timeout=ctx.options.timeout)
+    except ServerError as exc:
+        return fail(str(exc))
+    found = _lint_since(ctx, start)
+    if found:
+        return fail("\n".join(found))
+    return ok(f"versions: {_short(result.get('supportedVersions'))}")
+
+
+async def _meta_handling(ctx: CheckContext) -> Outcome:
+    """Unknown `_meta` keys are to be ignored (2026-07-28 basic: _meta is extensible)."""
+    session = await ctx.live()
+    try:
+        await session.request(
+            "server/discover",
+            {"_meta": {"com.example.inspector-check/unknown": {"x": 1}}},
+            timeout=ctx.options.timeout,
+        )
+    except ServerError as exc:
+        if exc.code == -32601:
+            return skip("the server has no server/discover to ask (see handshake.discover)")
+        return fail(f"a request with an unknown _meta key was refused: {exc}")
+    return ok("a request with an extra, unknown _meta key was answered")
+
+
+async def _capabilities(ctx: CheckContext) -> Outcome:
+    session = await ctx.live()
+    caps = ctx.capabilities
+    problems = []
+    for cap, method in (
+        ("tools", "tools/list"),
+        ("resources", "resources/list"),
+        ("prompts", "prompts/list"),
+    ):
+        if cap not in caps:
+            continue
+        try:
+            await session.request(method, {}, timeout=ctx.options.timeout)
+        except ServerError as exc:
+            problems.append(f"{cap} declared, but {exc}")
+    ctx.linter.flush()
+    problems += [f.line() for f in ctx.lint.findings if f.rule == "undeclared-capability"]
+    if problems:
+        return fail("\n".join(problems))
+    return ok(f"declared: {', '.join(sorted(caps)) or 'none'}")
+
+
+def _list_check(cap: str, method: str, key: str) -> Check:
+    async def run(ctx: CheckContext) -> Outcome:
+        session = await ctx.live()
+        if cap not in ctx.capabilities:
+            return skip(f"the server does not declare {cap}")
+        start = len(ctx.traffic)
+        try:
+            items = await session.client.list_all(method, key)
+        except PaginationError as exc:
+            return fail(f"{method}: {exc}")
+        except ServerError as exc:
+            return fail(str(exc))
+        found = _lint_since(ctx, start)
+        if found:
+            return fail("\n".join(found))
+        return ok(f"{len(items)} item(s), every page linted clean")
+
+    return Check(
+        f"lists.{key}",
+        f"{method}: every page, each definition linted",
+        "server/* list results; utilities/pagination",
+        run,
+    )
+
+
+async def _unknown_method(ctx: CheckContext) -> Outcome:
+    session = await ctx.live()
+    try:
+        result = await session.request(
+            _UNKNOWN_METHOD, {}, timeout=ctx.options.timeout, override=True
+        )
+    except ServerError as exc:
+        if exc.code == -32601:
+            return ok("-32601 method not found")
+        return fail(f"expected -32601, got {exc.code}: {exc}")
+    return fail(f"expected -32601; the server answered a result: {_short(result)}")
+
+
+async def _unknown_tool(ctx: CheckContext) -> Outcome:
+    session = await ctx.live()
+    if "tools" not in ctx.capabilities:
+        return skip("the server does not declare tools")
+    try:
+        result = await session.request(
+            "tools/call", {"name": _UNKNOWN_TOOL, "arguments": {}}, timeout=ctx.options.timeout
+        )
+    except ServerError as exc:
+        if exc.code == -32602:
+            return ok("-32602 invalid params")
+        return fail(f"expected -32602 (or a result with isError), got {exc.code}: {exc}")
+    if result.get("isError") is True:
+        return ok("a tool result with isError: true")
+    return fail(f"an unknown tool was 'called' successfully: {_short(result)}")
+
+
+async def _ping(ctx: CheckContext) -> Outcome:
+    session = await ctx.live()
+    try:
+        result = await session.request("ping", None, timeout=ctx.options.timeout, override=True)
+    except ServerError as exc:
+        return fail(str(exc))
+    if result != {}:
+        return fail(f"ping must answer an empty result, got {_short(result)}")
+    return ok("{}")
+
+
+async def _read_resources(ctx: CheckContext) -> Outcome:
+    session = await ctx.live()
+    if "resources" not in ctx.capabilities:
+        return skip("the server does not declare resources")
+    listed = await session.client.list_resources()
+    if not listed:
+        return skip("the server lists no resources")
+    start = len(ctx.traffic)
+    problems = []
+    for res in listed[: ctx.options.max_items]:
+        uri = res.get("uri")
+        try:
+            result = await session.client.read_resource(str(uri))
+        except ServerError as exc:
+            problems.append(f"{uri}: {exc}")
+            continue
+        if not isinstance(result.get("contents"), list):
+            problems.append(f"{uri}: no contents list")
+    problems += _lint_since(ctx, start)
+    if problems:
+        return fail("\n".join(problems))
+    shown = min(len(listed), ctx.options.max_items)
+    return ok(f"{shown} of {len(listed)} resource(s) read")
+
+
+async def _templates(ctx: CheckContext) -> Outcome:
+    session = await ctx.live()
+    if "resources" not in ctx.capabilities:
+        return skip("the server does not declare resources")
+    templates = await session.client.list_resource_templates()
+    if not templates:
+        return skip("the server lists no resource templates")
+    problems = []
+    for tpl in templates[: ctx.options.max_items]:
+        text = str(tpl.get("uriTemplate", ""))
+        parsed = UriTemplate(text)
+        if not parsed.valid:
+            problems.append(f"{text}: {'; '.join(parsed.problems)}")
+            continue
+        ref = {"type": "ref/resource", "uri": text}
+        values: dict[str, str] = {}
+        for name in parsed.names:
+            values[name] = await _completed(ctx, ref, name, values)
+        uri = parsed.expand(values).uri
+        try:
+            await session.client.read_resource(uri)
+        except ServerError as exc:
+            if exc.code in (-32603,):
+                problems.append(f"{text} → {uri}: internal error {exc}")
+    if problems:
+        return fail("\n".join(problems))
+    return ok(f"{min(len(templates), ctx.options.max_items)} template(s) expand")
+
+
+async def _missing_resource(ctx: CheckContext) -> Outcome:
+    session = await ctx.live()
+    if "resources" not in ctx.capabilities:
+        return skip("the server does not declare resources")
+    try:
+        result = await session.client.read_resource(_MISSING_URI)
+    except ServerError as exc:
+        if exc.code == -32002:
+            return ok("-32002 resource not found")
+        if exc.code == -32602:  # what the SDKs and the newer drafts answer
+            return ok("-32602 invalid params (unknown resource)")
+        return fail(f"expected -32002 (or -32602) for a missing URI, got {exc.code}: {exc}")
+    return fail(f"a missing URI was read successfully: {_short(result)}")
+
+
+async def _completed(
+    ctx: CheckContext, ref: dict[str, Any], name: str, context: dict[str, str]
+) -> str:
+    """The server's first completion for an argument, else a placeholder."""
+    if "completions" not in ctx.capabilities:
+        return "example"
+    session = await ctx.live()
+    try:
+        done = await session.client.complete(ref, name, "", context or None)
+    except RequestError:
+        return "example"
+    offered = (done.get("completion") or {}).get("values") or []
+    return str(offered[0]) if offered else "example"
+
+
+async def _prompt_arguments(ctx: CheckContext, prompt: dict[str, Any]) -> dict[str, str]:
+    values: dict[str, str] = {}
+    ref = {"type": "ref/prompt", "name": prompt.get("name")}
+    for arg in prompt.get("arguments") or []:
+        if isinstance(arg, dict) and arg.get("required"):
+            values[str(arg.get("name"))] = await _completed(ctx, ref, str(arg.get("name")), values)
+    return values
+
+
+async def _prompts(ctx: CheckContext) -> Outcome:
+    session = await ctx.live()
+    if "prompts" not in ctx.capabilities:
+        return skip("the server does not declare prompts")
+    prompts = await session.client.list_prompts()
+    if not prompts:
+        return skip("the server lists no prompts")
+    start = len(ctx.traffic)
+    problems = []
+    for prompt in prompts[: ctx.options.max_items]:
+        args = await _prompt_arguments(ctx, prompt)
+        try:
+            await session.client.get_prompt(str(prompt.get("name")), args or None)
+        except ServerError as exc:
+            problems.append(f"{prompt.get('name')} {_short(args)}: {exc}")
+    problems += _lint_since(ctx, start)
+    if problems:
+        return fail("\n".join(problems))
+    return ok(f"{min(len(prompts), ctx.options.max_items)} prompt(s) got")
+
+
+async def _read_only_tools(ctx: CheckContext) -> Outcome:
+    if not ctx.options.call_read_only:
+        return skip(
+            "tools are called only with --call-read-only (never a tool that may change something)"
+        )
+    session = await ctx.live()
+    if "tools" not in ctx.capabilities:
+        return skip("the server does not declare tools")
+    tools = await session.client.list_tools()
+    chosen = [
+        t
+        for t in tools
+        if (t.get("annotations") or {}).get("readOnlyHint") is True
+        and not (t.get("inputSchema") or {}).get("required")
+    ][: ctx.options.max_items]
+    if not chosen:
+        return skip("no tool is annotated readOnlyHint: true without required arguments")
+    start = len(ctx.traffic)
+    notes = []
+    for tool in chosen:
+        try:
+            result = await session.client.call_tool(
+                str(tool["name"]), {}, on_progress=lambda _p: None
+            )
+        except ServerError as exc:  # a protocol error is the server's right: noted
+            notes.append(f"{tool['name']}: JSON-RPC error {exc.code}")
+            continue
+        if result.get("isError") is True:
+            notes.append(f"{tool['name']}: a tool error (isError)")
+    problems = _lint_since(ctx, start)
+    if problems:
+        return fail("\n".join(problems + notes))
+    called = ", ".join(str(t["name"]) for t in chosen)
+    return ok(
+        f"called {called}; results and structuredContent lint clean"
+        + (f" ({'; '.join(notes)})" if notes else "")
+    )
+
+
+async def _lint_all(ctx: CheckContext) -> Outcome:
+    ctx.linter.flush()
+    if not ctx.lint.findings:
+        return ok(f"{ctx.lint.checked} server message(s) linted clean")
+    counts = ", ".join(f"{r} ×{n}" for r, n in sorted(ctx.lint.counts.items()))
+    first = [f"row {f.index}: {f.line()}" for f in ctx.lint.findings[:8]]
+    return fail(f"{len(ctx.lint.findings)} finding(s): {counts}\n" + "\n".join(first))
+
+
+PROTOCOL_CHECKS: Final[tuple[Check, ...]] = (
+    Check(
+        "handshake.version",
+        "an unsupported version gets a supported one or the documented error",
+        "basic/lifecycle § Version negotiation; 2026-07-28: -32022 with data.supported",
+        _version_negotiation,
+    ),
+    Check(
+        "handshake.discover",
+        "server/discover answers with a valid DiscoverResult",
+        "2026-07-28 server/discover: servers MUST implement it",
+        _discover,
+        era="modern",
+    ),
+    Check(
+        "handshake.meta",
+        "unknown _meta keys are ignored",
+        "2026-07-28 basic § _meta",
+        _meta_handling,
+        era="modern",
+    ),
+    Check(
+        "handshake.capabilities",
+        "declared capabilities work; nothing undeclared is used",
+        "basic/lifecycle § Capability negotiation",
+        _capabilities,
+    ),
+    _list_check("tools", "tools/list", "tools"),
+    _list_check("resources", "resources/list", "resources"),
+    _list_check("resources", "resources/templates/list", "resourceTemplates"),
+    _list_check("prompts", "prompts/list", "prompts"),
+    Check(
+        "errors.unknown-method",
+        "an unknown method gets -32601",
+        "basic § JSON-RPC errors: -32601 Method not found",
+        _unknown_method,
+    ),
+    Check(
+        "errors.unknown-tool",
+        "an unknown tool gets -32602 (or isError)",
+        "server/tools § Error handling",
+        _unknown_tool,
+    ),
+    Check("errors.ping", "ping is answered with {}", "basic/utilities/ping", _ping, era="legacy"),
+    Check(
+        "resources.read",
+        "each listed resource reads",
+        "server/resources § Reading",
+        _read_resources,
+    ),
+    Check(
+        "resources.templates",
+        "each template expands and reads without an internal error",
+        "server/resources § Resource templates (RFC 6570)",
+        _templates,
+    ),
+    Check(
+        "resources.missing",
+        "a missing URI gets -32002 (or -32602)",
+        "server/resources § Error handling",
+        _missing_resource,
+    ),
+    Check(
+        "prompts.get",
+        "each prompt gets with its required arguments",
+        "server/prompts § Getting a prompt",
+        _prompts,
+    ),
+    Check(
+        "tools.read-only",
+        "read-only tools without required arguments call cleanly",
+        "server/tools § Calling tools; § Output schema",
+        _read_only_tools,
+    ),
+)
+LINT_CHECK: Final = Check(
+    "lint.messages",
+    "every message of the battery lints clean",
+    "schema.json of the negotiated version; the lint rules",
+    _lint_all,
+)

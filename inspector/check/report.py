@@ -1,0 +1,123 @@
+"""The check report: one row per check (passed, failed with its evidence and the spec rule,
+skipped with the reason), as a table, JSON or JUnit XML."""
+
+from __future__ import annotations
+
+import enum
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["CheckReport", "CheckResult", "Status"]
+
+
+class Status(enum.StrEnum):
+    PASSED = "passed"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    id: str  # "errors.unknown-method"
+    title: str  # what is checked, as a sentence
+    status: Status
+    evidence: str = ""  # what was seen (a failure's proof, a skip's reason)
+    rule: str = ""  # the spec rule it checks
+    seconds: float = 0.0
+
+    @property
+    def group(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "status": str(self.status),
+            "evidence": self.evidence,
+            "rule": self.rule,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass
+class CheckReport:
+    target: str
+    era: str = ""
+    version: str | None = None
+    server: dict[str, Any] = field(default_factory=dict)
+    results: list[CheckResult] = field(default_factory=list)
+    unreachable: str | None = None  # why the server could not be reached at all
+
+    def count(self, status: Status) -> int:
+        return sum(1 for r in self.results if r.status is status)
+
+    @property
+    def exit_code(self) -> int:
+        """0 every check passed (skips allowed), 1 a check failed, 3 unreachable."""
+        if self.unreachable is not None:
+            return 3
+        return 1 if self.count(Status.FAILED) else 0
+
+    def summary(self) -> str:
+        if self.unreachable is not None:
+            return f"could not reach the server: {self.unreachable}"
+        return (
+            f"{self.count(Status.PASSED)} passed, {self.count(Status.FAILED)} failed, "
+            f"{self.count(Status.SKIPPED)} skipped"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "era": self.era,
+            "protocol_version": self.version,
+            "server": self.server,
+            "unreachable": self.unreachable,
+            "summary": {s.value: self.count(s) for s in Status},
+            "exit_code": self.exit_code,
+            "checks": [r.to_json() for r in self.results],
+        }
+
+    def table(self) -> str:
+        """Plain text, one line per check, evidence indented below failures and skips."""
+        mark = {Status.PASSED: "PASS", Status.FAILED: "FAIL", Status.SKIPPED: "SKIP"}
+        width = max((len(r.id) for r in self.results), default=10)
+        lines = [f"check {self.target} ({self.era} era, protocol {self.version or '?'})"]
+        for r in self.results:
+            lines.append(f"{mark[r.status]}  {r.id:<{width}}  {r.title}")
+            if r.status is not Status.PASSED and r.evidence:
+                for part in r.evidence.splitlines()[:8]:
+                    lines.append(f"      {'':<{width}}  {part}")
+            if r.status is Status.FAILED and r.rule:
+                lines.append(f"      {'':<{width}}  rule: {r.rule}")
+        lines.append(self.summary())
+        return "\n".join(lines)
+
+    def junit(self) -> str:
+        suite = ET.Element(
+            "testsuite",
+            name=f"mcp-inspector-qt check {self.target}",
+            tests=str(len(self.results)),
+            failures=str(self.count(Status.FAILED)),
+            skipped=str(self.count(Status.SKIPPED)),
+            errors="1" if self.unreachable else "0",
+        )
+        if self.unreachable is not None:
+            case = ET.SubElement(suite, "testcase", classname="handshake", name="connect")
+            ET.SubElement(case, "error", message=self.unreachable)
+        for r in self.results:
+            case = ET.SubElement(
+                suite, "testcase", classname=r.group, name=r.id, time=f"{r.seconds:.3f}"
+            )
+            if r.status is Status.FAILED:
+                fail = ET.SubElement(
+                    case,
+                    "failure",
+                    message=r.evidence.splitlines()[0][:200] if r.evidence else "failed",
+                )
+                fail.text = f"{r.evidence}\nrule: {r.rule}"
+            elif r.status is Status.SKIPPED:
+                ET.SubElement(case, "skipped", message=r.evidence)
+        return ET.tostring(suite, encoding="unicode", xml_declaration=True)

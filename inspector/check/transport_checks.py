@@ -1,0 +1,296 @@
+"""The checks of the transport: stdio (nothing but JSON-RPC on stdout, exit on stdin EOF)
+and streamable HTTP (202 for notifications, Origin validation, the session id, GET and
+DELETE, the modern Mcp-Method header). HTTP checks speak raw httpx so they can send what
+a well-behaved client never would."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import shutil
+from typing import Any, Final
+
+import httpx
+
+from inspector.check.probe import CheckContext
+from inspector.check.spec import Check, Outcome, fail, ok, skip
+from inspector.protocol.versions import LATEST_LEGACY, LATEST_MODERN
+from inspector.settings.connect import resolved_env, resolved_headers
+from inspector.transports.stdio import StdioParams, minimal_environment
+
+__all__ = ["TRANSPORT_CHECKS"]
+
+_VISIBLE_ASCII: Final = re.compile(r"[\x21-\x7e]+")
+_ACCEPT: Final = "application/json, text/event-stream"
+_EVIL_ORIGIN: Final = "http://dns-rebinding.attacker.invalid"
+
+
+# -- stdio --------------------------------------------------------------------------
+async def _stdout_clean(ctx: CheckContext) -> Outcome:
+    await ctx.live()
+    bad = [
+        e.text()[:160] for e in ctx.traffic.entries if e.direction == "in" and e.kind == "invalid"
+    ]
+    if bad:
+        return fail(f"{len(bad)} line(s) on stdout that are not JSON-RPC, first: {bad[0]!r}")
+    return ok(f"stdout carried only JSON-RPC; {ctx.stderr_lines} stderr line(s) (logs)")
+
+
+async def _exits_on_eof(ctx: CheckContext) -> Outcome:
+    profile = ctx.profile
+    grace = StdioParams(profile.stdio.command).close_grace
+    env = dict(os.environ) if profile.stdio.inherit_full_env else minimal_environment()
+    env.update(resolved_env(profile, None))
+    command = shutil.which(profile.stdio.command, path=env.get("PATH")) or profile.stdio.command
+    proc = await asyncio.create_subprocess_exec(
+        command,
+        *profile.stdio.args,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        env=env,
+        cwd=profile.stdio.cwd or None,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        init = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": LATEST_LEGACY,
+                "capabilities": {},
+                "clientInfo": {"name": "mcp-inspector-qt check", "version": "1"},
+            },
+        }
+        proc.stdin.write(json.dumps(init).encode() + b"\n")
+        await proc.stdin.drain()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.stdout.readline(), ctx.options.timeout)
+        proc.stdin.close()
+        try:
+            code = await asyncio.wait_for(proc.wait(), grace)
+        except TimeoutError:
+            return fail(
+                f"still running {grace:g} s after its stdin closed (the first wait of "
+                "the shutdown ladder; then it gets SIGTERM)"
+            )
+        return ok(f"exited (code {code}) after stdin EOF")
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+# -- HTTP -----------------------------------------------------------------------------
+def _client(ctx: CheckContext) -> httpx.AsyncClient:
+    return httpx.AsyncClient(
+        timeout=ctx.options.timeout, headers=resolved_headers(ctx.profile, None)
+    )
+
+
+def _initialize(version: str = LATEST_LEGACY) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "mcp-inspector-qt check", "version": "1"},
+        },
+    }
+
+
+async def _legacy_session(ctx: CheckContext, client: httpx.AsyncClient) -> httpx.Response:
+    return await client.post(
+        ctx.profile.http.url,
+        json=_initialize(),
+        headers={"Accept": _ACCEPT, "Content-Type": "application/json"},
+    )
+
+
+def _session_id(response: httpx.Response) -> str | None:
+    value = response.headers.get("mcp-session-id")
+    return str(value) if value is not None else None
+
+
+async def _notification_202(ctx: CheckContext) -> Outcome:
+    async with _client(ctx) as client:
+        init = await _legacy_session(ctx, client)
+        if init.status_code >= 400:
+            return fail(f"initialize over HTTP got {init.status_code}")
+        headers = {"Accept": _ACCEPT, "MCP-Protocol-Version": LATEST_LEGACY}
+        sid = _session_id(init)
+        if sid:
+            headers["Mcp-Session-Id"] = sid
+        note = await client.post(
+            ctx.profile.http.url,
+            json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+            headers=headers,
+        )
+    if note.status_code != 202:
+        return fail(f"a notification got HTTP {note.status_code}, expected 202 Accepted")
+    return ok("202 Accepted")
+
+
+async def _bad_origin(ctx: CheckContext) -> Outcome:
+    async with _client(ctx) as client:
+        answer = await client.post(
+            ctx.profile.http.url,
+            json=_initialize(),
+            headers={"Accept": _ACCEPT, "Origin": _EVIL_ORIGIN},
+        )
+    if answer.status_code == 403:
+        return ok("403 Forbidden for a foreign Origin")
+    if 400 <= answer.status_code < 500:
+        return ok(f"refused with {answer.status_code}")
+    return fail(
+        f"a request from Origin {_EVIL_ORIGIN} got HTTP {answer.status_code}: the "
+        "server does not validate Origin (DNS rebinding)"
+    )
+
+
+async def _session_id_ascii(ctx: CheckContext) -> Outcome:
+    async with _client(ctx) as client:
+        init = await _legacy_session(ctx, client)
+    sid = _session_id(init)
+    if sid is None:
+        return skip("the server issues no Mcp-Session-Id (stateless)")
+    if not _VISIBLE_ASCII.fullmatch(sid):
+        return fail(f"Mcp-Session-Id {sid!r} has characters outside 0x21-0x7E")
+    return ok(f"Mcp-Session-Id is visible ASCII ({len(sid)} characters)")
+
+
+async def _get_stream(ctx: CheckContext) -> Outcome:
+    async with _client(ctx) as client:
+        init = await _legacy_session(ctx, client)
+        headers = {"Accept": "text/event-stream", "MCP-Protocol-Version": LATEST_LEGACY}
+        sid = _session_id(init)
+        if sid:
+            headers["Mcp-Session-Id"] = sid
+        async with client.stream("GET", ctx.profile.http.url, headers=headers) as answer:
+            status, kind = answer.status_code, answer.headers.get("content-type", "")
+    if status == 405:
+        return ok("405: the server offers no GET stream")
+    if status == 200 and kind.startswith("text/event-stream"):
+        return ok("200 text/event-stream")
+    return fail(
+        f"GET gave HTTP {status} ({kind or 'no content type'}); expected an event stream or 405"
+    )
+
+
+async def _delete(ctx: CheckContext) -> Outcome:
+    async with _client(ctx) as client:
+        init = await _legacy_session(ctx, client)
+        sid = _session_id(init)
+        if sid is None:
+            return skip("the server issues no Mcp-Session-Id: nothing to end")
+        answer = await client.delete(
+            ctx.profile.http.url,
+            headers={"Mcp-Session-Id": sid, "MCP-Protocol-Version": LATEST_LEGACY},
+        )
+    if answer.status_code == 405 or 200 <= answer.status_code < 300:
+        return ok(f"DELETE → {answer.status_code}")
+    return fail(f"DELETE of the session gave HTTP {answer.status_code}; expected 2xx or 405")
+
+
+async def _method_header(ctx: CheckContext) -> Outcome:
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/list",
+        "params": {"_meta": ctx.modern_meta(LATEST_MODERN)},
+    }
+    async with _client(ctx) as client:
+        answer = await client.post(
+            ctx.profile.http.url,
+            json=body,
+            headers={
+                "Accept": _ACCEPT,
+                "MCP-Protocol-Version": LATEST_MODERN,
+                "Mcp-Method": "prompts/list",
+            },
+        )
+    code = None
+    try:
+        data = answer.json()
+        code = (data.get("error") or {}).get("code") if isinstance(data, dict) else None
+    except ValueError:
+        pass
+    if answer.status_code == 400 and code == -32020:
+        return ok("400 with -32020 (header mismatch)")
+    if answer.status_code == 400:
+        return ok(f"400 (error code {code})")
+    return fail(
+        f"Mcp-Method: prompts/list on a tools/list body gave HTTP {answer.status_code}"
+        f" (error {code}); expected 400 with -32020"
+    )
+
+
+TRANSPORT_CHECKS: Final[tuple[Check, ...]] = (
+    Check(
+        "stdio.stdout",
+        "stdout carries nothing but JSON-RPC (logs go to stderr)",
+        "basic/transports § stdio: the server MUST NOT write anything else to stdout",
+        _stdout_clean,
+        transport="stdio",
+    ),
+    Check(
+        "stdio.eof",
+        "the server exits when its stdin closes, within the ladder's first wait",
+        "basic/lifecycle § Shutdown (stdio)",
+        _exits_on_eof,
+        transport="stdio",
+    ),
+    Check(
+        "http.notification",
+        "a notification POST gets 202 Accepted",
+        "basic/transports § Sending messages to the server",
+        _notification_202,
+        transport="http",
+        era="legacy",
+    ),
+    Check(
+        "http.origin",
+        "a foreign Origin is refused (DNS rebinding protection)",
+        "basic/transports § Security warning: servers MUST validate Origin",
+        _bad_origin,
+        transport="http",
+    ),
+    Check(
+        "http.session-id",
+        "Mcp-Session-Id is visible ASCII",
+        "basic/transports § Session management",
+        _session_id_ascii,
+        transport="http",
+        era="legacy",
+    ),
+    Check(
+        "http.get",
+        "GET gives an event stream or 405",
+        "basic/transports § Listening for messages from the server",
+        _get_stream,
+        transport="http",
+        era="legacy",
+    ),
+    Check(
+        "http.delete",
+        "DELETE of the session is honoured or 405",
+        "basic/transports § Session management",
+        _delete,
+        transport="http",
+        era="legacy",
+    ),
+    Check(
+        "http.mcp-method",
+        "an Mcp-Method header that contradicts the body is refused",
+        "2026-07-28 basic/transports § Mcp-Method: HeaderMismatchError (-32020), 400",
+        _method_header,
+        transport="http",
+        era="modern",
+    ),
+)

@@ -1,0 +1,90 @@
+"""`mcp-inspector-qt check`: the battery of checks against one server, as a table (or
+`--json`), with `--junit OUT.xml` for CI.
+
+Exit codes: 0 every check passed, 1 a check failed, 2 usage, 3 the server could not be
+reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from inspector.check.battery import run_battery
+from inspector.check.probe import CheckOptions
+from inspector.check.report import CheckResult, Status
+from inspector.cli.diagnostics import diag
+from inspector.cli.profile_args import cli_timeouts, profile_from_args
+from inspector.cli.usage import UsageError
+from inspector.protocol.versions import EraSetting
+from inspector.settings.profiles import Profile, ProfileStore
+from inspector.storage.secrets import SecretStore
+
+__all__ = ["run_check_command"]
+
+
+def _profile(ns: argparse.Namespace) -> tuple[Profile, SecretStore | None]:
+    if ns.profile:
+        if ns.url or ns.server_command:
+            raise UsageError("--profile names the server: drop --url and the command")
+        secrets = SecretStore()
+        store = ProfileStore(secrets=secrets)
+        found = store.find(ns.profile)
+        if found is None:
+            raise UsageError(f"no profile named {ns.profile!r}")
+        profile = found.model_copy(deep=True)
+        if ns.era:
+            profile = profile.model_copy(update={"era": EraSetting(ns.era)})
+        return profile, secrets
+    ns.root, ns.max_message_mb = [], 64
+    era = ns.era
+    ns.era = era or "legacy"
+    return profile_from_args(ns), None
+
+
+async def _run(ns: argparse.Namespace) -> int:
+    if ns.server_command and ns.server_command[0] == "--":
+        ns.server_command = ns.server_command[1:]
+    if ns.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    profile, secrets = _profile(ns)
+    profile.timeouts = cli_timeouts(ns.timeout)
+    options = CheckOptions(
+        call_read_only=ns.call_read_only, timeout=ns.timeout, check_timeout=ns.timeout * 3
+    )
+
+    def progress(result: CheckResult) -> None:
+        if ns.verbose:
+            diag(f"{result.status.value}: {result.id} ({result.seconds:.1f} s)")
+
+    report = await run_battery(profile, options, secrets=secrets, progress=progress)
+    if ns.junit:
+        try:
+            Path(ns.junit).write_text(report.junit(), encoding="utf-8")
+        except OSError as exc:
+            diag(f"error: --junit {ns.junit}: {exc.strerror or exc}")
+    if ns.json:
+        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(report.table() + "\n")
+    sys.stdout.flush()
+    if report.unreachable is not None:
+        diag(f"error: could not reach the server: {report.unreachable}")
+    elif report.count(Status.FAILED):
+        diag(f"{report.count(Status.FAILED)} check(s) failed")
+    return report.exit_code
+
+
+def run_check_command(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    try:
+        return asyncio.run(_run(ns))
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        diag(f"mcp-inspector-qt check: error: {exc}")
+        return 2
+    except KeyboardInterrupt:
+        diag("interrupted")
+        return 130

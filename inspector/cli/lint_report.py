@@ -1,0 +1,52 @@
+"""Live lint in a headless run: the server's messages are linted behind a traffic log of
+the run; with `-v` each finding is printed on stderr, and `--record` keeps them in the
+session file."""
+
+from __future__ import annotations
+
+from inspector.cli.diagnostics import diag
+from inspector.lint import Finding, LintStore, LiveLinter
+from inspector.lint.live import loop_scheduler
+from inspector.recording.writer import SessionRecorder
+from inspector.session import Session
+from inspector.traffic.log import TrafficLog
+
+__all__ = ["RunLint"]
+
+
+class RunLint:
+    def __init__(
+        self, session: Session, *, verbose: bool, recorder: SessionRecorder | None
+    ) -> None:
+        self.traffic = TrafficLog()
+        self.store = LintStore()
+        self.linter = LiveLinter(self.traffic, self.store, loop_scheduler)
+        self.verbose = verbose
+        self.recorder = recorder
+        self.linter.begin_session()
+        session.add_traffic_observer(self.traffic.observe)
+        self.store.on_add(self._found)
+
+    def ready(self, version: str | None) -> None:
+        self.linter.session_ready(version)
+
+    def _found(self, findings: list[Finding]) -> None:
+        for finding in findings:
+            if self.verbose:
+                row = self.traffic.row(finding.index)
+                what = row[2] or row[1]
+                diag(f"lint: {what}: {finding.line()}")
+            if self.recorder is not None:
+                self.recorder.lint(finding.index, finding)
+
+    def finish(self) -> None:
+        """Lint what is left (the run is over), and say how it went with `-v`."""
+        self.linter.release()
+        self.linter.flush()
+        self.linter.close()
+        if self.verbose:
+            counts = ", ".join(f"{rule} ×{n}" for rule, n in sorted(self.store.counts.items()))
+            diag(
+                f"lint: {self.store.checked} server message(s) checked, "
+                f"{len(self.store)} finding(s)" + (f": {counts}" if counts else "")
+            )

@@ -1,0 +1,249 @@
+"""`mcp-inspector-qt check` end to end: the demo server passes every check in both eras;
+real peers (an `mcp` 2.x server over stdio and HTTP, server-everything); our misbehaving
+servers fail exactly the check they break, with the evidence; exit codes 0/1/2/3."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.http_servers import Served, free_port, serving
+from tests.helpers.peers import EVERYTHING_JS, PY, REPO, SERVERS, demo_command
+
+pytestmark = pytest.mark.timeout(180)
+
+LINT_SERVER = [PY, str(SERVERS / "misbehaving" / "lint_server.py")]
+SDK_SERVER = [PY, str(SERVERS / "sdk" / "sdk_server.py")]
+
+
+def check(*args: str, server: list[str] | None = None) -> tuple[int, dict[str, Any] | None, str]:
+    command = [PY, "-m", "inspector", "check", "--json", *args]
+    if server is not None:
+        command += ["--", *server]
+    proc = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=170,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        cwd=REPO,
+    )
+    try:
+        report = json.loads(proc.stdout)
+    except ValueError:
+        report = None
+    return proc.returncode, report, proc.stderr
+
+
+def statuses(report: dict[str, Any]) -> dict[str, str]:
+    return {c["id"]: c["status"] for c in report["checks"]}
+
+
+def failed(report: dict[str, Any]) -> dict[str, str]:
+    return {c["id"]: c["evidence"] for c in report["checks"] if c["status"] == "failed"}
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_demo_server_passes_every_check(era: str, tmp_path: Path) -> None:
+    junit = tmp_path / "out.xml"
+    code, report, err = check(
+        "--era", era, "--call-read-only", "--junit", str(junit), server=demo_command()
+    )
+    assert code == 0, err
+    assert report is not None and failed(report) == {}
+    seen = statuses(report)
+    assert seen["stdio.eof"] == seen["stdio.stdout"] == seen["lint.messages"] == "passed"
+    assert seen["tools.read-only"] == "passed"
+    assert seen["handshake.discover"] == ("passed" if era == "modern" else "skipped")
+    assert seen["errors.ping"] == ("passed" if era == "legacy" else "skipped")
+    assert report["protocol_version"] == ("2026-07-28" if era == "modern" else "2025-11-25")
+    suite = ET.parse(junit).getroot()
+    assert suite.tag == "testsuite" and suite.get("failures") == "0"
+    assert len(suite.findall("testcase")) == len(report["checks"])
+
+
+def test_the_table_names_failures_and_their_rule() -> None:
+    proc = subprocess.run(
+        [PY, "-m", "inspector", "check", "--", *LINT_SERVER, "--break", "no-ping"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        cwd=REPO,
+    )
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    [row] = [i for i, line in enumerate(lines) if line.startswith("FAIL  errors.ping")]
+    assert "-32601" in lines[row + 1] and "rule: basic/utilities/ping" in lines[row + 2]
+    assert lines[-1].endswith("1 failed, 8 skipped") or " 1 failed" in lines[-1]
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_sdk_server_over_stdio(era: str) -> None:
+    code, report, err = check("--era", era, server=SDK_SERVER)
+    assert code == 0, (err, report and failed(report))
+
+
+@pytest.fixture(scope="module")
+def sdk_http() -> Iterator[Served]:
+    port = free_port()
+    with serving([([*SDK_SERVER, "streamable-http", "--port", str(port)], {}, port)]) as [s]:
+        yield s
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_sdk_server_over_http(sdk_http: Served, era: str) -> None:
+    code, report, err = check("--era", era, "--url", f"{sdk_http.base}/mcp")
+    assert code == 0, (err, report and failed(report))
+    assert report is not None
+    seen = statuses(report)
+    assert seen["http.origin"] == "passed"
+    if era == "legacy":
+        assert seen["http.notification"] == seen["http.session-id"] == "passed"
+        assert seen["http.get"] == seen["http.delete"] == "passed"
+    else:
+        assert seen["http.mcp-method"] == "passed"
+
+
+@pytest.mark.peers
+def test_server_everything_findings_are_its_own() -> None:
+    """server-everything answers an unknown resource and a bad prompt argument with -32603
+    (internal error): the checks say so; everything else passes."""
+    if not EVERYTHING_JS.exists():
+        pytest.skip("server-everything is not installed (scripts/install-peers.sh)")
+    code, report, err = check("--call-read-only", server=["node", str(EVERYTHING_JS), "stdio"])
+    assert report is not None, err
+    assert code == 1
+    fails = failed(report)
+    assert set(fails) == {"resources.templates", "prompts.get"}
+    assert all("-32603" in evidence for evidence in fails.values())
+    seen = statuses(report)
+    for passed in (
+        "lists.tools",
+        "lists.prompts",
+        "errors.unknown-method",
+        "lint.messages",
+        "tools.read-only",
+        "stdio.eof",
+    ):
+        assert seen[passed] == "passed", passed
+
+
+@pytest.mark.parametrize(
+    ("broken", "check_id", "evidence"),
+    [
+        ("bad-version", "handshake.version", "answered protocolVersion '1999-01-01'"),
+        ("unknown-method", "errors.unknown-method", "expected -32601"),
+        ("crash-unknown", "errors.unknown-method", "server exited (code 3)"),
+        ("unknown-tool", "errors.unknown-tool", "an unknown tool was 'called' successfully"),
+        ("no-ping", "errors.ping", "-32601"),
+        ("missing-uri", "resources.missing", "a missing URI was read successfully"),
+        ("stdout-noise", "stdio.stdout", "'debug: initialized!'"),
+        ("ignore-eof", "stdio.eof", "still running 2 s after its stdin closed"),
+        ("tool-name", "lists.tools", "tool-name-format at /result/tools/2/name"),
+        ("cursor-loop", "lists.prompts", "cursor loop"),
+        ("undeclared-log", "handshake.capabilities", "undeclared-capability"),
+        ("bad-result", "tools.read-only", "schema.required at /result"),
+        ("structured", "tools.read-only", "structured-content-schema"),
+        ("output-schema", "lists.tools", "output-schema-invalid at /result/tools/1/outputSchema"),
+        ("bad-read", "resources.read", "mem://a: resources/read failed: -32603"),
+        ("bad-prompt", "prompts.get", "hello {}: prompts/get failed: -32603"),
+        ("bad-template", "resources.templates", "mem://{a"),
+    ],
+)
+def test_a_broken_rule_fails_its_check_with_evidence(
+    broken: str, check_id: str, evidence: str
+) -> None:
+    code, report, err = check("--call-read-only", server=[*LINT_SERVER, "--break", broken])
+    assert code == 1, err
+    assert report is not None
+    fails = failed(report)
+    assert check_id in fails, fails
+    assert evidence in fails[check_id]
+    rule = next(c["rule"] for c in report["checks"] if c["id"] == check_id)
+    assert rule
+
+
+def test_a_crash_does_not_stop_the_battery() -> None:
+    code, report, _err = check(server=[*LINT_SERVER, "--break", "crash-unknown"])
+    assert code == 1 and report is not None
+    seen = statuses(report)
+    # the checks after the crash ran on a fresh connection
+    assert seen["errors.unknown-tool"] == seen["resources.read"] == "passed"
+    assert seen["lint.messages"] == "passed"
+
+
+def test_unreachable_exits_3() -> None:
+    code, report, err = check(server=["/nonexistent/mcp-server"])
+    assert code == 3
+    assert report is not None and "command not found" in report["unreachable"]
+    assert "could not reach the server" in err
+
+
+def test_usage_errors_exit_2() -> None:
+    code, _report, err = check()
+    assert code == 2 and "error" in err
+    code, _report, err = check("--profile", "no such profile at all")
+    assert code == 2 and "no profile named" in err
+
+
+@pytest.fixture(scope="module")
+def misbehaving_http() -> Iterator[Served]:
+    port = free_port()
+    argv = [PY, str(SERVERS / "misbehaving" / "http_server.py"), "--port", str(port)]
+    with serving([(argv, {}, port)]) as [s]:
+        yield s
+
+
+def test_http_server_without_origin_validation_fails_the_origin_check(
+    misbehaving_http: Served,
+) -> None:
+    code, report, err = check("--url", f"{misbehaving_http.base}/ok/mcp")
+    assert report is not None, err
+    fails = failed(report)
+    assert "http.origin" in fails and "DNS rebinding" in fails["http.origin"]
+    assert code == 1
+
+
+def test_sloppy_http_fails_each_http_check(misbehaving_http: Served) -> None:
+    code, report, err = check("--url", f"{misbehaving_http.base}/sloppy/mcp")
+    assert report is not None, err
+    fails = failed(report)
+    assert "expected 202" in fails["http.notification"]
+    assert "outside 0x21-0x7E" in fails["http.session-id"]
+    assert "expected an event stream or 405" in fails["http.get"]
+    assert "expected 2xx or 405" in fails["http.delete"]
+    assert "DNS rebinding" in fails["http.origin"]
+    # the live lint sees the session id too (its head: the transport keeps 8 characters)
+    assert "session-id-ascii" in fails["lint.messages"]
+    assert code == 1
+
+
+@pytest.mark.parametrize(
+    ("broken", "check_id", "evidence"),
+    [
+        ("bad-version", "handshake.version", "expected -32022 with data.supported"),
+        ("meta-strict", "handshake.meta", "unknown _meta key was refused"),
+        ("bad-discover", "handshake.discover", "schema.type at /result/ttlMs"),
+        ("no-discover", "handshake.discover", "-32601"),
+    ],
+)
+def test_modern_era_checks_fail_with_evidence(broken: str, check_id: str, evidence: str) -> None:
+    code, report, err = check("--era", "modern", server=[*LINT_SERVER, "--break", broken])
+    assert code == 1, err
+    assert report is not None and report["protocol_version"] == "2026-07-28"
+    fails = failed(report)
+    assert set(fails) - {"lint.messages"} == {check_id}
+    assert evidence in fails[check_id]
+
+
+def test_our_modern_server_passes_when_it_breaks_nothing() -> None:
+    code, report, err = check("--era", "modern", server=LINT_SERVER)
+    assert code == 0, (err, report and failed(report))

@@ -1,0 +1,188 @@
+"""The live linter: off the log's hot path, in bounded batches, a session's rows held until
+its version is known, huge rows left for when they are viewed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+
+from inspector.lint import LintStore, LiveLinter
+from inspector.protocol.jsonrpc import parse_frame
+from inspector.traffic.log import TrafficLog
+from inspector.traffic.record import TrafficRecord, kind_of
+
+
+class ManualScheduler:
+    def __init__(self) -> None:
+        self.calls: list[tuple[float, Callable[[], None]]] = []
+
+    def __call__(self, delay: float, callback: Callable[[], None]) -> bool:
+        self.calls.append((delay, callback))
+        return True
+
+    def run_one(self) -> float:
+        delay, callback = self.calls.pop(0)
+        callback()
+        return delay
+
+
+class FakeClock:
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def add(log: TrafficLog, direction: str, message: dict[str, object]) -> None:
+    raw = json.dumps(message)
+    frame = parse_frame(raw)
+    log.observe(TrafficRecord(direction, kind_of(frame), raw, 0.0, 0.0, "stdio", frame))  # type: ignore[arg-type]
+
+
+BAD_LOG = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "x", "data": 1}}
+GOOD_LOG = {
+    "jsonrpc": "2.0",
+    "method": "notifications/message",
+    "params": {"level": "info", "data": 1},
+}
+
+
+def test_nothing_is_linted_on_the_append_only_scheduled() -> None:
+    log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
+    LiveLinter(log, store, sched)
+    for _ in range(100):
+        add(log, "in", BAD_LOG)
+    assert len(store) == 0 and len(sched.calls) == 1  # one batch asked for, not 100
+    while sched.calls:
+        sched.run_one()
+    assert store.counts["schema.enum"] == 100 and store.checked == 100
+    assert store.rows() == list(range(100))
+
+
+def test_a_flood_gets_a_bounded_share_of_the_loop() -> None:
+    log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
+    linter = LiveLinter(log, store, sched, budget=0.004, share=0.1, clock=FakeClock(0.001))
+    for _ in range(500):
+        add(log, "in", GOOD_LOG)
+    sched.run_one()  # the first batch: stops at its budget
+    assert 0 < store.checked < 500
+    for _ in range(100):  # traffic keeps coming: the next batch waits 9x its time
+        add(log, "in", GOOD_LOG)
+    delay = sched.calls[0][0]
+    assert delay > 0.02
+    sched.run_one()  # it saw the log grow: it waits again
+    assert sched.calls[0][0] > 0.02
+    sched.run_one()
+    quiet_delay = sched.calls[0][0]  # the log was quiet since: catch up at once
+    assert quiet_delay == 0.0
+    while sched.calls:
+        sched.run_one()
+    assert store.checked == 600 and linter.behind == 0
+
+
+def test_a_sessions_rows_wait_for_its_version() -> None:
+    log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
+    linter = LiveLinter(log, store, sched)
+    linter.begin_session()
+    modern_only = {
+        "jsonrpc": "2.0",
+        "method": "notifications/subscriptions/acknowledged",
+        "params": {},
+    }
+    add(log, "in", modern_only)
+    while sched.calls:
+        sched.run_one()
+    assert store.checked == 0 and linter.behind == 1  # held
+    linter.session_ready("2026-07-28")
+    while sched.calls:
+        sched.run_one()
+    assert store.checked == 1
+    assert "unknown-method" not in store.counts  # judged by 2026-07-28, where it exists
+
+
+def test_huge_rows_are_linted_when_viewed() -> None:
+    log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
+    linter = LiveLinter(log, store, sched, huge=200)
+    big = dict(BAD_LOG, params={"level": "x", "data": "y" * 500})
+    add(log, "in", big)
+    linter.flush()
+    assert store.deferred == {0} and len(store) == 0
+    linter.lint_now(0)
+    assert store.deferred == set() and store.counts["schema.enum"] == 1
+
+
+def test_clearing_the_log_clears_the_findings() -> None:
+    log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
+    linter = LiveLinter(log, store, sched)
+    add(log, "in", BAD_LOG)
+    linter.flush()
+    assert len(store) == 1
+    log.clear()
+    assert len(store) == 0
+    add(log, "in", BAD_LOG)
+    linter.flush()
+    assert store.rows() == [0]
+
+
+def test_hostile_rows_never_stop_the_linter() -> None:
+    log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
+    linter = LiveLinter(log, store, sched)
+    deep = (
+        '{"jsonrpc":"2.0","method":"notifications/message","params":'
+        + "[" * 5000
+        + "]" * 5000
+        + "}"
+    )
+    for raw in ("not json", deep, '{"jsonrpc":"2.0","id":null,"result":{}}', "[1,2]"):
+        frame = parse_frame(raw)
+        log.observe(TrafficRecord("in", kind_of(frame), raw, 0.0, 0.0, "stdio", frame))
+    add(log, "in", BAD_LOG)
+    linter.flush()
+    assert store.counts["schema.enum"] == 1 and linter.behind == 0
+
+
+def test_without_a_loop_nothing_runs_until_flush() -> None:
+    from inspector.lint.live import loop_scheduler
+
+    log, store = TrafficLog(), LintStore()
+    linter = LiveLinter(log, store, loop_scheduler)
+    add(log, "in", BAD_LOG)
+    assert len(store) == 0
+    linter.flush()
+    assert len(store) == 1
+
+
+async def test_a_huge_row_viewed_is_linted_on_a_worker_thread() -> None:
+    from inspector.lint.live import loop_scheduler
+
+    log, store = TrafficLog(), LintStore()
+    linter = LiveLinter(log, store, loop_scheduler, huge=200)
+    add(log, "in", dict(BAD_LOG, params={"level": "x", "data": "y" * 500}))
+    linter.flush()
+    assert store.deferred == {0}
+    linter.lint_now(0)
+    assert len(store) == 0  # nothing parsed on the caller's (the window's) thread
+    for _ in range(200):
+        if len(store):
+            break
+        await asyncio.sleep(0.01)
+    assert store.counts["schema.enum"] == 1 and store.deferred == set()
+    linter.lint_now(0)  # once only
+    await asyncio.sleep(0.05)
+    assert len(store) == 1
+
+
+def test_a_flood_of_one_broken_rule_is_counted_not_kept() -> None:
+    log, sched = TrafficLog(), ManualScheduler()
+    store = LintStore(keep_per_rule=50)
+    linter = LiveLinter(log, store, sched)
+    for _ in range(300):
+        add(log, "in", BAD_LOG)
+    linter.flush()
+    assert store.counts["schema.enum"] == 300  # exact
+    assert len(store.by_rule("schema.enum")) == 50 and store.dropped == 250
+    assert store.has(49) and not store.has(299)  # badges for the kept ones

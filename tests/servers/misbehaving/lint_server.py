@@ -1,0 +1,285 @@
+"""A stdio MCP server (stdlib only, legacy handshake) that breaks the lint rules and the
+check battery's rules named in --break (comma-separated), and behaves otherwise.
+
+Lint rules:
+  tool-name      a tool named "bad name!" (2025-11-25 tool name format)
+  dup-names      the tool "echo" listed twice
+  input-schema   a tool whose inputSchema is not valid JSON Schema
+  structured     tool "weather" declares an outputSchema; its result breaks it
+  log-level      a notifications/message with level "loud" (schema enum)
+  undeclared-log notifications/message without the logging capability
+  cursor-loop    prompts/list: nextCursor always "again"
+  notify-reply   answers notifications/initialized (a notification) with a response
+  bad-result     tools/call "echo": a result without "content" (schema required)
+  list-changed   notifications/tools/list_changed without tools.listChanged
+  output-schema  tool "weather" declares an outputSchema that is not valid JSON Schema
+Check rules:
+  unknown-method answer an unknown method with a result instead of -32601
+  unknown-tool   answer tools/call of an unknown tool with a success result
+  no-ping        answer ping with -32601
+  bad-version    answer an unsupported protocol version by echoing it back
+  crash-unknown  exit when an unknown method arrives
+  missing-uri    answer resources/read of an unknown URI with empty contents
+  stdout-noise   print a non-JSON line on stdout after initialize
+  ignore-eof     keep running after stdin EOF
+Modern era (a request whose params._meta names a protocol version is answered the
+2026-07-28 way: server/discover, resultType, cacheScope/ttlMs, -32022 for other versions):
+  bad-version    an unsupported version gets -32602 instead of -32022 with the list
+  meta-strict    a request with an unknown _meta key is refused (-32602)
+  bad-discover   server/discover answers ttlMs as a string
+  no-discover    server/discover is "method not found"
+  bad-read       resources/read of the listed resource fails (-32603)
+  bad-prompt     prompts/get fails (-32603)
+  bad-template   lists a resource template that is not RFC 6570 ("mem://{a")
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+SUPPORTED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+
+
+def send(message: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def tools(broken: set[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [
+        {
+            "name": "echo",
+            "description": "Echo the text",
+            "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+            "annotations": {"readOnlyHint": True},
+        },
+        {
+            "name": "weather",
+            "inputSchema": {"type": "object"},
+            "outputSchema": {
+                "type": "object",
+                "properties": {"temp": {"type": "number"}},
+                "required": ["temp"],
+            },
+            "annotations": {"readOnlyHint": True},
+        },
+    ]
+    if "output-schema" in broken:
+        out[1]["outputSchema"] = {"type": "object", "required": "temp"}
+    if "tool-name" in broken:
+        out.append({"name": "bad name!", "inputSchema": {"type": "object"}})
+    if "dup-names" in broken:
+        out.append(dict(out[0]))
+    if "input-schema" in broken:
+        out.append(
+            {
+                "name": "broken_schema",
+                "inputSchema": {"type": "object", "properties": {"x": {"type": "nope"}}},
+            }
+        )
+    return out
+
+
+def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
+    method = msg.get("method")
+    params = msg.get("params") or {}
+    if method == "initialize":
+        asked = params.get("protocolVersion")
+        version = asked if asked in SUPPORTED else SUPPORTED[-1]
+        if "bad-version" in broken:
+            version = asked
+        caps: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
+        if "undeclared-log" not in broken:
+            caps["logging"] = {}
+        return {
+            "protocolVersion": version,
+            "capabilities": caps,
+            "serverInfo": {"name": "lint-breaker", "version": "1"},
+        }
+    if method == "ping":
+        return None if "no-ping" in broken else {}
+    if method == "tools/list":
+        return {"tools": tools(broken)}
+    if method == "tools/call":
+        name = params.get("name")
+        if name == "weather":
+            temp: Any = "hot" if "structured" in broken else 21.5
+            return {
+                "content": [{"type": "text", "text": json.dumps({"temp": temp})}],
+                "structuredContent": {"temp": temp},
+            }
+        if name == "echo":
+            if "bad-result" in broken:
+                return {"text": "no content"}
+            text = str((params.get("arguments") or {}).get("text", ""))
+            return {"content": [{"type": "text", "text": text}]}
+        if "unknown-tool" in broken:
+            return {"content": [{"type": "text", "text": "sure"}]}
+        return None
+    if method == "resources/list":
+        return {"resources": [{"uri": "mem://a", "name": "a", "mimeType": "text/plain"}]}
+    if method == "resources/templates/list":
+        if "bad-template" in broken:
+            return {"resourceTemplates": [{"uriTemplate": "mem://{a", "name": "broken"}]}
+        return {"resourceTemplates": []}
+    if method == "resources/read":
+        if params.get("uri") == "mem://a" and "bad-read" not in broken:
+            return {"contents": [{"uri": "mem://a", "text": "A", "mimeType": "text/plain"}]}
+        return {"contents": []} if "missing-uri" in broken else None
+    if method == "prompts/list":
+        page: dict[str, Any] = {"prompts": [{"name": "hello"}]}
+        if "cursor-loop" in broken:
+            page["nextCursor"] = "again"
+        return page
+    if method == "prompts/get":
+        if "bad-prompt" in broken:
+            return None
+        return {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}]}
+    if method == "logging/setLevel":
+        return {}
+    if "unknown-method" in broken:
+        return {}
+    return None
+
+
+MODERN_KEY = "io.modelcontextprotocol/protocolVersion"
+MODERN = "2026-07-28"
+CACHED = {
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "server/discover",
+}
+
+
+def modern_answer(msg: dict[str, Any], meta: dict[str, Any], broken: set[str]) -> dict[str, Any]:
+    """One answer of a modern (2026-07-28) request."""
+    rid, method = msg["id"], msg.get("method")
+    asked = meta.get(MODERN_KEY)
+    if asked != MODERN:
+        if "bad-version" in broken:
+            error: dict[str, Any] = {"code": -32602, "message": f"bad version {asked}"}
+        else:
+            error = {
+                "code": -32022,
+                "message": "unsupported protocol version",
+                "data": {"requested": asked, "supported": [MODERN]},
+            }
+        return {"jsonrpc": "2.0", "id": rid, "error": error}
+    if "meta-strict" in broken and any(not k.startswith("io.modelcontextprotocol/") for k in meta):
+        return {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "error": {"code": -32602, "message": "unknown _meta key"},
+        }
+    if method == "server/discover" and "no-discover" in broken:
+        return {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "error": {"code": -32601, "message": "method not found: server/discover"},
+        }
+    if method == "server/discover":
+        result: dict[str, Any] | None = {
+            "supportedVersions": [MODERN],
+            "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+            "_meta": {
+                "io.modelcontextprotocol/serverInfo": {"name": "lint-breaker", "version": "1"}
+            },
+        }
+        if "bad-discover" in broken:
+            result["ttlMs"] = "forever"  # the schema says an integer
+    elif method == "ping":
+        result = None
+    else:
+        result = answer(msg, broken)
+    if result is None:
+        return {"jsonrpc": "2.0", "id": rid, "error": error_for(msg, broken)}
+    result.setdefault("resultType", "complete")
+    if method in CACHED:
+        result.setdefault("cacheScope", "private")
+        result.setdefault("ttlMs", 0)
+    return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+
+def error_for(msg: dict[str, Any], broken: set[str]) -> dict[str, Any]:
+    method = msg.get("method")
+    if method == "tools/call":
+        return {"code": -32602, "message": "unknown tool"}
+    if method == "resources/read":
+        if "bad-read" in broken:
+            return {"code": -32603, "message": "disk on fire"}
+        return {"code": -32002, "message": "resource not found"}
+    if method == "prompts/get":
+        return {"code": -32603, "message": "prompt engine down"}
+    return {"code": -32601, "message": f"method not found: {method}"}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--break", dest="broken", default="")
+    broken = {b for b in ap.parse_args().broken.split(",") if b}
+    for line in sys.stdin:
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(msg, dict):
+            continue
+        method = msg.get("method")
+        if "id" not in msg:
+            if method == "notifications/initialized":
+                if "notify-reply" in broken:
+                    send({"jsonrpc": "2.0", "id": None, "result": {}})
+                if "stdout-noise" in broken:
+                    sys.stdout.write("debug: initialized!\n")
+                    sys.stdout.flush()
+                if "list-changed" in broken:
+                    send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+                if "log-level" in broken or "undeclared-log" in broken:
+                    level = "loud" if "log-level" in broken else "info"
+                    send(
+                        {
+                            "jsonrpc": "2.0",
+                            "method": "notifications/message",
+                            "params": {"level": level, "data": "hello"},
+                        }
+                    )
+            continue
+        if "method" not in msg:
+            continue
+        known = method in (
+            "initialize",
+            "ping",
+            "tools/list",
+            "tools/call",
+            "resources/list",
+            "prompts/get",
+            "resources/templates/list",
+            "resources/read",
+            "prompts/list",
+            "logging/setLevel",
+        )
+        if not known and method != "server/discover" and "crash-unknown" in broken:
+            return 3
+        meta = (msg.get("params") or {}).get("_meta") or {}
+        if isinstance(meta, dict) and MODERN_KEY in meta:
+            send(modern_answer(msg, meta, broken))
+            continue
+        result = answer(msg, broken)
+        if result is None:
+            send({"jsonrpc": "2.0", "id": msg["id"], "error": error_for(msg, broken)})
+        else:
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+    if "ignore-eof" in broken:
+        time.sleep(30)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
