@@ -89,6 +89,10 @@ def save_bytes(parent: QWidget, data: bytes, suggested: str, title: str = "Save 
     return Path(path)
 
 
+_NO_IMAGE: Final = QImage(1, 1, QImage.Format.Format_ARGB32)
+_NO_IMAGE.fill(0)
+
+
 class SafeMarkdownBrowser(QTextBrowser):
     """Markdown from a server, rendered without HTML and without loading anything."""
 
@@ -99,7 +103,12 @@ class SafeMarkdownBrowser(QTextBrowser):
         self.anchorClicked.connect(self._clicked)
 
     def loadResource(self, kind: int, url: QUrl | str) -> Any:
-        return None  # no images or style sheets: not from disk, not from the network
+        """No images or style sheets: not from disk, not from the network. A value, never
+        None: given none, QTextDocument reads a local file itself (an absolute path or a
+        file: URL in the server's Markdown would show a file of this machine)."""
+        if kind == QTextDocument.ResourceType.ImageResource.value:
+            return _NO_IMAGE
+        return ""
 
     def set_markdown(self, text: str) -> None:
         features = (
