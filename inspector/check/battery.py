@@ -19,6 +19,7 @@ from inspector.session import ConnectError, RequestError
 from inspector.settings.connect import SetupError
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
+from inspector.transports.streamable_http import SESSION_ID_REFUSED
 
 __all__ = ["ALL_CHECKS", "run_battery"]
 
@@ -77,7 +78,11 @@ async def run_battery(
         try:
             await asyncio.wait_for(ctx.live(), options.timeout + 5)
         except (ConnectError, SetupError, TimeoutError, OSError) as exc:
-            report.unreachable = str(exc) or type(exc).__name__
+            reason = str(exc) or type(exc).__name__
+            if SESSION_ID_REFUSED in reason:  # reached, and broke a rule: a failed check
+                report.results.append(_refused_session_id(reason))
+            else:
+                report.unreachable = reason
             return report
         report.version = ctx.ready_version
         report.era = str(ctx.era)
@@ -90,3 +95,16 @@ async def run_battery(
     finally:
         await ctx.close()
     return report
+
+
+def _refused_session_id(reason: str) -> CheckResult:
+    """The server answered initialize with a session id the client must refuse (so no
+    session, and no other check can run): the session-id check fails with the evidence."""
+    check = next(c for c in ALL_CHECKS if c.id == "http.session-id")
+    return CheckResult(
+        check.id,
+        check.title,
+        Status.FAILED,
+        f"{reason} (no session: the other checks could not run)",
+        check.rule,
+    )

@@ -21,7 +21,13 @@ from inspector.settings.connect import client_config_for, roots_for, transport_f
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 from inspector.traffic.log import TrafficLog
-from inspector.transports.base import FrameReceived, Outgoing, StderrLine, TransportClosed
+from inspector.transports.base import (
+    FrameReceived,
+    FramesReceived,
+    Outgoing,
+    StderrLine,
+    TransportClosed,
+)
 
 __all__ = ["CheckContext", "CheckOptions", "RawAnswer"]
 
@@ -165,30 +171,37 @@ class CheckContext:
                 if isinstance(event, TransportClosed):
                     answer.closed = event
                     break
-                if isinstance(event, FrameReceived):
-                    raw = (
-                        event.raw
-                        if isinstance(event.raw, str)
-                        else event.raw.decode("utf-8", "replace")
-                    )
-                    answer.frames.append(raw)
-                    try:
-                        value = json.loads(raw)
-                    except ValueError:
-                        continue
-                    if (
-                        isinstance(value, dict)
-                        and value.get("id") == message.get("id")
-                        and ("result" in value or "error" in value)
-                    ):
-                        answer.message = value
-                        break
+                # stdio brings every frame of one read together (FramesReceived)
+                frames = event.frames() if isinstance(event, FramesReceived) else [event]
+                if self._collect(answer, frames, message.get("id")):
+                    break
         except Exception as exc:  # a transport that cannot even start: evidence, not a crash
             answer.closed = TransportClosed(f"{type(exc).__name__}: {exc}", error=True)
         finally:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(transport.close(), 10)
         return answer
+
+    @staticmethod
+    def _collect(answer: RawAnswer, events: list[Any], msg_id: Any) -> bool:
+        """Keep the frames among `events`; True once the answer to `msg_id` is among them."""
+        for event in events:
+            if not isinstance(event, FrameReceived):
+                continue
+            raw = event.raw if isinstance(event.raw, str) else event.raw.decode("utf-8", "replace")
+            answer.frames.append(raw)
+            try:
+                value = json.loads(raw)
+            except ValueError:
+                continue
+            if (
+                isinstance(value, dict)
+                and value.get("id") == msg_id
+                and ("result" in value or "error" in value)
+            ):
+                answer.message = value
+                return True
+        return False
 
     def modern_meta(self, version: str) -> dict[str, Any]:
         config = client_config_for(self.profile)

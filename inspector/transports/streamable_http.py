@@ -57,6 +57,9 @@ from inspector.transports.streamable_sse import EVENT_STREAM, SseStreams
 
 __all__ = ["StreamableHttpTransport"]
 
+# How a refused session id is named (the `check` battery reports it as its failed check).
+SESSION_ID_REFUSED: Final = "holds characters outside visible ASCII (0x21 to 0x7E)"
+
 log = logging.getLogger(__name__)
 
 _ACCEPT: Final = f"application/json, {EVENT_STREAM}"
@@ -396,8 +399,8 @@ class StreamableHttpTransport(Transport):
         assert info.wire_id is not None
         body, _, _ = await read_body(response, self.params.max_body_bytes)
         why = (
-            f"the server's Mcp-Session-Id {session_id!r} holds characters outside visible "
-            "ASCII (0x21 to 0x7E), which the spec forbids; refused, never sent back"
+            f"the server's Mcp-Session-Id {session_id!r} {SESSION_ID_REFUSED}, which the "
+            "spec forbids; refused, never sent back"
         )
         await self._emit(
             exchange_of(

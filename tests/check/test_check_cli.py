@@ -213,16 +213,24 @@ def test_http_server_without_origin_validation_fails_the_origin_check(
 
 
 def test_sloppy_http_fails_each_http_check(misbehaving_http: Served) -> None:
-    code, report, err = check("--url", f"{misbehaving_http.base}/sloppy/mcp")
+    code, report, err = check("--url", f"{misbehaving_http.base}/sloppyhttp/mcp")
     assert report is not None, err
     fails = failed(report)
     assert "expected 202" in fails["http.notification"]
-    assert "outside 0x21-0x7E" in fails["http.session-id"]
     assert "expected an event stream or 405" in fails["http.get"]
     assert "expected 2xx or 405" in fails["http.delete"]
     assert "DNS rebinding" in fails["http.origin"]
-    # the live lint sees the session id too (its head: the transport keeps 8 characters)
-    assert "session-id-ascii" in fails["lint.messages"]
+    assert code == 1
+
+
+def test_a_session_id_outside_visible_ascii_fails_its_check(misbehaving_http: Served) -> None:
+    """The client refuses such an id (issue 19), so there is no session: the session-id
+    check fails with the evidence (exit 1, not 'unreachable')."""
+    code, report, err = check("--url", f"{misbehaving_http.base}/sloppy/mcp")
+    assert report is not None, err
+    fails = failed(report)
+    assert "outside visible ASCII" in fails["http.session-id"]
+    assert "'sess " in fails["http.session-id"]
     assert code == 1
 
 

@@ -26,6 +26,8 @@ responses, tools/call "echo", ping, DELETE; GET is 405) except for `tools/list`:
   gzipbomb     tools/list answers a gzip-encoded JSON body that inflates to ?mb=N MiB
   sloppy       a well-listed server whose HTTP is sloppy: a session id with spaces, 200
                (not 202) for notifications, GET answered with text/plain, DELETE with 500
+  sloppyhttp   as sloppy, with a valid session id (so a client that refuses the bad one
+               gets a session and sees the rest)
 
 It speaks HTTP/1.1 with `Connection: close`, and chunked bodies for SSE, so a cut is a
 real protocol error on the client side. Each request is logged to stderr.
@@ -191,11 +193,11 @@ class Server:
         scenario = parts[0]
         if ex.method == "POST":
             await self.post(ex, scenario)
-        elif ex.method == "GET" and scenario == "sloppy":
+        elif ex.method == "GET" and scenario in ("sloppy", "sloppyhttp"):
             await ex.send(200, b"hello", "text/plain")
         elif ex.method == "GET":
             await self.get(ex, scenario)
-        elif ex.method == "DELETE" and scenario == "sloppy":
+        elif ex.method == "DELETE" and scenario in ("sloppy", "sloppyhttp"):
             await ex.send(500, b"oops", "text/plain")
         elif ex.method == "DELETE":
             self.sessions.pop(ex.headers.get("mcp-session-id", ""), None)
@@ -241,7 +243,7 @@ class Server:
             await ex.send(404, b"Session not found", "text/plain")
             return
         if method is None or rid is None:
-            await ex.send(200 if scenario == "sloppy" else 202)
+            await ex.send(200 if scenario in ("sloppy", "sloppyhttp") else 202)
             return
         if method == "tools/list":
             await self.tools_list(ex, scenario, session, sid, rid)
