@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, QUrl
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -56,7 +57,10 @@ def test_text_is_plain_with_a_safe_markdown_preview(view: ContentBlocksView) -> 
     shown = pane.markdown.toPlainText()
     assert "<b>bold?</b>" in shown and "<img src='file:///etc/hosts'>" in shown  # as text
     assert "**" not in shown  # the markdown itself is rendered
-    assert pane.markdown.loadResource(2, "file:///etc/hosts") is None
+    # Never a local file: an empty 1x1 image, so the document does not read one itself
+    # (tests/ui/test_ui_markdown_no_local_files.py).
+    loaded = pane.markdown.document().loadResource(2, QUrl("file:///etc/hosts"))
+    assert isinstance(loaded, QImage) and loaded.width() == 1
     assert pane.markdown.document().toHtml().count("<img") == 0
 
 
