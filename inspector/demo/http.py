@@ -277,6 +277,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._reply(411, _error(None, INVALID_REQUEST, "Content-Length is required"))
             return None
         if length < 0 or length > MAX_BODY:
+            if 0 < length <= 16 * MAX_BODY:  # read it away so the client sees the 413
+                while length > 0:
+                    length -= len(self.rfile.read(min(length, 1 << 16)) or b"x" * length)
+            self.close_connection = True
             self._reply(413, _error(None, INVALID_REQUEST, f"Body over {MAX_BODY} bytes"))
             return None
         raw = self.rfile.read(length)
