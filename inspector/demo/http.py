@@ -52,6 +52,7 @@ _log = logging.getLogger("inspector.demo")
 PATH: Final = "/mcp"
 LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 MAX_BODY: Final = 4 * 1024 * 1024
+MAX_SESSIONS: Final = 256  # legacy sessions kept; a new one past this ends the oldest
 HEADER_MISMATCH: Final = -32020
 STREAMED: Final = frozenset({"tools/call", "subscriptions/listen"})
 _NAME_FIELD: Final = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
@@ -297,7 +298,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _exchange(self, session: _Session, message: JSONObject, sid: str | None) -> None:
         extra = {"Mcp_Session_Id": sid} if sid is not None else {}
-        if not _is_request(message) and ("method" in message or _is_response(message)):
+        notification = "id" not in message and isinstance(message.get("method"), str)
+        if notification or _is_response(message):
             session.server.handle_message(message)  # a notification or a response
             self._reply(202, None, **extra)
             return
@@ -395,6 +397,11 @@ class DemoHttpServer(ThreadingHTTPServer):
         sid, session = secrets.token_hex(16), _Session()
         with self._lock:
             self._sessions[sid] = session
+            oldest = next(iter(self._sessions)) if len(self._sessions) > MAX_SESSIONS else None
+            evicted = self._sessions.pop(oldest) if oldest is not None else None
+        if evicted is not None:
+            _log.warning("over %d sessions: ended the oldest, %s", MAX_SESSIONS, oldest)
+            threading.Thread(target=evicted.server.shutdown, daemon=True).start()
         return sid, session
 
     def session(self, sid: str) -> _Session | None:

@@ -179,11 +179,27 @@ def test_bad_bodies_get_clear_errors(url: str) -> None:
         assert parse.status_code == 400 and parse.json()["error"]["code"] == -32700
         batch = client.post(url, json=[INIT])
         assert batch.status_code == 400 and "batches" in batch.json()["error"]["message"]
+        bad_id = client.post(url, json={"jsonrpc": "2.0", "id": True, "method": "ping"})
+        assert bad_id.status_code == 400 and bad_id.json()["error"]["code"] == -32600
         huge = client.post(url, content=b" " * (5 * 1024 * 1024))
         assert huge.status_code == 413
         assert client.post(url.replace("/mcp", "/other"), json=INIT).status_code == 404
         # the server is still fine
         assert client.post(url, json=INIT).status_code == 200
+
+
+def test_sessions_are_bounded() -> None:
+    from inspector.demo.http import MAX_SESSIONS, DemoHttpServer
+
+    server = DemoHttpServer("127.0.0.1", 0)
+    try:
+        first, _ = server.new_session()
+        ids = [server.new_session()[0] for _ in range(MAX_SESSIONS)]
+        assert server.session(first) is None
+        assert all(server.session(sid) is not None for sid in ids)
+    finally:
+        server.close_all()
+        server.server_close()
 
 
 def test_loopback_only() -> None:
