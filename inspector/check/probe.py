@@ -21,7 +21,13 @@ from inspector.settings.connect import client_config_for, roots_for, transport_f
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 from inspector.traffic.log import TrafficLog
-from inspector.transports.base import FrameReceived, Outgoing, StderrLine, TransportClosed
+from inspector.transports.base import (
+    FrameReceived,
+    FramesReceived,
+    Outgoing,
+    StderrLine,
+    TransportClosed,
+)
 
 __all__ = ["CheckContext", "CheckOptions", "RawAnswer"]
 
@@ -165,11 +171,15 @@ class CheckContext:
                 if isinstance(event, TransportClosed):
                     answer.closed = event
                     break
-                if isinstance(event, FrameReceived):
+                # stdio batches the frames of one pipe read (FramesReceived)
+                frames = event.frames() if isinstance(event, FramesReceived) else [event]
+                for frame in frames:
+                    if not isinstance(frame, FrameReceived):
+                        continue
                     raw = (
-                        event.raw
-                        if isinstance(event.raw, str)
-                        else event.raw.decode("utf-8", "replace")
+                        frame.raw
+                        if isinstance(frame.raw, str)
+                        else frame.raw.decode("utf-8", "replace")
                     )
                     answer.frames.append(raw)
                     try:
@@ -183,6 +193,8 @@ class CheckContext:
                     ):
                         answer.message = value
                         break
+                if answer.message is not None:
+                    break
         except Exception as exc:  # a transport that cannot even start: evidence, not a crash
             answer.closed = TransportClosed(f"{type(exc).__name__}: {exc}", error=True)
         finally:
