@@ -8,9 +8,6 @@ import argparse
 import logging
 import sys
 
-from inspector.demo.http import DemoHttpServer, parse_address
-from inspector.demo.server import DemoServer
-
 __all__ = ["add_demo_arguments", "main"]
 
 _log = logging.getLogger("inspector.demo")
@@ -45,6 +42,8 @@ def run(http: str | None, *, verbose: bool = False) -> int:
     )
     try:
         if http is None:
+            from inspector.demo.server import DemoServer  # here: the app's parser imports us
+
             return DemoServer(sys.stdin.buffer, sys.stdout.buffer).run()
         return _serve_http(http)
     except KeyboardInterrupt:
@@ -52,6 +51,8 @@ def run(http: str | None, *, verbose: bool = False) -> int:
 
 
 def _serve_http(address: str) -> int:
+    from inspector.demo.http import DemoHttpServer, parse_address
+
     try:
         host, port = parse_address(address)
         server = DemoHttpServer(host, port)
