@@ -21,7 +21,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_tap(argv[1:])
     from inspector.cli.command_args import split_server_command
     from inspector.cli.parser import (
-        EXIT_OK,
         build_parser,
         conflicting_gui_targets,
         merge_top_level_gui_options,
@@ -64,10 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_check_command(ns, parser)
     if ns.command == "demo-server":
-        from inspector.demo.server import main as demo_main
+        from inspector.demo.cli import run as run_demo
 
-        demo_main([])
-        return EXIT_OK
+        return run_demo(ns.http, verbose=ns.verbose)
     if ns.command in (None, "gui"):
         from inspector.ui.window.gui_command import GuiOptions, run_gui
 

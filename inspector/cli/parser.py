@@ -21,6 +21,7 @@ from inspector.cli.command_args import (
     add_sampling_arguments,
 )
 from inspector.cli.usage import UsageError
+from inspector.demo.cli import add_demo_arguments
 from inspector.protocol.log_levels import LOG_LEVELS
 from inspector.protocol.methods import CLI_METHODS
 from inspector.protocol.versions import LEGACY_VERSIONS, EraSetting
@@ -149,7 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Open the desktop app; optionally connect at once and take a screenshot.",
     )
     add_gui_arguments(gui)
-    sub.add_parser("demo-server", help="run the bundled demo MCP server on stdio")
+    add_demo_arguments(
+        sub.add_parser(
+            "demo-server", help="run the bundled demo MCP server (stdio, or --http HOST:PORT)"
+        )
+    )
     sub.add_parser(  # parsed by inspector.cli.tap (everything after `--` is the server's)
         "tap",
         help="relay a stdio server between its host and it, recording every frame "

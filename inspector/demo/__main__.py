@@ -1,7 +1,7 @@
-"""Run the demo MCP server: ``python -m inspector.demo``."""
+"""Run the demo MCP server: ``python -m inspector.demo [--http HOST:PORT]``."""
 
 import sys
 
-from inspector.demo.server import main
+from inspector.demo.cli import main
 
 sys.exit(main())

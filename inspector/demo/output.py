@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from inspector.demo import content
@@ -27,12 +28,21 @@ CACHEABLE = {
 
 
 class Output:
-    def __init__(self, stdout: BinaryIO) -> None:
+    """Writes to `stdout`, or hands each message to `sink` (the HTTP mode routes them)."""
+
+    def __init__(
+        self, stdout: BinaryIO | None = None, sink: Callable[[JSONObject], None] | None = None
+    ) -> None:
         self._out = stdout
+        self._sink = sink
         self._write_lock = threading.Lock()
         self._broken = False
 
     def send(self, message: JSONObject) -> None:
+        if self._sink is not None:
+            self._sink(message)
+            return
+        assert self._out is not None
         data = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
         with self._write_lock:
             if self._broken:

@@ -16,11 +16,9 @@ of both eras ``rpc``.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import logging
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any, BinaryIO
@@ -76,9 +74,9 @@ UPDATE_DELAY_S = 1.0
 
 
 class DemoServer:
-    def __init__(self, stdin: BinaryIO, stdout: BinaryIO) -> None:
+    def __init__(self, stdin: BinaryIO, stdout: BinaryIO, output: Output | None = None) -> None:
         self._in = stdin
-        self.out = Output(stdout)
+        self.out = output or Output(stdout)
         self.legacy = LegacySession()
         self._calls = ToolCalls(self.out, self.legacy, self.toggle_bonus_tool)
         # Guards the subscriptions, the listens and the bonus tool switch.
@@ -124,8 +122,12 @@ class DemoServer:
                 except Exception:
                     _log.exception("internal error while handling a message")
         _log.info("stdin closed, shutting down")
-        self._calls.shutdown()
+        self.shutdown()
         return 0
+
+    def shutdown(self) -> None:
+        """End the tool calls still running (stdin closed, or the HTTP session ended)."""
+        self._calls.shutdown()
 
     # ------------------------------------------------------------------ dispatch
 
@@ -381,26 +383,3 @@ class DemoServer:
                 "notifications/tools/list_changed", {"_meta": {META_SUBSCRIPTION: listen.id}}
             )
         return shown
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m inspector.demo",
-        description="The mcp-inspector-qt demo MCP server (stdio, both protocol eras).",
-    )
-    parser.add_argument("--verbose", action="store_true", help="debug diagnostics on stderr")
-    args = parser.parse_args(argv)
-    logging.basicConfig(  # force: as `mcp-inspector-qt demo-server`, main() configured it first
-        force=True,
-        stream=sys.stderr,
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s demo %(levelname)s: %(message)s",
-    )
-    try:
-        return DemoServer(sys.stdin.buffer, sys.stdout.buffer).run()
-    except KeyboardInterrupt:
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -255,3 +255,43 @@ def test_modern_era_checks_fail_with_evidence(broken: str, check_id: str, eviden
 def test_our_modern_server_passes_when_it_breaks_nothing() -> None:
     code, report, err = check("--era", "modern", server=LINT_SERVER)
     assert code == 0, (err, report and failed(report))
+
+
+@pytest.fixture(scope="module")
+def demo_http() -> Iterator[str]:
+    from tests.helpers.demo_http import demo_http_server
+
+    with demo_http_server() as url:
+        yield url
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_demo_server_over_http_passes_every_check(demo_http: str, era: str) -> None:
+    code, report, err = check("--era", era, "--call-read-only", "--url", demo_http)
+    assert code == 0, (err, report and failed(report))
+    assert report is not None and failed(report) == {}
+    seen = statuses(report)
+    assert seen["http.origin"] == seen["lint.messages"] == seen["tools.read-only"] == "passed"
+    assert seen["handshake.version"] == "passed"
+    if era == "legacy":
+        for check_id in ("http.notification", "http.session-id", "http.get", "http.delete"):
+            assert seen[check_id] == "passed", check_id
+        assert seen["errors.ping"] == "passed"
+    else:
+        assert seen["http.mcp-method"] == seen["handshake.discover"] == "passed"
+    assert report["protocol_version"] == ("2026-07-28" if era == "modern" else "2025-11-25")
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_cli_lists_the_demo_tools_over_http(demo_http: str, era: str) -> None:
+    proc = subprocess.run(
+        [PY, "-m", "inspector", "cli", "--era", era, "--url", demo_http, "--method", "tools/list"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stderr
+    names = [tool["name"] for tool in json.loads(proc.stdout)["tools"]]
+    assert {"echo", "add", "slow_count", "ask_llm", "ask_user"} <= set(names)
