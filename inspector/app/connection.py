@@ -17,7 +17,7 @@ import functools
 import itertools
 import time
 from collections.abc import Callable, Coroutine, Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.app.connection_state import ConnState
 from inspector.app.front_end import (
@@ -30,8 +30,6 @@ from inspector.app.recording import ConnectionRecording
 from inspector.app.session_events import ROUTED_NOTIFICATIONS, SessionEventRouter
 from inspector.app.task_feed import TaskFeed
 from inspector.app.task_runner import TaskRunner
-from inspector.auth import AuthCancelled, AuthError
-from inspector.auth.flow_events import Level
 from inspector.common.listeners import Listeners
 from inspector.features.catalog.loader import CatalogLoader
 from inspector.features.catalog.model import Catalog, CatalogKind, ListDiff
@@ -46,7 +44,6 @@ from inspector.protocol.versions import Era
 from inspector.recording.live import AutoRecorder
 from inspector.session import Call, ConnectError, Session, SessionError
 from inspector.settings.connect import SetupError, client_config_for, roots_for, transport_for
-from inspector.settings.profile_auth import ProfileAuth, ProfileAuthError
 from inspector.settings.profiles import Profile, RootEntry
 from inspector.storage.secrets import SecretStore
 from inspector.traffic.error_store import ErrorStore
@@ -54,6 +51,12 @@ from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
 from inspector.traffic.rounds import RequestRounds
 from inspector.transports.base import TransportClosed
+
+if TYPE_CHECKING:
+    # The auth machinery (httpx, joserfc, keyring) loads when a profile first needs it.
+    from inspector.auth import OAuth
+    from inspector.auth.flow_events import Level
+    from inspector.settings.profile_auth import ProfileAuth
 
 __all__ = ["ConnectionModel"]
 
@@ -124,8 +127,10 @@ class ConnectionModel:
         self.task_store = TaskStore()
         self.tasks = TaskClient(self.task_store, lambda: self.session, lambda: self.responder)
         self._task_feed = TaskFeed(self.tasks, lambda: self.session)
-        # OAuth per profile, its timeline and step-through gate; kept across reconnects.
-        self.auth = ProfileAuth(secrets, opener=opener(self._auth_note) if opener else None)
+        # OAuth per profile (`auth`): built on first use; a stdio window never loads it.
+        self._opener = opener
+        self._auth: ProfileAuth | None = None
+        self.auth_created: Listeners[[ProfileAuth]] = Listeners("auth created")
         self.recording = (
             ConnectionRecording(recorder, self.traffic, self.errors, secrets, self.lint)
             if recorder is not None
@@ -151,14 +156,32 @@ class ConnectionModel:
         return self._lock
 
     # ---------------------------------------------------------------- intents
+    @property
+    def auth(self) -> ProfileAuth:
+        """OAuth per profile, its timeline and step-through gate; kept across reconnects.
+        Built (and the HTTP and auth stacks imported) on first use."""
+        if self._auth is None:
+            from inspector.settings.profile_auth import ProfileAuth
+
+            opener = self._opener
+            self._auth = ProfileAuth(
+                self.secrets, opener=opener(self._auth_note) if opener else None
+            )
+            self.auth_created.emit(self._auth)
+        return self._auth
+
+    def _cancel_login(self) -> None:
+        if self._auth is not None:
+            self._auth.cancel_login()
+
     def connect_profile(self, profile: Profile) -> asyncio.Task[Any]:
-        busy = self.auth.login_profile
+        busy = self._auth.login_profile if self._auth is not None else None
         if busy is not None and busy.id != profile.id:
-            self.auth.cancel_login()  # another server's login would hold this connect
+            self._cancel_login()  # another server's login would hold this connect
         return self.start(self._connect(profile), f"connect {profile.name}")
 
     def disconnect_server(self) -> asyncio.Task[Any]:
-        self.auth.cancel_login()  # a login before connecting holds the connect
+        self._cancel_login()  # a login before connecting holds the connect
         return self.start(self._disconnect(), "disconnect")
 
     def reconnect(self) -> asyncio.Task[Any] | None:
@@ -187,7 +210,7 @@ class ConnectionModel:
 
     async def shutdown(self) -> None:
         """Close the session (the server is shut down with the transport's ladder)."""
-        self.auth.cancel_login()
+        self._cancel_login()
         await self._disconnect()
         self.runner.cancel_all()
 
@@ -216,16 +239,10 @@ class ConnectionModel:
             self.catalog.reset()
             self._set_state(ConnState.CONNECTING, profile.target)
             try:
-                oauth = await self.auth.prepare(profile)  # logs in first if need be
+                oauth = await self._prepare_auth(profile)  # logs in first if need be
                 transport = transport_for(profile, self.secrets, oauth=oauth)
-            except (SetupError, ProfileAuthError) as exc:
+            except SetupError as exc:
                 self._fail(str(exc))
-                return
-            except AuthCancelled:
-                self._fail("the login was cancelled")
-                return
-            except AuthError as exc:
-                self._fail(f"authorization failed: {exc}")
                 return
             responder = self._responders(profile, roots_for(profile), self._ask_notice)
             self.responder = responder
@@ -283,6 +300,24 @@ class ConnectionModel:
         if closed is not None and closed.stderr_tail and closed.stderr_tail[-1] not in message:
             return f"{message} (last stderr: {' | '.join(closed.stderr_tail[-3:])})"
         return message
+
+    async def _prepare_auth(self, profile: Profile) -> OAuth | None:
+        """The profile's OAuth, logged in first if need be; None for a profile without
+        OAuth (a stdio one loads no auth at all). Raises `SetupError` with the sentence
+        the connection fails with."""
+        if profile.transport != "http" or profile.http.auth.kind != "oauth":
+            return None
+        from inspector.auth import AuthCancelled, AuthError
+        from inspector.settings.profile_auth import ProfileAuthError
+
+        try:
+            return await self.auth.prepare(profile)
+        except ProfileAuthError as exc:
+            raise SetupError(str(exc)) from None
+        except AuthCancelled:
+            raise SetupError("the login was cancelled") from None
+        except AuthError as exc:
+            raise SetupError(f"authorization failed: {exc}") from None
 
     def _auth_note(self, step: str, message: str, level: Level, url: str | None) -> None:
         self.auth.note(step, message, level, url)

@@ -11,13 +11,16 @@ elicitation declined, sampling rejected.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from inspector.auth import Opener
-from inspector.auth.flow_events import Level
 from inspector.protocol.asks import ServerAsk
 from inspector.session import PolicyResponder
 from inspector.settings.profiles import Profile
+
+if TYPE_CHECKING:
+    # Types only: the auth machinery loads when a profile first needs it.
+    from inspector.auth import Opener
+    from inspector.auth.flow_events import Level
 
 __all__ = [
     "AskNotice",
@@ -32,10 +35,10 @@ AskNotice = Callable[[str, bool], None]
 """`notice(sentence, to_errors)`: what happened to an ask, for the user (the Errors store
 too when `to_errors`)."""
 
-AuthNote = Callable[[str, str, Level, str | None], None]
+AuthNote = Callable[[str, str, "Level", str | None], None]
 """`ProfileAuth.note`: an event of ours (step, message, level, url) in the auth timeline."""
 
-OpenerFactory = Callable[[AuthNote], Opener]
+OpenerFactory = Callable[[AuthNote], "Opener"]
 """Builds a connection's browser opener; the opener says in the timeline what it did."""
 
 

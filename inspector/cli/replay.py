@@ -22,7 +22,7 @@ from inspector.recording.replay import CallOutcome
 from inspector.recording.replay_target import ReplayTarget, connect_and_replay, recorded_target
 from inspector.session import ConnectError, PolicyResponder, Session
 from inspector.transports.base import Transport, TransportError
-from inspector.transports.http_common import check_url
+from inspector.transports.url_check import check_url
 
 __all__ = ["run_replay"]
 

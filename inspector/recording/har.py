@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from inspector import __version__
 from inspector.recording.reader import RecordedEvent, RecordedSession
-from inspector.transports.http_common import redact_headers
+from inspector.transports.redact import redact_headers
 
 __all__ = ["HAR_VERSION", "export_har"]
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from inspector.recording.format import REDACTED, Redactor, connection_summary, url_secrets
-from inspector.transports.http_common import redact_headers
+from inspector.transports.redact import redact_headers
 
 if TYPE_CHECKING:
     from inspector.settings.profiles import Profile

@@ -26,7 +26,7 @@ from inspector.session import Session
 from inspector.settings.connect import SetupError, resolved_env, resolved_headers, transport_for
 from inspector.settings.profiles import EnvVar, HeaderEntry, HttpSettings, Profile, StdioSettings
 from inspector.transports.base import LaunchError, Transport
-from inspector.transports.http_common import check_url
+from inspector.transports.url_check import check_url
 
 if TYPE_CHECKING:
     from inspector.storage.secrets import SecretStore

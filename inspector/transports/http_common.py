@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -14,9 +12,10 @@ from inspector.transports.base import (
     DEFAULT_MAX_MESSAGE_BYTES,
     FrameReceived,
     HttpExchange,
-    TransportError,
 )
+from inspector.transports.redact import REDACTED, redact_headers, redact_url
 from inspector.transports.sse import SseEvent
+from inspector.transports.url_check import check_url
 
 __all__ = [
     "MODERN_ERROR_CODES",
@@ -31,17 +30,11 @@ __all__ = [
     "redact_url",
 ]
 
-REDACTED: Final = "•••redacted•••"
-_ALWAYS_SECRET: Final = frozenset(
-    {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"}
-)
-_SECRET_HINTS: Final = ("token", "secret", "password", "apikey", "api-key", "auth")
 # Modern JSON-RPC errors a 2026-07-28 server returns with HTTP 4xx (spec 2026-07-28
 # streamable-http "Backward Compatibility": unsupported version, missing client capability,
 # header mismatch, unknown method). Such a body means "modern server", not "old server,
 # fall back". -32600/-32602 are not on the list: servers of every era send them.
 MODERN_ERROR_CODES: Final = frozenset({-32022, -32021, -32020, -32601})
-_SECRET_QUERY: Final = ("token", "secret", "password", "passwd", "key", "auth", "sig", "code")
 
 
 @dataclass
@@ -67,52 +60,6 @@ def new_client(params: HttpParams) -> httpx.AsyncClient:
         follow_redirects=False,
         auth=params.auth,
     )
-
-
-def check_url(url: str) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https"):
-        raise TransportError(f"not an http(s) URL: {url!r}")
-    if not parts.netloc:
-        raise TransportError(f"the URL has no host: {url!r}")
-
-
-def redact_headers(
-    headers: Mapping[str, str], secret: frozenset[str] = frozenset()
-) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for name, value in headers.items():
-        low = name.lower()
-        if low in _ALWAYS_SECRET or low in secret or any(h in low for h in _SECRET_HINTS):
-            out[name] = REDACTED
-        elif low == "mcp-session-id" and len(value) > 12:
-            out[name] = value[:8] + "…"  # enough to tell sessions apart, not to hijack one
-        else:
-            out[name] = value
-    return out
-
-
-def redact_url(url: str) -> str:
-    """The URL without a password and without the values of secret-looking query parameters."""
-    parts = urlsplit(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        userinfo, _, host = netloc.rpartition("@")
-        user, sep, _password = userinfo.partition(":")
-        netloc = f"{user}:{REDACTED}@{host}" if sep else f"{userinfo}@{host}"
-    query = parts.query
-    if query:
-        pairs = []
-        for item in query.split("&"):
-            name, sep, value = item.partition("=")
-            low = name.lower()
-            if sep and value and any(h in low for h in _SECRET_QUERY):
-                value = REDACTED
-            pairs.append(f"{name}{sep}{value}")
-        query = "&".join(pairs)
-    if netloc == parts.netloc and query == parts.query:
-        return url
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def exchange_of(

@@ -278,7 +278,7 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
         before = counts(base)
         await connect(window, profile)
         assert counts(base)["authorize"] == before["authorize"] + 1
-        assert window.bottom.currentWidget() is panel  # the login raised the Auth tab
+        assert window.bottom.currentWidget().isAncestorOf(panel)  # the login raised the Auth tab
         steps = [step for step, _level, _text in panel_rows(window)]
         for step in (
             "connect",
@@ -455,7 +455,7 @@ def test_a_bad_authorization_server_is_a_plain_error_and_the_app_keeps_running(
         assert detail.startswith("authorization failed: no authorization server metadata")
         assert panel.error_bar.isVisible()
         assert "no authorization server metadata was found" in panel.error_bar.label.text()
-        assert window.bottom.currentWidget() is panel
+        assert window.bottom.currentWidget().isAncestorOf(panel)
         assert any("could not connect" in e.message for e in window.errors.items)
 
         detail = await failed(no_as)
@@ -509,4 +509,29 @@ def test_without_a_keyring_the_panel_says_so_and_the_session_keeps_the_token(
         assert any("memory for this session only" in t for t in texts)
 
     run(loop, then_shutdown(window, scenario()), timeout=60)
+    run(loop, close_window(window))
+
+
+def test_an_oauth_connect_builds_the_unseen_auth_panel_and_raises_its_tab(
+    oauth_server: str,
+    memory_keyring: MemoryKeyring,
+    loop: asyncio.AbstractEventLoop,
+    tmp_path: Path,
+) -> None:
+    # The Auth panel is built lazily (cold start): a login must still show it, with every
+    # step, although nobody opened the tab before connecting.
+    store = ProfileStore(tmp_path / "profiles.json", SecretStore())
+    profile = store.put(oauth_profile(oauth_server))
+    window = open_window(store, tmp_path)
+    tabs = window.bottom
+    auth_tab = next(i for i in range(tabs.count()) if tabs.tabText(i) == "Auth")
+    assert tabs.currentIndex() != auth_tab
+
+    async def scenario() -> None:
+        await connect(window, profile)
+        assert tabs.currentIndex() == auth_tab  # the login raised the Auth tab
+        steps = [step for step, _level, _text in panel_rows(window)]
+        assert "connect" in steps and "authorize" in steps and "token" in steps, steps
+
+    run(loop, then_shutdown(window, scenario()), timeout=90)
     run(loop, close_window(window))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -27,13 +27,15 @@ from inspector.features.models.types import ModelExchange
 from inspector.features.resource_watch import ResourceWatches
 from inspector.features.tasks import TaskClient, TaskStore
 from inspector.session import Session
-from inspector.settings.profile_auth import ProfileAuth
 from inspector.settings.profiles import Profile
 from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
 from inspector.traffic.rounds import RequestRounds
 from inspector.ui.controller.gui_responder import GuiResponder
+
+if TYPE_CHECKING:
+    from inspector.settings.profile_auth import ProfileAuth  # built on first use
 
 __all__ = ["ConnState", "ConnectionController"]
 

@@ -18,16 +18,16 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
-from inspector.app.front_end import OpenerFactory
+from inspector.app.front_end import AuthNote, OpenerFactory
 from inspector.app.model import AppModel, build_app
 from inspector.settings.profiles import HttpSettings, Profile, ProfileStore, StdioSettings
 from inspector.storage.paths import config_dir, sessions_dir, settings_path
 from inspector.storage.secrets import SecretStore
-from inspector.ui.controller.auth_opener import desktop_opener
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.recording.recording_settings import load_recording_settings
 from inspector.ui.widgets.app_resources import app_icon
@@ -36,6 +36,9 @@ from inspector.ui.window.event_loop import run_qt_async
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.window.screenshot_open import Opening, open_and_run, parse_open
 from inspector.ui.window.startup_checks import OFFSCREEN_HINT, display_problem, unwritable_folders
+
+if TYPE_CHECKING:
+    from inspector.auth import Opener
 
 __all__ = ["GuiOptions", "Opening", "build_gui_app", "parse_open", "run_gui"]
 
@@ -103,6 +106,13 @@ def settle_heap() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 10)
+
+
+def desktop_opener(note: AuthNote) -> Opener:
+    """The system browser opener; the auth stack is imported only when a profile needs it."""
+    from inspector.ui.controller.auth_opener import desktop_opener as opener
+
+    return opener(note)
 
 
 def build_gui_app(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShowEvent
@@ -39,8 +39,6 @@ from inspector.ui.controller.connection_controller import ConnectionController, 
 from inspector.ui.controller.gui_responder import GuiResponders
 from inspector.ui.explorer import ExplorerPanel
 from inspector.ui.panels import ErrorsPanel, NotificationsPanel, ServerConsole
-from inspector.ui.panels.auth_panel import AuthPanel
-from inspector.ui.panels.check_dialog import CheckDialog
 from inspector.ui.panels.lint_panel import LintPanel
 from inspector.ui.panels.session_controls import LogLevelControl, PingControl
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
@@ -50,6 +48,7 @@ from inspector.ui.traffic.composer import RawComposerDialog
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.stats_panel import MethodStatsPanel
 from inspector.ui.widgets.app_resources import app_icon
+from inspector.ui.widgets.lazy_panel import LazyPanel
 from inspector.ui.widgets.plain_text import PlainLabel, short_status
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.client_features import ClientFeatures
@@ -58,6 +57,10 @@ from inspector.ui.window.connection_bar import ConnectionBar
 from inspector.ui.window.help_menu import report_problem, show_guide, show_shortcuts
 from inspector.ui.window.menus import WindowMenus
 from inspector.ui.window.panel_toggles import Panel, PanelToggles
+
+if TYPE_CHECKING:
+    from inspector.ui.panels.auth_panel import AuthPanel
+    from inspector.ui.panels.check_dialog import CheckDialog
 from inspector.ui.window.window_state import WindowState
 from inspector.ui.workspace.views import register_all
 from inspector.ui.workspace.workspace import Workspace
@@ -112,9 +115,12 @@ class MainWindow(QMainWindow):
         self.lint_panel = LintPanel(self.connection.lint)
         self.bottom.addTab(self.lint_panel, "Lint")
         self.bottom.addTab(self.stats_panel, "Statistics")
-        # The OAuth steps, log in / log out, for the profile chosen in the bar.
-        self.auth_panel = AuthPanel(self.controller, self.chosen_profile)
-        self.bottom.addTab(self.auth_panel, "Auth")
+        # The OAuth steps, log in / log out, for the profile chosen in the bar: built (and
+        # the auth stack imported) when its tab is first shown or the connection needs auth.
+        self._auth_panel: AuthPanel | None = None
+        self._auth_host = LazyPanel(self._build_auth_panel)
+        self.bottom.addTab(self._auth_host, "Auth")
+        self.connection.auth_created.add(lambda _auth: self._auth_host.ensure())
 
         self.centre = QTabWidget()
         self.centre.setObjectName("centreTabs")
@@ -286,9 +292,8 @@ class MainWindow(QMainWindow):
         bar.reconnect_clicked.connect(self.reconnect)
         bar.profiles_clicked.connect(self.open_profiles)
         bar.send_raw_clicked.connect(self.open_composer)
-        bar.profile_chosen.connect(lambda _id: self.auth_panel.refresh())
-        self.auth_panel.attention.connect(lambda: self.bottom.setCurrentWidget(self.auth_panel))
-        self.store.on_changed(self.auth_panel.refresh)
+        bar.profile_chosen.connect(lambda _id: self._refresh_auth())
+        self.store.on_changed(self._refresh_auth)
         c.state_changed.connect(self._state_changed)
         c.server_ready.connect(self._server_ready)
         self.explorer.item_selected.connect(self._item_selected)
@@ -310,6 +315,26 @@ class MainWindow(QMainWindow):
 
     def profile_by_id(self, profile_id: str | None) -> Profile | None:
         return self.app.profiles.get(profile_id)
+
+    def _build_auth_panel(self) -> AuthPanel:
+        from inspector.ui.panels.auth_panel import AuthPanel
+
+        panel = AuthPanel(self.controller, self.chosen_profile)
+        panel.attention.connect(lambda: self.bottom.setCurrentWidget(self._auth_host))
+        self._auth_panel = panel
+        return panel
+
+    @property
+    def auth_panel(self) -> AuthPanel:
+        """The Auth panel, built now if its tab was never shown."""
+        self._auth_host.ensure()
+        if self._auth_panel is None:
+            raise RuntimeError("the Auth panel is being built")
+        return self._auth_panel
+
+    def _refresh_auth(self) -> None:
+        if self._auth_panel is not None:
+            self._auth_panel.refresh()
 
     def chosen_profile(self) -> Profile | None:
         """The profile picked in the connection bar."""
@@ -401,6 +426,8 @@ class MainWindow(QMainWindow):
         if profile is None:
             self.statusBar().showMessage("Choose a server to check first.", 6000)
             return None
+        from inspector.ui.panels.check_dialog import CheckDialog  # httpx: only when asked
+
         dialog = CheckDialog(profile, self.connection.start, self.app.secrets, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
