@@ -1,0 +1,97 @@
+"""One side of a compare, fetched headless: connect a profile, list everything, close.
+
+`fetch_side` never raises for a server's sake: a server that cannot be reached, dies
+mid-listing or runs out of time gives a `Side` that says so (with what it listed).
+`fetch_both` runs both sides concurrently, so a slow side does not delay the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import Literal
+
+from inspector.compare.snapshot import CatalogSnapshot, snapshot_from_session
+from inspector.session import ConnectError, ConnectTimeout, PolicyResponder, Session
+from inspector.settings.connect import SetupError, client_config_for, roots_for, transport_for
+from inspector.settings.profiles import Profile
+from inspector.storage.secrets import SecretStore
+
+__all__ = ["Side", "SideOutcome", "fetch_both", "fetch_side"]
+
+log = logging.getLogger(__name__)
+
+SideOutcome = Literal["listed", "unreachable", "timeout"]
+
+
+@dataclass
+class Side:
+    name: str  # "left" | "right"
+    outcome: SideOutcome
+    snapshot: CatalogSnapshot | None = None  # what was listed (part of it on a failure)
+    error: str | None = None  # why the side could not be reached or fully listed
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "listed" and self.error is None
+
+
+def _stderr_tail(session: Session | None) -> str:
+    closed = session.closed if session is not None else None
+    tail = [line for line in (closed.stderr_tail if closed else ()) if line.strip()][-3:]
+    return f" (last stderr: {' | '.join(tail)})" if tail else ""
+
+
+async def fetch_side(
+    name: str, profile: Profile, *, timeout: float, secrets: SecretStore | None = None
+) -> Side:
+    """Connect, list every kind (all pages), close. `timeout` bounds the whole side."""
+    session: Session | None = None
+    snapshot: CatalogSnapshot | None = None
+
+    async def work() -> CatalogSnapshot:
+        nonlocal session, snapshot
+        session = Session(
+            transport_for(profile, secrets),
+            client_config_for(profile),
+            PolicyResponder({}, roots_for(profile)),
+        )
+        await session.connect(timeout=timeout)
+        snapshot = CatalogSnapshot()
+        return await snapshot_from_session(session, snapshot)
+
+    try:
+        snap = await asyncio.wait_for(work(), timeout)
+    except (TimeoutError, ConnectTimeout):
+        what = "listing" if session is not None and session.is_ready else "connecting"
+        return Side(name, "timeout", snapshot, f"no answer within {timeout:g} s while {what}")
+    except ConnectError as exc:
+        return Side(name, "unreachable", None, f"{exc}{_stderr_tail(session)}")
+    except SetupError as exc:
+        return Side(name, "unreachable", None, str(exc))
+    finally:
+        if session is not None:
+            with contextlib.suppress(TimeoutError, Exception):
+                await asyncio.wait_for(session.close(), 10)
+    if snap.timed_out:
+        return Side(name, "timeout", snap, _listing_problem(snap))
+    if snap.errors:
+        return Side(name, "listed", snap, _listing_problem(snap) + _stderr_tail(session))
+    return Side(name, "listed", snap)
+
+
+def _listing_problem(snap: CatalogSnapshot) -> str:
+    parts = [f"{kind}: {why}" for kind, why in snap.errors.items()]
+    return "listing failed: " + "; ".join(parts)
+
+
+async def fetch_both(
+    left: Profile, right: Profile, *, timeout: float, secrets: SecretStore | None = None
+) -> tuple[Side, Side]:
+    a, b = await asyncio.gather(
+        fetch_side("left", left, timeout=timeout, secrets=secrets),
+        fetch_side("right", right, timeout=timeout, secrets=secrets),
+    )
+    return a, b
