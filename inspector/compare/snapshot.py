@@ -134,6 +134,9 @@ async def snapshot_from_session(
     for kind in KINDS:
         if CAPABILITY_OF[kind] not in session.server_capabilities:
             continue
+        if session.closed is not None:
+            snap.errors[kind] = f"not listed: the connection had ended ({session.closed.reason})"
+            continue
         await _list_kind(session, kind, snap)
     return snap
 

@@ -217,3 +217,17 @@ def test_snapshot_json_round_trip() -> None:
     again = CatalogSnapshot.from_json(s.to_json())
     assert again == s
     assert CatalogSnapshot.from_json({"tools": "nope", "serverInfo": 3}).tools == []
+
+
+def test_items_missing_from_a_partial_listing_are_unlisted_not_removed() -> None:
+    left = snap(tools=[tool("a"), tool("b")], prompts=[{"name": "p"}])
+    right = snap(tools=[tool("a")], errors={"tools": "tools/list: server exited (code 4)"})
+    diff = diff_catalogs(left, right)
+    status = {(i.kind, i.key): i.status for i in diff.items}
+    assert status == {
+        ("tools", "a"): "same",
+        ("tools", "b"): "unlisted",
+        ("prompts", "p"): "removed",
+    }
+    assert [i.key for i in diff.differences] == ["p"]
+    assert diff.counts()["tools"]["unlisted"] == 1
