@@ -75,7 +75,13 @@ def test_added_removed_changed_with_pointer_paths() -> None:
     assert '~ /inputSchema/properties/x/type: "string" → "integer"' in text
     assert '- removed tool "gone"' in text and '+ added tool "fresh"' in text
     report = diff_json_report(diff)
-    assert report["counts"]["tools"] == {"added": 1, "removed": 1, "changed": 1, "same": 0}
+    assert report["counts"]["tools"] == {
+        "added": 1,
+        "removed": 1,
+        "changed": 1,
+        "same": 0,
+        "unlisted": 0,
+    }
 
 
 def test_every_definition_field_is_compared() -> None:
