@@ -134,6 +134,10 @@ def _keyed(kind: CatalogKind, items: list[dict[str, Any]]) -> dict[str, dict[str
     return out
 
 
+def _text(raw: dict[str, Any]) -> str:
+    return json.dumps(raw, default=str)
+
+
 def _canonical(raw: dict[str, Any]) -> str:
     return json.dumps(raw, sort_keys=True, ensure_ascii=False, default=str)
 
@@ -177,8 +181,9 @@ def _diff_kind(
             out.append(ItemDiff(kind, key, "unlisted" if right_partial else "removed", old, None))
         elif old is None:
             out.append(ItemDiff(kind, key, "unlisted" if left_partial else "added", None, new))
-        elif old == new and _canonical(old) == _canonical(new):
-            # == alone takes 1 for true; the canonical text tells them apart.
+        elif old == new and (_text(old) == _text(new) or _canonical(old) == _canonical(new)):
+            # == alone takes 1 for true; the text tells them apart (in the server's key
+            # order first, the cheap way; sorted when the two orders differ).
             out.append(ItemDiff(kind, key, "same", old, new))
         else:
             changes = diff_json({doc_key: {key: old}}, {doc_key: {key: new}}, rules)
