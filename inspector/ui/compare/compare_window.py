@@ -98,7 +98,7 @@ class CompareWindow(QWidget):
         self.show_same.setChecked(True)
 
         self.tree = CatalogDiffTree()
-        self.detail = SideBySideView()
+        self.detail = SideBySideView("Changes", "No change: the definitions are the same.")
         self.detail_title = PlainLabel(wrap=True)
         self.detail_title.setObjectName("compareDetailTitle")
         detail_box = QWidget()
@@ -111,6 +111,7 @@ class CompareWindow(QWidget):
         split.addWidget(detail_box)
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 3)
+        split.setSizes([440, 760])
 
         self.run_both = RunBothPanel(self._sessions, self.titles, self._definition)
         self.tabs = QTabWidget()

@@ -123,6 +123,7 @@ class CatalogDiffTree(QTreeWidget):
             self.addTopLevelItem(branch)
             branch.setExpanded(bool(children) and len(children) <= 2000)
         self.resizeColumnToContents(0)
+        self.setColumnWidth(0, min(self.columnWidth(0), 320))
 
     def _item(self, item: ItemDiff) -> QTreeWidgetItem:
         row = QTreeWidgetItem([item.key])

@@ -105,7 +105,9 @@ class RunBothPanel(QWidget):
         self.status.setObjectName("runBothStatus")
         self.left_status = PlainLabel(wrap=True, selectable=True)
         self.right_status = PlainLabel(wrap=True, selectable=True)
-        self.view = SideBySideView()
+        self.view = SideBySideView(
+            "Differences between the answers", "No difference: the two answers are the same."
+        )
 
         top = QHBoxLayout()
         top.addWidget(self.kind)
