@@ -3,6 +3,7 @@
 The API (for the `diff` command, the compare window and watch mode)::
 
     snap = await snapshot_from_session(session)      # lists every kind, all pages
+    snap = snapshot_from_connection(conn)           # a ConnectionModel's loaded catalog
     snap = snapshot_from_catalog(conn.catalog, server_info=..., capabilities=...)
     snap = CatalogSnapshot.from_json(data)           # and snap.to_json()
     diff = diff_catalogs(left, right, ignore_rules(["/serverInfo/version"]))
@@ -39,7 +40,9 @@ from inspector.compare.report import describe_side, diff_json_report, diff_text
 from inspector.compare.run_both import BothResult, RunKind, SideAnswer, run_on_both
 from inspector.compare.snapshot import (
     CatalogSnapshot,
+    HasCatalog,
     snapshot_from_catalog,
+    snapshot_from_connection,
     snapshot_from_session,
 )
 from inspector.compare.targets import TargetError, profile_for_target, target_label
@@ -48,6 +51,7 @@ __all__ = [
     "BothResult",
     "CatalogDiff",
     "CatalogSnapshot",
+    "HasCatalog",
     "ItemDiff",
     "RunKind",
     "Side",
@@ -66,6 +70,7 @@ __all__ = [
     "profile_for_target",
     "run_on_both",
     "snapshot_from_catalog",
+    "snapshot_from_connection",
     "snapshot_from_session",
     "target_label",
 ]

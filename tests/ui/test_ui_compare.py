@@ -181,3 +181,41 @@ def test_a_side_dying_mid_listing_says_so(loop: asyncio.AbstractEventLoop, tmp_p
             await asyncio.gather(left.shutdown(), right.shutdown())
 
     run(loop, scenario(), 60)
+
+
+def test_demo_in_two_eras_is_the_same_until_a_list_changes(
+    loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    left, right = two_connections(tmp_path)
+    modern = python_profile("demo modern", "-m", "inspector.demo")
+    modern.era = "modern"
+
+    async def scenario() -> None:
+        await asyncio.gather(
+            connect(left, python_profile("demo legacy", "-m", "inspector.demo")),
+            connect(right, modern),
+        )
+        await until(lambda: left.catalog.tools.loaded, "the left tab's tools")
+        window = open_compare(left, right, "demo (legacy)", "demo (modern)")
+        try:
+            await settle(window)
+            assert window.diff is not None and window.diff.same, window.summary.text()
+            assert window.summary.text() == "The catalogs are the same."
+            assert "legacy" in window.left_label.text() and "modern" in window.right_label.text()
+            # The left server changes its tool list: the tab re-lists, the window says so.
+            assert left.session is not None
+            await left.session.client.call_tool("toggle_bonus_tool", {})
+            await until(lambda: window.stale, "the window to hear of the change")
+            assert "Changed since: tools on the left; Refresh." in window.summary.text()
+            window.refresh_button.click()
+            await settle(window)
+            assert window.diff is not None and not window.diff.same
+            # The bonus tool is listed on the left only now.
+            assert [(i.key, i.status) for i in window.diff.differences] == [("reverse", "removed")]
+            assert dict(window.tree.rows("tools"))["reverse"] == "− removed"
+            assert window.stale == []
+        finally:
+            window.close()
+            await asyncio.gather(left.shutdown(), right.shutdown())
+
+    run(loop, scenario(), 60)

@@ -80,9 +80,12 @@ class CompareWindow(QWidget):
         self.diff: CatalogDiff | None = None
         self.side_errors: dict[str, str | None] = {"left": None, "right": None}
         self.task: asyncio.Task[None] | None = None
+        self.stale: list[str] = []  # what changed on a side since the last listing
         self._unsubscribe = [
             left.state_changed.add(lambda *_: self._state_changed()),
             right.state_changed.add(lambda *_: self._state_changed()),
+            left.relisted.add(lambda kind, _d: self._relisted("left", kind)),
+            right.relisted.add(lambda kind, _d: self._relisted("right", kind)),
         ]
 
         self.left_label = PlainLabel(wrap=True, selectable=True)
@@ -162,6 +165,18 @@ class CompareWindow(QWidget):
                     self.refresh()
                     return
 
+    def _relisted(self, side: str, kind: str) -> None:
+        """A side's catalog changed (list_changed, re-listed in its tab): say so; the
+        comparison is only redone on Refresh, so what is shown does not move under the
+        reader."""
+        note = f"{kind} on the {side}"
+        if self.diff is None or note in self.stale:
+            return
+        self.stale.append(note)
+        self.summary.setText(
+            self._summary(self.diff) + f" Changed since: {', '.join(self.stale)}; Refresh."
+        )
+
     def _show_sides(self) -> None:
         for name, label, conn, title in (
             ("left", self.left_label, self.left, self.titles[0]),
@@ -226,6 +241,7 @@ class CompareWindow(QWidget):
 
     def set_diff(self, diff: CatalogDiff) -> None:
         self.diff = diff
+        self.stale = []
         self.tree.set_diff(diff)
         self._show_sides()
         self.summary.setText(self._summary(diff))
