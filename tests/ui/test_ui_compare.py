@@ -81,6 +81,10 @@ def test_two_builds_side_by_side_and_run_on_both(
             }
             assert dict(window.tree.rows("prompts")) == {"review": "= same"}
             assert "catalog-peer" in window.left_label.text()
+            window.copy_button.click()
+            copied = QApplication.clipboard().text()
+            assert '~ /inputSchema/properties/limit/type: "integer" → "number"' in copied
+            assert '+ added tool "translate"' in copied
             # The picked changed item: its structural diff, not a text diff.
             assert window.tree.select("tools", "search")
             assert window.detail.paths.toPlainText() == (

@@ -17,6 +17,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -34,6 +35,7 @@ from inspector.compare import (
     RunKind,
     describe_side,
     diff_catalogs,
+    diff_text,
     snapshot_from_session,
 )
 from inspector.features.catalog.model import KINDS, CatalogKind
@@ -97,6 +99,10 @@ class CompareWindow(QWidget):
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.setObjectName("compareRefresh")
         self.refresh_button.setToolTip("List everything on both servers again and compare")
+        self.copy_button = QPushButton("Copy report")
+        self.copy_button.setObjectName("compareCopy")
+        self.copy_button.setToolTip("Copy the differences as text (what `diff` prints)")
+        self.copy_button.setEnabled(False)
         self.show_same = QCheckBox("Show unchanged items")
         self.show_same.setChecked(True)
 
@@ -127,6 +133,7 @@ class CompareWindow(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(self.summary, 1)
         bar.addWidget(self.show_same)
+        bar.addWidget(self.copy_button)
         bar.addWidget(self.refresh_button)
         layout = QVBoxLayout(self)
         layout.addLayout(sides)
@@ -134,6 +141,7 @@ class CompareWindow(QWidget):
         layout.addWidget(self.tabs, 1)
 
         self.refresh_button.clicked.connect(self.refresh)
+        self.copy_button.clicked.connect(self.copy_report)
         self.show_same.toggled.connect(self.tree.set_show_same)
         self.tree.picked.connect(self.show_item)
         self.resize(1200, 760)
@@ -242,6 +250,7 @@ class CompareWindow(QWidget):
     def set_diff(self, diff: CatalogDiff) -> None:
         self.diff = diff
         self.stale = []
+        self.copy_button.setEnabled(True)
         self.tree.set_diff(diff)
         self._show_sides()
         self.summary.setText(self._summary(diff))
@@ -255,6 +264,14 @@ class CompareWindow(QWidget):
                 self.tree.select(first.kind, first.key)
             elif diff.info:
                 self.tree.select(INFO_KEY, "")
+
+    def copy_report(self) -> str:
+        """The differences as text, on the clipboard (and returned)."""
+        if self.diff is None:
+            return ""
+        text = diff_text(self.diff)
+        QGuiApplication.clipboard().setText(text)
+        return text
 
     @staticmethod
     def _summary(diff: CatalogDiff) -> str:
