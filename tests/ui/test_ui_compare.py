@@ -113,9 +113,19 @@ def test_two_builds_side_by_side_and_run_on_both(
             assert panel.status.text() == "The answers differ in 2 place(s)."
             assert panel.left_status.text().startswith("catalog v1: answered in")
             # Bad arguments: a clear message, no call.
-            panel.arguments.setPlainText("[1, 2")
+            panel.form.set_mode("json")
+            panel.form.set_json_text("[1, 2")
             assert panel.start() is None
-            assert panel.status.text().startswith("The arguments are not JSON")
+            assert panel.start(anyway=True) is None  # not JSON: nothing to send
+            assert "the JSON is not valid" in panel.status.text()
+            # Arguments that break the schema: refused, unless sent anyway.
+            panel.form.set_json_text('{"query": 5}')
+            assert panel.start() is None
+            assert panel.status.text().startswith("The arguments do not fit the schema")
+            task = panel.start(anyway=True)
+            assert task is not None
+            await asyncio.wait_for(task, 20)
+            assert panel.result is not None and panel.result.arguments == {"query": 5}
             panel.choose("prompt", "review", {"topic": "tests"})
             task = panel.start()
             assert task is not None

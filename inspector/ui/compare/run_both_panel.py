@@ -6,7 +6,6 @@ on its own line, so a side that fails never hides the other's answer."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from typing import Any, Final
@@ -14,7 +13,6 @@ from typing import Any, Final
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -22,10 +20,11 @@ from PySide6.QtWidgets import (
 
 from inspector.compare import BothResult, RunKind, run_on_both
 from inspector.session import Session
+from inspector.ui.forms.schema_form import SchemaForm
 from inspector.ui.recording.diff_view import SideBySideView
 from inspector.ui.widgets.plain_text import PlainLabel
 
-__all__ = ["RunBothPanel", "argument_skeleton"]
+__all__ = ["RunBothPanel", "arguments_schema"]
 
 log = logging.getLogger(__name__)
 
@@ -42,32 +41,27 @@ _PLACEHOLDER: Final = {
 }
 
 
-def argument_skeleton(definition: dict[str, Any] | None, kind: RunKind) -> str:
-    """A starting point for the arguments: the required ones (a default where given)."""
-    if definition is None or kind == "resource":
-        return ""
+def arguments_schema(definition: dict[str, Any] | None, kind: RunKind) -> dict[str, Any]:
+    """The schema the arguments form is built from: a tool's inputSchema, a prompt's
+    arguments as string properties; an open object for a name not in either catalog."""
+    if definition is None:
+        return {"type": "object"}
     if kind == "prompt":
         args = definition.get("arguments")
-        names = [
-            a["name"]
-            for a in (args if isinstance(args, list) else [])
-            if isinstance(a, dict) and isinstance(a.get("name"), str) and a.get("required")
-        ]
-        return json.dumps({n: "" for n in names}, indent=2) if names else "{}"
+        props: dict[str, Any] = {}
+        required: list[str] = []
+        for arg in args if isinstance(args, list) else []:
+            if not isinstance(arg, dict) or not isinstance(arg.get("name"), str):
+                continue
+            spec: dict[str, Any] = {"type": "string"}
+            if isinstance(arg.get("description"), str):
+                spec["description"] = arg["description"]
+            props[arg["name"]] = spec
+            if arg.get("required") is True:
+                required.append(arg["name"])
+        return {"type": "object", "properties": props, "required": required}
     schema = definition.get("inputSchema")
-    props = schema.get("properties") if isinstance(schema, dict) else None
-    required = schema.get("required") if isinstance(schema, dict) else None
-    out: dict[str, Any] = {}
-    if isinstance(props, dict) and isinstance(required, list):
-        blank = {"string": "", "integer": 0, "number": 0, "boolean": False, "array": []}
-        for name in required:
-            spec = props.get(name) if isinstance(name, str) else None
-            if isinstance(spec, dict):
-                kind_word = spec.get("type")
-                out[name] = spec.get(
-                    "default", blank.get(kind_word) if isinstance(kind_word, str) else None
-                )
-    return json.dumps(out, indent=2, ensure_ascii=False)
+    return schema if isinstance(schema, dict) else {"type": "object"}
 
 
 class RunBothPanel(QWidget):
@@ -95,9 +89,10 @@ class RunBothPanel(QWidget):
         self.name.setObjectName("runBothName")
         self.name.setEditable(True)
         self.name.setMinimumWidth(260)
-        self.arguments = QPlainTextEdit()
-        self.arguments.setObjectName("runBothArguments")
-        self.arguments.setMaximumHeight(self.arguments.fontMetrics().height() * 7)
+        self.form = SchemaForm()
+        self.form.setObjectName("runBothArguments")
+        self.form.setMaximumHeight(self.fontMetrics().height() * 14)
+        self.no_arguments = PlainLabel("A resource read takes no arguments: give its URI above.")
         self.button = QPushButton("Run on both")
         self.button.setObjectName("runBothButton")
         self.button.setToolTip("Send this call to both servers at once and compare the answers")
@@ -115,7 +110,8 @@ class RunBothPanel(QWidget):
         top.addWidget(self.button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(self.arguments)
+        layout.addWidget(self.form)
+        layout.addWidget(self.no_arguments)
         layout.addWidget(self.status)
         layout.addWidget(self.left_status)
         layout.addWidget(self.right_status)
@@ -123,7 +119,8 @@ class RunBothPanel(QWidget):
 
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.name.currentTextChanged.connect(self._name_changed)
-        self.button.clicked.connect(self.start)
+        self.button.clicked.connect(lambda: self.start())
+        self.form.send_anyway_requested.connect(lambda: self.start(anyway=True))
         self._kind_changed()
 
     # -- what can be run ----------------------------------------------------------------------
@@ -137,8 +134,8 @@ class RunBothPanel(QWidget):
 
     def _kind_changed(self) -> None:
         kind = self.current_kind()
-        self.arguments.setPlaceholderText(_PLACEHOLDER[kind])
-        self.arguments.setEnabled(kind != "resource")
+        self.form.setVisible(kind != "resource")
+        self.no_arguments.setVisible(kind == "resource")
         self._fill_names()
 
     def _fill_names(self) -> None:
@@ -151,34 +148,36 @@ class RunBothPanel(QWidget):
         self._name_changed(self.name.currentText())
 
     def _name_changed(self, name: str) -> None:
-        self.arguments.setPlainText(
-            argument_skeleton(self._definition(self.current_kind(), name), self.current_kind())
-        )
+        kind = self.current_kind()
+        if kind != "resource":
+            self.form.set_schema(arguments_schema(self._definition(kind, name), kind))
+            cap = self.fontMetrics().height() * 14
+            floor = self.fontMetrics().height() * 7  # room for the JSON view too
+            self.form.setMaximumHeight(min(max(self.form.preferred_height(), floor), cap))
 
     def choose(self, kind: RunKind, name: str, arguments: dict[str, Any] | None = None) -> None:
         """Set what to run (the window's item context, and tests)."""
         self.kind.setCurrentIndex(self.kind.findData(kind))
         self.name.setEditText(name)
         if arguments is not None:
-            self.arguments.setPlainText(json.dumps(arguments, indent=2, ensure_ascii=False))
+            self.form.set_values(arguments)
 
     # -- running ------------------------------------------------------------------------------
-    def parsed_arguments(self) -> dict[str, Any] | None:
-        """The arguments, or None (the status says why) when they are not a JSON object."""
-        text = self.arguments.toPlainText().strip()
-        if self.current_kind() == "resource" or not text:
+    def parsed_arguments(self, *, anyway: bool = False) -> dict[str, Any] | None:
+        """The arguments, or None (the status says why) when they do not fit the schema
+        (the form marks the fields; "Send anyway" sends them as they are)."""
+        if self.current_kind() == "resource":
             return {}
-        try:
-            value = json.loads(text)
-        except ValueError as exc:
-            self.status.setText(f"The arguments are not JSON: {exc}")
+        self.form.flush()
+        errors = self.form.validation_errors()
+        if any(e.startswith("(arguments): the JSON is not valid") for e in errors):
+            anyway = False  # not JSON at all: there is nothing to send
+        if errors and not anyway:
+            self.status.setText("The arguments do not fit the schema: " + "; ".join(errors[:3]))
             return None
-        if not isinstance(value, dict):
-            self.status.setText("The arguments must be a JSON object ({...}).")
-            return None
-        return value
+        return self.form.values()
 
-    def start(self) -> asyncio.Task[None] | None:
+    def start(self, *, anyway: bool = False) -> asyncio.Task[None] | None:
         if self.task is not None and not self.task.done():
             self.status.setText("A run is under way.")
             return self.task
@@ -186,7 +185,7 @@ class RunBothPanel(QWidget):
         if not name:
             self.status.setText("Name what to run (a tool, a resource URI or a prompt).")
             return None
-        arguments = self.parsed_arguments()
+        arguments = self.parsed_arguments(anyway=anyway)
         if arguments is None:
             return None
         self.task = asyncio.ensure_future(self._run(self.current_kind(), name, arguments))
