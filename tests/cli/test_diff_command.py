@@ -146,6 +146,27 @@ def test_ignore_paths_make_the_builds_the_same() -> None:
     assert code == 0, out + err
 
 
+def test_a_gateway_namespace_and_a_case_change_are_hinted() -> None:
+    code, report, err = diff_json(
+        "--left", line(CATALOG), "--right", line([*CATALOG, "--build", "gateway"])
+    )
+    assert code == 1, (report, err)
+    hints = {(d["key"], d["status"]): d.get("hint", "") for d in report["differences"]}
+    assert set(hints) == {
+        ("search", "removed"),
+        ("echo", "removed"),
+        ("notes__search", "added"),
+        ("notes__echo", "added"),
+        ("review", "removed"),
+        ("Review", "added"),
+    }
+    assert (
+        "'notes__search'" in hints["search", "removed"]
+        and "namespace" in hints["search", "removed"]
+    )
+    assert "only by case" in hints["Review", "added"]
+
+
 # -- 2: usage ------------------------------------------------------------------------------
 
 

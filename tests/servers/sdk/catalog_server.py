@@ -11,6 +11,9 @@ Usage::
 * `search`'s `limit` argument is a number in v2 (an integer in v1).
 
 Resources, prompts, server info and instructions are the same in both builds.
+
+`gateway` is v1 as a gateway would show it: its tools namespaced (`notes__search`,
+`notes__echo`) and its prompt renamed by case (`Review`), for the look-alike hints.
 """
 
 from __future__ import annotations
@@ -27,9 +30,11 @@ def build(version: str) -> MCPServer[Any]:
         "catalog-peer", version="1.0.0", instructions="Catalog compare test peer."
     )
 
-    if version == "v1":
+    prefix = "notes__" if version == "gateway" else ""
 
-        @mcp.tool(title="Search the notes")
+    if version in ("v1", "gateway"):
+
+        @mcp.tool(name=prefix + "search", title="Search the notes")
         def search(query: str, limit: int = 10) -> str:
             """Search the notes for a phrase."""
             return f"{limit} results for {query}"
@@ -46,7 +51,7 @@ def build(version: str) -> MCPServer[Any]:
             """Translate a text (it only tags it)."""
             return f"[{to}] {text}"
 
-    @mcp.tool(title="Echo")
+    @mcp.tool(name=prefix + "echo", title="Echo")
     def echo(text: str) -> str:
         """Echo the text back unchanged."""
         return text
@@ -61,7 +66,7 @@ def build(version: str) -> MCPServer[Any]:
         """One note by id."""
         return f"note {note_id}"
 
-    @mcp.prompt()
+    @mcp.prompt(name="Review" if version == "gateway" else "review")
     def review(topic: str) -> str:
         """Ask for a review of a topic."""
         return f"Please review {topic}."
@@ -74,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "transport", nargs="?", default="stdio", choices=["stdio", "streamable-http"]
     )
-    parser.add_argument("--build", default="v1", choices=["v1", "v2"])
+    parser.add_argument("--build", default="v1", choices=["v1", "v2", "gateway"])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
