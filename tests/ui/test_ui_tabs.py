@@ -6,6 +6,9 @@ the window remembers its tabs and offers them at the next start."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +31,7 @@ from tests.helpers.gui import (
     until,
     window_for,
 )
+from tests.helpers.peers import PY, REPO
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -84,7 +88,9 @@ def test_tabs_open_close_each_with_its_own_connection(
         assert second.model is second.connection and second.display_title() == "deployed"
         # Switching tabs points the menus and the title at the current one.
         window.tabs.setCurrentWidget(first)
-        assert window.controller is first.controller and window.windowTitle() == first.window_title()
+        assert (
+            window.controller is first.controller and window.windowTitle() == first.window_title()
+        )
         # Close the second tab: its server is disconnected and its connection let go.
         recording = second.connection.recording
         assert recording is not None and recording.recorder.recording
@@ -124,6 +130,7 @@ def test_an_ask_in_a_background_tab_names_its_tab_and_marks_it(
         assert dialog is not None
         # Whose ask it is: in the dialog's title, and on the tab until it is answered.
         assert dialog.windowTitle().startswith("asker — ")
+        assert dialog.heading.text().endswith("from the tab “asker”")
         index = window.tabs.indexOf(asker)
         assert "waiting" in window.tabs.tabText(index) and asker.asks_waiting == 1
         assert "ask(s) waiting" in window.tabs.tabToolTip(index)
@@ -258,3 +265,56 @@ def test_the_window_remembers_its_tabs_and_offers_them_without_blocking(
         run(loop, reopened(), timeout=60)
     finally:
         run(loop, close_window(again))
+
+
+def test_gui_opens_a_tab_per_target_in_order_the_last_current(
+    window: MainWindow, loop: asyncio.AbstractEventLoop
+) -> None:
+    from inspector.ui.window.gui_command import GuiOptions, open_targets, resolve_targets
+
+    options = GuiOptions(
+        targets=[
+            ("profile", "demo"),
+            ("stdio", f"{sys.executable} {MISBEHAVING} --mode exit-early"),
+            ("url", "http://127.0.0.1:9/mcp"),
+        ]
+    )
+    profiles = resolve_targets(options, window.store)
+    assert [p.transport for p in profiles] == ["stdio", "stdio", "http"]
+    with pytest.raises(ValueError, match="not an http"):
+        resolve_targets(GuiOptions(targets=[("url", "ftp://x")]), window.store)
+    with pytest.raises(ValueError, match="no profile named"):
+        resolve_targets(GuiOptions(targets=[("profile", "demo"), ("profile", "x")]), window.store)
+
+    async def scenario() -> None:
+        open_targets(window, profiles)
+        tabs = window.connection_tabs()
+        assert len(tabs) == 3 and window.current_tab is tabs[2]
+        for tab, profile in zip(tabs, profiles, strict=True):
+            await until(lambda t=tab: t.controller.profile is not None, "the tab to start")
+            assert tab.controller.profile is not None
+            assert tab.controller.profile.id == profile.id
+        await until(lambda: tabs[1].tab_state() == TabState.FAILED, "the broken one")
+        await until(lambda: tabs[0].tab_state() == TabState.CONNECTED, "the demo")
+
+    run(loop, scenario(), timeout=60)
+
+
+def test_gui_screenshot_of_two_targets_shows_two_tabs(tmp_path: Path) -> None:
+    out = tmp_path / "two.png"
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(REPO),
+        QT_QPA_PLATFORM="offscreen",
+        MCP_INSPECTOR_CONFIG_DIR=str(tmp_path / "config"),
+    )
+    bad = f"{sys.executable} {MISBEHAVING} --mode exit-early"
+    proc = subprocess.run(
+        [PY, "-m", "inspector", "gui", "--stdio", bad, "--profile", "demo",
+         "--screenshot", str(out)],
+        capture_output=True, text=True, timeout=90, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "2 tabs: stdio: python" in proc.stderr and "current: " in proc.stderr
+    assert "warning: tab 'stdio: python" in proc.stderr  # the failed one is said
+    assert out.read_bytes().startswith(b"\x89PNG")

@@ -257,8 +257,11 @@ class GuiResponder:
         waiting.dialog = dialog
         dialog.finished.connect(functools.partial(self._closed, waiting))
         dialog.set_waiting(len(self._queue))
-        if self.label is not None:
-            dialog.setWindowTitle(f"{self.label()} — {dialog.windowTitle()}")
+        if self.label is not None:  # whose ask: in the title, and in the dialog itself
+            # (a window-modal dialog is a title-less sheet on macOS)
+            tab = self.label()
+            dialog.setWindowTitle(f"{tab} — {dialog.windowTitle()}")
+            dialog.heading.setText(f"{dialog.heading.text()} from the tab “{tab}”")
         dialog.open()
         dialog.raise_()
         if self.on_dialog is not None:

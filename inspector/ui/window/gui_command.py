@@ -294,7 +294,12 @@ async def take_screenshot(
     if not window.grab().save(str(path)):
         _say(f"error: could not write {path}")
         return EXIT_USAGE
-    _say(f"saved {path}")
+    tabs = window.connection_tabs()
+    if len(tabs) > 1:
+        names = ", ".join(t.display_title() for t in tabs)
+        _say(f"saved {path} ({len(tabs)} tabs: {names}; current: {tabs[-1].display_title()})")
+    else:
+        _say(f"saved {path}")
     return EXIT_OK
 
 

@@ -11,6 +11,8 @@ from inspector.settings.profiles import HttpSettings, Profile, StdioSettings
 
 __all__ = ["stdio_profile", "url_profile"]
 
+_MAX_NAME = 48
+
 
 def stdio_profile(command: str) -> Profile:
     """A profile running `command` (shell-quoted). Raises ValueError for a bad line."""
@@ -20,9 +22,15 @@ def stdio_profile(command: str) -> Profile:
         raise ValueError(f"--stdio: {exc}") from exc
     if not argv:
         raise ValueError("--stdio needs a command")
-    return Profile(
-        name=f"stdio: {Path(argv[0]).name}", stdio=StdioSettings(command=argv[0], args=argv[1:])
-    )
+    return Profile(name=_name(argv), stdio=StdioSettings(command=argv[0], args=argv[1:]))
+
+
+def _name(argv: list[str]) -> str:
+    """ "stdio: python server.py --mode x": the program and its arguments, paths shortened
+    to their last part, so two tabs of one interpreter read apart."""
+    words = [Path(argv[0]).name, *(Path(a).name if "/" in a else a for a in argv[1:])]
+    name = " ".join(words)
+    return f"stdio: {name if len(name) <= _MAX_NAME else name[: _MAX_NAME - 1] + '…'}"
 
 
 def url_profile(url: str) -> Profile:
