@@ -40,6 +40,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import contextlib
 
 from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication
 
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
@@ -204,6 +205,9 @@ async def bench(messages: int) -> int:
     settings = QSettings(str(tmp / "window.ini"), QSettings.Format.IniFormat)
     store = ProfileStore(tmp / "profiles.json", SecretStore())
     window = MainWindow(build_gui_app(store, settings), settings)
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        app.setQuitOnLastWindowClosed(False)  # the report comes after the window closes
     window.show()
     settle_heap()
     await asyncio.sleep(0.5)
@@ -251,10 +255,30 @@ async def bench(messages: int) -> int:
         await asyncio.sleep(0.3)
         fg, fg_wall, fg_rate = await _flood(window, flooder, meter, pinger, messages)
         fg_pings = pinger.summary()
+        rss_end = _rss_mb()
+        _report(messages, connect_time, rss_empty, rss_tabs, per_tab, rss_end, floor,
+                floor_wall, floor_pings, [
+                    ("flood in a background tab", bg, bg_wall, bg_rate, bg_pings),
+                    ("flood in the current tab", fg, fg_wall, fg_rate, fg_pings),
+                ])  # fmt: skip
     finally:
         await window.shutdown()
         window.close()
-    rss_end = _rss_mb()
+    return 0
+
+
+def _report(
+    messages: int,
+    connect_time: float,
+    rss_empty: float,
+    rss_tabs: float,
+    per_tab: float,
+    rss_end: float,
+    floor: float,
+    floor_wall: float,
+    floor_pings: str,
+    floods: list[tuple[str, float, float, float, str]],
+) -> None:
     print(f"eight tabs, {TABS - 1} demo servers + 1 flooding server ({messages:,} messages)")
     print(f"  all eight connected and listed in {connect_time:.1f} s")
     print(
@@ -265,18 +289,14 @@ async def bench(messages: int) -> int:
         f"  FLOOR (quiet, same eight tabs): largest stall {floor * 1000:.1f} ms "
         f"(wall {floor_wall * 1000:.1f} ms); {floor_pings}"
     )
-    for label, stall, wall, rate, pings in (
-        ("flood in a background tab", bg, bg_wall, bg_rate, bg_pings),
-        ("flood in the current tab", fg, fg_wall, fg_rate, fg_pings),
-    ):
+    for label, stall, wall, rate, pings in floods:
         ratio = stall / floor if floor > 0 else float("inf")
         verdict = "OK" if stall < 0.050 else "OVER 50 ms"
         print(
             f"  {label}: largest stall {stall * 1000:.1f} ms (wall {wall * 1000:.1f} ms), "
             f"{ratio:.1f}x the floor, {verdict}; {rate:,.0f} msg/s into its log"
         )
-        print(f"    the other seven tabs meanwhile: {pings}")
-    return 0
+        print(f"    the other seven tabs meanwhile: {pings}", flush=True)
 
 
 def main() -> int:
