@@ -318,3 +318,33 @@ def test_gui_screenshot_of_two_targets_shows_two_tabs(tmp_path: Path) -> None:
     assert "2 tabs: stdio: python" in proc.stderr and "current: " in proc.stderr
     assert "warning: tab 'stdio: python" in proc.stderr  # the failed one is said
     assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_closing_a_tab_with_an_ask_open_withdraws_it_and_the_window_goes_on(
+    window: MainWindow, loop: asyncio.AbstractEventLoop
+) -> None:
+    stays = window.current_tab
+
+    async def scenario() -> None:
+        await tab_connected(stays, demo("Stays"))
+        asker = window.new_tab()
+        await tab_connected(asker, demo("Asker"))
+        session = asker.controller.session
+        responder = asker.controller.responder
+        assert session is not None and responder is not None
+        responder.withdraw_delay_ms = 50
+        call_tool(session, "ask_llm", {"question": "closing?"})
+        await until(lambda: responder.dialog is not None, "the dialog")
+        task = window.close_tab(asker)
+        assert task is not None
+        await asyncio.wait_for(task, 20)
+        await until(lambda: responder.dialog is None, "the withdrawn dialog to close")
+        await asyncio.sleep(0.3)  # its timers and deleteLater run
+        assert window.connection_tabs() == [stays]
+        assert asker.controller.state is ConnState.DISCONNECTED
+        stays_session = stays.controller.session
+        assert stays_session is not None
+        result = await result_of(call_tool(stays_session, "echo", {"message": "on"}))
+        assert "on" in text_of(result)
+
+    run(loop, scenario(), timeout=60)
