@@ -321,7 +321,7 @@ def test_gui_screenshot_of_two_targets_shows_two_tabs(tmp_path: Path) -> None:
 
 
 def test_closing_a_tab_with_an_ask_open_withdraws_it_and_the_window_goes_on(
-    window: MainWindow, loop: asyncio.AbstractEventLoop
+    window: MainWindow, loop: asyncio.AbstractEventLoop, caplog: pytest.LogCaptureFixture
 ) -> None:
     stays = window.current_tab
 
@@ -346,5 +346,10 @@ def test_closing_a_tab_with_an_ask_open_withdraws_it_and_the_window_goes_on(
         assert stays_session is not None
         result = await result_of(call_tool(stays_session, "echo", {"message": "on"}))
         assert "on" in text_of(result)
+        # The closed tab no longer hears the app-wide stores.
+        caplog.clear()
+        window.store.put(python_profile("added later", "-m", "inspector.demo"))
+        window.app.canned.put("some-profile", {"role": "assistant"}, enabled=False)
+        assert not [r for r in caplog.records if "listener failed" in r.getMessage()]
 
     run(loop, scenario(), timeout=60)

@@ -194,7 +194,7 @@ class ConnectionTab(QWidget):
         bar.profiles_clicked.connect(self.profiles_requested.emit)
         bar.send_raw_clicked.connect(self.open_composer)
         bar.profile_chosen.connect(lambda _id: self._profile_chosen())
-        self.app.store.on_changed(self._refresh_auth)
+        self._stop_store = self.app.store.on_changed(self._refresh_auth)
         c.state_changed.connect(self._state_changed)
         c.server_ready.connect(self._server_ready)
         self.explorer.item_selected.connect(self._item_selected)
@@ -366,6 +366,8 @@ class ConnectionTab(QWidget):
 
     async def close_tab(self) -> None:
         """Disconnect the server cleanly (its recording ends) and let the tab go."""
+        self._stop_store()  # the app-wide stores outlive the tab
+        self.client_features.close()
         self.session_files.close_replays()  # each stops its replay (and closes its server)
         if self.composer is not None:
             self.composer.close()
