@@ -19,7 +19,7 @@ thread waited for a CPU other processes held (/proc/thread-self/schedstat: these
 are shared), as tests/ui/test_ui_resources.py measures it; the wall-clock figure is
 printed too.
 
-    QT_QPA_PLATFORM=offscreen python bench/eight_tabs.py [--messages 200000]
+    QT_QPA_PLATFORM=offscreen python bench/eight_tabs.py [--messages 100000]
 
 Target (issue 11): a flood in one tab keeps the largest stall in the others under 50 ms.
 """
@@ -62,6 +62,11 @@ def _run_queue_wait() -> float:
             return int(stat.read().split()[1]) / 1e9
     except (OSError, ValueError, IndexError):
         return 0.0
+
+
+def _progress(text: str) -> None:
+    sys.stderr.write(f"... {text}\n")
+    sys.stderr.flush()
 
 
 def _rss_mb() -> float:
@@ -231,6 +236,7 @@ async def bench(messages: int) -> int:
             120,
         )
     connect_time = time.monotonic() - started
+    _progress(f"eight tabs connected in {connect_time:.1f} s; the quiet floor")
     await asyncio.sleep(1.0)
     rss_tabs = _rss_mb()
     per_tab = (rss_tabs - rss_empty) / TABS
@@ -247,9 +253,11 @@ async def bench(messages: int) -> int:
         await pinger.stop()
         floor, floor_wall = meter.worst, meter.worst_wall
         floor_pings = pinger.summary()
+        _progress("the flood in a background tab")
         # The flood in a background tab (the user looks at the first tab).
         bg, bg_wall, bg_rate = await _flood(window, flooder, meter, pinger, messages)
         bg_pings = pinger.summary()
+        _progress("the flood in the current tab")
         # The flood in the tab being looked at.
         window.tabs.setCurrentWidget(flooder)
         await asyncio.sleep(0.3)
@@ -301,7 +309,7 @@ def _report(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--messages", type=int, default=200_000)
+    parser.add_argument("--messages", type=int, default=100_000)
     args = parser.parse_args()
     return run_qt_async(lambda: bench(args.messages))
 
