@@ -22,7 +22,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from inspector.cli.command_args import split_server_command
     from inspector.cli.parser import (
         build_parser,
-        conflicting_gui_targets,
         merge_top_level_gui_options,
     )
 
@@ -37,8 +36,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{', '.join(misplaced)}: these open the desktop app; put them after `gui` "
             f"or use them alone, not before `{ns.command}`"
         )
-    if ns.command in (None, "gui") and len(targets := conflicting_gui_targets(ns)) > 1:
-        parser.error(f"{' and '.join(targets)}: give only one server to connect to")
     logging.basicConfig(
         level=logging.INFO if getattr(ns, "verbose", False) else logging.WARNING,
         stream=sys.stderr,
@@ -78,6 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 profile=getattr(ns, "profile", None),
                 stdio=getattr(ns, "stdio", None),
                 url=getattr(ns, "url", None),
+                targets=list(getattr(ns, "targets", None) or []),
                 screenshot=getattr(ns, "screenshot", None),
                 theme=getattr(ns, "theme", None),
                 timeout=getattr(ns, "timeout", 30.0),

@@ -36,7 +36,6 @@ from inspector.ui.window.main_window import MainWindow  # noqa: E402
 from inspector.ui.workspace.prompt_view import PromptGetView  # noqa: E402
 from inspector.ui.workspace.resource_view import ResourceReadView  # noqa: E402
 from inspector.ui.workspace.template_view import TemplateReadView  # noqa: E402
-from inspector.ui.widgets.theme import apply_theme  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 CODE = "def add(a, b):\n    return a - b\n"

@@ -39,7 +39,6 @@ __all__ = [
     "UsageError",
     "add_gui_arguments",
     "build_parser",
-    "conflicting_gui_targets",
     "merge_top_level_gui_options",
 ]
 
@@ -171,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 GUI_OPTIONS: Final = (
+    "targets",
     "profile",
     "stdio",
     "url",
@@ -192,7 +192,22 @@ def add_gui_arguments(
     At the top level they are stored under `top_<name>` with no default, so a subcommand's
     own `--url` or `--timeout` never collides with them; `merge_top_level_gui_options`
     moves them into place."""
-    target = gui if top_level else gui.add_mutually_exclusive_group()
+    targets_dest = (_TOP if top_level else "") + "targets"
+
+    def add_target(name: str, metavar: str, help_text: str) -> None:
+        """--profile, --stdio, --url: each may repeat (a tab per target, in the order
+        given, kept in `targets` as (kind, value)); `name` keeps the first of its kind."""
+        dest = (_TOP if top_level else "") + name
+        gui.add_argument(
+            "--" + name,
+            dest=dest,
+            metavar=metavar,
+            default=None,
+            action=_TargetAction,
+            targets_dest=targets_dest,
+            kind=name,
+            help=help_text,
+        )
 
     def add(
         into: argparse._ActionsContainer, name: str, default: float | None = None, **kw: Any
@@ -203,9 +218,9 @@ def add_gui_arguments(
         else:
             into.add_argument(flag, default=default, **kw)
 
-    add(target, "profile", metavar="NAME", help="connect to a saved profile")
-    add(target, "stdio", metavar='"CMD"', help="connect to this stdio command")
-    add(target, "url", metavar="URL", help="connect to this HTTP server URL")
+    add_target("profile", "NAME", "connect to a saved profile (repeat: a tab each)")
+    add_target("stdio", '"CMD"', "connect to this stdio command (repeat: a tab each)")
+    add_target("url", "URL", "connect to this HTTP server URL (repeat: a tab each)")
     add(
         gui,
         "screenshot",
@@ -253,12 +268,28 @@ def merge_top_level_gui_options(ns: argparse.Namespace) -> list[str]:
         elif ns.command == "gui":
             if getattr(ns, name, None) in (None, 30.0 if name == "timeout" else None):
                 setattr(ns, name, value)
-        else:
+        elif name != "targets":  # its own options (--profile, ...) are named instead
             misplaced.append("--" + name.replace("_", "-"))
     return misplaced
 
 
-def conflicting_gui_targets(ns: argparse.Namespace) -> list[str]:
-    """More than one of --profile, --stdio, --url (the bare command cannot use argparse's
-    mutually exclusive group, because `cli` and `replay` have a --url of their own)."""
-    return ["--" + n for n in ("profile", "stdio", "url") if getattr(ns, n, None) is not None]
+class _TargetAction(argparse.Action):
+    """Keeps the first value under its own name and every target, in order, in a list."""
+
+    def __init__(self, *args: Any, targets_dest: str, kind: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.targets_dest = targets_dest
+        self.kind = kind
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest, None) is None:
+            setattr(namespace, self.dest, values)
+        targets = list(getattr(namespace, self.targets_dest, None) or [])
+        targets.append((self.kind, str(values)))
+        setattr(namespace, self.targets_dest, targets)

@@ -465,7 +465,7 @@ def _widen_pipe(proc: asyncio.subprocess.Process) -> None:
         return
     try:
         fcntl.fcntl(stdout.fileno(), set_size, _PIPE_BYTES)
-    except OSError as exc:  # e.g. over /proc/sys/fs/pipe-max-size
+    except (OSError, ValueError) as exc:  # over pipe-max-size; or the server already exited
         log.debug("could not widen the server's stdout pipe: %s", exc)
 
 

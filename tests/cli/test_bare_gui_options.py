@@ -41,14 +41,21 @@ def test_gui_subcommand_still_works_and_top_level_theme_carries(
     assert (opts.theme, opts.url) == ("light", "http://127.0.0.1:1/mcp")
 
 
-def test_two_targets_are_a_usage_error(
-    launched: list[GuiOptions], capsys: pytest.CaptureFixture[str]
+def test_several_targets_open_a_tab_each_in_the_order_given(
+    launched: list[GuiOptions],
 ) -> None:
-    with pytest.raises(SystemExit) as exc:
-        main(["--profile", "demo", "--url", "http://127.0.0.1:1/mcp"])
-    assert exc.value.code == 2
-    assert "give only one server" in capsys.readouterr().err
-    assert launched == []
+    argv = ["--profile", "demo", "--url", "http://127.0.0.1:1/mcp", "--stdio", "node a.js"]
+    assert main([*argv, "--profile", "other"]) == 0
+    assert main(["gui", "--stdio", "x y", "--profile", "demo"]) == 0
+    first, second = launched
+    assert first.targets == [
+        ("profile", "demo"),
+        ("url", "http://127.0.0.1:1/mcp"),
+        ("stdio", "node a.js"),
+        ("profile", "other"),
+    ]
+    assert first.profile == "demo"  # the first of its kind, as before
+    assert second.targets == [("stdio", "x y"), ("profile", "demo")]
 
 
 def test_app_option_before_another_subcommand_is_a_clear_usage_error(

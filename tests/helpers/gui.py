@@ -152,7 +152,7 @@ async def connected(
 
 
 async def close_window(window: MainWindow) -> None:
-    await window.controller.shutdown()
+    await window.shutdown()  # every tab's server
     window.close()
     window.deleteLater()
 
@@ -164,4 +164,4 @@ async def then_shutdown(window: MainWindow, scenario: Coroutine[Any, Any, T]) ->
     try:
         return await scenario
     finally:
-        await window.controller.shutdown()
+        await window.shutdown()  # every tab's server

@@ -14,7 +14,7 @@ import pytest
 from inspector.recording.offline import load_offline
 from inspector.recording.reader import read_session
 from inspector.ui.window.main_window import MainWindow
-from tests.helpers.gui import run, until
+from tests.helpers.gui import connected, run, until
 from tests.helpers.peers import PY, SERVERS, demo_command
 from tests.helpers.tap import tap_argv, tap_env
 
@@ -102,3 +102,31 @@ def test_no_running_taps_says_how_to_start_one(window: MainWindow, runtime: Path
     (only,) = window.live_taps.menu.actions()
     assert not only.isEnabled()
     assert "mcp-inspector-qt tap -- COMMAND" in only.text()
+
+
+def test_a_tap_opens_in_a_tab_of_its_own_beside_a_live_connection(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, host: subprocess.Popen[bytes]
+) -> None:
+    taps = window.live_taps
+    live = window.current_tab
+
+    async def scenario() -> None:
+        demo = window.store.find("demo")
+        assert demo is not None
+        await connected(window, demo)
+        await until(lambda: taps.fill(), "the tap is listed")
+        (entry,) = taps.fill()
+        await taps.open(entry)
+        follow = taps.follow
+        assert follow is not None
+        # The live view stays as it was; the tap is followed in a new, read-only tab.
+        assert window.connection_tabs() == [live, window.current_tab]
+        assert live.session_files.view is None and live.controller.connected
+        followed = window.current_tab
+        assert followed.session_files.view is follow.view
+        assert followed.tab_state() == "offline session"
+        assert not window.connect_action.isEnabled()
+        window.tabs.setCurrentWidget(live)
+        assert window.connect_action.isEnabled()  # the menus follow the current tab
+
+    run(loop, scenario(), timeout=60)

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QToolBar
 
 from inspector.recording.format import REDACTED
 from inspector.recording.reader import read_session
@@ -119,13 +118,19 @@ def test_every_connection_is_recorded_and_opens_offline(
     assert any(a.startswith("cancelled request") and "tools/call" in a for a in actions)
     assert window.session_files.rec_label.text() == ""
 
-    # File ▸ Open Session: the same log, read-only, with its pairs, lists, stderr, timeline.
+    # File ▸ Open Session: the same log, read-only, with its pairs, lists, stderr, timeline,
+    # in a tab of its own (the live tab, which has connected, stays as it was).
+    live_tab = window.current_tab
     open_file(loop, window, path)
+    assert len(window.connection_tabs()) == 2 and window.current_tab is not live_tab
+    assert live_tab.session_files.view is None
+    files = window.session_files
     view = files.view
     assert isinstance(view, OfflineView) and files.stack.currentWidget() is view
     assert "read-only" in window.windowTitle() and view.banner.isVisible()
+    assert window.current_tab.tab_state() == "offline session"
     assert not window.connect_action.isEnabled()
-    toolbar = window.findChild(QToolBar, "connectionToolbar")
+    toolbar = window.toolbar
     assert toolbar is not None and not toolbar.isEnabled()
     assert view.rows() == sum(1 for e in recorded.events if e.type != "ready")
     traffic = view.offline.traffic
@@ -158,9 +163,11 @@ def test_every_connection_is_recorded_and_opens_offline(
     assert "no HTTP exchanges" in message
     assert json.loads((tmp_path / "s.har").read_text())["log"]["entries"] == []
 
-    # Closing returns to live mode.
+    # Closing the recording closes the tab opened for it: the live tab is back.
     view.banner.close_button.click()
     assert files.view is None and files.stack.currentWidget() is files.live
+    assert window.connection_tabs() == [live_tab] and window.current_tab is live_tab
+    toolbar = window.toolbar
     assert window.connect_action.isEnabled() and toolbar.isEnabled()
     assert "read-only" not in window.windowTitle()
 

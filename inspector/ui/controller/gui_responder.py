@@ -78,8 +78,12 @@ class GuiResponder:
         models: Callable[[], ModelSettings] | None = None,
         banner: AutoApproveBanner | None = None,
         secrets: SecretStore | None = None,
+        label: Callable[[], str] | None = None,
+        on_asks: Callable[[int], None] | None = None,
     ) -> None:
-        """`on_notice(text, to_errors)`: a sentence for the user (the status bar; the Errors
+        """`label()`: the name of the tab the asks come from (in each dialog's title).
+        `on_asks(count)`: how many asks wait for an answer (shown or queued), on each change.
+        `on_notice(text, to_errors)`: a sentence for the user (the status bar; the Errors
         tab too when `to_errors`). `parent`: the window the dialogs are modal to.
         `models()`: the model providers as they are now (read at each ask). `banner`: shown
         while model drafts are auto-approved."""
@@ -100,6 +104,8 @@ class GuiResponder:
         self.secrets = secrets or SecretStore()
         self._pending_error: str | None = None  # why auto-approve fell back to the dialog
         self.providers_dialog: ModelProvidersDialog | None = None
+        self.label = label
+        self.on_asks = on_asks
 
     # ---------------------------------------------------------------- Responder
     async def respond(self, ask: ServerAsk) -> dict[str, Any]:
@@ -251,6 +257,11 @@ class GuiResponder:
         waiting.dialog = dialog
         dialog.finished.connect(functools.partial(self._closed, waiting))
         dialog.set_waiting(len(self._queue))
+        if self.label is not None:  # whose ask: in the title, and in the dialog itself
+            # (a window-modal dialog is a title-less sheet on macOS)
+            tab = self.label()
+            dialog.setWindowTitle(f"{tab} — {dialog.windowTitle()}")
+            dialog.heading.setText(f"{dialog.heading.text()} from the tab “{tab}”")
         dialog.open()
         dialog.raise_()
         if self.on_dialog is not None:
@@ -345,6 +356,8 @@ class GuiResponder:
         dialog = self.dialog
         if dialog is not None:
             dialog.set_waiting(len(self._queue))
+        if self.on_asks is not None:
+            self.on_asks(len(self._queue) + (1 if self._current is not None else 0))
 
 
 class GuiResponders:
@@ -356,9 +369,15 @@ class GuiResponders:
         canned: CannedReplies | None,
         models: Callable[[], ModelSettings] | None = ModelSettings.load,
         secrets: SecretStore | None = None,
+        *,
+        label: Callable[[], str] | None = None,
+        on_asks: Callable[[int], None] | None = None,
     ) -> None:
         """`secrets`: the app's store (so a key kept for this session only, with no keyring,
-        is found by every dialog that needs it)."""
+        is found by every dialog that needs it). `label()`: the tab the dialogs belong to
+        (named in their titles); `on_asks(count)`: asks waiting, on each change."""
+        self.label = label
+        self.on_asks = on_asks
         self.parent = parent  # the window the dialogs are modal to
         self.canned = canned
         self.models = models
@@ -381,6 +400,8 @@ class GuiResponders:
             models=self.models,
             banner=self.banner,
             secrets=self.secrets,
+            label=self.label,
+            on_asks=self.on_asks,
         )
         return self.current
 

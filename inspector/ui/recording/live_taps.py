@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from collections.abc import Callable
 from typing import Final
 
 from PySide6.QtCore import QObject, QTimer
@@ -151,15 +152,21 @@ class LiveFollow(QObject):
 class LiveTaps(QObject):
     """The File ▸ Live Taps menu and opening a tap in the main view."""
 
-    def __init__(self, files: SessionFiles, parent: QWidget) -> None:
+    def __init__(self, files: Callable[[], SessionFiles], parent: QWidget) -> None:
+        """`files()`: the current tab's session files (a followed tap opens where their
+        `target()` says: a tab of its own)."""
         super().__init__(parent)
-        self.files = files
+        self._files = files
         self.menu = QMenu("Live &Taps", parent)
         self.menu.setObjectName("liveTapsMenu")
         self.menu.setToolTipsVisible(True)
         self.menu.aboutToShow.connect(self.fill)
         self.follow: LiveFollow | None = None
         self.fill()
+
+    @property
+    def files(self) -> SessionFiles:
+        return self._files()
 
     def fill(self) -> list[TapEntry]:
         self.menu.clear()
@@ -197,6 +204,7 @@ class LiveTaps(QObject):
             why = follower.problem or f"{entry.session_file} has no session header yet"
             self.files.show_error("Cannot follow the tap", why)
             return
-        view = self.files.show_offline(offline)
+        target = self.files.target()
+        view = target.show_offline(offline)
         self.follow = LiveFollow(view, follower, entry)
-        self.files.status_bar.showMessage(f"Following the tap of {entry.name} (read-only)", 8000)
+        target.status_bar.showMessage(f"Following the tap of {entry.name} (read-only)", 8000)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -76,6 +77,8 @@ class SessionFiles(QObject):
         self.replays: list[ReplayWindow] = []
         self.message_box: QMessageBox | None = None  # the last error shown (tests read it)
         self.live = live
+        # Where an opened recording is shown: here, or (the window decides) another tab.
+        self.target: Callable[[], SessionFiles] = lambda: self
         self.stack = QStackedWidget()
         self.stack.setObjectName("liveOrRecorded")
         self.stack.addWidget(live)
@@ -115,7 +118,7 @@ class SessionFiles(QObject):
         self.save_action = self._action("&Save Session As…", self.choose_and_save, "Ctrl+Shift+S")
         self.har_action = self._action("Export &HAR…", self.choose_and_export_har)
         self.replay_action = self._action("Re&play Session…", self.choose_and_replay)
-        self.close_action = self._action("C&lose Session", self.close_offline, "Ctrl+W")
+        self.close_action = self._action("C&lose Session", self.close_offline)
         self.close_action.setEnabled(False)
         self.recording_action = self._action("&Record Sessions", self._toggle_recording)
         self.recording_action.setCheckable(True)
@@ -210,7 +213,10 @@ class SessionFiles(QObject):
             bar.clearMessage()
             self.show_error("Cannot open the session", f"{path} could not be read: {exc}")
             return
-        self.show_offline(offline)
+        bar.clearMessage()
+        target = self.target()
+        target.show_offline(offline)
+        bar = target.status_bar
         problems = offline.recorded.problems
         if problems:
             bar.showMessage(f"Opened {path.name} with a problem: {problems[0]}", 20000)

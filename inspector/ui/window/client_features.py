@@ -71,7 +71,11 @@ class ClientFeatures:
         self.roots_dialog: RootsDialog | None = None
         self.models_dialog: ModelProvidersDialog | None = None
         self.menu = self._build_menu()
-        self.canned.on_changed(self._update_menu)
+        self._stop_canned = self.canned.on_changed(self._update_menu)
+
+    def close(self) -> None:
+        """Its tab is closing: stop hearing the app-wide canned replies."""
+        self._stop_canned()
 
     @property
     def rounds(self) -> RequestRounds:

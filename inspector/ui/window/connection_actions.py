@@ -1,14 +1,15 @@
-"""What connects, disconnects and sends, enabled in one place.
+"""What connects, disconnects and sends, enabled in one place, for the current tab.
 
 Disconnect and Send raw follow the connection state. While a recorded session is shown
-instead of the live view nothing may connect: the connection toolbar, the Recent menu and
-all four actions are off until the recording is closed, whatever the state does meanwhile.
+instead of the live view nothing may connect: the Recent menu and all four actions are off
+until the recording is closed, whatever the state does meanwhile (the tab turns its own
+connection toolbar off). The window calls these again when another tab becomes current.
 """
 
 from __future__ import annotations
 
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QToolBar
+from PySide6.QtWidgets import QMenu
 
 from inspector.app.connection_state import ConnState
 
@@ -22,14 +23,12 @@ class ConnectionActions:
         disconnect: QAction,
         reconnect: QAction,
         send_raw: QAction,
-        toolbar: QToolBar,
         recent: QMenu,
     ) -> None:
         self.connect = connect
         self.disconnect = disconnect
         self.reconnect = reconnect
         self.send_raw = send_raw
-        self.toolbar = toolbar
         self.recent = recent
         self.offline = False
 
@@ -41,7 +40,6 @@ class ConnectionActions:
     def set_offline(self, offline: bool, state: ConnState) -> None:
         """A recording is shown (`offline`), or the live view is back."""
         self.offline = offline
-        self.toolbar.setEnabled(not offline)
         self.connect.setEnabled(not offline)
         self.reconnect.setEnabled(not offline)
         self.state_changed(state)

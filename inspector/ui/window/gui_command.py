@@ -12,11 +12,10 @@ import asyncio
 import gc
 import logging
 import os
-import shlex
 import signal
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,10 +24,10 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.app.front_end import AuthNote, OpenerFactory
 from inspector.app.model import AppModel, build_app
-from inspector.settings.profiles import HttpSettings, Profile, ProfileStore, StdioSettings
+from inspector.settings.profiles import Profile, ProfileStore
 from inspector.storage.paths import config_dir, sessions_dir, settings_path
 from inspector.storage.secrets import SecretStore
-from inspector.ui.controller.connection_controller import ConnState
+from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.recording.recording_settings import load_recording_settings
 from inspector.ui.widgets.app_resources import app_icon
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
@@ -36,11 +35,20 @@ from inspector.ui.window.event_loop import run_qt_async
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.window.screenshot_open import Opening, open_and_run, parse_open
 from inspector.ui.window.startup_checks import OFFSCREEN_HINT, display_problem, unwritable_folders
+from inspector.ui.window.targets import stdio_profile, url_profile
 
 if TYPE_CHECKING:
     from inspector.auth import Opener
 
-__all__ = ["GuiOptions", "Opening", "build_gui_app", "parse_open", "run_gui"]
+__all__ = [
+    "GuiOptions",
+    "Opening",
+    "build_gui_app",
+    "open_targets",
+    "parse_open",
+    "resolve_targets",
+    "run_gui",
+]
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +70,8 @@ class GuiOptions:
     open_item: str | None = None  # "tool:NAME", "resource:URI", "template:T", "prompt:NAME"
     call_args: str | None = None  # JSON object: call/read/get the opened item with these
     tab: str | None = None  # screenshot mode: "traffic" shows the log instead of the workspace
+    # Every --profile/--stdio/--url as (kind, value), in the order given: a tab each.
+    targets: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _say(text: str) -> None:
@@ -70,26 +80,34 @@ def _say(text: str) -> None:
 
 
 def resolve_target(options: GuiOptions, store: ProfileStore) -> Profile | None:
-    """The profile to connect to at once, or None. Raises ValueError for usage errors."""
-    if options.profile:
-        profile = store.find(options.profile)
+    """The first profile to connect to at once, or None. Raises ValueError for usage
+    errors."""
+    targets = resolve_targets(options, store)
+    return targets[0] if targets else None
+
+
+def resolve_targets(options: GuiOptions, store: ProfileStore) -> list[Profile]:
+    """The profiles to open a tab for, in the order given. Raises ValueError for usage
+    errors (an unknown profile, an empty or badly quoted command, a URL that is not one)."""
+    given = list(options.targets)
+    if not given:  # built in code with one target
+        for kind in ("profile", "stdio", "url"):
+            value = getattr(options, kind)
+            if value:
+                given.append((kind, value))
+    return [_resolve(kind, value, store) for kind, value in given]
+
+
+def _resolve(kind: str, value: str, store: ProfileStore) -> Profile:
+    if kind == "profile":
+        profile = store.find(value)
         if profile is None:
             names = ", ".join(repr(n) for n in store.names())
-            raise ValueError(f"no profile named {options.profile!r} (profiles: {names})")
+            raise ValueError(f"no profile named {value!r} (profiles: {names})")
         return profile
-    if options.stdio:
-        try:
-            argv = shlex.split(options.stdio)
-        except ValueError as exc:
-            raise ValueError(f"--stdio: {exc}") from exc
-        if not argv:
-            raise ValueError("--stdio needs a command")
-        return Profile(
-            name=f"stdio: {Path(argv[0]).name}", stdio=StdioSettings(command=argv[0], args=argv[1:])
-        )
-    if options.url:
-        return Profile(name=options.url, transport="http", http=HttpSettings(url=options.url))
-    return None
+    if kind == "stdio":
+        return stdio_profile(value)
+    return url_profile(value)
 
 
 def settle_heap() -> None:
@@ -152,7 +170,7 @@ def run_gui(options: GuiOptions) -> int:
     if store.load_error:
         _say(f"warning: {store.load_error}")
     try:
-        target = resolve_target(options, store)
+        targets = resolve_targets(options, store)
     except ValueError as exc:
         _say(f"mcp-inspector-qt gui: error: {exc}")
         return EXIT_USAGE
@@ -164,8 +182,9 @@ def run_gui(options: GuiOptions) -> int:
     if (opening is not None or options.tab) and not options.screenshot:
         _say("mcp-inspector-qt gui: error: --open, --call-args and --tab go with --screenshot")
         return EXIT_USAGE
-    if options.screenshot and target is None:
-        target = store.find("demo")
+    if options.screenshot and not targets:
+        demo = store.find("demo")
+        targets = [demo] if demo is not None else []
 
     async def main() -> int:
         app = QApplication.instance()
@@ -189,11 +208,11 @@ def run_gui(options: GuiOptions) -> int:
         wake = QTimer(window)
         wake.timeout.connect(lambda: None)
         wake.start(250)
-        if target is not None:
-            if target.id not in {p.id for p in store.profiles}:
-                window.add_adhoc(target)
-            await asyncio.sleep(0)  # let the window appear before the server starts
-            window.connect_profile(target)
+        if targets:
+            await asyncio.sleep(0)  # let the window appear before the servers start
+            open_targets(window, targets)
+        else:
+            window.offer_reopen()  # the tabs of the last run, in a bar (nothing blocks)
         try:
             if options.screenshot:
                 return await take_screenshot(
@@ -208,6 +227,36 @@ def run_gui(options: GuiOptions) -> int:
     return run_qt_async(main)
 
 
+def open_targets(window: MainWindow, targets: list[Profile]) -> None:
+    """A tab per target, in order (the first uses the window's empty tab); the last one
+    given is the current tab."""
+    saved = {p.id for p in window.store.profiles}
+    for index, target in enumerate(targets):
+        if target.id not in saved:
+            window.app.profiles.add_adhoc(target)
+        if index == 0:
+            window.refresh_profiles()
+            window.connect_profile(target)
+        else:
+            window.new_tab(target)
+
+
+async def _settled(window: MainWindow, deadline: float) -> bool:
+    """Wait until every tab is connected with its tools listed, or failed. False: timed
+    out."""
+
+    def settled(c: ConnectionController) -> bool:
+        if c.state in (ConnState.FAILED, ConnState.LOST):
+            return True
+        return c.state is ConnState.CONNECTED and c.tools is not None
+
+    while time.monotonic() < deadline:
+        if all(settled(t.controller) for t in window.connection_tabs()):
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
 async def take_screenshot(
     window: MainWindow,
     path: Path,
@@ -219,20 +268,19 @@ async def take_screenshot(
     then save the window as PNG."""
     controller = window.controller
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = controller.state
-        if state in (ConnState.FAILED, ConnState.LOST):
-            _say(f"error: could not connect: {controller.detail}")
-            return EXIT_CONNECTION
-        if state is ConnState.CONNECTED and controller.tools is not None:
-            break
-        await asyncio.sleep(0.02)
-    else:
+    if not await _settled(window, deadline):
         _say(
             f"error: timed out after {timeout:g} s waiting for the server "
             f"(state: {controller.state.value}; {controller.detail})"
         )
         return EXIT_TIMEOUT
+    for other in window.connection_tabs():
+        c = other.controller
+        if other is not window.current_tab and c.state in (ConnState.FAILED, ConnState.LOST):
+            _say(f"warning: tab {other.display_title()!r} could not connect: {c.detail}")
+    if controller.state in (ConnState.FAILED, ConnState.LOST):
+        _say(f"error: could not connect: {controller.detail}")
+        return EXIT_CONNECTION
     await _settle(window)
     if opening is not None:
         problem = await open_and_run(window, opening, deadline)
@@ -246,7 +294,12 @@ async def take_screenshot(
     if not window.grab().save(str(path)):
         _say(f"error: could not write {path}")
         return EXIT_USAGE
-    _say(f"saved {path}")
+    tabs = window.connection_tabs()
+    if len(tabs) > 1:
+        names = ", ".join(t.display_title() for t in tabs)
+        _say(f"saved {path} ({len(tabs)} tabs: {names}; current: {tabs[-1].display_title()})")
+    else:
+        _say(f"saved {path}")
     return EXIT_OK
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "problem_report",
     "report_problem",
     "shortcut_rows",
+    "show_about",
     "show_guide",
     "show_shortcuts",
 ]
@@ -162,6 +163,18 @@ def report_problem(window: QMainWindow) -> QMessageBox:
     box.setInformativeText(
         "Say what you did, what you expected and what happened; a recording of the "
         "session (File ▸ Save session as…) helps most."
+    )
+    box.open()
+    return box
+
+
+def show_about(parent: QWidget) -> QMessageBox:
+    box = QMessageBox(parent)
+    box.setWindowTitle("About MCP Inspector")
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(
+        f"MCP Inspector (Qt) {__version__}\n\nA native debugger for Model Context Protocol "
+        "servers. No local proxy, no listening socket."
     )
     box.open()
     return box

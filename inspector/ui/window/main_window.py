@@ -1,46 +1,46 @@
-"""The main window: connection bar, the explorer (left: server info and the catalog's
-trees), the centre tabs ("Workspace": the selected item; "Traffic": the log), and the
-bottom tabs (server console, notifications, errors, statistics, auth, tasks).
+"""The main window: a tab per connection (`ConnectionTab`: its connection bar, explorer,
+workspace, traffic log, bottom panels and status bar), the menus, and what is the window's
+own: the Recent list, the panels shown, the theme, the layout kept between runs, the tabs
+to reopen next time.
 
-It is given the app model, opens the one connection it shows (answering its server asks
-with dialogs over this window), builds its panels over that connection's Qt adapter and
-wires them; the panels themselves live in their own modules.
+The menus and the shortcuts act on the current tab; when another tab becomes current the
+window points them at it (its File groups, its Client menu, what may connect). The
+properties `connection`, `controller`, `log_panel`, `workspace`, ... are the current tab's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
-    QMessageBox,
     QSplitter,
+    QStatusBar,
     QTabWidget,
     QToolBar,
+    QVBoxLayout,
     QWidget,
 )
 
-from inspector import __version__
 from inspector.app.connection import ConnectionModel
 from inspector.app.model import AppModel
-from inspector.protocol.events import SessionReady
-from inspector.recording.redaction import connection_for_profile
 from inspector.settings.profiles import Profile, ProfileStore
 from inspector.storage.paths import settings_path
 from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
-from inspector.ui.controller.connection_controller import ConnectionController, ConnState
-from inspector.ui.controller.gui_responder import GuiResponders
+from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.explorer import ExplorerPanel
+from inspector.ui.explorer.server_panel import ServerInfoPanel
 from inspector.ui.panels import ErrorsPanel, NotificationsPanel, ServerConsole
 from inspector.ui.panels.lint_panel import LintPanel
-from inspector.ui.panels.session_controls import LogLevelControl, PingControl
+from inspector.ui.panels.session_controls import PingControl
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.recording.live_taps import LiveTaps
 from inspector.ui.recording.session_files import SessionFiles
@@ -48,107 +48,66 @@ from inspector.ui.traffic.composer import RawComposerDialog
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.stats_panel import MethodStatsPanel
 from inspector.ui.widgets.app_resources import app_icon
-from inspector.ui.widgets.lazy_panel import LazyPanel
-from inspector.ui.widgets.plain_text import PlainLabel, short_status
+from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.client_features import ClientFeatures
 from inspector.ui.window.connection_actions import ConnectionActions
 from inspector.ui.window.connection_bar import ConnectionBar
-from inspector.ui.window.help_menu import report_problem, show_guide, show_shortcuts
+from inspector.ui.window.connection_tab import ConnectionTab
+from inspector.ui.window.help_menu import report_problem, show_about, show_guide, show_shortcuts
 from inspector.ui.window.menus import WindowMenus
+from inspector.ui.window.new_tab_dialog import NewTabDialog
 from inspector.ui.window.panel_toggles import Panel, PanelToggles
-
-if TYPE_CHECKING:
-    from inspector.ui.panels.auth_panel import AuthPanel
-    from inspector.ui.panels.check_dialog import CheckDialog
+from inspector.ui.window.tab_layout import copy_layout, default_layout, splitters_of
+from inspector.ui.window.tab_memory import ReopenBar, TabMemory
+from inspector.ui.window.tab_strip import TabStrip
 from inspector.ui.window.window_state import WindowState
 from inspector.ui.workspace.views import register_all
 from inspector.ui.workspace.workspace import Workspace
+
+if TYPE_CHECKING:
+    from inspector.ui.compare.compare_window import CompareWindow
+    from inspector.ui.panels.auth_panel import AuthPanel
+    from inspector.ui.panels.check_dialog import CheckDialog
 
 __all__ = ["MainWindow"]
 
 _MAX_RECENT: Final = 8
 _TITLE: Final = "MCP Inspector"
-_BOTTOM_HEIGHT: Final = 140  # the bottom panel's first height: the workspace gets the rest
 
 
 class MainWindow(QMainWindow):
+    compare_requested = Signal(object, object)  # ConnectionTab (left), ConnectionTab (right)
+    tab_opened = Signal(object)  # ConnectionTab
+    tab_closed = Signal(object)  # ConnectionTab (its connection is being shut down)
+
     def __init__(self, app: AppModel, settings: QSettings | None = None) -> None:
-        """`app`: built with recording settings (the window records its connection)."""
+        """`app`: built with recording settings (each tab records its connection)."""
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle(_TITLE)
         self.setWindowIcon(app_icon())
         self.app = app
         self.settings = settings or QSettings(str(settings_path()), QSettings.Format.IniFormat)
-        # The server's asks open dialogs modal to the window that shows the connection.
-        self.connection: ConnectionModel = app.open_connection(
-            GuiResponders(self, app.canned, secrets=app.secrets)
-        )
-        recording = self.connection.recording
-        if recording is None:
-            raise ValueError("the window records its connection: build the app with recording")
-        self.controller = ConnectionController(self.connection, app.arguments)
-        self.console = ServerConsole()
-        self.controller.console_line.connect(self.console.append)
-        self.composer: RawComposerDialog | None = None
-        self._workspace_profile: str | None = None
-        self._closed: asyncio.Future[None] | None = None
-
-        self.bar = ConnectionBar()
         register_all()
-        self.explorer = ExplorerPanel(self.controller, self.settings)
-        self.server_panel = self.explorer.server
-        self.workspace = Workspace(self.controller)
-        self.log_panel = TrafficLogPanel(self.traffic)
-        self.log_panel.set_lint(self.connection.lint, self.connection.linter.lint_now)
-        self.notifications = NotificationsPanel(self.messages)
-        self.notifications.add_control(LogLevelControl(self.controller))
-        self.errors_panel = ErrorsPanel(self.errors)
-        self.stats_panel = MethodStatsPanel(self.traffic)
-        self.bottom = QTabWidget()
-        self.bottom.setObjectName("bottomTabs")
-        self.bottom.setMinimumHeight(100)  # its tabs' own minimums would take 200 px
-        self.bottom.addTab(self.console, "Server console")
-        self.bottom.addTab(self.notifications, "Notifications")
-        self.bottom.addTab(self.errors_panel, "Errors")
-        self.lint_panel = LintPanel(self.connection.lint)
-        self.bottom.addTab(self.lint_panel, "Lint")
-        self.bottom.addTab(self.stats_panel, "Statistics")
-        # The OAuth steps, log in / log out, for the profile chosen in the bar: built (and
-        # the auth stack imported) when its tab is first shown or the connection needs auth.
-        self._auth_panel: AuthPanel | None = None
-        self._auth_host = LazyPanel(self._build_auth_panel)
-        self.bottom.addTab(self._auth_host, "Auth")
-        self.connection.auth_created.add(lambda _auth: self._auth_host.ensure())
-
-        self.centre = QTabWidget()
-        self.centre.setObjectName("centreTabs")
-        self.centre.addTab(self.workspace, "Workspace")
-        self.centre.addTab(self.log_panel, "Traffic")
-        self.right_split = QSplitter(Qt.Orientation.Vertical)
-        self.right_split.setObjectName("rightSplitter")
-        self.right_split.addWidget(self.centre)
-        self.right_split.addWidget(self.bottom)
-        self.right_split.setStretchFactor(0, 1)  # a taller window grows what is looked at
-        self.right_split.setStretchFactor(1, 0)
-        self.main_split = QSplitter(Qt.Orientation.Horizontal)
-        self.main_split.setObjectName("mainSplitter")
-        self.main_split.addWidget(self.explorer)
-        self.main_split.addWidget(self.right_split)
-        self.main_split.setStretchFactor(0, 1)
-        self.main_split.setStretchFactor(1, 4)
-        self.toolbar = QToolBar("Connection")
-        self.toolbar.setObjectName("connectionToolbar")
-        self.toolbar.setMovable(False)
-        self.toolbar.addWidget(self.bar)
-        self.ping = PingControl(self.controller)
-        self.toolbar.addWidget(self.ping)
-        self.addToolBar(self.toolbar)
-
-        self.errors_label = PlainLabel()
-        self.statusBar().addPermanentWidget(self.errors_label)
-        self.statusBar().addPermanentWidget(self.log_panel.count_label)
+        self._closed: asyncio.Future[None] | None = None
+        self._closing: set[asyncio.Task[None]] = set()
+        self._bound: ConnectionTab | None = None
+        self.strip = TabStrip(self)
+        self.tabs = self.strip.widget
+        self.strip.close_requested.connect(self.close_tab)
+        self.strip.compare_requested.connect(self.compare_requested.emit)
+        self.compare_requested.connect(self.open_compare)
+        self.memory = TabMemory(self.settings, app.profiles)
+        self.reopen_bar = ReopenBar()
+        self.reopen_bar.reopen.connect(self.reopen_tabs)
+        holder = QWidget()
+        layout = QVBoxLayout(holder)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.reopen_bar)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(holder)
         self.menus = WindowMenus(self)
         self._build_menus()
         self.connection_actions = ConnectionActions(
@@ -156,69 +115,258 @@ class MainWindow(QMainWindow):
             self.disconnect_action,
             self.reconnect_action,
             self.send_raw_action,
-            self.toolbar,
             self.recent_menu,
         )
-        self._wire()
-        # Server asks, roots, MRTR rounds in the log, tasks.
-        self.client_features = ClientFeatures(
-            app,
-            self.controller,
-            self.log_panel,
-            self.bottom,
-            self.chosen_profile,
-            self.statusBar().showMessage,
-            self,
-        )
-        self.menus.add_before_help(self.client_features.menu)
-        # Session files: recording, Open Session (offline view), Save As, HAR, Replay.
-        self.session_files = SessionFiles(
-            app,
-            self.controller,
-            recording,
-            self.main_split,
-            self.statusBar(),
-            self.settings,
-            self,
-        )
-        self.setCentralWidget(self.session_files.stack)
-        self.menus.add_file_groups(self.session_files.menu_groups)
         # File ▸ Live Taps: follow a host's session through a running tap, read-only.
-        self.live_taps = LiveTaps(self.session_files, self)
+        self.live_taps = LiveTaps(lambda: self.session_files, self)
         self.menus.add_file_groups([[self.live_taps.menu.menuAction()]])
-        self.session_files.offline_changed.connect(self._offline_changed)
-        self.refresh_profiles()
         self.resize(1280, 800)
         self._default_split_done = False
-        for splitter in (self.main_split, self.right_split, self.log_panel.splitter):
-            splitter.setChildrenCollapsible(False)  # hiding is View ▸ (a way back)
-        self.default_layout()
         self.panels = PanelToggles(
             self.menus.view,
             self.settings,
             [
-                Panel("explorer", "&Explorer", self.explorer, "Ctrl+B"),
-                Panel("bottom", "&Bottom panel", self.bottom, "Ctrl+Shift+B"),
+                Panel("explorer", "&Explorer", self._each(lambda t: t.explorer), "Ctrl+B"),
+                Panel("bottom", "&Bottom panel", self._each(lambda t: t.bottom), "Ctrl+Shift+B"),
                 Panel(
-                    "trafficDetail", "Traffic &detail pane", self.log_panel.detail, "Ctrl+Shift+D"
+                    "trafficDetail",
+                    "Traffic &detail pane",
+                    self._each(lambda t: t.log_panel.detail),
+                    "Ctrl+Shift+D",
                 ),
             ],
             self.menus.action,
             self.default_layout,
         )
-        self.window_state = WindowState(
-            self.settings,
-            self,
-            {
-                "mainSplitter": self.main_split,
-                "rightSplitter": self.right_split,
-                "logSplitter": self.log_panel.splitter,
-                "serverSplitter": self.server_panel.splitter,
-            },
-        )
+        self.window_state = WindowState(self.settings, self, self._splitters)
+        self.new_tab()
+        self.tabs.currentChanged.connect(lambda _i: self._bind_current())
+        self._bind_current()
+        self.refresh_profiles()
+        self.default_layout()
         self.restore_state()
+        self.store.on_changed(self.refresh_profiles)
+        hints = QGuiApplication.styleHints()
+        if hints is not None:  # the system switched light/dark: recolor after the palette
+            hints.colorSchemeChanged.connect(lambda _s: QTimer.singleShot(0, self.refresh_colors))
 
-    # ---------------------------------------------------------------- the connection
+    # ---------------------------------------------------------------- tabs
+    def connection_tabs(self) -> list[ConnectionTab]:
+        """Every tab, in the order shown."""
+        return self.strip.tabs()
+
+    @property
+    def current_tab(self) -> ConnectionTab:
+        tab = self.strip.current()
+        if tab is None:  # never: the window always keeps one tab
+            raise RuntimeError("the window has no tab")
+        return tab
+
+    def new_tab(self, profile: Profile | None = None) -> ConnectionTab:
+        """A new tab, made current; connected to `profile` at once when given."""
+        tab = ConnectionTab(self.app, self.settings, remember=self._remember, recent=self._recent)
+        tab.profiles_requested.connect(self.open_profiles)
+        tab.close_requested.connect(functools.partial(self.close_tab, tab))
+        tab.changed.connect(functools.partial(self._tab_changed, tab))
+        tab.session_files.target = self.recording_target
+        previous = self.strip.current()
+        self.strip.add(tab)
+        copy_layout(previous, tab)
+        self.panels.apply()
+        self.tabs.setCurrentWidget(tab)
+        self.tab_opened.emit(tab)
+        if profile is not None:
+            tab.connect_profile(profile)
+        return tab
+
+    def open_compare(self, left: ConnectionTab, right: ConnectionTab) -> CompareWindow:
+        """The compare window over two tabs' connections (their catalogs side by side, Run
+        on both); imported when first asked for (cold start)."""
+        from inspector.ui.compare.compare_window import open_compare
+
+        return open_compare(
+            left.model, right.model, left.display_title(), right.display_title(), self
+        )
+
+    def close_tab(self, tab: ConnectionTab | None = None) -> asyncio.Task[None] | None:
+        """Close `tab` (the current one by default): its server is disconnected cleanly and
+        its recording ends. The last tab closed leaves a new empty tab."""
+        tab = tab or self.strip.current()
+        if tab is None:
+            return None
+        self.strip.remove(tab)
+        if not self.connection_tabs():
+            self.new_tab()
+        self.tab_closed.emit(tab)
+
+        async def close() -> None:
+            try:
+                await tab.close_tab()
+            finally:
+                tab.deleteLater()
+
+        task = asyncio.get_event_loop().create_task(close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        return task
+
+    def recording_target(self) -> SessionFiles:
+        """Where an opened recording or a followed tap is shown: the current tab while it
+        has never connected, else a new tab (the live view stays as it was)."""
+        tab = self.current_tab
+        if tab.controller.profile is None and not tab.offline:
+            return tab.session_files
+        tab = self.new_tab()
+        tab.for_recording = True
+        return tab.session_files
+
+    def open_new_tab_dialog(self) -> NewTabDialog:
+        """File ▸ New Tab: a profile, a stdio command or a URL."""
+        dialog = NewTabDialog(self.app.profiles.all(), self._recent(), self)
+        dialog.chosen.connect(self._open_chosen)
+        dialog.open()
+        return dialog
+
+    def _open_chosen(self, profile: Profile) -> None:
+        if self.app.profiles.get(profile.id) is None:
+            self.app.profiles.add_adhoc(profile)
+            self.refresh_profiles()
+        self.new_tab(profile)
+
+    def offer_reopen(self) -> bool:
+        """Offer the tabs of the last run (a bar in the window; nothing blocks)."""
+        return self.reopen_bar.offer(self.memory.load())
+
+    def reopen_tabs(self, profiles: list[Profile]) -> None:
+        for profile in profiles:
+            tab = self.current_tab
+            if tab.controller.profile is None and not tab.offline:
+                tab.connect_profile(profile)  # the empty first tab is used
+            else:
+                self.new_tab(profile)
+
+    def _tab_changed(self, tab: ConnectionTab) -> None:
+        if tab is self.strip.current():
+            self._sync_actions()
+
+    def _bind_current(self) -> None:
+        """Point the menus at the current tab."""
+        tab = self.strip.current()
+        if tab is None:
+            return
+        if tab is not self._bound:
+            self._bound = tab
+            self.menus.bind_tab(tab.session_files.menu_groups, tab.client_features.menu)
+            self.pause_action.setChecked(not tab.log_panel.autoscroll)
+            if tab.asks_waiting:
+                tab.status.showMessage("A server ask in this tab waits for an answer.", 8000)
+        self._sync_actions()
+
+    def _sync_actions(self) -> None:
+        tab = self.current_tab
+        self.connection_actions.set_offline(tab.offline, tab.controller.state)
+        self.setWindowTitle(tab.window_title())
+
+    def _each(self, part: Callable[[ConnectionTab], QWidget]) -> Callable[[], list[QWidget]]:
+        """`part` of every tab (a View toggle hides or shows it in all of them)."""
+        return lambda: [part(t) for t in self.connection_tabs()]
+
+    def _splitters(self) -> dict[str, QSplitter]:
+        return splitters_of(self.current_tab)
+
+    # ---------------------------------------------------------------- the current tab's
+    @property
+    def connection(self) -> ConnectionModel:
+        return self.current_tab.connection
+
+    @property
+    def controller(self) -> ConnectionController:
+        return self.current_tab.controller
+
+    @property
+    def bar(self) -> ConnectionBar:
+        return self.current_tab.bar
+
+    @property
+    def ping(self) -> PingControl:
+        return self.current_tab.ping
+
+    @property
+    def toolbar(self) -> QToolBar:
+        return self.current_tab.toolbar
+
+    @property
+    def console(self) -> ServerConsole:
+        return self.current_tab.console
+
+    @property
+    def composer(self) -> RawComposerDialog | None:
+        return self.current_tab.composer
+
+    @property
+    def explorer(self) -> ExplorerPanel:
+        return self.current_tab.explorer
+
+    @property
+    def server_panel(self) -> ServerInfoPanel:
+        return self.current_tab.server_panel
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.current_tab.workspace
+
+    @property
+    def log_panel(self) -> TrafficLogPanel:
+        return self.current_tab.log_panel
+
+    @property
+    def notifications(self) -> NotificationsPanel:
+        return self.current_tab.notifications
+
+    @property
+    def errors_panel(self) -> ErrorsPanel:
+        return self.current_tab.errors_panel
+
+    @property
+    def stats_panel(self) -> MethodStatsPanel:
+        return self.current_tab.stats_panel
+
+    @property
+    def lint_panel(self) -> LintPanel:
+        return self.current_tab.lint_panel
+
+    @property
+    def auth_panel(self) -> AuthPanel:
+        return self.current_tab.auth_panel
+
+    @property
+    def bottom(self) -> QTabWidget:
+        return self.current_tab.bottom
+
+    @property
+    def centre(self) -> QTabWidget:
+        return self.current_tab.centre
+
+    @property
+    def main_split(self) -> QSplitter:
+        return self.current_tab.main_split
+
+    @property
+    def right_split(self) -> QSplitter:
+        return self.current_tab.right_split
+
+    @property
+    def errors_label(self) -> PlainLabel:
+        return self.current_tab.errors_label
+
+    @property
+    def client_features(self) -> ClientFeatures:
+        return self.current_tab.client_features
+
+    @property
+    def session_files(self) -> SessionFiles:
+        return self.current_tab.session_files
+
     @property
     def store(self) -> ProfileStore:
         return self.app.store
@@ -235,11 +383,19 @@ class MainWindow(QMainWindow):
     def errors(self) -> ErrorStore:
         return self.connection.errors
 
+    def statusBar(self) -> QStatusBar:
+        """The current tab's status bar (each tab keeps its own messages)."""
+        return self.current_tab.status
+
     # ---------------------------------------------------------------- menus
     def _build_menus(self) -> None:
         m = self.menus
         action = m.action
         file, logm = m.file, m.log
+        self.new_tab_action = action("New &Tab…", self.open_new_tab_dialog, "Ctrl+T")
+        self.close_tab_action = action("Close Ta&b", self.close_tab, "Ctrl+W")
+        file.addActions([self.new_tab_action, self.close_tab_action])
+        file.addSeparator()
         self.connect_action = action("&Connect", self.connect_selected, "Ctrl+K")
         self.disconnect_action = action("&Disconnect", self.disconnect_server, "Ctrl+Shift+K")
         self.reconnect_action = action("&Reconnect", self.reconnect, "Ctrl+R")
@@ -250,15 +406,18 @@ class MainWindow(QMainWindow):
         file.addAction(action("&Profiles…", self.open_profiles, "Ctrl+P"))
         file.addAction(action("&Import servers…", self.open_import))
         self.recent_menu = file.addMenu("Recent")
+        m.mark_tab_groups()
         m.end_file_menu(action("&Quit", self.close, QKeySequence.StandardKey.Quit))
-        detail = self.log_panel.detail
-        logm.addAction(action("&Find in log…", self.log_panel.show_search, "Ctrl+F"))
-        logm.addAction(action("Find &next", self.log_panel.find_next, "F3"))
-        logm.addAction(action("Find &previous", self.log_panel.find_previous, "Shift+F3"))
+        logm.addAction(action("&Find in log…", lambda: self.log_panel.show_search(), "Ctrl+F"))
+        logm.addAction(action("Find &next", lambda: self.log_panel.find_next(), "F3"))
+        logm.addAction(action("Find &previous", lambda: self.log_panel.find_previous(), "Shift+F3"))
         logm.addSeparator()
-        logm.addAction(action("&Jump to pair", detail._jump, "Ctrl+J"))
-        logm.addAction(action("Copy as &JSON", detail.copy_json, "Ctrl+Shift+C"))
-        logm.addAction(action("Copy as CLI &command", detail.copy_cli))
+        logm.addAction(action("&Jump to pair", lambda: self.log_panel.detail._jump(), "Ctrl+J"))
+        copy_json = action(
+            "Copy as &JSON", lambda: self.log_panel.detail.copy_json(), "Ctrl+Shift+C"
+        )
+        logm.addAction(copy_json)
+        logm.addAction(action("Copy as CLI &command", lambda: self.log_panel.detail.copy_cli()))
         logm.addSeparator()
         self.pause_action = action("&Pause autoscroll", self._toggle_pause, "Ctrl+Shift+P")
         self.pause_action.setCheckable(True)
@@ -285,30 +444,6 @@ class MainWindow(QMainWindow):
         helpm.addSeparator()
         helpm.addAction(action("&About", self.about))
 
-    def _wire(self) -> None:
-        bar, c = self.bar, self.controller
-        bar.connect_clicked.connect(self.connect_selected)
-        bar.disconnect_clicked.connect(self.disconnect_server)
-        bar.reconnect_clicked.connect(self.reconnect)
-        bar.profiles_clicked.connect(self.open_profiles)
-        bar.send_raw_clicked.connect(self.open_composer)
-        bar.profile_chosen.connect(lambda _id: self._refresh_auth())
-        self.store.on_changed(self._refresh_auth)
-        c.state_changed.connect(self._state_changed)
-        c.server_ready.connect(self._server_ready)
-        self.explorer.item_selected.connect(self._item_selected)
-        self.workspace.pin_diff_requested.connect(self.explorer.show_pin_diff)
-        c.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.log_panel.detail.notice.connect(lambda text: self.statusBar().showMessage(text, 6000))
-        self.errors_panel.count_changed.connect(self._errors_changed)
-        self.errors_panel.jump_to_entry.connect(self.log_panel.select_entry)
-        self.lint_panel.jump_to_entry.connect(self._show_entry)
-        self.lint_panel.count_changed.connect(self._lint_changed)
-        self.store.on_changed(self.refresh_profiles)
-        hints = QGuiApplication.styleHints()
-        if hints is not None:  # the system switched light/dark: recolor after the palette
-            hints.colorSchemeChanged.connect(lambda _s: QTimer.singleShot(0, self.refresh_colors))
-
     # ---------------------------------------------------------------- profiles
     def all_profiles(self) -> list[Profile]:
         return self.app.profiles.all()
@@ -316,36 +451,13 @@ class MainWindow(QMainWindow):
     def profile_by_id(self, profile_id: str | None) -> Profile | None:
         return self.app.profiles.get(profile_id)
 
-    def _build_auth_panel(self) -> AuthPanel:
-        from inspector.ui.panels.auth_panel import AuthPanel
-
-        panel = AuthPanel(self.controller, self.chosen_profile)
-        panel.attention.connect(lambda: self.bottom.setCurrentWidget(self._auth_host))
-        self._auth_panel = panel
-        return panel
-
-    @property
-    def auth_panel(self) -> AuthPanel:
-        """The Auth panel, built now if its tab was never shown."""
-        self._auth_host.ensure()
-        if self._auth_panel is None:
-            raise RuntimeError("the Auth panel is being built")
-        return self._auth_panel
-
-    def _refresh_auth(self) -> None:
-        if self._auth_panel is not None:
-            self._auth_panel.refresh()
-
     def chosen_profile(self) -> Profile | None:
-        """The profile picked in the connection bar."""
-        return self.profile_by_id(self.bar.current_profile_id())
+        """The profile picked in the current tab's connection bar."""
+        return self.current_tab.chosen_profile()
 
     def refresh_profiles(self) -> None:
-        current_id = self.bar.current_profile_id()
-        if current_id is None:
-            recent = self._recent()
-            current_id = recent[0] if recent else None
-        self.bar.set_profiles(self.all_profiles(), current_id)
+        for tab in self.connection_tabs():
+            tab.refresh_profiles()
         self._fill_recent_menu()
 
     def _recent(self) -> list[str]:
@@ -373,28 +485,21 @@ class MainWindow(QMainWindow):
     def add_adhoc(self, profile: Profile) -> None:
         """A profile from the command line (kept for this run only), chosen in the bar."""
         self.app.profiles.add_adhoc(profile)
+        self.refresh_profiles()
         self.bar.set_profiles(self.all_profiles(), profile.id)
 
     # ---------------------------------------------------------------- intents
     def connect_selected(self) -> asyncio.Task[object] | None:
-        profile = self.chosen_profile()
-        return self.connect_profile(profile) if profile is not None else None
+        return self.current_tab.connect_selected()
 
     def connect_profile(self, profile: Profile) -> asyncio.Task[object] | None:
-        if self.bar.current_profile_id() != profile.id:
-            self.bar.set_profiles(self.all_profiles(), profile.id)
-        self._remember(profile)
-        self.log_panel.detail.set_connection(connection_for_profile(profile), profile.era)
-        return self.controller.connect_profile(profile)
+        return self.current_tab.connect_profile(profile)
 
     def disconnect_server(self) -> None:
-        self.controller.disconnect_server()
+        self.current_tab.disconnect_server()
 
     def reconnect(self) -> None:
-        if self.controller.profile is None:
-            self.connect_selected()
-        else:
-            self.controller.reconnect()
+        self.current_tab.reconnect()
 
     def clear_log(self) -> None:
         self.log_panel.clear()
@@ -414,11 +519,7 @@ class MainWindow(QMainWindow):
         ImportDialog(self.store, self).open()
 
     def open_composer(self) -> None:
-        if self.composer is None:
-            self.composer = RawComposerDialog(self.controller, self)
-        self.composer.refresh_session()
-        self.composer.show()
-        self.composer.raise_()
+        self.current_tab.open_composer()
 
     def open_check(self) -> CheckDialog | None:
         """The `check` battery against the chosen server, in a window of its own."""
@@ -434,14 +535,6 @@ class MainWindow(QMainWindow):
         dialog.run()
         return dialog
 
-    def _show_entry(self, index: int) -> None:
-        self.centre.setCurrentWidget(self.log_panel)
-        self.log_panel.select_entry(index)
-
-    def _lint_changed(self, count: int) -> None:
-        index = self.bottom.indexOf(self.lint_panel)
-        self.bottom.setTabText(index, f"Lint ({count})" if count else "Lint")
-
     def set_theme(self, choice: ThemeChoice) -> None:
         app = QApplication.instance()
         if isinstance(app, QApplication):
@@ -451,107 +544,36 @@ class MainWindow(QMainWindow):
 
     def refresh_colors(self) -> None:
         """Colors we computed from the palette (highlighting, rows, the state label)."""
-        self.log_panel.detail.highlighter.refresh_colors()
-        self.log_panel.model.refresh_colors()
-        self.explorer.refresh_colors()
-        self.bar.set_state(self.controller.state, self.controller.detail)
+        for tab in self.connection_tabs():
+            tab.refresh_colors()
+        self.strip.refresh_all()
 
     def about(self) -> None:
-        box = QMessageBox(self)
-        box.setWindowTitle("About MCP Inspector")
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(
-            f"MCP Inspector (Qt) {__version__}\n\nA native debugger for Model Context Protocol "
-            "servers. No local proxy, no listening socket."
-        )
-        box.open()
-
-    # ---------------------------------------------------------------- controller
-    def _state_changed(self, state: str, detail: str) -> None:
-        st = ConnState(state)
-        self.bar.set_state(st, detail)
-        self.connection_actions.state_changed(st)
-        if st is ConnState.CONNECTING:
-            self.server_panel.clear("Connecting…")
-            profile = self.controller.profile
-            if profile is not None and profile.id != self._workspace_profile:
-                self._workspace_profile = profile.id
-                self.workspace.clear()  # another server: the old items' pages go
-        elif st is ConnState.FAILED:
-            self.server_panel.clear("Could not connect")
-            self.statusBar().showMessage(f"Could not connect: {short_status(detail)}", 15000)
-        elif st is ConnState.LOST:
-            self.server_panel.title.setText("Server exited")
-            self.statusBar().showMessage(f"The server went away: {detail}", 15000)
-            self.bottom.setCurrentWidget(self.errors_panel)
-        if st not in (ConnState.CONNECTED, ConnState.DISCONNECTING):
-            self._live_title(_TITLE)  # no server is connected: its name leaves the title
-        if self.composer is not None:
-            self.composer.refresh_session()
-
-    def _server_ready(self, ready: SessionReady) -> None:
-        self.server_panel.show_ready(ready)
-        info = ready.server_info if isinstance(ready.server_info, dict) else {}
-        name = str(info.get("name", "?"))
-        self.bar.set_server(name, ready.protocol_version, ready.era.value)
-        self._live_title(name)
-
-    def _live_title(self, title: str) -> None:
-        """The live connection's title, unless a recording is shown (its title stays).
-
-        Qt adds " — MCP Inspector" (the application's display name) itself on Linux and
-        Windows, so the title names only what is shown: "server", not "MCP Inspector —
-        server — MCP Inspector"."""
-        self.setWindowTitle(self.session_files.offline_title() or title)
-
-    def _offline_changed(self, offline: bool) -> None:
-        """A recording is shown instead of the live view (nothing may connect), or the
-        live view is back."""
-        self.errors_label.setVisible(not offline)
-        self.log_panel.count_label.setVisible(not offline)
-        self.connection_actions.set_offline(offline, self.controller.state)
-        if not offline:
-            self.refresh_profiles()
-        self._live_title(self._session_title())
-
-    def _session_title(self) -> str:
-        session = self.controller.session
-        if session is not None and session.ready_info is not None:
-            return str(session.ready_info.server_info.get("name", "?"))
-        return _TITLE
-
-    def _item_selected(self, item: object) -> None:
-        self.workspace.show_item(item)
-        self.centre.setCurrentWidget(self.workspace)
-
-    def _errors_changed(self, count: int) -> None:
-        index = self.bottom.indexOf(self.errors_panel)
-        self.bottom.setTabText(index, f"Errors ({count})" if count else "Errors")
-        self.errors_label.setText(f"⚠ {count} in Errors" if count else "")
+        show_about(self)
 
     # ---------------------------------------------------------------- state
     def restore_state(self) -> None:
         self.window_state.restore()
         self.panels.restore()
 
-    def default_layout(self) -> None:
-        """The first-run split: the explorer wide enough for its tab titles, a short
-        bottom panel, the rest to the workspace."""
-        width = max(self.main_split.width(), 1280)
-        left = max(360, min(440, width // 3))
-        self.main_split.setSizes([left, width - left])
-        height = max(self.right_split.height(), 700)
-        bottom = _BOTTOM_HEIGHT
-        self.right_split.setSizes([height - bottom, bottom])
-        self.log_panel.splitter.setSizes([760, 280])
+    def default_layout(self, tab: ConnectionTab | None = None) -> None:
+        """The first-run split (of `tab`, the current one by default)."""
+        default_layout(tab or self.current_tab)
 
     def save_state(self) -> None:
         self.window_state.save()
+        self.memory.save(self.connection_tabs(), self.tabs.currentIndex())
 
     async def wait_closed(self) -> None:
         if self._closed is None:
             self._closed = asyncio.get_running_loop().create_future()
         await self._closed
+
+    async def shutdown(self) -> None:
+        """Disconnect every tab's server (and wait for the tabs being closed)."""
+        await self.app.shutdown()
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -559,13 +581,15 @@ class MainWindow(QMainWindow):
             # First run: splitter sizes given before the window had its size are rescaled
             # by the stretch factors; lay out again at the real size.
             self._default_split_done = True
-            self.default_layout()
+            for tab in self.connection_tabs():
+                default_layout(tab)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.session_files.close_replays()  # each stops its replay (and closes its server)
+        for tab in self.connection_tabs():
+            tab.session_files.close_replays()  # each stops its replay (and its server)
+            if tab.composer is not None:
+                tab.composer.close()
         self.save_state()
-        if self.composer is not None:
-            self.composer.close()
         if self._closed is not None and not self._closed.done():
             self._closed.set_result(None)
         super().closeEvent(event)

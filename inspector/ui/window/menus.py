@@ -26,6 +26,9 @@ class WindowMenus:
         self.view = bar.addMenu("&View")
         self.help = bar.addMenu("&Help")
         self._file_end: QAction | None = None  # the separator above File ▸ Quit
+        self._tab_anchor: QAction | None = None  # where the current tab's groups go
+        self._tab_actions: list[QAction] = []  # the current tab's, in the File menu now
+        self._tab_menu: QMenu | None = None  # the current tab's own menu (Client)
 
     def action(
         self, text: str, slot: Callable[[], object], shortcut: Shortcut | None = None
@@ -56,3 +59,33 @@ class WindowMenus:
 
     def add_before_help(self, menu: QMenu) -> None:
         self.window.menuBar().insertMenu(self.help.menuAction(), menu)
+
+    # ---------------------------------------------------------------- the current tab
+    def mark_tab_groups(self) -> None:
+        """The current tab's File groups go here (the window marks the place once)."""
+        self._tab_anchor = self.file.addSeparator()
+
+    def bind_tab(self, groups: Sequence[Sequence[QAction]], menu: QMenu) -> None:
+        """Show the current tab's File groups and its menu (the previous tab's go away,
+        shortcuts included: only the current tab's actions are on the window)."""
+        for action in self._tab_actions:
+            self.file.removeAction(action)
+            self.window.removeAction(action)
+            if action.isSeparator():
+                action.deleteLater()
+        self._tab_actions = []
+        anchor = self._tab_anchor
+        if anchor is None:
+            raise RuntimeError("mark_tab_groups() first")
+        for group in groups:
+            for action in group:
+                self.window.addAction(action)
+            self.file.insertActions(anchor, list(group))
+            separator = QAction(self.window)
+            separator.setSeparator(True)
+            self.file.insertAction(anchor, separator)
+            self._tab_actions.extend([*group, separator])
+        if self._tab_menu is not None:
+            self.window.menuBar().removeAction(self._tab_menu.menuAction())
+        self.add_before_help(menu)
+        self._tab_menu = menu

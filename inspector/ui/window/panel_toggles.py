@@ -23,7 +23,7 @@ __all__ = ["Panel", "PanelToggles", "usable_sizes"]
 class Panel:
     key: str  # the settings key, "panels/<key>"
     label: str  # the View menu's text
-    widget: QWidget
+    widgets: Callable[[], Sequence[QWidget]]  # the panel in every tab of the window
     shortcut: str
 
 
@@ -82,8 +82,16 @@ class PanelToggles:
     def set_shown(self, key: str, shown: bool) -> None:
         panel = next(p for p in self.panels if p.key == key)
         self.actions[key].setChecked(shown)
-        panel.widget.setVisible(shown)
+        for widget in panel.widgets():
+            widget.setVisible(shown)
         self.settings.setValue(f"panels/{key}", shown)
+
+    def apply(self) -> None:
+        """Show or hide the panels as checked (a new tab follows the View menu)."""
+        for panel in self.panels:
+            shown = self.actions[panel.key].isChecked()
+            for widget in panel.widgets():
+                widget.setVisible(shown)
 
     def _toggled(self, key: str) -> None:
         self.set_shown(key, self.actions[key].isChecked())

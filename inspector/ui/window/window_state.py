@@ -3,7 +3,7 @@ in QSettings under fixed keys (a user's layout survives upgrades that keep the k
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import QMainWindow, QSplitter
@@ -15,12 +15,19 @@ __all__ = ["WindowState"]
 
 class WindowState:
     def __init__(
-        self, settings: QSettings, window: QMainWindow, splitters: Mapping[str, QSplitter]
+        self,
+        settings: QSettings,
+        window: QMainWindow,
+        splitters: Callable[[], Mapping[str, QSplitter]],
     ) -> None:
-        """`splitters`: each splitter under its settings key."""
+        """`splitters()`: each splitter of the current tab under its settings key."""
         self.settings = settings
         self.window = window
-        self.splitters = dict(splitters)
+        self._splitters = splitters
+
+    @property
+    def splitters(self) -> dict[str, QSplitter]:
+        return dict(self._splitters())
 
     def restore(self) -> None:
         s = self.settings
