@@ -15,6 +15,7 @@ from inspector.collections.model import (
     OutcomeAssertion,
     OutputSchemaAssertion,
     PointerAssertion,
+    SavedCall,
     SnapshotAssertion,
     ToolExistsAssertion,
 )
@@ -22,7 +23,7 @@ from inspector.collections.pointer import MISSING, resolve_pointer
 from inspector.collections.results import AssertionResult, CallResult
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules, diff_json
 
-__all__ = ["json_equal", "json_type", "judge", "prune_ignored"]
+__all__ = ["json_equal", "json_type", "judge", "judge_call", "prune_ignored"]
 
 _MAX_SUBJECT: Final = 1_000_000  # characters a regex is run over (a hostile result is cut)
 
@@ -30,6 +31,17 @@ _MAX_SUBJECT: Final = 1_000_000  # characters a regex is run over (a hostile res
 def judge(assertion: Assertion, seen: CallResult) -> AssertionResult:
     """The verdict of `assertion` on the call's result so far."""
     return _JUDGES[type(assertion)](assertion, seen)
+
+
+def judge_call(call: SavedCall, seen: CallResult) -> list[AssertionResult]:
+    """Every assertion of `call` on what it gave; a call that says nothing of its outcome
+    is expected to end ok. Nothing is judged for a call that was not run."""
+    if seen.outcome.kind == "not-run":
+        return []
+    assertions = call.assertions
+    if not any(isinstance(a, OutcomeAssertion) for a in assertions):
+        assertions = (OutcomeAssertion("ok"), *assertions)
+    return [judge(a, seen) for a in assertions]
 
 
 def _short(value: Any, limit: int = 120) -> str:

@@ -42,6 +42,7 @@ __all__ = [
 
 MAX_FILE_BYTES: Final = 32 * 1024 * 1024
 MAX_CALLS: Final = 10_000
+ERAS: Final = ("legacy", "modern", "auto")
 JSON_TYPES: Final = ("string", "number", "integer", "boolean", "object", "array", "null")
 ASSERTION_KEYS: Final = (
     "outcome",
@@ -133,7 +134,7 @@ class _Reader:
     def collection(self, doc: Any) -> Collection:
         if not isinstance(doc, dict):
             self.fail(doc, "", "a collection is a JSON object with 'version' and 'calls'")
-        unknown = sorted(set(doc) - {"version", "name", "description", "calls"})
+        unknown = sorted(set(doc) - {"version", "name", "description", "era", "calls"})
         if unknown:
             self.fail(doc, "", f"unknown key(s) {', '.join(map(repr, unknown))}")
         version = doc.get("version")
@@ -150,12 +151,15 @@ class _Reader:
             self.fail(doc, "version", f"must be the number {FORMAT_VERSION}")
         name = self.string(doc, "name", doc.get("name", ""), "")
         description = self.string(doc, "description", doc.get("description", ""), "")
+        era = self.string(doc, "era", doc.get("era", ""), "")
+        if era not in ("", *ERAS):
+            self.fail(doc, "era", f"must be one of {', '.join(ERAS)} (got {era!r})")
         calls = doc.get("calls")
         if not isinstance(calls, list):
             self.fail(doc, "calls", "must be a list of saved calls")
         if len(calls) > MAX_CALLS:
             self.fail(calls, "calls", f"{len(calls):,} calls; at most {MAX_CALLS:,}")
-        out = Collection(name=name, description=description)
+        out = Collection(name=name, description=description, era=era)
         for i, node in enumerate(calls):
             call = self.call(node, f"calls[{i}]")
             if out.call(call.name) is not None:

@@ -150,8 +150,9 @@ def collection_from_session(recorded: RecordedSession, name: str = "") -> Sessio
     plus a catalog entry per tool in the last tools/list (listed, inputSchema unchanged)."""
     calls = extract_calls(recorded)
     answers = _answers_by_call(recorded, calls)
-    collection = Collection(name=name or recorded.path.stem)
-    conversion = SessionConversion(collection, recorded_era(recorded))
+    era = recorded_era(recorded)
+    collection = Collection(name=name or recorded.path.stem, era=era)
+    conversion = SessionConversion(collection, era)
     skipped: dict[str, int] = {}
     listed: dict[str, dict[str, Any]] = {}
     saved: list[SavedCall] = []

@@ -8,11 +8,10 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from inspector.collections.checks import judge
+from inspector.collections.checks import judge_call
 from inspector.collections.env_refs import UnsetVariable, resolve_env
 from inspector.collections.model import (
     Collection,
-    OutcomeAssertion,
     OutputSchemaAssertion,
     SavedAnswer,
     SavedCall,
@@ -86,11 +85,7 @@ class CollectionRunner:
                 seen.tool = listed.get(call.target)
         if call.kind != "catalog":
             await self._send(call, timeout, seen)
-        assertions = call.assertions
-        if not any(isinstance(a, OutcomeAssertion) for a in assertions):
-            assertions = (OutcomeAssertion("ok"), *assertions)  # ok unless the file says otherwise
-        if seen.outcome.kind != "not-run":
-            seen.assertions = [judge(a, seen) for a in assertions]
+        seen.assertions = judge_call(call, seen)
         return seen
 
     async def _send(self, call: SavedCall, timeout: float, seen: CallResult) -> None:
