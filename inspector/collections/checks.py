@@ -26,7 +26,6 @@ from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules, diff_json
 __all__ = ["json_equal", "json_type", "judge", "judge_call", "prune_ignored"]
 
 
-
 def judge(assertion: Assertion, seen: CallResult) -> AssertionResult:
     """The verdict of `assertion` on the call's result so far."""
     return _JUDGES[type(assertion)](assertion, seen)
