@@ -228,3 +228,17 @@ def test_from_session_refuses_bad_input(tmp_path: Path) -> None:
     assert target.read_text() == "keep me"
     proc = inspector("test", "--from-session", str(session_file), "--write", str(target), "--force")
     assert proc.returncode == 0 and "1 ping request(s) are not saved calls" in proc.stderr
+
+
+def test_a_saved_profile_names_the_server(tmp_path: Path) -> None:
+    collection = tmp_path / "c.json"
+    collection.write_text(
+        '{"version": 1, "era": "modern", "calls": [{"name": "echo", "kind": "tool",'
+        ' "tool": "echo", "arguments": {"message": "hi"},'
+        ' "assert": [{"pointer": "/content/0/text", "equals": "hi"}]}]}'
+    )
+    env = {"MCP_INSPECTOR_CONFIG_DIR": str(tmp_path / "config")}
+    proc = inspector("test", str(collection), "--profile", "Demo server", env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = inspector("test", str(collection), "--profile", "nobody", env=env)
+    assert proc.returncode == 2 and "no profile named 'nobody'" in proc.stderr

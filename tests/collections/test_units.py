@@ -138,3 +138,14 @@ def test_junit_writer_shared_by_check_and_test() -> None:
     cases = {c.get("name"): c for c in suite}
     assert cases["passes"].get("time") == "0.500"
     assert cases["fails"].find("failure").text == "long\ntext"  # type: ignore[union-attr]
+
+
+def test_the_demo_profile_runs_this_checkout_without_shadowing_the_stdlib() -> None:
+    from pathlib import Path
+
+    from inspector.settings.profiles import demo_profile
+
+    env = {e.name: e.value for e in demo_profile().stdio.env}
+    folder = Path(env["PYTHONPATH"])
+    assert (folder / "inspector" / "__init__.py").is_file()  # the folder holding the package
+    assert not (folder / "collections").exists()  # not inspector/ (its collections/ package)
