@@ -146,7 +146,7 @@ def _answers_by_call(
 def collection_from_session(recorded: RecordedSession, name: str = "") -> SessionConversion:
     """A collection of the session's calls (tools/call, resources/read, prompts/get,
     completion/complete), each with the recorded outcome and result as its assertions,
-    plus a catalog entry per tool in the last tools/list (listed, inputSchema unchanged)."""
+    then a catalog entry per tool in the last tools/list (listed, inputSchema unchanged)."""
     calls = extract_calls(recorded)
     answers = _answers_by_call(recorded, calls)
     era = recorded_era(recorded)
@@ -189,6 +189,10 @@ def collection_from_session(recorded: RecordedSession, name: str = "") -> Sessio
                 "write ${env:NAME} in its place in the collection"
             )
         saved.append(made)
+    for call_made in saved:
+        collection.add(call_made)
+    # The catalog entries last: a server that settles its tool list just after the
+    # handshake (list_changed) has done so by the time they run.
     for tool_name, tool in listed.items():
         asserts: list[Assertion] = [ToolExistsAssertion(True)]
         if isinstance(tool.get("inputSchema"), dict):
@@ -196,8 +200,6 @@ def collection_from_session(recorded: RecordedSession, name: str = "") -> Sessio
         collection.add(
             SavedCall(f"catalog: {tool_name}", "catalog", tool=tool_name, assertions=tuple(asserts))
         )
-    for call_made in saved:
-        collection.add(call_made)
     for method, count in sorted(skipped.items()):
         conversion.notes.append(f"{count} {method} request(s) are not saved calls; left out")
     return conversion

@@ -162,6 +162,8 @@ def test_server_everything(tmp_path: Path) -> None:
         ("tools/call", {"name": "get-sum", "arguments": {"a": 2, "b": 40}}),
         ("tools/call", {"name": "get-structured-content", "arguments": {"location": "New York"}}),
         ("prompts/get", {"name": "simple-prompt"}),
+        ("tools/call", {"name": "trigger-sampling-request", "arguments": {"prompt": "hi"}}),
+        ("tools/list", {}),  # after the sampling tools were added (list_changed)
     ]
     session_file = record(tmp_path / "s.jsonl", stdio_of(server), calls)
     collection = tmp_path / "everything.json"
@@ -170,6 +172,12 @@ def test_server_everything(tmp_path: Path) -> None:
     proc = inspector("test", str(collection), "--", *server)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "PASS  get-sum  ok" in proc.stdout and "PASS  catalog: echo  ok" in proc.stdout
+    # the sampling request was answered from the answer saved with the call
+    assert "PASS  trigger-sampling-request  ok" in proc.stdout
+    saved = json.loads(collection.read_text())
+    [sampling] = [c for c in saved["calls"] if c["name"] == "trigger-sampling-request"]
+    assert sampling["answers"][0]["method"] == "sampling/createMessage"
+    assert "forty-two" in json.dumps(sampling["assert"])
 
 
 def test_exit_codes_2_3_5(tmp_path: Path) -> None:
