@@ -59,6 +59,16 @@ From a session (`inspector.collections.from_session`)
     collection_from_session(read_session(path), name="") -> SessionConversion
         (.collection, .era "legacy"|"modern", .notes: what was left out and why)
 
+Save call (`inspector.collections.saving`)
+    saved_call_for(method, params, name=None, result=None, error=None, answers=(),
+                   snapshot=True, secrets={ENV: value}, other_secrets=(values,)) -> SavedCall
+        (tools/call, resources/read, prompts/get, completion/complete; else ValueError)
+    default_name(method, params) -> str
+    secrets_for_profile(profile, secret_store) -> CallSecrets(.named, .other)
+        (`inspector.collections.secrets`: the recorder's rules, for saved_call_for)
+    "Save session as test collection": from_session.save_session_as_collection(
+        session_path, collection_path, name="") -> SessionConversion
+
 Secrets (`inspector.collections.env_refs`)
     secret_refs(value, {ENV_NAME: secret}, (other secrets,)) -> value with `${env:NAME}`
     (or the redaction mark) in place of each secret, for arguments before saving;

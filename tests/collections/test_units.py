@@ -149,3 +149,44 @@ def test_the_demo_profile_runs_this_checkout_without_shadowing_the_stdlib() -> N
     folder = Path(env["PYTHONPATH"])
     assert (folder / "inspector" / "__init__.py").is_file()  # the folder holding the package
     assert not (folder / "collections").exists()  # not inspector/ (its collections/ package)
+
+
+def test_secrets_of_a_profile_for_save_call() -> None:
+    from inspector.collections.secrets import secrets_for_profile
+    from inspector.settings.profiles import (
+        EnvVar,
+        HeaderEntry,
+        HttpSettings,
+        Profile,
+        StdioSettings,
+    )
+
+    stdio = Profile(
+        name="s",
+        stdio=StdioSettings(
+            command="srv",
+            env=[
+                EnvVar(name="API_TOKEN", value="tok-123456789"),  # looks secret
+                EnvVar(name="PLAIN", value="visible-value"),
+            ],
+        ),
+    )
+    found = secrets_for_profile(stdio, None)
+    assert found.named == {"API_TOKEN": "tok-123456789"} and found.other == ()
+    call = saved_call_for(
+        "tools/call",
+        {"name": "t", "arguments": {"a": "tok-123456789", "b": "visible-value"}},
+        secrets=found.named,
+        other_secrets=found.other,
+    )
+    assert call.arguments == {"a": "${env:API_TOKEN}", "b": "visible-value"}
+    http = Profile(
+        name="h",
+        transport="http",
+        http=HttpSettings(
+            url="https://u:pass-word-9@example.com/mcp",
+            headers=[HeaderEntry(name="Authorization", value="Bearer abcdefghijkl")],
+        ),
+    )
+    found = secrets_for_profile(http, None)
+    assert found.named == {} and {"pass-word-9", "abcdefghijkl"} <= set(found.other)
