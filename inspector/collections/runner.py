@@ -172,6 +172,9 @@ class CollectionRunner:
                     on_result(result)
         finally:
             unsubscribe()
+            closed = self.session.closed
+            if closed is not None:
+                report.connection_lost = closed.reason
         return report
 
 

@@ -250,3 +250,34 @@ def test_a_saved_profile_names_the_server(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     proc = inspector("test", str(collection), "--profile", "nobody", env=env)
     assert proc.returncode == 2 and "no profile named 'nobody'" in proc.stderr
+
+
+MISBEHAVING = [PY, str(REPO / "tests" / "servers" / "misbehaving" / "server.py")]
+
+
+def _two_ok_calls(tmp_path: Path, tool: str = "ok") -> Path:
+    collection = tmp_path / "ok.json"
+    collection.write_text(
+        '{"version": 1, "calls": ['
+        f'{{"name": "first", "kind": "tool", "tool": "{tool}"}},'
+        '{"name": "second", "kind": "tool", "tool": "ok"}]}'
+    )
+    return collection
+
+
+@pytest.mark.parametrize(
+    ("mode", "tool", "code", "expect"),
+    [
+        ("garbage", "noisy", 0, "PASS  first  ok"),  # noise on stdout is not an answer
+        ("crash", "boom", 3, "FAIL  second  failed: "),  # the server died: unreachable now
+        ("exit-early", "ok", 3, ""),
+        ("hostile", "deep", 1, "FAIL  first  "),  # a bad answer fails only its call
+        ("hostile", "huge-progress", 0, "PASS  first  ok"),
+    ],
+)
+def test_misbehaving_servers(tmp_path: Path, mode: str, tool: str, code: int, expect: str) -> None:
+    collection = _two_ok_calls(tmp_path, tool)
+    proc = inspector("test", str(collection), "--timeout", "5", "--", *MISBEHAVING, "--mode", mode)
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    assert expect in proc.stdout
+    assert "Traceback" not in proc.stderr + proc.stdout
