@@ -64,6 +64,8 @@ Save call (`inspector.collections.saving`)
                    snapshot=True, secrets={ENV: value}, other_secrets=(values,)) -> SavedCall
         (tools/call, resources/read, prompts/get, completion/complete; else ValueError)
     default_name(method, params) -> str
+    answers.answers_during(frames, request_id) -> (SavedAnswer, ...)   the answers given to
+        the server's asks during that request (frames: TrafficRecords or session events)
     secrets_for_profile(profile, secret_store) -> CallSecrets(.named, .other)
         (`inspector.collections.secrets`: the recorder's rules, for saved_call_for)
     "Save session as test collection": from_session.save_session_as_collection(

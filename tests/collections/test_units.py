@@ -3,6 +3,7 @@ from a request, update snapshot, JUnit text that XML can carry."""
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -190,3 +191,42 @@ def test_secrets_of_a_profile_for_save_call() -> None:
     )
     found = secrets_for_profile(http, None)
     assert found.named == {} and {"pass-word-9", "abcdefghijkl"} <= set(found.other)
+
+
+class _F:
+    def __init__(self, direction: str, raw: str) -> None:
+        self.direction, self.raw = direction, raw
+
+
+def test_answers_during_a_request_in_both_eras_and_hostile_ids() -> None:
+    from inspector.collections.answers import answers_during
+    from inspector.collections.model import SavedAnswer
+
+    sampled = {"role": "assistant", "content": {"type": "text", "text": "x"}, "model": "m"}
+    ask = {"messages": [], "maxTokens": 5}
+    legacy = [
+        _F("out", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}'),
+        _F("in", '{"jsonrpc":"2.0","id":[1],"method":"roots/list"}'),  # unhashable id
+        _F("in", '{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":'
+                 + json.dumps(ask) + "}"),
+        _F("out", '{"jsonrpc":"2.0","id":"s1","result":' + json.dumps(sampled) + "}"),
+        _F("in", '{"jsonrpc":"2.0","id":"s2","method":"elicitation/create","params":{}}'),
+        _F("out", '{"jsonrpc":"2.0","id":"s2","error":{"code":-1,"message":"no thanks"}}'),
+        _F("in", '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'),
+        _F("in", "not json"),
+    ]  # fmt: skip
+    assert answers_during(legacy, 1) == (
+        SavedAnswer("sampling/createMessage", ask, sampled),
+        SavedAnswer("elicitation/create", {}, reject="no thanks"),
+    )
+    modern = [
+        _F("out", '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"a"}}'),
+        _F("in", '{"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required",'
+                 '"inputRequests":{"k":{"method":"sampling/createMessage","params":'
+                 + json.dumps(ask) + "}},\"requestState\":\"s\"}}"),
+        _F("out", '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"a",'
+                  '"inputResponses":{"k":' + json.dumps(sampled) + '},"requestState":"s"}}'),
+        _F("in", '{"jsonrpc":"2.0","id":8,"result":{"content":[]}}'),
+    ]  # fmt: skip
+    assert answers_during(modern, 7) == (SavedAnswer("sampling/createMessage", ask, sampled),)
+    assert answers_during(modern, 8) == ()
