@@ -48,8 +48,9 @@ Results (`inspector.collections.results`)
         .line() .failure_text() .to_json()
     AssertionResult: .assertion .label .passed .message .changes (recording.diff.Change:
         .path .kind .old .new .describe(); for a failed snapshot or inputSchema)
-    RunReport: .results .passed .failed .ok .unreachable .exit_code (0/1/3/5)
-        .summary() .to_json() .junit()
+    RunReport: .results .passed .failed .ok .unreachable .connection_lost
+        .exit_code (0/1/3/5) .summary() .to_json() .junit()
+        .changes_since(previous_report) -> {name: "broke" | "fixed" | "new"}
 
 Snapshots (`inspector.collections.snapshots`)
     update_call_snapshot(call, call_result, add=False) -> SavedCall

@@ -177,6 +177,19 @@ class RunReport:
             return EXIT_UNREACHABLE
         return EXIT_ASSERTION
 
+    def changes_since(self, previous: RunReport | None) -> dict[str, str]:
+        """What changed from `previous` (watch mode's strip): call name -> "broke" (passed
+        before, fails now), "fixed", "new" (not in the previous run). Unchanged calls are
+        left out."""
+        before = {r.name: r.passed for r in previous.results} if previous is not None else {}
+        out: dict[str, str] = {}
+        for result in self.results:
+            if result.name not in before:
+                out[result.name] = "new"
+            elif before[result.name] != result.passed:
+                out[result.name] = "fixed" if result.passed else "broke"
+        return out
+
     def summary(self) -> str:
         if self.unreachable is not None:
             return f"could not reach the server: {self.unreachable}"

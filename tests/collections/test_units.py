@@ -230,3 +230,18 @@ def test_answers_during_a_request_in_both_eras_and_hostile_ids() -> None:
     ]  # fmt: skip
     assert answers_during(modern, 7) == (SavedAnswer("sampling/createMessage", ask, sampled),)
     assert answers_during(modern, 8) == ()
+
+
+def test_changes_since_the_last_run() -> None:
+    a, b, c = (SavedCall(n, "tool", tool=n) for n in "abc")
+
+    def result(call: SavedCall, ok: bool) -> CallResult:
+        seen = CallResult(call, Outcome("ok" if ok else "isError"))
+        seen.assertions = [judge(OutcomeAssertion("ok"), seen)]
+        return seen
+
+    first = RunReport("x", [result(a, True), result(b, False)])
+    second = RunReport("x", [result(a, False), result(b, True), result(c, True)])
+    assert second.changes_since(first) == {"a": "broke", "b": "fixed", "c": "new"}
+    assert second.changes_since(second) == {}
+    assert first.changes_since(None) == {"a": "new", "b": "new"}
