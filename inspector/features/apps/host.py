@@ -68,6 +68,7 @@ class AppHost:
         self._result: dict[str, Any] | None = None
         self._cancelled: str | None = None
         self._delivered = False
+        self._result_sent = False
         self._next_id = 0
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -116,6 +117,7 @@ class AppHost:
         self._result = result
         if self.initialized:
             self._send_notification("ui/notifications/tool-result", result)
+            self._result_sent = True
 
     def cancel_call(self, reason: str) -> None:
         self._cancelled = reason
@@ -141,7 +143,9 @@ class AppHost:
             return
         dropped = self.budget.summary_due()
         if dropped:
-            self.flag(f"rate limit: {dropped} app messages were dropped unhandled (the log keeps the first)")
+            self.flag(
+                f"rate limit: {dropped} app messages dropped unhandled (the log has the first)"
+            )
         if len(text) > MAX_MESSAGE:
             head = text[:2000]
             self.services.report(
@@ -197,7 +201,14 @@ class AppHost:
         """Report dropped messages of a flood that has stopped (call about once a second)."""
         dropped = self.budget.summary_due()
         if dropped:
-            self.flag(f"rate limit: {dropped} app messages were dropped unhandled (the log keeps the first)")
+            self.flag(
+                f"rate limit: {dropped} app messages dropped unhandled (the log has the first)"
+            )
+
+    @property
+    def delivered(self) -> bool:
+        """The call's input went out, and its result too once there is one."""
+        return self._delivered and (self._result is None or self._result_sent)
 
     # ----------------------------------------------------------------- outputs
     def _deliver(self) -> None:
@@ -208,6 +219,7 @@ class AppHost:
         self._send_notification("ui/notifications/tool-input", {"arguments": self._arguments})
         if self._result is not None:
             self._send_notification("ui/notifications/tool-result", self._result)
+            self._result_sent = True
         elif self._cancelled is not None:
             self._send_notification("ui/notifications/tool-cancelled", {"reason": self._cancelled})
 

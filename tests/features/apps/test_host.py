@@ -219,7 +219,7 @@ async def test_a_flood_is_rate_limited_and_counted() -> None:
     assert len([e for e in services.events if e.kind == "log"]) == 20
     clock[0] = 2.0
     host.flush_dropped()
-    assert "80 app messages were dropped unhandled" in services.records[-1].raw
+    assert "80 app messages dropped unhandled" in services.records[-1].raw
 
 
 async def test_a_flood_of_requests_gets_errors() -> None:
