@@ -224,7 +224,10 @@ class AppView(QWidget):
         self.events.emit(event)
 
     def flag(self, text: str) -> None:
-        """A refusal or failure: a note row in the log and a problem in the tab."""
+        """A refusal or failure: a note row in the log and a problem in the tab. The
+        same text twice in a row (the shell's and the app's CSP both refuse) once."""
+        if self.problems and self.problems[-1] == text:
+            return
         self.server.report(app_note_record(f"app {self.resource.uri}: {text}"))
         self.on_event(AppEvent("problem", text))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from PySide6.QtWidgets import QMessageBox, QWidget
+from shiboken6 import isValid
 
 from inspector.features.apps.consent import ConsentQuestion, Decision
 
@@ -48,5 +49,5 @@ async def ask_consent(question: ConsentQuestion, parent: QWidget | None) -> Deci
     try:
         return await future
     finally:
-        if not future.done():
+        if not future.done() and isValid(box):  # cancelled (the view went): no answer
             box.close()

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QWidget
 
 from inspector.features.apps.csp import Category, NetworkPolicy
 from inspector.ui.apps.shell import BRIDGE_JS
+from inspector.ui.apps.webengine import prepare_sandbox
 
 __all__ = ["AppSurface"]
 
@@ -184,6 +185,7 @@ class AppSurface(QObject):
         on_crashed: Callable[[str], None],
     ) -> None:
         super().__init__(parent_widget)
+        prepare_sandbox()  # before the first WebEngine object (the context reads the flags)
         # No storage name: off the record. No parent: it must outlive its page (dispose).
         self.profile = QWebEngineProfile()
         self.profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)

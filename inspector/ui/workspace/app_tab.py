@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from inspector.features.apps.events import AppEvent
 from inspector.features.apps.meta import AppResource, AppResourceError, parse_app_resource
@@ -277,8 +278,9 @@ class AppTab(QWidget):
         try:
             await view.close_app()
         finally:
-            self.stack.removeWidget(view)
-            view.deleteLater()
+            if isValid(self) and isValid(view):  # the tab may have gone meanwhile
+                self.stack.removeWidget(view)
+                view.deleteLater()
 
     def _drop_view(self) -> None:
         view = self.view
