@@ -12,7 +12,8 @@ import logging
 import time
 from typing import Any, Final
 
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
@@ -31,7 +32,6 @@ from inspector.features.tool_calls import ToolCallRecord
 from inspector.session import SessionError
 from inspector.traffic.record import TrafficRecord
 from inspector.ui.apps.app_view import AppView
-from inspector.ui.controller.auth_opener import open_in_browser
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip, short
 from inspector.ui.widgets.theme import colors
@@ -80,11 +80,12 @@ class ControllerServerSide:
 
 
 def _open_link(url: str) -> bool:
-    try:
-        return open_in_browser(url)
-    except Exception:
-        log.info("could not open %s", url, exc_info=True)
+    """The system browser (or mail client): the host checked the scheme and the user said
+    yes. Not the OAuth opener: that would load the auth machinery (cold start)."""
+    qurl = QUrl(url, QUrl.ParsingMode.StrictMode)
+    if not qurl.isValid() or qurl.scheme().lower() not in ("http", "https", "mailto"):
         return False
+    return bool(QDesktopServices.openUrl(qurl))
 
 
 class AppTab(QWidget):
