@@ -12,8 +12,7 @@ EVERYTHING_JS = (
 )
 # An official MCP Apps example (ext-apps): one tool, get-time, with a ui:// app.
 BASIC_APP_JS = (
-    REPO
-    / ".peers/npm/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js"
+    REPO / ".peers/npm/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js"
 )
 SPEC_DIR = REPO.parent / "shared" / "spec"
 SERVERS = REPO / "tests" / "servers"

@@ -92,7 +92,7 @@ async def test_app_messages_are_saved_and_read_back_with_their_directions(
     assert answer is not None and answer.direction == "to-app" and answer.kind == "response"
     invalid = next(e for e in rows if e.kind == "invalid")
     assert invalid.note and "invalid JSON-RPC" in invalid.note
-    assert DIRECTION_ARROWS["from-app"] == "app→host" and DIRECTION_ARROWS["to-app"] == "host→app"
+    assert DIRECTION_ARROWS["from-app"] == "app→" and DIRECTION_ARROWS["to-app"] == "→app"
 
 
 def test_an_unknown_direction_in_an_old_or_foreign_file_reads_as_none(tmp_path: Path) -> None:

@@ -240,6 +240,7 @@ async def take_screenshot(
             _say(f"error: {problem}")
             return EXIT_TIMEOUT if "timed out" in problem else EXIT_USAGE
     if tab == "traffic":
+        _select_app_result(window)
         window.centre.setCurrentWidget(window.log_panel)
         await asyncio.sleep(0.15)  # let it lay out and paint on the loop
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -248,6 +249,15 @@ async def take_screenshot(
         return EXIT_USAGE
     _say(f"saved {path}")
     return EXIT_OK
+
+
+def _select_app_result(window: MainWindow) -> None:
+    """An MCP App was opened: its tool result, as sent to the app, is the telling row."""
+    window.log_panel.model.flush()
+    for entry in reversed(window.traffic.entries):
+        if entry.direction == "to-app" and entry.method == "ui/notifications/tool-result":
+            window.log_panel.select_entry(entry.index)
+            return
 
 
 async def _settle(window: MainWindow) -> None:
