@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,10 +19,18 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from inspector.features.apps.consent import ConsentQuestion, Decision
 from inspector.ui.apps.consent_dialog import ask_consent
 from inspector.ui.apps.webengine import webengine_available
-from tests.helpers.gui import run, until
+from tests.helpers.gui import make_controller, run, until
 from tests.helpers.peers import PY, REPO, subprocess_env
 
 pytestmark = pytest.mark.timeout(150)
+
+
+@pytest.fixture
+def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[Any]:
+    c = make_controller(tmp_path)
+    yield c
+    run(loop, c.shutdown())
+
 
 needs_webengine = pytest.mark.skipif(
     not webengine_available(),
@@ -90,5 +100,51 @@ def test_consent_dialog_asks_and_answers(
         box.reject()
         assert await link is Decision.DENY
         parent.close()
+
+    run(loop, scenario(), timeout=30)
+
+
+def test_without_webengine_the_tab_says_how_and_shows_the_source(
+    loop: asyncio.AbstractEventLoop, controller: Any
+) -> None:
+    """In-process (no QtWebEngine is loaded): the App tab reads the resource, says how to
+    get the extra and shows the HTML; the session goes on."""
+    from inspector.ui.apps.webengine import INSTALL_HINT
+    from inspector.ui.workspace.views import register_all
+    from inspector.ui.workspace.workspace import ItemPage
+    from tests.helpers.gui import connected, python_profile
+
+    profile = python_profile(
+        "hostile", str(REPO / "tests" / "servers" / "apps" / "hostile_app_server.py")
+    )
+
+    async def scenario() -> None:
+        await connected(controller, profile, listed=("tools", "resources"))
+        register_all()
+        item = controller.catalog.tools.find("garbage")
+        page = ItemPage(item, controller)
+        tab = page.app_tab
+        assert tab is not None and page.tabs.tabText(page.tabs.indexOf(tab)) == "App"
+        assert controller.catalog.tools.find("echo") is not None
+        echo_page = ItemPage(controller.catalog.tools.find("echo"), controller)
+        assert echo_page.app_tab is None  # no ui:// resource, no App tab
+        tab.use_webengine = False
+        page.resize(800, 600)
+        page.show()
+        page.tabs.setCurrentWidget(tab)
+        record = page.action.send()
+        assert record is not None
+        await until(lambda: tab.view is not None, f"the fallback ({tab.status.text()})")
+        view = tab.view
+        assert view is not None and view.source is not None
+        assert "hostile app: garbage" in view.source.toPlainText()
+        assert "QtWebEngine missing" in tab.status.text()
+        assert INSTALL_HINT.split(":")[0] in view.findChild(QWidget, "appInstallHint").text()
+        tab.reload()
+        await until(lambda: tab.view is not None and tab.view is not view, "the reload")
+        assert controller.connected
+        page.dispose()
+        page.deleteLater()
+        echo_page.deleteLater()
 
     run(loop, scenario(), timeout=30)

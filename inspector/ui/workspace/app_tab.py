@@ -103,6 +103,7 @@ class AppTab(QWidget):
         self._off_record: Any = None
         self.link_opener = _open_link
         self.confirm: Any = None  # tests: an async (question) -> Decision
+        self.use_webengine: bool | None = None  # None: when installed (tests force False)
 
         self.status = PlainLabel(f"App {uri}: run the tool to see it.", wrap=True)
         self.status.setObjectName("appStatus")
@@ -233,6 +234,7 @@ class AppTab(QWidget):
             self.item.raw,
             open_link=self.link_opener,
             confirm=self.confirm,
+            use_webengine=self.use_webengine,
         )
         view.events.connect(self._on_event)
         self.view = view
