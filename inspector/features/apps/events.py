@@ -12,7 +12,7 @@ from inspector.traffic.record import TrafficRecord
 __all__ = ["AppEvent", "AppServices", "EventKind", "RpcFailure"]
 
 EventKind: TypeAlias = Literal[
-    "initialized", "size", "message", "log", "teardown", "problem", "context"
+    "initialized", "size", "message", "log", "teardown", "problem", "context", "sent"
 ]
 
 

@@ -116,8 +116,7 @@ class AppHost:
     def set_result(self, result: dict[str, Any]) -> None:
         self._result = result
         if self.initialized:
-            self._send_notification("ui/notifications/tool-result", result)
-            self._result_sent = True
+            self._send_result(result)
 
     def cancel_call(self, reason: str) -> None:
         self._cancelled = reason
@@ -217,11 +216,18 @@ class AppHost:
             return
         self._delivered = True
         self._send_notification("ui/notifications/tool-input", {"arguments": self._arguments})
+        self.services.event(AppEvent("sent", "the tool input went to the app"))
         if self._result is not None:
-            self._send_notification("ui/notifications/tool-result", self._result)
-            self._result_sent = True
+            self._send_result(self._result)
         elif self._cancelled is not None:
             self._send_notification("ui/notifications/tool-cancelled", {"reason": self._cancelled})
+            self.services.event(AppEvent("sent", f"the call failed: {self._cancelled}"))
+
+    def _send_result(self, result: dict[str, Any]) -> None:
+        self._send_notification("ui/notifications/tool-result", result)
+        self._result_sent = True
+        error = " (isError)" if result.get("isError") is True else ""
+        self.services.event(AppEvent("sent", f"the tool result went to the app{error}"))
 
     def initialize_result(self, params: dict[str, Any]) -> dict[str, Any]:
         self.initialize_seen = True

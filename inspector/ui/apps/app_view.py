@@ -212,6 +212,11 @@ class AppView(QWidget):
             log.debug("no event loop for the handshake timer")
 
     def _console(self, level: int, message: str) -> None:
+        """The page's console: errors and refusals are problems (and note rows); the rest
+        is shown in the tab only (an app's own debug output)."""
+        if level < _CONSOLE_WARNING:
+            self.on_event(AppEvent("log", f"console: {message[:500]}"))
+            return
         if level >= _CONSOLE_WARNING:
             lowered = message.lower()
             blocked = "refused" in lowered or "blocked" in lowered or "sandbox" in lowered

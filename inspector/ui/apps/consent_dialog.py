@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 from shiboken6 import isValid
 
@@ -18,7 +19,7 @@ async def ask_consent(question: ConsentQuestion, parent: QWidget | None) -> Deci
     box.setObjectName("appConsentDialog")
     box.setIcon(QMessageBox.Icon.Question)
     box.setWindowTitle(question.title)
-    box.setTextFormat(box.textFormat().PlainText)
+    box.setTextFormat(Qt.TextFormat.PlainText)  # the URL, the tool name: app text
     box.setText(question.text)
     allow = box.addButton("Allow once", QMessageBox.ButtonRole.AcceptRole)
     always = (

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from PySide6.QtCore import Property, QFile, QIODevice, QObject, QUrl, Signal, Slot
+from PySide6.QtCore import Property, QFile, QIODevice, QObject, Qt, QUrl, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import (
     QWebEnginePage,
@@ -221,7 +221,7 @@ class AppSurface(QObject):
         self.view = QWebEngineView(parent_widget)
         self.view.setObjectName("appWebView")
         self.view.setPage(self.page)
-        self.view.setContextMenuPolicy(self.view.contextMenuPolicy().NoContextMenu)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)
         self.page.setHtml(shell)
 
     def _deny(self, permission: Any) -> None:

@@ -53,10 +53,10 @@ _DIRECTIONS: Final = (
 _APP_DIRECTIONS: Final = frozenset({"from-app", "to-app"})
 _COLUMN_WIDTHS: Final = {
     COL_TIME: 92,
-    COL_DIR: 50,  # "→", "←", or an MCP App's "app→" / "→app"
+    COL_DIR: 48,  # "→", "←", or an MCP App's "app→" / "→app"
     COL_KIND: 92,
     COL_ID: 36,
-    COL_METHOD: 180,  # MCP Apps methods are long (ui/notifications/tool-result)
+    COL_METHOD: 138,
     COL_SUMMARY: 200,
     COL_SIZE: 56,
     COL_LATENCY: 68,

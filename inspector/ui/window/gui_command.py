@@ -30,6 +30,7 @@ from inspector.storage.paths import config_dir, sessions_dir, settings_path
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.recording.recording_settings import load_recording_settings
+from inspector.ui.traffic.traffic_model import COL_METHOD
 from inspector.ui.widgets.app_resources import app_icon
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.event_loop import run_qt_async
@@ -252,11 +253,14 @@ async def take_screenshot(
 
 
 def _select_app_result(window: MainWindow) -> None:
-    """An MCP App was opened: its tool result, as sent to the app, is the telling row."""
-    window.log_panel.model.flush()
+    """An MCP App was opened: its tool result, as sent to the app, is the telling row (and
+    the app's long method names are shown whole)."""
+    panel = window.log_panel
+    panel.model.flush()
     for entry in reversed(window.traffic.entries):
         if entry.direction == "to-app" and entry.method == "ui/notifications/tool-result":
-            window.log_panel.select_entry(entry.index)
+            panel.table.resizeColumnToContents(COL_METHOD)
+            panel.select_entry(entry.index)
             return
 
 
