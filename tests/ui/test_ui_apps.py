@@ -8,6 +8,7 @@ apps_scenarios.py says why). Skipped without QtWebEngine (the `apps` extra)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -148,3 +149,55 @@ def test_without_webengine_the_tab_says_how_and_shows_the_source(
         echo_page.deleteLater()
 
     run(loop, scenario(), timeout=30)
+
+
+@needs_webengine
+def test_screenshot_mode_shows_the_app_after_the_call_and_records_its_messages(
+    tmp_path: Path,
+) -> None:
+    """`gui --open tool:get-time --call-args {} --screenshot` against the official example:
+    the PNG shows the App tab once the app has the result; the session file (recording is
+    on by default) has the app's ui/initialize and the tool result sent to it."""
+    import os
+    import shutil
+
+    from PySide6.QtGui import QImage
+
+    from inspector.recording.reader import read_session
+    from tests.helpers.peers import BASIC_APP_JS
+
+    node = shutil.which("node")
+    if node is None or not BASIC_APP_JS.exists():
+        pytest.skip("server-basic-vanillajs is not installed (scripts/install-peers.sh)")
+    out = tmp_path / "app.png"
+    env = {
+        **os.environ,
+        **subprocess_env(),
+        "QT_QPA_PLATFORM": "offscreen",
+        "MCP_INSPECTOR_CONFIG_DIR": str(tmp_path / "config"),
+        "MCP_INSPECTOR_DATA_DIR": str(tmp_path / "data"),
+    }
+    argv = [PY, "-m", "inspector", "gui", "--stdio", f"{node} {BASIC_APP_JS} --stdio"]
+    argv += ["--open", "tool:get-time", "--call-args", "{}", "--screenshot", str(out)]
+    done = subprocess.run(
+        [*argv, "--timeout", "60"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    image = QImage(str(out))
+    assert image.width() >= 1000 and image.height() >= 600
+    files = sorted((tmp_path / "data").rglob("*.jsonl"))
+    assert files, list((tmp_path / "data").rglob("*"))
+    saved = read_session(files[-1])
+    app = [
+        (e.direction, e.kind, json.loads(e.raw).get("method"))
+        for e in saved.frames()
+        if e.direction in ("from-app", "to-app")
+    ]
+    assert ("from-app", "request", "ui/initialize") in app
+    assert ("to-app", "response", None) in app
+    assert ("to-app", "notification", "ui/notifications/tool-result") in app
