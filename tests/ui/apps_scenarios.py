@@ -283,9 +283,9 @@ async def consent(controller: ConnectionController) -> None:
 
 
 async def interceptor(_controller: ConnectionController) -> None:
-    """The request interceptor alone (a page without any CSP): what the resource's
-    _meta.ui.csp does not declare is blocked and reported with the reason; what it
-    declares goes out; file:// never."""
+    """The request interceptor and the navigation rule alone (a page without any CSP): what
+    the resource's _meta.ui.csp does not declare is blocked and reported with the reason;
+    what it declares goes out; file:// never; the frame cannot navigate away."""
     from PySide6.QtWidgets import QWidget
 
     from inspector.features.apps.csp import NetworkPolicy
@@ -297,7 +297,8 @@ async def interceptor(_controller: ConnectionController) -> None:
     page = (
         "<img src='https://images.example.net/p.png'><img src='http://127.0.0.1:9/ok.png'>"
         "<img src='file:///etc/hostname'>"
-        "<script>fetch('https://api.example.com/data').catch(() => {})</script>"
+        "<script>fetch('https://api.example.com/data').catch(() => {});"
+        "setTimeout(() => { location.href = 'https://example.com/away'; }, 300);</script>"
     )
     refused: list[str] = []
     host = QWidget()
@@ -327,6 +328,13 @@ async def interceptor(_controller: ConnectionController) -> None:
     fetch = next(r for r in refused if "api.example.com" in r)
     assert "connectDomains" in fetch, fetch
     assert not any("127.0.0.1:9" in r for r in refused), refused
+    # No CSP either to stop it: the frame's navigation is refused by the page itself.
+    await until(
+        lambda: any(
+            "navigation of the app's frame to https://example.com/away" in r for r in refused
+        ),
+        f"the refused navigation ({refused})",
+    )
     surface.dispose()
 
 
