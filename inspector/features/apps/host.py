@@ -154,22 +154,22 @@ class AppHost:
             return
         frame = _parse(text)
         if isinstance(frame, Invalid):
-            self.services.report(app_record("from-app", text))
+            self.services.report(app_record("from-app", text, frame=frame))
             self.problem(f"invalid JSON-RPC from the app: {frame.reason}")
             if frame.id is not None:
                 self._send_error(frame.id, -32600, f"invalid request: {frame.reason}")
             return
         if isinstance(frame, Request):
             note = None if self.may_request(frame.method) else "before ui/initialize"
-            self.services.report(app_record("from-app", text, note))
+            self.services.report(app_record("from-app", text, note, frame))
             self._spawn(self._requests.answer(frame))
         elif isinstance(frame, Notification):
-            self.services.report(app_record("from-app", text))
+            self.services.report(app_record("from-app", text, frame=frame))
             self._requests.notified(frame)
         elif isinstance(frame, Response | ErrorResponse):
             waiter = self._waiting.pop(frame.id, None) if isinstance(frame.id, int) else None
             note = None if waiter is not None else "answers no request of the host"
-            self.services.report(app_record("from-app", text, note))
+            self.services.report(app_record("from-app", text, note, frame))
             if waiter is not None and not waiter.done():
                 if isinstance(frame, Response):
                     waiter.set_result(frame.result if isinstance(frame.result, dict) else {})

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Final
 
-from inspector.protocol.jsonrpc import Invalid, parse_frame
+from inspector.protocol.jsonrpc import Invalid, ParsedFrame, parse_frame
 from inspector.traffic.record import Direction, TrafficRecord, kind_of
 
 __all__ = ["APP_TRANSPORT", "app_note_record", "app_record"]
@@ -15,8 +15,15 @@ __all__ = ["APP_TRANSPORT", "app_note_record", "app_record"]
 APP_TRANSPORT: Final = "app"
 
 
-def app_record(direction: Direction, text: str, note: str | None = None) -> TrafficRecord:
-    frame = parse_frame(text)
+def app_record(
+    direction: Direction,
+    text: str,
+    note: str | None = None,
+    frame: ParsedFrame | None = None,
+) -> TrafficRecord:
+    """A row for one message; `frame` when the caller already parsed `text`."""
+    if frame is None:
+        frame = parse_frame(text)
     if isinstance(frame, Invalid) and note is None:
         note = f"invalid JSON-RPC from the app: {frame.reason}"
     return TrafficRecord(
