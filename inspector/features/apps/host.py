@@ -205,6 +205,11 @@ class AppHost:
             )
 
     @property
+    def call(self) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """The arguments and result this app was given (None: not yet)."""
+        return self._arguments, self._result
+
+    @property
     def delivered(self) -> bool:
         """The call's input went out, and its result too once there is one."""
         return self._delivered and (self._result is None or self._result_sent)

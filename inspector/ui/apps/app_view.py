@@ -8,7 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QEvent, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
@@ -251,10 +251,24 @@ class AppView(QWidget):
     # ------------------------------------------------------------------ life
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
-        self._resize.start()
+        if self.host.initialized:
+            self._resize.start()  # tell the app, once the resizing settles
+        else:  # not told yet: ui/initialize's answer carries the size
+            self.context.width, self.context.max_height = self._container()
+
+    def _container(self) -> tuple[int, int]:
+        view = self.surface.view if self.surface is not None else self
+        return max(1, view.width()), max(1, view.height())
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # light/dark switched: tell the app
+            variables = {k: v for k, v in _css_variables().items() if v}
+            self.host.change_context(theme="dark" if is_dark() else "light", styles=variables)
 
     def _size_changed(self) -> None:
-        self.host.change_context(width=max(1, self.width()), max_height=max(1, self.height()))
+        width, height = self._container()
+        self.host.change_context(width=width, max_height=height)
 
     def reload(self) -> None:
         """The page again from the resource, with a fresh host (the call is sent again)."""
@@ -265,8 +279,9 @@ class AppView(QWidget):
         self.host = AppHost(
             self.resource, _Services(self, self.server), self._send, self.context, old.enforced
         )
-        if old._arguments is not None:
-            self.host.set_call(old._arguments, old._result, self.context.call_id)
+        arguments, result = old.call
+        if arguments is not None:
+            self.host.set_call(arguments, result, self.context.call_id)
         self.surface.bridge.posted.disconnect()
         self.surface.bridge.posted.connect(self.host.receive)
         self._flush.timeout.disconnect()
