@@ -143,6 +143,13 @@ def test_without_webengine_the_tab_says_how_and_shows_the_source(
         assert INSTALL_HINT.split(":")[0] in view.findChild(QWidget, "appInstallHint").text()
         tab.reload()
         await until(lambda: tab.view is not None and tab.view is not view, "the reload")
+        # A call card's "Show in App": that call, in the App tab.
+        page.tabs.setCurrentIndex(0)
+        await until(lambda: not record.running, "the call to finish")
+        card = page.action.cards[0]
+        assert card.app_button is not None
+        card.app_button.click()
+        assert page.tabs.currentWidget() is tab and tab.record is record
         assert controller.connected
         page.dispose()
         page.deleteLater()
