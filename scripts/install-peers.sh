@@ -14,7 +14,8 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 mkdir -p .peers/npm
 if ! cmp -s peers/package-lock.json .peers/npm/package-lock.json ||
-    [ ! -d .peers/npm/node_modules/@modelcontextprotocol/server-everything ]; then
+    [ ! -d .peers/npm/node_modules/@modelcontextprotocol/server-everything ] ||
+    [ ! -d .peers/npm/node_modules/@modelcontextprotocol/server-basic-vanillajs ]; then
     echo "peers: installing npm peers into .peers/npm" >&2
     cp peers/package.json peers/package-lock.json .peers/npm/
     (cd .peers/npm && npm ci --no-audit --no-fund --loglevel=error >/dev/null)

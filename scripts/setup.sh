@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Create .venv and install the app with its test extras. Idempotent: re-runs only
-# when pyproject.toml changed. Usage: scripts/setup.sh
+# Create .venv and install the app with its test extras and the apps extra (QtWebEngine,
+# for MCP Apps). Idempotent: re-runs only when pyproject.toml changed. Usage: scripts/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +26,7 @@ fi
 if [ ! -f "$stamp" ]; then
     echo "setup: installing Python packages into .venv" >&2
     .venv/bin/python -m pip install --quiet --upgrade pip 2>&1 | grep -v "is ignored" || true
-    .venv/bin/python -m pip install --quiet -e ".[test,models]" 2>&1 | grep -v "is ignored" || true
+    .venv/bin/python -m pip install --quiet -e ".[test,models,apps]" 2>&1 | grep -v "is ignored" || true
     .venv/bin/python -c "import inspector, PySide6, qasync, httpx, pydantic, mcp, openai, anthropic" \
         || { echo "error: the Python install failed" >&2; exit 1; }
     rm -f .venv/.installed-*

@@ -32,7 +32,7 @@ from inspector.recording.reader import RecordedEvent, RecordedSession
 from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
-from inspector.traffic.record import KINDS, EntryKind, TrafficRecord, kind_of
+from inspector.traffic.record import DIRECTIONS, KINDS, EntryKind, TrafficRecord, kind_of
 from inspector.transports.base import HttpExchange
 
 __all__ = ["OfflineLoader", "OfflineSession", "RecordedAction", "load_offline", "ready_of"]
@@ -209,7 +209,7 @@ class OfflineLoader:
     def _on_frame(self, event: RecordedEvent) -> None:
         data = event.data
         raw = event.raw
-        direction = event.direction if event.direction in ("in", "out") else ""
+        direction = event.direction if event.direction in DIRECTIONS else ""
         truncated = data.get("truncated") is True
         frame = parse_frame(raw)
         if truncated and not isinstance(frame, Invalid):
@@ -308,7 +308,7 @@ class OfflineLoader:
     def _on_model(self, event: RecordedEvent) -> None:
         """An exchange with a model provider (sampling answered by a model): its own rows."""
         note = event.data.get("note")
-        direction = event.direction if event.direction in ("in", "out") else ""
+        direction = event.direction if event.direction in DIRECTIONS else ""
         self._row(
             event,
             "model",

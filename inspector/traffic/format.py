@@ -24,7 +24,13 @@ __all__ = [
     "summarize",
 ]
 
-DIRECTION_ARROWS: Final = {"out": "→", "in": "←", "": ""}
+DIRECTION_ARROWS: Final = {
+    "out": "→",
+    "in": "←",
+    "": "",
+    "from-app": "app→",  # an MCP App's message to the host (features/apps)
+    "to-app": "→app",  # the host's message to the app
+}
 _SUMMARY_LIMIT: Final = 200
 _PARSE_LIMIT: Final = 256 * 1024  # bigger frames are summarized without parsing
 _CLI_METHODS: Final = frozenset(CLI_METHODS)

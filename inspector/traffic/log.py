@@ -29,7 +29,9 @@ from inspector.protocol.jsonrpc import (
 )
 from inspector.traffic.filter import TrafficFilter, caseless_key, text_hit
 from inspector.traffic.record import (
+    DIRECTIONS,
     KINDS,
+    OPPOSITE,
     Direction,
     EntryKind,
     TrafficRecord,
@@ -42,7 +44,7 @@ __all__ = ["TrafficEntry", "TrafficLog"]
 _NO_ID: Final = -(2**63)  # msg_id column: no id
 _OTHER_ID: Final = -(2**63) + 1  # msg_id column: see the sparse map (strings, huge ints)
 _NAN: Final = math.nan
-_DIRECTIONS: Final[tuple[Direction, ...]] = ("", "out", "in")
+_DIRECTIONS: Final[tuple[Direction, ...]] = DIRECTIONS
 _DIRECTION_CODE: Final[dict[str, int]] = {d: i for i, d in enumerate(_DIRECTIONS)}
 _KIND_CODE: Final[dict[str, int]] = {k: i for i, k in enumerate(KINDS)}
 _OUT: Final = _DIRECTION_CODE["out"]
@@ -446,7 +448,7 @@ class TrafficLog:
         )
         if not is_answer or msg_id is None:
             return -1
-        request_dir: Direction = "out" if direction == "in" else "in"
+        request_dir: Direction = OPPOSITE[direction]
         idx = self._open.pop((request_dir, msg_id), None)
         if idx is None:
             return -1

@@ -11,7 +11,9 @@ from inspector.protocol.jsonrpc import ErrorResponse, Notification, ParsedFrame,
 from inspector.transports.base import HttpExchange
 
 __all__ = [
+    "DIRECTIONS",
     "KINDS",
+    "OPPOSITE",
     "Direction",
     "EntryKind",
     "TrafficBatchObserver",
@@ -20,7 +22,18 @@ __all__ = [
     "kind_of",
 ]
 
-Direction: TypeAlias = Literal["out", "in", ""]
+# "out"/"in": to/from the server. "from-app"/"to-app": an MCP App's postMessage JSON-RPC with
+# the host (the app view's messages, never sent to the server; features/apps).
+Direction: TypeAlias = Literal["out", "in", "", "from-app", "to-app"]
+DIRECTIONS: Final[tuple[Direction, ...]] = ("", "out", "in", "from-app", "to-app")
+# A response travels the other way from its request.
+OPPOSITE: Final[dict[str, Direction]] = {
+    "out": "in",
+    "in": "out",
+    "from-app": "to-app",
+    "to-app": "from-app",
+    "": "",
+}
 EntryKind: TypeAlias = Literal[
     "request", "response", "error", "notification", "invalid", "stderr", "http", "note", "model"
 ]

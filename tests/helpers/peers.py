@@ -10,6 +10,10 @@ PY = sys.executable
 EVERYTHING_JS = (
     REPO / ".peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 )
+# An official MCP Apps example (ext-apps): one tool, get-time, with a ui:// app.
+BASIC_APP_JS = (
+    REPO / ".peers/npm/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js"
+)
 SPEC_DIR = REPO.parent / "shared" / "spec"
 SERVERS = REPO / "tests" / "servers"
 FIXTURES = REPO / "tests" / "fixtures"

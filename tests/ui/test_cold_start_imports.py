@@ -12,7 +12,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 # What a window against a stdio server does not use at start.
-_HEAVY = ("httpx", "httpcore", "joserfc", "inspector.auth", "keyring")
+_HEAVY = (
+    "httpx",
+    "httpcore",
+    "joserfc",
+    "inspector.auth",
+    "keyring",
+    "PySide6.QtWebEngineCore",  # MCP Apps: loaded only when an App tab renders one
+)
 
 _LOADED = """
 import json, sys

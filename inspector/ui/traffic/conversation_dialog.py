@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.traffic.format import DIRECTION_ARROWS
 from inspector.traffic.rounds import RequestRounds, conversation_text
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.screen_fit import fit_to_screen
@@ -55,7 +56,7 @@ class ConversationDialog(QDialog):
         self.list = QListWidget()
         for i in self.indices:
             entry = log.entries[i]
-            arrow = "→" if entry.direction == "out" else "←"
+            arrow = DIRECTION_ARROWS.get(entry.direction, "")
             item = QListWidgetItem(
                 f"#{i} {arrow} {entry.kind} id {entry.msg_id!r} · {rounds.mark(i)}"
             )

@@ -42,13 +42,21 @@ from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["TrafficLogPanel"]
 
-_DIRECTIONS: Final = (("All directions", None), ("→ sent", "out"), ("← received", "in"))
+_DIRECTIONS: Final = (
+    ("All directions", None),
+    ("→ sent", "out"),
+    ("← received", "in"),
+    ("app ↔ host (MCP Apps)", "app"),  # both directions of an app's postMessage JSON-RPC
+    ("app→host", "from-app"),
+    ("host→app", "to-app"),
+)
+_APP_DIRECTIONS: Final = frozenset({"from-app", "to-app"})
 _COLUMN_WIDTHS: Final = {
     COL_TIME: 92,
-    COL_DIR: 24,
+    COL_DIR: 48,  # "→", "←", or an MCP App's "app→" / "→app"
     COL_KIND: 92,
     COL_ID: 36,
-    COL_METHOD: 130,
+    COL_METHOD: 138,
     COL_SUMMARY: 200,
     COL_SIZE: 56,
     COL_LATENCY: 68,
@@ -227,7 +235,13 @@ class TrafficLogPanel(QWidget):
         direction = self.direction_combo.currentData()
         checked = frozenset(k for k, a in self.kind_actions.items() if a.isChecked())
         return TrafficFilter(
-            directions=frozenset({direction}) if direction else None,
+            directions=(
+                _APP_DIRECTIONS
+                if direction == "app"
+                else frozenset({direction})
+                if direction
+                else None
+            ),
             kinds=None if len(checked) == len(KINDS) else checked,
             method=self.method_edit.text().strip(),
             text=self.text_edit.text(),

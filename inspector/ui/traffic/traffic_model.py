@@ -250,7 +250,7 @@ class TrafficLogModel(BatchedTableModel):
 
     def _foreground(self, entry: TrafficEntry, col: int) -> QBrush | None:
         if col == COL_DIR:
-            return self._brush("out" if entry.direction == "out" else "incoming")
+            return self._brush("out" if entry.direction in ("out", "to-app") else "incoming")
         if col == COL_KIND and went_wrong(entry):
             return self._brush("error")
         if col == COL_KIND and self.lint is not None and self.lint.has(entry.index):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 import qasync
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
 __all__ = ["ensure_application", "run_qt_async"]
@@ -26,6 +27,9 @@ def ensure_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if isinstance(app, QApplication):
         return app
+    # QtWebEngine (an MCP App, loaded later and only then) wants shared GL contexts set
+    # before the application exists; setting the flag costs nothing.
+    QCoreApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
     app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName("mcp-inspector-qt")
     app.setOrganizationName("mcp-inspector-qt")

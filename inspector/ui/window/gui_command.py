@@ -29,6 +29,7 @@ from inspector.storage.paths import config_dir, sessions_dir, settings_path
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.recording.recording_settings import load_recording_settings
+from inspector.ui.traffic.traffic_model import COL_METHOD
 from inspector.ui.widgets.app_resources import app_icon
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.window.event_loop import run_qt_async
@@ -288,6 +289,7 @@ async def take_screenshot(
             _say(f"error: {problem}")
             return EXIT_TIMEOUT if "timed out" in problem else EXIT_USAGE
     if tab == "traffic":
+        _select_app_result(window)
         window.centre.setCurrentWidget(window.log_panel)
         await asyncio.sleep(0.15)  # let it lay out and paint on the loop
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -301,6 +303,18 @@ async def take_screenshot(
     else:
         _say(f"saved {path}")
     return EXIT_OK
+
+
+def _select_app_result(window: MainWindow) -> None:
+    """An MCP App was opened: its tool result, as sent to the app, is the telling row (and
+    the app's long method names are shown whole)."""
+    panel = window.log_panel
+    panel.model.flush()
+    for entry in reversed(window.traffic.entries):
+        if entry.direction == "to-app" and entry.method == "ui/notifications/tool-result":
+            panel.table.resizeColumnToContents(COL_METHOD)
+            panel.select_entry(entry.index)
+            return
 
 
 async def _settle(window: MainWindow) -> None:

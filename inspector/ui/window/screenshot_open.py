@@ -16,6 +16,7 @@ from inspector.ui.window.main_window import MainWindow
 
 __all__ = ["Opening", "open_and_run", "parse_open"]
 
+_APP_PAINT: Final = 0.8  # seconds for an app to draw the result it was sent
 _KINDS: Final[dict[str, CatalogKind]] = {
     "tool": "tools",
     "resource": "resources",
@@ -86,7 +87,27 @@ async def open_and_run(window: MainWindow, opening: Opening, deadline: float) ->
     form = getattr(action, "form", None)
     if form is not None and opening.arguments:
         form.set_values(opening.arguments)
-    return await _run(action, opening, deadline)
+    problem = await _run(action, opening, deadline)
+    app_tab = getattr(page, "app_tab", None)
+    if problem is None and app_tab is not None:
+        problem = await _show_app(page, app_tab, deadline)
+    return problem
+
+
+async def _show_app(page: Any, app_tab: Any, deadline: float) -> str | None:
+    """A tool with an MCP App: show its App tab once the app has the result (its
+    ui/notifications/initialized came and the result went out), bounded by the deadline."""
+    page.tabs.setCurrentWidget(app_tab)
+    if not await _wait(lambda: app_tab.view is not None, deadline):
+        return f"the app was not rendered: {app_tab.status.text()}"
+    view = app_tab.view
+    if not view.webengine:
+        await asyncio.sleep(0.3)
+        return None
+    if not await _wait(lambda: view.host.initialized and view.host.delivered, deadline):
+        return "timed out waiting for the app to initialize (see the App tab's events)"
+    await asyncio.sleep(_APP_PAINT)  # the app draws the result it just got
+    return None
 
 
 async def _run(action: Any, opening: Opening, deadline: float) -> str | None:

@@ -56,8 +56,11 @@ class CallCard(QFrame):
     read_resource_requested = Signal(str)
     reuse_requested = Signal(object)  # the arguments of this call, back into the form
     close_requested = Signal(object)  # this card
+    app_requested = Signal(object)  # this call's record, for the tool's App tab
 
-    def __init__(self, record: ToolCallRecord, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, record: ToolCallRecord, parent: QWidget | None = None, *, with_app: bool = False
+    ) -> None:
         super().__init__(parent)
         self.record = record
         self.setObjectName("callCard")
@@ -96,6 +99,14 @@ class CallCard(QFrame):
         self.raw_button.toggled.connect(self._toggle_raw)
         self.raw_button.setEnabled(False)
         header.addWidget(self.raw_button)
+        self.app_button: QToolButton | None = None
+        if with_app:  # the tool declares an MCP App: show this call in it
+            self.app_button = QToolButton(self)
+            self.app_button.setObjectName("showInAppButton")
+            self.app_button.setText("Show in App")
+            self.app_button.setToolTip("Render this call's input and result in the tool's app")
+            self.app_button.clicked.connect(lambda: self.app_requested.emit(record))
+            header.addWidget(self.app_button)
         close = QToolButton(self)
         close.setText("✕")
         close.setAutoRaise(True)

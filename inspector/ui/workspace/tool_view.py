@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Final
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.features.apps.meta import app_resource_uri
 from inspector.features.catalog.model import CatalogItem
 from inspector.features.tasks import tasks_mode
 from inspector.features.tool_calls import ToolCallRecord, follow_call
@@ -45,10 +46,14 @@ _MAX_CARDS: Final = 50
 
 
 class ToolCallView(QWidget):
+    call_started = Signal(object)  # ToolCallRecord: the App tab follows the latest call
+    app_requested = Signal(object)  # ToolCallRecord: a card's "Show in App"
+
     def __init__(self, item: CatalogItem, controller: ConnectionController) -> None:
         super().__init__()
         self.setObjectName("toolCallView")
         self.item = item
+        self.app_uri = app_resource_uri(item.raw)
         self.controller = controller
         self.memory = controller.arguments
         self.records: list[ToolCallRecord] = []
@@ -253,6 +258,7 @@ class ToolCallView(QWidget):
             follow_call(record, call, self._adopt_task), f"tools/call {self.item.key}"
         )
         self._add_card(record)
+        self.call_started.emit(record)
         return record
 
     def _remember(self, arguments: dict[str, Any]) -> None:
@@ -271,7 +277,8 @@ class ToolCallView(QWidget):
     # ------------------------------------------------------------------ cards
     def _add_card(self, record: ToolCallRecord) -> None:
         self.records.insert(0, record)
-        card = CallCard(record, self.results)
+        card = CallCard(record, self.results, with_app=self.app_uri is not None)
+        card.app_requested.connect(self.app_requested)
         card.read_resource_requested.connect(self._read_resource)
         card.reuse_requested.connect(self.form.set_values)
         card.close_requested.connect(self._close_card)

@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.features.apps.meta import app_resource_uri
 from inspector.features.catalog.format import Badge, detail_sections, item_badges, mirrored_headers
 from inspector.features.catalog.format import resource_annotations as annotations_line
 from inspector.features.catalog.model import CatalogItem, ListDiff
+from inspector.features.tool_calls import ToolCallRecord
 from inspector.protocol.models import Tool
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.explorer.delegate import tone_color
@@ -38,6 +40,7 @@ from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.highlighter import JsonHighlighter
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
+from inspector.ui.workspace.app_tab import AppTab
 from inspector.ui.workspace.registry import view_for
 
 __all__ = ["DetailsView", "ItemPage", "Workspace"]
@@ -213,6 +216,16 @@ class ItemPage(QWidget):
                 controller.errors.add("internal", f"{action_title} view failed: {exc!r}")
                 self.action = _page_text(f"The {action_title} view could not be built: {exc!r}")
             self.tabs.addTab(self.action, action_title)
+        self.app_tab: AppTab | None = None
+        uri = app_resource_uri(item.raw) if item.kind == "tools" else None
+        if uri is not None:  # an MCP App: its own tab, following the calls
+            self.app_tab = AppTab(item, controller, uri)
+            self.tabs.addTab(self.app_tab, "App")
+            self.tabs.setTabToolTip(self.tabs.count() - 1, f"The tool's MCP App ({uri})")
+            call_started = getattr(self.action, "call_started", None)
+            if call_started is not None:
+                call_started.connect(self.app_tab.follow)
+                self.action.app_requested.connect(self.show_app)  # type: ignore[union-attr]
         self.details = DetailsView(item, mirror)
         self.tabs.addTab(self.details, "Details")
 
@@ -228,10 +241,21 @@ class ItemPage(QWidget):
         layout.addLayout(header)
         layout.addWidget(self.tabs, 1)
 
+    def show_app(self, record: object) -> None:
+        """A call card's Show in App: that call, in the App tab."""
+        if self.app_tab is not None and isinstance(record, ToolCallRecord):
+            self.tabs.setCurrentWidget(self.app_tab)
+            self.app_tab.follow(record)
+
     def set_note(self, text: str) -> None:
         """A warning about the item (e.g. the server no longer lists it)."""
         self.warning.setText(text)
         self.warning.setVisible(True)
+
+    def dispose(self) -> None:
+        """The page goes: an app on it is dropped (its page, then its private profile)."""
+        if self.app_tab is not None:
+            self.app_tab.dispose()
 
     def set_pin_alert(self, text: str | None) -> None:
         if self.item.excluded:
@@ -291,6 +315,7 @@ class Workspace(QWidget):
                 self.pages[_key] = old
                 break
             self.stack.removeWidget(old)
+            old.dispose()
             old.deleteLater()
 
     def clear(self) -> None:
@@ -299,6 +324,7 @@ class Workspace(QWidget):
         self.current = None
         for page in self.pages.values():
             self.stack.removeWidget(page)
+            page.dispose()
             page.deleteLater()
         self.pages.clear()
 
