@@ -35,6 +35,7 @@ from inspector.storage.paths import settings_path
 from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
+from inspector.ui.collections.feature import CollectionsFeature
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.controller.gui_responder import GuiResponders
 from inspector.ui.explorer import ExplorerPanel
@@ -187,6 +188,20 @@ class MainWindow(QMainWindow):
         self.live_taps = LiveTaps(self.session_files, self)
         self.menus.add_file_groups([[self.live_taps.menu.menuAction()]])
         self.session_files.offline_changed.connect(self._offline_changed)
+        # Collections: "Save call…", the Collections tab, File ▸ Save Session as Test Collection.
+        self.collections = CollectionsFeature(
+            app,
+            self.controller,
+            self.workspace,
+            self.log_panel,
+            self.bottom,
+            self.session_files,
+            self.chosen_profile,
+            self.settings,
+            self.statusBar().showMessage,
+            self,
+        )
+        self.menus.add_after(self.session_files.replay_action, self.collections.session_action)
         self.refresh_profiles()
         self.resize(1280, 800)
         self._default_split_done = False

@@ -54,5 +54,15 @@ class WindowMenus:
                 self.file.insertSeparator(self._file_end)
                 self.file.insertActions(self._file_end, list(group))
 
+    def add_after(self, anchor: QAction, action: QAction) -> None:
+        """`action` right after `anchor` in the File menu (in its group)."""
+        self.window.addAction(action)
+        actions = self.file.actions()
+        index = actions.index(anchor) if anchor in actions else -1
+        if 0 <= index < len(actions) - 1:
+            self.file.insertAction(actions[index + 1], action)
+        else:
+            self.file.addAction(action)
+
     def add_before_help(self, menu: QMenu) -> None:
         self.window.menuBar().insertMenu(self.help.menuAction(), menu)

@@ -55,6 +55,8 @@ class TemplateReadView(QWidget):
         uri_row.setContentsMargins(0, 0, 0, 0)
         uri_row.addRow("URI:", self.expanded)
         self.reader = ResourceReader(controller)
+        self.reader.offer_save()
+        self.save_call_requested = self.reader.save_call_requested
         self.reader.contents.clear("Fill the variables, then press Read.")
 
         top = QWidget()

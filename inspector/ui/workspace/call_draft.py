@@ -1,0 +1,39 @@
+"""A call the user may save into a collection, as a view or a log row saw it.
+
+Plain data (no Qt): the request (its method and params, exactly as it would be sent) and,
+when the call already ran, what came back (the result, or the JSON-RPC error, or a timeout)
+and how long it took. "Save call…" turns it into a saved call with the assertions the user
+picks; the views only describe what they have.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = ["CallDraft", "DraftOutcome"]
+
+DraftOutcome = Literal["ok", "isError", "error", "timeout"]
+
+
+@dataclass(frozen=True)
+class CallDraft:
+    method: str  # tools/call, resources/read, prompts/get, completion/complete
+    params: dict[str, Any]
+    name: str  # the suggested name (the user edits it)
+    result: dict[str, Any] | None = None  # the last result, when there is one
+    error_code: int | None = None  # the call ended in a JSON-RPC error with this code
+    error_message: str = ""
+    timed_out: bool = False
+    latency_ms: float | None = None
+
+    @property
+    def outcome(self) -> DraftOutcome | None:
+        """How the call ended; None when it has not run (or ended otherwise, cancelled)."""
+        if self.error_code is not None:
+            return "error"
+        if self.timed_out:
+            return "timeout"
+        if self.result is None:
+            return None
+        return "isError" if self.result.get("isError") is True else "ok"
