@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from inspector.collections.model import (
@@ -36,6 +36,7 @@ __all__ = [
     "saved_call",
     "secret_arguments",
     "suggested_pointer",
+    "with_answer",
 ]
 
 KIND_OF_METHOD: Final[dict[str, CallKind]] = {
@@ -48,6 +49,7 @@ SAVABLE_METHODS: Final = frozenset(KIND_OF_METHOD)
 # What the client adds to a request for itself, never part of the call the user made.
 _CLIENT_PARAMS: Final = ("_meta", "inputResponses", "requestState", "task")
 _ENV_NAME: Final = re.compile(r"[^A-Za-z0-9]+")
+_SCAN: Final = 20_000
 
 
 Outcome = Literal["ok", "isError", "error", "timeout"]
@@ -115,6 +117,27 @@ def draft_from_entry(log: TrafficLog, entry: TrafficEntry) -> CallDraft:
         error_message=error_message,
         latency_ms=latency,
     )
+
+
+def with_answer(log: TrafficLog, draft: CallDraft, *, scan: int = _SCAN) -> CallDraft:
+    """`draft` with the answer of the latest identical request in the log (the completion
+    the form's completer just sent, a call made before), when it has none of its own.
+    Looks at the last `scan` rows only: a long session never stalls the dialog."""
+    if draft.outcome is not None:
+        return draft
+    entries = log.entries
+    stop = max(0, len(entries) - scan)
+    for index in range(len(entries) - 1, stop - 1, -1):
+        entry = entries[index]
+        if entry.kind != "request" or entry.direction != "out" or entry.method != draft.method:
+            continue
+        try:
+            found = draft_from_entry(log, entry)
+        except DraftError:
+            continue
+        if found.params == draft.params and found.outcome is not None:
+            return replace(found, name=draft.name)
+    return draft
 
 
 def _name_of(method: str, params: dict[str, Any]) -> str:

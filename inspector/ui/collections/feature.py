@@ -24,7 +24,12 @@ from inspector.collections.from_session import collection_from_session
 from inspector.recording.reader import RecordedSession, SessionFileError
 from inspector.settings.profiles import Profile
 from inspector.traffic.log import TrafficEntry
-from inspector.ui.collections.drafts import SAVABLE_METHODS, DraftError, draft_from_entry
+from inspector.ui.collections.drafts import (
+    SAVABLE_METHODS,
+    DraftError,
+    draft_from_entry,
+    with_answer,
+)
 from inspector.ui.collections.memory import CollectionMemory, default_file_name, default_folder
 from inspector.ui.collections.panel import CollectionsPanel
 from inspector.ui.collections.save_dialog import SaveCallDialog
@@ -120,6 +125,7 @@ class CollectionsFeature(QObject):
             return None
         if self.dialog is not None:
             self.dialog.close()
+        draft = with_answer(self.controller.traffic, draft)
         schema = None
         if draft.method == "tools/call":
             schema = self._tool_schema(draft.params.get("name"))

@@ -37,3 +37,22 @@ class CallDraft:
         if self.result is None:
             return None
         return "isError" if self.result.get("isError") is True else "ok"
+
+
+def completion_draft(
+    ref: dict[str, Any],
+    argument: str,
+    values: dict[str, Any],
+    names: list[str],
+    protocol_version: str | None,
+) -> CallDraft:
+    """completion/complete for `argument` with its current value as the prefix and the
+    other filled arguments as context, as the form's completer sends it."""
+    from inspector.features.completion import completion_params, context_arguments
+
+    value = values.get(argument)
+    prefix = value if isinstance(value, str) else "" if value is None else str(value)
+    filled = context_arguments(values, argument, names)
+    params = completion_params(ref, argument, prefix, filled, protocol_version)
+    target = ref.get("name") or ref.get("uri") or "?"
+    return CallDraft("completion/complete", params, f"complete {target} {argument}")

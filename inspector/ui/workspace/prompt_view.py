@@ -47,9 +47,10 @@ from inspector.ui.forms.server_completions import ServerCompletions
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
-from inspector.ui.workspace.call_draft import CallDraft
+from inspector.ui.workspace.call_draft import CallDraft, completion_draft
 from inspector.ui.workspace.message_card import MessageCard
 from inspector.ui.workspace.resource_reader import open_resource
+from inspector.ui.workspace.save_menu import add_completion_saves
 
 __all__ = ["PromptGetView", "prompt_view"]
 
@@ -102,6 +103,13 @@ class PromptGetView(QWidget):
         self.save_button.setToolTip("Save this prompts/get (and its last result) into a collection")
         self.save_button.clicked.connect(self.request_save)
         self.bar.add_trailing(self.save_button)
+        add_completion_saves(
+            self.save_button,
+            "prompts/get…",
+            self.request_save,
+            self.names,
+            self.request_completion_save,
+        )
 
         top = QWidget()
         top_layout = QVBoxLayout(top)
@@ -271,6 +279,19 @@ class PromptGetView(QWidget):
         if draft is None:
             self.bar.set_status(f"Fix the JSON first: {self.form.json_problem()}", "warn")
             return None
+        self.save_call_requested.emit(draft)
+        return draft
+
+    def request_completion_save(self, name: str) -> CallDraft:
+        """Save the completion/complete the form would send for argument `name`."""
+        session = self.session()
+        draft = completion_draft(
+            prompt_ref(self.item.key),
+            name,
+            self.form.values(),
+            self.names,
+            session.protocol_version if session is not None else None,
+        )
         self.save_call_requested.emit(draft)
         return draft
 
