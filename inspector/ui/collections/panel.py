@@ -375,17 +375,15 @@ class CollectionsPanel(QWidget):
                 finally:
                     if row is not None:
                         row.running = False
+                        self._repaint(row)
                 self._take(call, result)
                 self.progress.setValue(done + 1)
             self._summarize()
             passed = sum(1 for r in self.rows if r.result is not None and r.result.passed)
             self.run_finished.emit(passed, sum(1 for r in self.rows if r.result) - passed)
         except asyncio.CancelledError:
-            self.summary.setText("Run stopped.")
-            for row in self.rows:
-                if row.running:
-                    row.running = False
-                    self._repaint(row)
+            if shiboken6.isValid(self):
+                self.summary.setText("Run stopped.")
             raise
         finally:
             self._running = False
