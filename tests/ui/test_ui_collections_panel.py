@@ -9,6 +9,7 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,11 +38,11 @@ def with_demo(
     run(loop, scenario(), timeout=100)
 
 
-def write(path: Path, calls: list[dict[str, object]]) -> None:
+def write(path: Path, calls: list[dict[str, Any]]) -> None:
     path.write_text(json.dumps({"version": 1, "name": path.stem, "calls": calls}, indent=2))
 
 
-ECHO = {
+ECHO: dict[str, Any] = {
     "name": "echo hi",
     "kind": "tool",
     "tool": "echo",
@@ -106,7 +107,7 @@ def test_a_run_stays_live_shows_progress_and_can_be_stopped(
     win = window
     panel = win.collections.panel
     path = tmp_path / "slow.json"
-    slow = {
+    slow: dict[str, Any] = {
         "name": "slow",
         "kind": "tool",
         "tool": "slow_count",
