@@ -77,7 +77,8 @@ def test_save_and_run_a_tool_call_and_a_completion(
             assert task is not None
             await task
             for row in panel.rows:
-                assert row.result is not None and row.result.passed, row.result.failure_text()
+                assert row.result is not None
+                assert row.result.passed, row.result.failure_text()
             completion = panel.row("complete name")
             assert completion is not None and completion.result is not None
             assert completion.result.result is not None
