@@ -148,7 +148,7 @@ def test_save_a_tool_call_run_it_fail_it_and_update_its_snapshot(
         panel.select("echo hello")
         view_ = panel.result_view
         text = view_.assertions.toPlainText()
-        assert text.startswith("✗ result matches the snapshot"), text
+        assert text.startswith("✗ result matches the snapshot: 1 change(s)"), text
         assert not view_.diff.isHidden()
         assert "/content/0/text" in view_.diff.paths.toPlainText()
         assert any("hello, world" in line for line in view_.diff.marked("left"))

@@ -162,6 +162,7 @@ def test_save_session_as_test_collection(
         record = page.action.run()
         assert record is not None
         await until(lambda: not record.running, "the call")
+        await asyncio.sleep(0.3)  # the recorder's thread writes within 50 ms
         recorded = win.session_files.current_recording()
         text = win.collections.convert_session(recorded, target)
         assert text is not None and "saved call" in text

@@ -29,10 +29,11 @@ def assertion_lines(result: CallResult) -> list[str]:
     if result.outcome.kind == "not-run":
         lines.append(f"✗ not run: {result.outcome.message}")
     for failed in result.failures:
-        lines.append(f"✗ {failed.label}: {failed.message}")
-        lines.extend(f"    {c.describe()}" for c in failed.changes[:20])
-        if len(failed.changes) > 20:
-            lines.append(f"    … and {len(failed.changes) - 20} more change(s)")
+        if failed.changes:  # the changes are listed (and shown side by side) below
+            count = len(failed.changes)
+            lines.append(f"✗ {failed.label}: {count} change(s), listed under Drift")
+        else:
+            lines.append(f"✗ {failed.label}: {failed.message}")
     lines.extend(f"✓ {a.label}: {a.message}" for a in result.assertions if a.passed)
     lines.extend(f"note: {n}" for n in result.notes)
     return lines
@@ -95,10 +96,11 @@ class CallResultView(QWidget):
             self.diff.hide()
             return
         ms = f"{result.ms:.0f} ms" if result.ms is not None else "not sent"
-        verdict = "✓ passed" if result.passed else f"✗ failed ({len(result.failures)} assertion(s))"
+        failures = len(result.failures)
+        verdict = "✓ passed" if result.passed else f"✗ {failures} assertion(s) failed"
         if result.outcome.kind == "not-run":
             verdict = "✗ not run"
-        text = f"{call.name}: {verdict} · {result.outcome.describe()} · {ms}"
+        text = f"{call.name}: {verdict} · outcome {result.outcome.describe()} · {ms}"
         if stale:
             text += " · the call changed in the file since this run"
         c = colors()
@@ -123,7 +125,6 @@ class CallResultView(QWidget):
             old,
             new,
             list(failed.changes),
-            message=f"{failed.label}: {failed.message}",
             left_title=titles[0],
             right_title=titles[1],
         )
