@@ -112,6 +112,13 @@ def loads_collection(text: str, source: str = "<collection>") -> Collection:
     if len(text) > MAX_FILE_BYTES:
         raise CollectionError(source, None, "", "too big for a collection")
     text = text.removeprefix("\ufeff")
+    # Fast path: the C parser and the checks. Only a file with something wrong is parsed
+    # again, with positions, so that the error names its line.
+    try:
+        fast = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
+        return _Reader(text, source).collection(fast)
+    except (ValueError, RecursionError, CollectionError) as exc:
+        first: Exception = exc
     try:
         doc = loads_located(text)
     except json.JSONDecodeError as exc:
@@ -120,7 +127,19 @@ def loads_collection(text: str, source: str = "<collection>") -> Collection:
         raise CollectionError(source, None, "", "nested too deeply to be a collection") from None
     except ValueError as exc:  # NaN, Infinity
         raise CollectionError(source, None, "", f"not valid JSON: {exc}") from None
-    return _Reader(text, source).collection(doc)
+    _Reader(text, source).collection(doc)  # raises, now with the line
+    raise CollectionError(source, None, "", str(first))  # both parsers should agree
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise ValueError("a key appears twice in one object")
+    return out
 
 
 class _Reader:
@@ -160,10 +179,12 @@ class _Reader:
         if len(calls) > MAX_CALLS:
             self.fail(calls, "calls", f"{len(calls):,} calls; at most {MAX_CALLS:,}")
         out = Collection(name=name, description=description, era=era)
+        names: set[str] = set()
         for i, node in enumerate(calls):
             call = self.call(node, f"calls[{i}]")
-            if out.call(call.name) is not None:
+            if call.name in names:
                 self.fail(node, f"calls[{i}]", f"the name {call.name!r} is used twice")
+            names.add(call.name)
             out.calls.append(call)
         return out
 
