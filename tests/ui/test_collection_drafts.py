@@ -62,7 +62,7 @@ def test_a_tool_call_row_and_its_answer_become_one_draft() -> None:
     got = frame(log, "in", {"jsonrpc": "2.0", "id": 1, "result": answer}, 1.25)
     for index in (sent, got):  # the request row or its response row: the same call
         draft = draft_from_entry(log, log.entries[index])
-        assert draft.method == "tools/call" and draft.name == "echo"
+        assert draft.method == "tools/call"
         assert draft.params == {"name": "echo", "arguments": {"message": "hi"}}
         assert draft.result == answer and draft.outcome == "ok"
         assert draft.latency_ms == pytest.approx(250)
@@ -102,10 +102,10 @@ def test_the_answer_of_an_identical_earlier_request_is_attached() -> None:
     frame(log, "out", request("completion/complete", params), 0.0)
     values = {"completion": {"values": ["python"], "hasMore": False}}
     frame(log, "in", {"jsonrpc": "2.0", "id": 1, "result": values}, 0.01)
-    draft = with_answer(log, CallDraft("completion/complete", params, "complete language"))
-    assert draft.result == values and draft.name == "complete language"
+    draft = with_answer(log, CallDraft("completion/complete", params))
+    assert draft.result == values
     other = {**params, "argument": {"name": "language", "value": "ru"}}
-    alone = with_answer(log, CallDraft("completion/complete", other, "x"))
+    alone = with_answer(log, CallDraft("completion/complete", other))
     assert alone.result is None
     call = saved_call(draft, "complete language", AssertionChoices(outcome="ok"))
     assert call.kind == "completion" and call.ref == params["ref"]
@@ -117,7 +117,6 @@ def test_assertions_secrets_and_names() -> None:
     draft = CallDraft(
         "tools/call",
         {"name": "deploy", "arguments": {"target": "prod", "apiKey": "sk-123456", "pin": "1234"}},
-        "deploy",
         result=result,
         latency_ms=80,
     )
@@ -142,12 +141,12 @@ def test_assertions_secrets_and_names() -> None:
     assert saved_call(draft, "x", error).assertions == (OutcomeAssertion("error", -32603),)
     with pytest.raises(DraftError, match="needs a name"):
         saved_call(draft, "   ", choices)
-    never_ran = CallDraft("resources/read", {"uri": "demo://readme"}, "demo://readme")
+    never_ran = CallDraft("resources/read", {"uri": "demo://readme"})
     with pytest.raises(DraftError, match="no result to snapshot"):
         saved_call(never_ran, "readme", AssertionChoices(snapshot=True))
     assert saved_call(never_ran, "readme", AssertionChoices()).uri == "demo://readme"
     with pytest.raises(DraftError, match="cannot be saved"):
-        saved_call(CallDraft("tools/list", {}, "x"), "x", AssertionChoices())
+        saved_call(CallDraft("tools/list", {}), "x", AssertionChoices())
 
 
 def test_suggested_pointers() -> None:

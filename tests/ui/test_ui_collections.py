@@ -240,7 +240,7 @@ def test_save_from_the_json_editor_a_prompt_a_resource_and_a_log_row(
         assert [c.name for c in calls] == [
             "add 2 40",
             "greet Ada",
-            "demo://config.json",
+            "read demo://config.json",
             "from the log",
         ]
         assert calls[1].kind == "prompt" and calls[1].arguments == {"name": "Ada"}

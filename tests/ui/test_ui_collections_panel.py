@@ -73,7 +73,7 @@ def test_an_invalid_file_is_shown_with_its_place_and_the_app_keeps_working(
         await until(lambda: "looksLike" in panel.error_label.text(), "the unknown assertion")
         # saving into it is refused and leaves the file as it is
         before = path.read_text()
-        draft = CallDraft("tools/call", {"name": "echo", "arguments": {"message": "a"}}, "echo")
+        draft = CallDraft("tools/call", {"name": "echo", "arguments": {"message": "a"}})
         dialog = win.collections.save_call(draft)
         assert dialog is not None
         dialog.use_file(path)

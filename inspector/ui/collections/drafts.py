@@ -11,18 +11,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from inspector.collections.model import (
     Assertion,
-    CallKind,
     LatencyAssertion,
     OutcomeAssertion,
     PointerAssertion,
     SavedCall,
     SnapshotAssertion,
 )
+from inspector.collections.saving import KIND_OF_METHOD, saved_call_for
+from inspector.collections.snapshots import snapshot_of
 from inspector.features.forms.secret_fields import DEFAULT_SECRET_NAMES, secret_reason
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.ui.workspace.call_draft import CallDraft
@@ -39,12 +40,6 @@ __all__ = [
     "with_answer",
 ]
 
-KIND_OF_METHOD: Final[dict[str, CallKind]] = {
-    "tools/call": "tool",
-    "resources/read": "resource",
-    "prompts/get": "prompt",
-    "completion/complete": "completion",
-}
 SAVABLE_METHODS: Final = frozenset(KIND_OF_METHOD)
 # What the client adds to a request for itself, never part of the call the user made.
 _CLIENT_PARAMS: Final = ("_meta", "inputResponses", "requestState", "task")
@@ -111,7 +106,6 @@ def draft_from_entry(log: TrafficLog, entry: TrafficEntry) -> CallDraft:
     return CallDraft(
         str(method),
         params,
-        _name_of(str(method), params),
         result=result,
         error_code=code,
         error_message=error_message,
@@ -136,20 +130,8 @@ def with_answer(log: TrafficLog, draft: CallDraft, *, scan: int = _SCAN) -> Call
         except DraftError:
             continue
         if found.params == draft.params and found.outcome is not None:
-            return replace(found, name=draft.name)
+            return found
     return draft
-
-
-def _name_of(method: str, params: dict[str, Any]) -> str:
-    if method in ("tools/call", "prompts/get"):
-        return str(params.get("name") or method)
-    if method == "resources/read":
-        return str(params.get("uri") or method)
-    raw_ref, raw_argument = params.get("ref"), params.get("argument")
-    ref = raw_ref if isinstance(raw_ref, dict) else {}
-    argument = raw_argument if isinstance(raw_argument, dict) else {}
-    target = ref.get("name") or ref.get("uri") or "?"
-    return f"complete {target} {argument.get('name', '?')}"
 
 
 # ---------------------------------------------------------------- the saved call
@@ -176,7 +158,7 @@ class AssertionChoices:
         if self.snapshot:
             if draft.result is None:
                 raise DraftError("there is no result to snapshot: run the call first")
-            out.append(SnapshotAssertion(draft.result))
+            out.append(SnapshotAssertion(snapshot_of(draft.result)))
         return tuple(out)
 
 
@@ -204,43 +186,21 @@ def saved_call(
     schema: dict[str, Any] | None = None,
     secret_names: Iterable[str] = DEFAULT_SECRET_NAMES,
 ) -> SavedCall:
-    """The saved call of `draft` under `name`, its secret arguments as `${env:NAME}`.
+    """The saved call of `draft` under `name` (through the collection model's
+    `saved_call_for`), with the assertions picked, its secret arguments as `${env:NAME}`.
     Raises DraftError when the draft cannot be saved as it is."""
     name = name.strip()
     if not name:
         raise DraftError("the call needs a name")
-    kind = KIND_OF_METHOD.get(draft.method)
-    if kind is None:
-        raise DraftError(f"{draft.method} calls cannot be saved")
-    params = draft.params
-    assertions = choices.assertions(draft)
-    if kind == "resource":
-        uri = params.get("uri")
-        if not isinstance(uri, str) or not uri:
-            raise DraftError("the read has no URI")
-        return SavedCall(name, kind, uri=uri, assertions=assertions)
-    if kind == "completion":
-        ref, argument = params.get("ref"), params.get("argument")
-        if not isinstance(ref, dict) or not isinstance(argument, dict):
-            raise DraftError("the completion has no ref or argument object")
-        context = params.get("context")
-        return SavedCall(
-            name,
-            kind,
-            ref=ref,
-            argument=argument,
-            context=context if isinstance(context, dict) else None,
-            assertions=assertions,
-        )
-    target = params.get("name")
-    if not isinstance(target, str) or not target:
-        raise DraftError(f"the {draft.method} request names no {kind}")
-    raw_arguments = params.get("arguments")
-    arguments = dict(raw_arguments) if isinstance(raw_arguments, dict) else {}
-    arguments.update(secret_arguments(arguments, schema, secret_names))
-    if kind == "tool":
-        return SavedCall(name, kind, tool=target, arguments=arguments, assertions=assertions)
-    return SavedCall(name, kind, prompt=target, arguments=arguments or None, assertions=assertions)
+    params = dict(draft.params)
+    arguments = params.get("arguments")
+    if draft.method in ("tools/call", "prompts/get") and isinstance(arguments, dict):
+        params["arguments"] = {**arguments, **secret_arguments(arguments, schema, secret_names)}
+    try:
+        call = saved_call_for(draft.method, params, name=name, snapshot=False)
+    except ValueError as exc:
+        raise DraftError(str(exc)) from exc
+    return call.with_assertions(choices.assertions(draft))
 
 
 def suggested_pointer(result: dict[str, Any] | None) -> tuple[str, Any] | None:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from inspector.collections.file import CollectionError, load_collection, save_collection
 from inspector.collections.model import Collection, SavedCall
 from inspector.collections.pointer import parse_pointer
+from inspector.collections.saving import default_name
 from inspector.features.forms.secret_fields import DEFAULT_SECRET_NAMES
 from inspector.ui.collections.drafts import (
     AssertionChoices,
@@ -129,7 +130,7 @@ class SaveCallDialog(QDialog):
         self.file_note = _muted(PlainLabel(wrap=True))
         self.file_note.setObjectName("collectionFileNote")
 
-        self.name_edit = QLineEdit(draft.name)
+        self.name_edit = QLineEdit(default_name(draft.method, draft.params))
         self.name_edit.setObjectName("callName")
         self.replace_box = QCheckBox("Replace the call of this name")
         self.replace_box.setObjectName("replaceCall")

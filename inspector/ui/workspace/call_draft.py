@@ -20,7 +20,6 @@ DraftOutcome = Literal["ok", "isError", "error", "timeout"]
 class CallDraft:
     method: str  # tools/call, resources/read, prompts/get, completion/complete
     params: dict[str, Any]
-    name: str  # the suggested name (the user edits it)
     result: dict[str, Any] | None = None  # the last result, when there is one
     error_code: int | None = None  # the call ended in a JSON-RPC error with this code
     error_message: str = ""
@@ -54,5 +53,4 @@ def completion_draft(
     prefix = value if isinstance(value, str) else "" if value is None else str(value)
     filled = context_arguments(values, argument, names)
     params = completion_params(ref, argument, prefix, filled, protocol_version)
-    target = ref.get("name") or ref.get("uri") or "?"
-    return CallDraft("completion/complete", params, f"complete {target} {argument}")
+    return CallDraft("completion/complete", params)

@@ -230,7 +230,6 @@ class PromptGetView(QWidget):
             self.last = CallDraft(
                 "prompts/get",
                 self._params(arguments),
-                self.item.key,
                 error_code=exc.code if isinstance(exc, ServerError) else None,
                 error_message=str(exc),
                 timed_out=isinstance(exc, RequestTimeout),
@@ -243,9 +242,7 @@ class PromptGetView(QWidget):
             raise
         self._done()
         elapsed = self.bar.elapsed * 1000
-        self.last = CallDraft(
-            "prompts/get", self._params(arguments), self.item.key, result, latency_ms=elapsed
-        )
+        self.last = CallDraft("prompts/get", self._params(arguments), result, latency_ms=elapsed)
         conversation = parse_get_prompt_result(result)
         self.gets += 1
         self.show_conversation(conversation)
@@ -272,7 +269,7 @@ class PromptGetView(QWidget):
         last = self.last
         if last is not None and last.params == params:
             return last
-        return CallDraft("prompts/get", params, self.item.key)
+        return CallDraft("prompts/get", params)
 
     def request_save(self) -> CallDraft | None:
         draft = self.draft()

@@ -270,7 +270,6 @@ class ResourceReader(QWidget):
             self.last = CallDraft(
                 "resources/read",
                 {"uri": uri},
-                uri,
                 error_code=exc.code if isinstance(exc, ServerError) else None,
                 error_message=str(exc),
                 timed_out=isinstance(exc, RequestTimeout),
@@ -284,9 +283,7 @@ class ResourceReader(QWidget):
             raise
         self._done()
         elapsed = self.bar.elapsed
-        self.last = CallDraft(
-            "resources/read", {"uri": uri}, uri, result, latency_ms=elapsed * 1000
-        )
+        self.last = CallDraft("resources/read", {"uri": uri}, result, latency_ms=elapsed * 1000)
         parsed = parse_read_result(result, uri)
         self.result = parsed
         self.reads += 1
@@ -313,7 +310,7 @@ class ResourceReader(QWidget):
         last = self.last
         if last is not None and last.params == {"uri": self.uri}:
             return last
-        return CallDraft("resources/read", {"uri": self.uri}, self.uri)
+        return CallDraft("resources/read", {"uri": self.uri})
 
     def request_save(self) -> CallDraft | None:
         draft = self.draft()

@@ -278,12 +278,11 @@ class ToolCallView(QWidget):
         params = {"name": self.item.key, "arguments": arguments}
         done = next((r for r in self.records if not r.running and r.arguments == arguments), None)
         if done is None or done.task_id is not None:
-            return CallDraft("tools/call", params, self.item.key)
+            return CallDraft("tools/call", params)
         latency = (done.finished - done.started) * 1000 if done.finished is not None else None
         return CallDraft(
             "tools/call",
             params,
-            self.item.key,
             result=done.result if done.status in ("ok", "tool_error") else None,
             error_code=done.error_code if done.status == "rpc_error" else None,
             error_message=done.error_message,
