@@ -181,3 +181,26 @@ def test_save_session_as_test_collection(
         assert len([r for r in panel.rows if r.result is not None]) == len(calls)
 
     with_demo(loop, win, body)
+
+
+def test_the_profiles_last_collection_opens_on_connect(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    win = window
+    path = tmp_path / "last.json"
+    write(path, [ECHO])
+    demo = win.store.find("demo")
+    assert demo is not None
+    win.collections.memory.used(path, demo.id)
+    assert win.collections.panel.path is None
+
+    async def body() -> None:
+        assert win.collections.panel.path == path.absolute()
+        assert [r.call.name for r in win.collections.panel.rows] == ["echo hi"]
+        # and the Save call dialog offers it first
+        draft = CallDraft("tools/call", {"name": "echo", "arguments": {"message": "x"}})
+        dialog = win.collections.save_call(draft)
+        assert dialog is not None and dialog.current_file() == path.absolute()
+        dialog.reject()
+
+    with_demo(loop, win, body)

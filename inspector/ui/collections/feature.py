@@ -84,9 +84,7 @@ class CollectionsFeature(QObject):
             "result as the snapshot"
         )
         self.session_action.triggered.connect(self.choose_and_convert_session)
-        last = self.memory.last(self._profile_id())
-        if last is not None and last.exists():
-            self.panel.open_file(last)
+        controller.state_changed.connect(self._state_changed)
 
     # ---------------------------------------------------------------- context
     def current_profile(self) -> Profile | None:
@@ -107,6 +105,15 @@ class CollectionsFeature(QObject):
         if profile is not None:
             env.update({v.name: v.value for v in profile.stdio.env if not v.secret and v.value})
         return env
+
+    def _state_changed(self, state: str, _detail: str) -> None:
+        """Connecting to a server opens its last collection, unless one is open."""
+        profile = self.controller.profile
+        if state != ConnState.CONNECTING.value or profile is None or self.panel.path is not None:
+            return
+        last = self.memory.last(profile.id)
+        if last is not None and last.exists():
+            self.panel.open_file(last)
 
     def _new_file(self) -> Path:
         profile = self.current_profile()
