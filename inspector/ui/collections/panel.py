@@ -268,7 +268,7 @@ class CollectionsPanel(QWidget):
         item.setText(COL_NAME, call.name)
         item.setText(COL_KIND, call.kind)
         item.setText(COL_TARGET, call.target)
-        item.setToolTip(COL_TARGET, plain_tooltip(call.target))
+        item.setData(COL_TARGET, Qt.ItemDataRole.ToolTipRole, plain_tooltip(call.target))
         ms = result.ms if result is not None else None
         item.setText(COL_TIME, f"{ms:.0f} ms" if ms is not None else "")
         color = c.muted
@@ -276,7 +276,7 @@ class CollectionsPanel(QWidget):
             color = c.ok if result.passed else c.error
         item.setForeground(COL_MARK, color)
         tip = row.note or ("changed in the file since this run" if row.stale else "")
-        item.setToolTip(COL_NAME, plain_tooltip(tip or call.name))
+        item.setData(COL_NAME, Qt.ItemDataRole.ToolTipRole, plain_tooltip(tip or call.name))
 
     def _repaint(self, row: CallRow) -> None:
         if row in self.rows:
@@ -473,7 +473,7 @@ class CollectionsPanel(QWidget):
         why = "" if connected else "Connect to a server to run its calls."
         has_rows = bool(self.rows)
         for button in (self.run_all_button, self.run_button):
-            button.setToolTip(why or "Run over the current connection")
+            button.setToolTip(plain_tooltip(why or "Run over the current connection"))
         self.run_all_button.setEnabled(connected and has_rows and not running)
         self.run_button.setEnabled(connected and bool(self.selected_names()) and not running)
         self.stop_button.setVisible(running)

@@ -138,7 +138,7 @@ class SaveCallDialog(QDialog):
 
         title = f"{draft.method}"
         self.request = code_view("savedRequest")
-        params = json.dumps(draft.params, indent=2, ensure_ascii=False)
+        params = json.dumps(self._params_as_saved(), indent=2, ensure_ascii=False)
         if len(params) > _PREVIEW_LIMIT:
             params = params[:_PREVIEW_LIMIT] + "\n… (shortened here; saved in full)"
         self.request.setPlainText(params)
@@ -153,7 +153,7 @@ class SaveCallDialog(QDialog):
         form.addRow("", self.file_note)
         form.addRow("Name:", self.name_edit)
         form.addRow("", self.replace_box)
-        form.addRow(f"{title}:", self.request)
+        form.addRow(PlainLabel(f"{title}:"), self.request)
         form.addRow("", self.secret_note)
 
         self.assertions = self._build_assertions()
@@ -171,9 +171,10 @@ class SaveCallDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.assertions)
         layout.addWidget(self.error_label)
+        layout.addStretch(1)
         layout.addWidget(buttons)
         self._file_changed()
-        fit_to_screen(self, 640, 560)
+        fit_to_screen(self, 640, 480)
 
     # ---------------------------------------------------------------- assertions
     def _build_assertions(self) -> QGroupBox:
@@ -218,6 +219,7 @@ class SaveCallDialog(QDialog):
             pointer, value = suggestion
             self.pointer_edit.setText(pointer)
             self.value_edit.setText(json.dumps(value, ensure_ascii=False))
+            self.value_edit.setCursorPosition(0)
         self.pointer_edit.textEdited.connect(lambda _t: self.pointer_box.setChecked(True))
         self.value_edit.textEdited.connect(lambda _t: self.pointer_box.setChecked(True))
         row = QHBoxLayout()
@@ -235,7 +237,7 @@ class SaveCallDialog(QDialog):
         seen = draft.latency_ms
         self.latency_spin.setValue(max(1000, int((seen or 0) * 5 // 100 * 100)))
         if seen is not None:
-            self.latency_spin.setToolTip(f"This call took {seen:.0f} ms")
+            self.latency_spin.setToolTip(plain_tooltip(f"This call took {seen:.0f} ms"))
         self.latency_spin.valueChanged.connect(lambda _v: self.latency_box.setChecked(True))
         grid.addRow(self.latency_box, self.latency_spin)
 
@@ -294,7 +296,7 @@ class SaveCallDialog(QDialog):
                 return i
         self.file_combo.addItem(str(path), str(path))
         index = self.file_combo.count() - 1
-        self.file_combo.setItemData(index, str(path), Qt.ItemDataRole.ToolTipRole)
+        self.file_combo.setItemData(index, plain_tooltip(str(path)), Qt.ItemDataRole.ToolTipRole)
         return index
 
     def use_file(self, path: Path) -> None:
@@ -326,10 +328,21 @@ class SaveCallDialog(QDialog):
             self.use_file(Path(name))
 
     # ---------------------------------------------------------------- saving
-    def _show_secrets(self) -> None:
+    def _secret_refs(self) -> dict[str, str]:
         raw = self.draft.params.get("arguments")
         arguments = raw if isinstance(raw, dict) else {}
-        refs = secret_arguments(arguments, self.schema, self.secret_names)
+        return secret_arguments(arguments, self.schema, self.secret_names)
+
+    def _params_as_saved(self) -> dict[str, Any]:
+        """The request as the file will hold it: secret arguments as `${env:NAME}`."""
+        params = dict(self.draft.params)
+        refs = self._secret_refs()
+        if refs and isinstance(params.get("arguments"), dict):
+            params["arguments"] = {**params["arguments"], **refs}
+        return params
+
+    def _show_secrets(self) -> None:
+        refs = self._secret_refs()
         parts = [f"{k} as {v}" for k, v in refs.items()]
         self.secret_note.setText(
             "Secrets stay out of the file: " + ", ".join(parts) + " (set it before running)"
