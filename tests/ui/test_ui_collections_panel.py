@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from inspector.collections.file import load_collection
+from inspector.collections.model import SnapshotAssertion
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.workspace.call_draft import CallDraft
 from inspector.ui.workspace.tool_view import ToolCallView
@@ -204,3 +205,57 @@ def test_the_profiles_last_collection_opens_on_connect(
         dialog.reject()
 
     with_demo(loop, win, body)
+
+
+def test_update_snapshot_adds_one_and_update_all_failed_over_the_modern_era(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    """Against the demo in the 2026-07-28 era: "Update snapshot" on a call without one adds
+    it; a stale snapshot fails, and "Update all failed" fixes it in the file."""
+    win = window
+    panel = win.collections.panel
+    path = tmp_path / "modern.json"
+    stale = {
+        **ECHO,
+        "name": "stale",
+        "assert": [{"snapshot": {"content": [{"type": "text", "text": "old"}]}}],
+    }
+    write(path, [ECHO, stale])
+    panel.open_file(path)
+
+    async def scenario() -> None:
+        demo = win.store.find("demo")
+        assert demo is not None
+        modern = demo.model_copy(update={"era": "modern"})
+        try:
+            win.connect_profile(modern)
+            await until(lambda: win.controller.tools is not None, "the demo's tools")
+            session = win.controller.session
+            assert session is not None and session.era.value == "modern"
+            task = panel.run_all()
+            assert task is not None
+            await task
+            first, second = panel.rows
+            assert first.result is not None and first.result.passed
+            assert second.result is not None and not second.result.passed
+            panel.select("echo hi")
+            assert panel.update_selected_snapshot() == ["echo hi"]
+            panel.select("stale")
+            assert panel.update_failed_button.isEnabled()
+            assert panel.update_failed_snapshots() == ["stale"]
+            saved = {c.name: c for c in load_collection(path).calls}
+            snaps = [a for a in saved["echo hi"].assertions if isinstance(a, SnapshotAssertion)]
+            assert snaps and snaps[0].snapshot["content"][0]["text"] == "hi"
+            stale_snap = saved["stale"].assertions[0]
+            assert isinstance(stale_snap, SnapshotAssertion)
+            assert stale_snap.snapshot["content"][0]["text"] == "hi"
+            row = panel.row("stale")
+            assert row is not None and "run it again" in row.note
+            task = panel.run_all()
+            assert task is not None
+            await task
+            assert all(r.result is not None and r.result.passed for r in panel.rows)
+        finally:
+            await win.controller.shutdown()
+
+    run(loop, scenario(), timeout=100)

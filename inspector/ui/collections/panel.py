@@ -60,7 +60,7 @@ COL_MARK, COL_NAME, COL_KIND, COL_TARGET, COL_TIME = range(5)
 _HEADERS: Final = ("", "Call", "Kind", "Target", "Time")
 
 
-@dataclass
+@dataclass(eq=False)
 class CallRow:
     call: SavedCall
     result: CallResult | None = None
@@ -102,6 +102,7 @@ class CollectionsPanel(QWidget):
         self.collection: Collection | None = None
         self.error: str | None = None  # why the file could not be read
         self.rows: list[CallRow] = []
+        self._where: dict[str, int] = {}  # call name -> its row (names are unique)
         self.task: asyncio.Task[Any] | None = None
         self._running = False
         self.watch = FileWatch(self._file_changed, self)
@@ -250,6 +251,7 @@ class CollectionsPanel(QWidget):
     # ---------------------------------------------------------------- the list
     def _fill(self) -> None:
         selected = set(self.selected_names())
+        self._where = {row.call.name: i for i, row in enumerate(self.rows)}
         self.tree.blockSignals(True)
         self.tree.clear()
         for row in self.rows:
@@ -279,13 +281,15 @@ class CollectionsPanel(QWidget):
         item.setData(COL_NAME, Qt.ItemDataRole.ToolTipRole, plain_tooltip(tip or call.name))
 
     def _repaint(self, row: CallRow) -> None:
-        if row in self.rows:
-            item = self.tree.topLevelItem(self.rows.index(row))
+        index = self._where.get(row.call.name)
+        if index is not None and self.rows[index] is row:
+            item = self.tree.topLevelItem(index)
             if item is not None:
                 self._paint(item, row)
 
     def row(self, name: str) -> CallRow | None:
-        return next((r for r in self.rows if r.call.name == name), None)
+        index = self._where.get(name)
+        return self.rows[index] if index is not None else None
 
     def selected_names(self) -> list[str]:
         out = []
@@ -299,7 +303,7 @@ class CollectionsPanel(QWidget):
         row = self.row(name)
         if row is None:
             return False
-        item = self.tree.topLevelItem(self.rows.index(row))
+        item = self.tree.topLevelItem(self._where[name])
         if item is None:
             return False
         self.tree.setCurrentItem(item)
