@@ -22,6 +22,7 @@ from inspector.collections.model import (
 from inspector.collections.saving import KIND_OF_METHOD, saved_call_for
 from inspector.protocol.asks import ask_kind
 from inspector.protocol.config import META_VERSION
+from inspector.recording.format import REDACTED
 from inspector.recording.reader import RecordedSession, read_session
 from inspector.recording.replay import RecordedCall, clean_params, extract_calls
 
@@ -182,6 +183,11 @@ def collection_from_session(recorded: RecordedSession, name: str = "") -> Sessio
         if made is None:
             conversion.notes.append(f"{call.label}: its params are not usable; left out")
             continue
+        if REDACTED in json.dumps(made.params(), ensure_ascii=False):
+            conversion.notes.append(
+                f"{made.name}: its arguments held a secret, redacted when it was recorded; "
+                "write ${env:NAME} in its place in the collection"
+            )
         saved.append(made)
     for tool_name, tool in listed.items():
         asserts: list[Assertion] = [ToolExistsAssertion(True)]

@@ -130,14 +130,19 @@ class CollectionRunner:
         collection: Collection,
         *,
         names: Iterable[str] | None = None,
+        on_start: Callable[[SavedCall], None] | None = None,
         on_result: Callable[[CallResult], None] | None = None,
     ) -> RunReport:
-        """Run the collection's calls in order (only `names`, when given)."""
+        """Run the collection's calls in order (only `names`, when given); `on_start` hears
+        each call as it is sent, `on_result` its result. Cancel the task to stop a run
+        (the session's responder is restored)."""
         wanted = None if names is None else set(names)
         report = RunReport(collection=collection.name)
         for call in collection.calls:
             if wanted is not None and call.name not in wanted:
                 continue
+            if on_start is not None:
+                on_start(call)
             result = await self.run_call(call)
             report.results.append(result)
             if on_result is not None:

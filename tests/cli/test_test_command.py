@@ -206,6 +206,10 @@ def test_exit_codes_2_3_5(tmp_path: Path) -> None:
     proc = inspector("test", str(good), "--", *demo_command())
     assert proc.returncode == 5, proc.stdout + proc.stderr
     assert "FAIL  slow  timeout" in proc.stdout and "PASS  echo  ok" in proc.stdout
+    # a server that never answers the handshake: a timeout too
+    proc = inspector("test", str(good), "--timeout", "1", "--", "sleep", "30")
+    assert proc.returncode == 5, proc.stdout + proc.stderr
+    assert "could not reach the server" in proc.stderr
 
 
 def test_from_session_refuses_bad_input(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from inspector.protocol.config import ClientConfig
 from inspector.protocol.versions import EraSetting
-from inspector.recording.format import connection_summary, header_line
+from inspector.recording.format import Redactor, connection_summary, header_line
 from inspector.recording.writer import SessionRecorder
 from inspector.session import PolicyResponder, Session, SessionError
 from inspector.transports.base import Transport
@@ -48,7 +48,14 @@ async def _drive(session: Session, calls: Sequence[Call]) -> None:
             await session.request(method, params)
 
 
-def record(path: Path, transport: Transport, calls: Sequence[Call], *, era: str = "legacy") -> Path:
+def record(
+    path: Path,
+    transport: Transport,
+    calls: Sequence[Call],
+    *,
+    era: str = "legacy",
+    secrets: Sequence[str] = (),
+) -> Path:
     async def go() -> None:
         config = ClientConfig(era=EraSetting(era), capabilities=dict(ASK_CAPS))
         session = Session(transport, config, PolicyResponder({"sampling": LLM_ANSWER}))
@@ -58,7 +65,7 @@ def record(path: Path, transport: Transport, calls: Sequence[Call], *, era: str 
             client_info=config.client_info,
             client_capabilities=config.capabilities,
         )
-        recorder = SessionRecorder(path, header)
+        recorder = SessionRecorder(path, header, redactor=Redactor(secrets))
         recorder.start()
         session.add_traffic_observer(recorder.observe)
         try:

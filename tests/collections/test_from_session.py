@@ -62,3 +62,13 @@ def test_a_tap_session_knows_its_era_from_the_frames(era: str, tmp_path: Path) -
     assert conversion.collection.call("sample_llm") is not None
     report = run(stdio_of(ECHO_SERVER), conversion.collection, era=era)
     assert report.failed == 0, [r.failure_text() for r in report.results if not r.passed]
+
+
+def test_secrets_stay_out_of_the_collection(tmp_path: Path) -> None:
+    secret = "sk-test-0123456789abcdef"
+    calls = [("tools/call", {"name": "echo", "arguments": {"text": f"key={secret}"}})]
+    session_file = record(tmp_path / "s.jsonl", stdio_of(ECHO_SERVER), calls, secrets=[secret])
+    conversion = collection_from_session(read_session(session_file))
+    text = dumps_collection(conversion.collection)
+    assert secret not in text and "•••redacted•••" in text
+    assert any("write ${env:NAME} in its place" in note for note in conversion.notes)
