@@ -259,3 +259,32 @@ def test_update_snapshot_adds_one_and_update_all_failed_over_the_modern_era(
             await win.controller.shutdown()
 
     run(loop, scenario(), timeout=100)
+
+
+def test_a_big_collection_is_read_on_a_thread_and_the_window_stays_live(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    win = window
+    panel = win.collections.panel
+    path = tmp_path / "big.json"
+    snapshot = {"content": [{"type": "text", "text": "x" * 100}]}
+    calls = [
+        {**ECHO, "name": f"call {i}", "assert": [{"snapshot": snapshot}]} for i in range(10_000)
+    ]
+    write(path, calls)
+    assert path.stat().st_size > 1024 * 1024
+
+    async def scenario() -> None:
+        assert panel.open_file(path)  # being read
+        assert panel.rows == []
+        ticks = 0
+        while len(panel.rows) < 10_000:
+            await asyncio.sleep(0.005)
+            ticks += 1
+            assert ticks < 6000, "the big collection was never shown"
+        assert ticks > 1  # the loop turned while the file was read
+        assert panel.tree.topLevelItemCount() == 10_000
+        assert panel.row("call 9999") is not None
+        assert panel.select("call 5000") and panel.selected_names() == ["call 5000"]
+
+    run(loop, scenario(), timeout=60)

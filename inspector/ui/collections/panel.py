@@ -50,7 +50,7 @@ from inspector.ui.collections.result_view import CallResultView
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
-from inspector.ui.widgets.theme import colors
+from inspector.ui.widgets.theme import ThemeColors, colors
 
 __all__ = ["CallRow", "CollectionsPanel"]
 
@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 
 COL_MARK, COL_NAME, COL_KIND, COL_TARGET, COL_TIME = range(5)
 _HEADERS: Final = ("", "Call", "Kind", "Target", "Time")
+_BIG_FILE: Final = 1024 * 1024
 
 
 @dataclass(eq=False)
@@ -103,6 +104,7 @@ class CollectionsPanel(QWidget):
         self.error: str | None = None  # why the file could not be read
         self.rows: list[CallRow] = []
         self._where: dict[str, int] = {}  # call name -> its row (names are unique)
+        self._reads = 0  # a read on a thread shows its result only if it is the last one
         self.task: asyncio.Task[Any] | None = None
         self._running = False
         self.watch = FileWatch(self._file_changed, self)
@@ -208,22 +210,46 @@ class CollectionsPanel(QWidget):
         return ok
 
     def reload(self) -> bool:
+        """Read the file again. A big one (over 1 MiB) is read on a worker thread (the
+        window stays live; the list fills when it is read): True means "being read"."""
         path = self.path
         if path is None:
             return False
         self.watch.seen_now()
+        self._reads += 1
         try:
-            collection = load_collection(path)
+            big = path.stat().st_size > _BIG_FILE
+        except OSError:
+            big = False
+        if big:
+            self.summary.setText("Reading the collection…")
+            self.controller.start(self._read_in_thread(path, self._reads), "read collection")
+            return True
+        return self._show_read(self._read(path))
+
+    @staticmethod
+    def _read(path: Path) -> Collection | str:
+        try:
+            return load_collection(path)
         except CollectionError as exc:
-            return self._invalid(f"This collection cannot be used: {exc}")
+            return f"This collection cannot be used: {exc}"
         except OSError as exc:
-            return self._invalid(f"Cannot read {path}: {exc.strerror or exc}")
-        self.collection = collection
+            return f"Cannot read {path}: {exc.strerror or exc}"
+
+    async def _read_in_thread(self, path: Path, generation: int) -> None:
+        read = await asyncio.to_thread(self._read, path)
+        if shiboken6.isValid(self) and generation == self._reads and path == self.path:
+            self._show_read(read)
+
+    def _show_read(self, read: Collection | str) -> bool:
+        if isinstance(read, str):
+            return self._invalid(read)
+        self.collection = read
         self.error = None
         self.error_label.hide()
         old = {row.call.name: row for row in self.rows}
         rows: list[CallRow] = []
-        for call in collection.calls:
+        for call in read.calls:
             before = old.get(call.name)
             if before is None:
                 rows.append(CallRow(call))
@@ -254,18 +280,24 @@ class CollectionsPanel(QWidget):
         self._where = {row.call.name: i for i, row in enumerate(self.rows)}
         self.tree.blockSignals(True)
         self.tree.clear()
+        items = []
+        palette = colors()  # once: it reads the palette
         for row in self.rows:
             item = QTreeWidgetItem()
-            self._paint(item, row)
-            self.tree.addTopLevelItem(item)
-            item.setSelected(row.call.name in selected)
+            self._paint(item, row, palette)
+            items.append(item)
+        self.tree.addTopLevelItems(items)  # at once: a 10,000-call file fills quickly
+        for name in selected:
+            index = self._where.get(name)
+            if index is not None:
+                items[index].setSelected(True)
         self.tree.blockSignals(False)
         self._selection_changed()
         self._summarize()
 
-    def _paint(self, item: QTreeWidgetItem, row: CallRow) -> None:
+    def _paint(self, item: QTreeWidgetItem, row: CallRow, c: ThemeColors | None = None) -> None:
         call, result = row.call, row.result
-        c = colors()
+        c = c or colors()
         item.setText(COL_MARK, row.mark)
         item.setText(COL_NAME, call.name)
         item.setText(COL_KIND, call.kind)
