@@ -19,13 +19,16 @@ from inspector.collections.model import (
     LatencyAssertion,
     OutcomeAssertion,
     PointerAssertion,
+    SavedAnswer,
     SavedCall,
     SnapshotAssertion,
 )
 from inspector.collections.saving import KIND_OF_METHOD, saved_call_for
 from inspector.collections.snapshots import snapshot_of
 from inspector.features.forms.secret_fields import DEFAULT_SECRET_NAMES, secret_reason
+from inspector.protocol.asks import ask_kind
 from inspector.traffic.log import TrafficEntry, TrafficLog
+from inspector.traffic.rounds import RequestRounds
 from inspector.ui.workspace.call_draft import CallDraft
 
 __all__ = [
@@ -72,12 +75,20 @@ def _request_of(log: TrafficLog, entry: TrafficEntry) -> TrafficEntry | None:
     return None
 
 
-def draft_from_entry(log: TrafficLog, entry: TrafficEntry) -> CallDraft:
+def draft_from_entry(
+    log: TrafficLog, entry: TrafficEntry, rounds: RequestRounds | None = None
+) -> CallDraft:
     """The call of a request row (or of the request a response row answers), with its
-    answer when the log has it. Raises DraftError for any other row."""
+    answer when the log has it and the answers given to the server's asks meanwhile. A row
+    of an MRTR conversation (`rounds`) stands for the whole: the first request, the final
+    answer. Raises DraftError for any other row."""
     request = _request_of(log, entry)
     if request is None or request.direction != "out":
         raise DraftError("only a request this client sent (or its answer) can be saved")
+    conversation = rounds.conversation(request.index) if rounds is not None else []
+    sent = [i for i in conversation if log.entries[i].kind == "request"]
+    if sent:
+        request = log.entries[sent[0]]
     message = _object(request.text())
     method = message.get("method") if message is not None else None
     if message is None or method not in SAVABLE_METHODS:
@@ -89,13 +100,13 @@ def draft_from_entry(log: TrafficLog, entry: TrafficEntry) -> CallDraft:
     if not isinstance(params, dict):
         raise DraftError(f"the {method} request has no params object")
     params = {k: v for k, v in params.items() if k not in _CLIENT_PARAMS}
-    answer = log.pair_of(request)
+    answer = log.pair_of(log.entries[sent[-1]] if sent else request)
     result: dict[str, Any] | None = None
     code: int | None = None
     error_message = ""
     latency: float | None = None
     if answer is not None:
-        latency = answer.latency * 1000 if answer.latency is not None else None
+        latency = (answer.mono - request.mono) * 1000
         body = _object(answer.text()) or {}
         if isinstance(body.get("result"), dict):
             result = body["result"]
@@ -103,6 +114,7 @@ def draft_from_entry(log: TrafficLog, entry: TrafficEntry) -> CallDraft:
         if isinstance(error, dict) and isinstance(error.get("code"), int):
             code = error["code"]
             error_message = str(error.get("message", ""))
+    answers = _modern_answers(log, conversation) if sent else _legacy_answers(log, request, answer)
     return CallDraft(
         str(method),
         params,
@@ -110,15 +122,86 @@ def draft_from_entry(log: TrafficLog, entry: TrafficEntry) -> CallDraft:
         error_code=code,
         error_message=error_message,
         latency_ms=latency,
+        answers=answers,
     )
 
 
-def with_answer(log: TrafficLog, draft: CallDraft, *, scan: int = _SCAN) -> CallDraft:
-    """`draft` with the answer of the latest identical request in the log (the completion
-    the form's completer just sent, a call made before), when it has none of its own.
-    Looks at the last `scan` rows only: a long session never stalls the dialog."""
-    if draft.outcome is not None:
-        return draft
+def _modern_answers(log: TrafficLog, conversation: list[int]) -> tuple[SavedAnswer, ...]:
+    """What each input_required answer asked, answered by the next round's inputResponses."""
+    asked: dict[str, tuple[str, dict[str, Any]]] = {}
+    out: list[SavedAnswer] = []
+    for index in conversation:
+        entry = log.entries[index]
+        body = _object(entry.text()) or {}
+        if entry.direction == "in":
+            result = body.get("result")
+            requests = result.get("inputRequests") if isinstance(result, dict) else None
+            for key, ask in requests.items() if isinstance(requests, dict) else ():
+                if isinstance(ask, dict) and isinstance(ask.get("method"), str):
+                    ask_params = ask.get("params")
+                    clean = _without_meta(ask_params)
+                    asked[str(key)] = (ask["method"], clean)
+        else:
+            params = body.get("params")
+            responses = params.get("inputResponses") if isinstance(params, dict) else None
+            for key, value in responses.items() if isinstance(responses, dict) else ():
+                found = asked.pop(str(key), None)
+                if found is not None and isinstance(value, dict):
+                    out.append(SavedAnswer(found[0], found[1], value))
+    return tuple(out)
+
+
+def _legacy_answers(
+    log: TrafficLog, request: TrafficEntry, answer: TrafficEntry | None
+) -> tuple[SavedAnswer, ...]:
+    """The server's requests (sampling, elicitation, roots) that came while this call was
+    the latest one waiting, and what the client answered."""
+    stop = answer.index if answer is not None else min(len(log), request.index + _SCAN)
+    waiting = [request.index]  # calls sent since ours, still waiting: the latest owns an ask
+    out: list[SavedAnswer] = []
+    for index in range(request.index + 1, stop):
+        entry = log.entries[index]
+        if entry.direction == "out" and entry.kind == "request":
+            if entry.method in SAVABLE_METHODS:
+                waiting.append(index)
+            continue
+        if entry.direction == "in" and entry.kind in ("response", "error"):
+            if entry.pair in waiting[1:]:
+                waiting.remove(entry.pair)
+            continue
+        if entry.direction != "in" or entry.kind != "request" or waiting[-1] != request.index:
+            continue
+        method = entry.method
+        reply = log.pair_of(entry)
+        if method is None or ask_kind(method) is None or reply is None:
+            continue
+        asked = _object(entry.text()) or {}
+        params = _without_meta(asked.get("params"))
+        body = _object(reply.text()) or {}
+        if isinstance(body.get("result"), dict):
+            out.append(SavedAnswer(method, params, body["result"]))
+        else:
+            error = body.get("error")
+            why = error.get("message") if isinstance(error, dict) else None
+            out.append(SavedAnswer(method, params, reject=str(why or "rejected")))
+    return tuple(out)
+
+
+def _without_meta(params: Any) -> dict[str, Any]:
+    return {k: v for k, v in params.items() if k != "_meta"} if isinstance(params, dict) else {}
+
+
+def with_answer(
+    log: TrafficLog,
+    draft: CallDraft,
+    rounds: RequestRounds | None = None,
+    *,
+    scan: int = _SCAN,
+) -> CallDraft:
+    """The latest identical request of the log, answered, when there is one (the call the
+    view just made, the completion the form's completer just sent): with its answer and
+    the answers given to the server's asks. Else `draft` as it is. Looks at the last
+    `scan` rows only: a long session never stalls the dialog."""
     entries = log.entries
     stop = max(0, len(entries) - scan)
     for index in range(len(entries) - 1, stop - 1, -1):
@@ -126,7 +209,7 @@ def with_answer(log: TrafficLog, draft: CallDraft, *, scan: int = _SCAN) -> Call
         if entry.kind != "request" or entry.direction != "out" or entry.method != draft.method:
             continue
         try:
-            found = draft_from_entry(log, entry)
+            found = draft_from_entry(log, entry, rounds)
         except DraftError:
             continue
         if found.params == draft.params and found.outcome is not None:
@@ -197,7 +280,9 @@ def saved_call(
     if draft.method in ("tools/call", "prompts/get") and isinstance(arguments, dict):
         params["arguments"] = {**arguments, **secret_arguments(arguments, schema, secret_names)}
     try:
-        call = saved_call_for(draft.method, params, name=name, snapshot=False)
+        call = saved_call_for(
+            draft.method, params, name=name, snapshot=False, answers=draft.answers
+        )
     except ValueError as exc:
         raise DraftError(str(exc)) from exc
     return call.with_assertions(choices.assertions(draft))

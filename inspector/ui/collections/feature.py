@@ -132,7 +132,7 @@ class CollectionsFeature(QObject):
             return None
         if self.dialog is not None:
             self.dialog.close()
-        draft = with_answer(self.controller.traffic, draft)
+        draft = with_answer(self.controller.traffic, draft, self.controller.rounds)
         schema = None
         if draft.method == "tools/call":
             schema = self._tool_schema(draft.params.get("name"))
@@ -171,7 +171,7 @@ class CollectionsFeature(QObject):
 
     def save_row(self, entry: TrafficEntry) -> SaveCallDialog | None:
         try:
-            draft = draft_from_entry(self.controller.traffic, entry)
+            draft = draft_from_entry(self.controller.traffic, entry, self.controller.rounds)
         except DraftError as exc:
             self.show_message(f"Cannot save this row: {exc}", 8000)
             return None

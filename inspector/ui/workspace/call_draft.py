@@ -2,7 +2,9 @@
 
 Plain data (no Qt): the request (its method and params, exactly as it would be sent) and,
 when the call already ran, what came back (the result, or the JSON-RPC error, or a timeout)
-and how long it took. "Save call…" turns it into a saved call with the assertions the user
+how long it took, and the answers given to what the server asked meanwhile (sampling,
+elicitation, roots: a saved call carries them, to answer the same way when it runs).
+"Save call…" turns it into a saved call with the assertions the user
 picks; the views only describe what they have.
 """
 
@@ -10,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from inspector.collections.model import SavedAnswer
 
 __all__ = ["CallDraft", "DraftOutcome"]
 
@@ -25,6 +29,7 @@ class CallDraft:
     error_message: str = ""
     timed_out: bool = False
     latency_ms: float | None = None
+    answers: tuple[SavedAnswer, ...] = ()  # what the client answered the server's asks
 
     @property
     def outcome(self) -> DraftOutcome | None:
