@@ -145,6 +145,7 @@ def test_save_a_tool_call_run_it_fail_it_and_update_its_snapshot(
         row = panel.row("echo hello")
         assert row is not None and row.result is not None and not row.result.passed
         assert panel.tree.topLevelItem(0).text(0) == "✗"  # type: ignore[union-attr]
+        assert win.bottom.tabText(win.bottom.indexOf(panel)) == "Collections (1 ✗)"
         panel.select("echo hello")
         view_ = panel.result_view
         text = view_.assertions.toPlainText()

@@ -193,6 +193,8 @@ class CollectionsFeature(QObject):
 
     def _run_finished(self, passed: int, failed: int) -> None:
         self.show_message(f"Collection run: {passed} passed, {failed} failed", 8000)
+        index = self.bottom.indexOf(self.panel)
+        self.bottom.setTabText(index, f"Collections ({failed} ✗)" if failed else "Collections")
 
     # ---------------------------------------------------------------- session → collection
     def choose_and_convert_session(self) -> None:
@@ -239,7 +241,7 @@ class CollectionsFeature(QObject):
 
     def show_error(self, title: str, text: str) -> QMessageBox:
         box = QMessageBox(self.parent_widget)
-        box.setObjectName("collectionError")
+        box.setObjectName("collectionMessage")
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(title)
         box.setTextFormat(Qt.TextFormat.PlainText)

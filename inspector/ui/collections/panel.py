@@ -385,7 +385,8 @@ class CollectionsPanel(QWidget):
         session = self.session()
         if session is None or self.running or not names:
             return None
-        calls = [r.call for r in self.rows if r.call.name in set(names)]
+        wanted = set(names)
+        calls = [r.call for r in self.rows if r.call.name in wanted]
         self._running = True
         self.task = self.controller.start(self._run(session, calls), "run collection")
         self._update_buttons()
