@@ -161,3 +161,28 @@ def test_suggested_pointers() -> None:
     assert suggested_pointer({"completion": {"values": ["x"]}}) == ("/completion/values", ["x"])
     assert suggested_pointer({"content": "not a list"}) is None
     assert suggested_pointer(None) is None
+
+
+def test_legacy_asks_go_to_the_latest_call_still_waiting() -> None:
+    log = TrafficLog()
+    a = frame(log, "out", request("tools/call", {"name": "a", "arguments": {}}, 1), 0.0)
+    b = frame(log, "out", request("tools/call", {"name": "b", "arguments": {}}, 2), 0.1)
+    ask = {"messages": [{"role": "user", "content": {"type": "text", "text": "for b"}}]}
+    frame(log, "in", request("sampling/createMessage", {**ask, "_meta": {"x": 1}}, 10), 0.2)
+    reply = {"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "m"}
+    frame(log, "out", {"jsonrpc": "2.0", "id": 10, "result": reply}, 0.3)
+    frame(log, "in", {"jsonrpc": "2.0", "id": 2, "result": {"content": []}}, 0.4)
+    frame(log, "in", request("elicitation/create", {"message": "for a"}, 11), 0.5)
+    no = {"jsonrpc": "2.0", "id": 11, "error": {"code": -1, "message": "User rejected"}}
+    frame(log, "out", no, 0.6)
+    frame(log, "in", {"jsonrpc": "2.0", "id": 1, "result": {"content": []}}, 0.7)
+    for_a = draft_from_entry(log, log.entries[a]).answers
+    for_b = draft_from_entry(log, log.entries[b]).answers
+    assert [(x.method, x.params, x.result) for x in for_b] == [
+        ("sampling/createMessage", ask, reply)
+    ]
+    assert [(x.method, x.params, x.reject) for x in for_a] == [
+        ("elicitation/create", {"message": "for a"}, "User rejected")
+    ]
+    call = saved_call(draft_from_entry(log, log.entries[b]), "b", AssertionChoices())
+    assert call.answers == for_b
