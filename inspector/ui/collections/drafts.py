@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from inspector.collections.answers import answers_during
 from inspector.collections.model import (
     Assertion,
     LatencyAssertion,
@@ -26,7 +27,6 @@ from inspector.collections.model import (
 from inspector.collections.saving import KIND_OF_METHOD, saved_call_for
 from inspector.collections.snapshots import snapshot_of
 from inspector.features.forms.secret_fields import DEFAULT_SECRET_NAMES, secret_reason
-from inspector.protocol.asks import ask_kind
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.traffic.rounds import RequestRounds
 from inspector.ui.workspace.call_draft import CallDraft
@@ -114,7 +114,7 @@ def draft_from_entry(
         if isinstance(error, dict) and isinstance(error.get("code"), int):
             code = error["code"]
             error_message = str(error.get("message", ""))
-    answers = _modern_answers(log, conversation) if sent else _legacy_answers(log, request, answer)
+    answers = _answers(log, request, answer)
     return CallDraft(
         str(method),
         params,
@@ -126,69 +126,21 @@ def draft_from_entry(
     )
 
 
-def _modern_answers(log: TrafficLog, conversation: list[int]) -> tuple[SavedAnswer, ...]:
-    """What each input_required answer asked, answered by the next round's inputResponses."""
-    asked: dict[str, tuple[str, dict[str, Any]]] = {}
-    out: list[SavedAnswer] = []
-    for index in conversation:
-        entry = log.entries[index]
-        body = _object(entry.text()) or {}
-        if entry.direction == "in":
-            result = body.get("result")
-            requests = result.get("inputRequests") if isinstance(result, dict) else None
-            for key, ask in requests.items() if isinstance(requests, dict) else ():
-                if isinstance(ask, dict) and isinstance(ask.get("method"), str):
-                    ask_params = ask.get("params")
-                    clean = _without_meta(ask_params)
-                    asked[str(key)] = (ask["method"], clean)
-        else:
-            params = body.get("params")
-            responses = params.get("inputResponses") if isinstance(params, dict) else None
-            for key, value in responses.items() if isinstance(responses, dict) else ():
-                found = asked.pop(str(key), None)
-                if found is not None and isinstance(value, dict):
-                    out.append(SavedAnswer(found[0], found[1], value))
-    return tuple(out)
-
-
-def _legacy_answers(
+def _answers(
     log: TrafficLog, request: TrafficEntry, answer: TrafficEntry | None
 ) -> tuple[SavedAnswer, ...]:
-    """The server's requests (sampling, elicitation, roots) that came while this call was
-    the latest one waiting, and what the client answered."""
-    stop = answer.index if answer is not None else min(len(log), request.index + _SCAN)
-    waiting = [request.index]  # calls sent since ours, still waiting: the latest owns an ask
-    out: list[SavedAnswer] = []
-    for index in range(request.index + 1, stop):
-        entry = log.entries[index]
-        if entry.direction == "out" and entry.kind == "request":
-            if entry.method in SAVABLE_METHODS:
-                waiting.append(index)
-            continue
-        if entry.direction == "in" and entry.kind in ("response", "error"):
-            if entry.pair in waiting[1:]:
-                waiting.remove(entry.pair)
-            continue
-        if entry.direction != "in" or entry.kind != "request" or waiting[-1] != request.index:
-            continue
-        method = entry.method
-        reply = log.pair_of(entry)
-        if method is None or ask_kind(method) is None or reply is None:
-            continue
-        asked = _object(entry.text()) or {}
-        params = _without_meta(asked.get("params"))
-        body = _object(reply.text()) or {}
-        if isinstance(body.get("result"), dict):
-            out.append(SavedAnswer(method, params, body["result"]))
-        else:
-            error = body.get("error")
-            why = error.get("message") if isinstance(error, dict) else None
-            out.append(SavedAnswer(method, params, reject=str(why or "rejected")))
-    return tuple(out)
-
-
-def _without_meta(params: Any) -> dict[str, Any]:
-    return {k: v for k, v in params.items() if k != "_meta"} if isinstance(params, dict) else {}
+    """What the client answered to the server's asks during the call (all its rounds):
+    read from the rows between its first request and its final answer only, so a save
+    in a long session never reads the whole log."""
+    wire_id = request.msg_id
+    if isinstance(wire_id, bool) or not isinstance(wire_id, str | int):
+        return ()
+    stop = answer.index + 1 if answer is not None else min(len(log), request.index + _SCAN)
+    rows = (log.entries[i] for i in range(request.index, stop))
+    return tuple(
+        replace(a, params={k: v for k, v in a.params.items() if k != "_meta"})  # run-specific
+        for a in answers_during(rows, wire_id)
+    )
 
 
 def with_answer(
