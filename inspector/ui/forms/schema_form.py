@@ -275,6 +275,11 @@ class SchemaForm(QWidget):
     def mode(self) -> Mode:
         return self._mode
 
+    def json_problem(self) -> str | None:
+        """Why the JSON editor's text is not a JSON object (None when it is, or in form
+        mode): what is sent or saved must be exactly what the user sees."""
+        return self._parse_json()[1] if self._mode == "json" else None
+
     def check(self) -> bool:
         """Validate and show the result; True when the values can be sent as they are."""
         return not self.validation_errors()

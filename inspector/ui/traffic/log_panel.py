@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Final
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFontDatabase, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -63,12 +64,28 @@ _COLUMN_WIDTHS: Final = {
 }
 
 
+class _RowAction:
+    """An action offered in a row's context menu by a feature above the log."""
+
+    def __init__(
+        self,
+        text: str,
+        applies: Callable[[TrafficEntry], bool],
+        slot: Callable[[TrafficEntry], object],
+    ) -> None:
+        self.text = text
+        self.applies = applies
+        self.slot = slot
+
+
 class TrafficLogPanel(QWidget):
     count_changed = Signal(int, int)  # total, shown
 
     def __init__(self, log: TrafficLog) -> None:
         super().__init__()
         self.log = log
+        self._row_actions: list[_RowAction] = []
+        self.row_menu_shown: QMenu | None = None  # the last context menu (tests read it)
         self.model = TrafficLogModel(log)
         self.autoscroll = True
         self._build_filters()
@@ -191,6 +208,8 @@ class TrafficLogPanel(QWidget):
         header.setSectionResizeMode(COL_SUMMARY, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(24)
         table.selectionModel().currentRowChanged.connect(self._current_changed)
+        table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        table.customContextMenuRequested.connect(self._context_menu)
         self.table = table
 
     def _build_search(self) -> None:
@@ -254,6 +273,49 @@ class TrafficLogPanel(QWidget):
         self.model.set_filter(self.current_filter())
         if selected is not None:
             self.select_entry(selected.index, scroll=True)
+
+    # ---------------------------------------------------------------- context menu
+    def add_row_action(
+        self,
+        text: str,
+        applies: Callable[[TrafficEntry], bool],
+        slot: Callable[[TrafficEntry], object],
+    ) -> None:
+        """Offer `text` in the context menu of the rows where `applies(entry)` is true;
+        `slot(entry)` runs when it is chosen (features above the log add their own)."""
+        self._row_actions.append(_RowAction(text, applies, slot))
+
+    def row_menu(self, entry: TrafficEntry) -> QMenu:
+        """The context menu of `entry`'s row: copy, jump to the pair, then what features
+        added (each shown only where it applies)."""
+        menu = QMenu(self.table)
+        menu.setObjectName("trafficRowMenu")
+        detail = self.detail
+        menu.addAction("Copy as JSON", detail.copy_json)
+        pair = self.log.pair_of(entry)
+        jump = menu.addAction("Jump to pair")
+        if pair is not None:
+            target = pair.index
+            jump.triggered.connect(lambda: self.reveal_entry(target))
+        jump.setEnabled(pair is not None)
+        extra = [a for a in self._row_actions if _applies(a, entry)]
+        if extra:
+            menu.addSeparator()
+        for action in extra:
+            item = menu.addAction(action.text)
+            item.triggered.connect(_caller(action.slot, entry))
+        return menu
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        entry = self.model.entry_at(index.row()) if index.isValid() else None
+        if entry is None:
+            return
+        self.select_entry(entry.index, scroll=False)
+        menu = self.row_menu(entry)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.row_menu_shown = menu
+        menu.popup(self.table.viewport().mapToGlobal(pos))
 
     # ---------------------------------------------------------------- selection
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
@@ -407,3 +469,18 @@ class TrafficLogPanel(QWidget):
         else:
             self.count_label.setText(f"{total:,} messages")
         self.count_changed.emit(total, shown)
+
+
+def _applies(action: _RowAction, entry: TrafficEntry) -> bool:
+    try:
+        return bool(action.applies(entry))
+    except Exception:  # a feature's check must never take the log's menu down
+        logging.getLogger(__name__).exception("row action %r failed its check", action.text)
+        return False
+
+
+def _caller(slot: Callable[[TrafficEntry], object], entry: TrafficEntry) -> Callable[[], None]:
+    def call() -> None:
+        slot(entry)
+
+    return call

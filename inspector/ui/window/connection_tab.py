@@ -27,6 +27,7 @@ from inspector.settings.profiles import Profile
 from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
+from inspector.ui.collections.feature import CollectionsFeature
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.controller.gui_responder import GuiResponders
 from inspector.ui.explorer import ExplorerPanel
@@ -126,6 +127,23 @@ class ConnectionTab(QWidget):
         # Session files: recording, Open Session (offline view), Save As, HAR, Replay.
         self.session_files = SessionFiles(
             app, self.controller, recording, self.main_split, self.status, settings, self
+        )
+        # Collections: "Save call…", the Collections tab, File ▸ Save Session as Test Collection.
+        self.collections = CollectionsFeature(
+            app,
+            self.controller,
+            self.workspace,
+            self.log_panel,
+            self.bottom,
+            self.session_files,
+            self.chosen_profile,
+            settings,
+            self.status.showMessage,
+            self,
+        )
+        replays = self.session_files.menu_groups[1]
+        replays.insert(
+            replays.index(self.session_files.replay_action) + 1, self.collections.session_action
         )
         self.toolbar = QToolBar("Connection")
         self.toolbar.setObjectName("connectionToolbar")

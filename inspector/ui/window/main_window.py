@@ -54,6 +54,7 @@ from inspector.ui.window.client_features import ClientFeatures
 from inspector.ui.window.connection_actions import ConnectionActions
 from inspector.ui.window.connection_bar import ConnectionBar
 from inspector.ui.window.connection_tab import ConnectionTab
+from inspector.ui.window.current_tab_attr import CurrentTab
 from inspector.ui.window.help_menu import report_problem, show_about, show_guide, show_shortcuts
 from inspector.ui.window.menus import WindowMenus
 from inspector.ui.window.new_tab_dialog import NewTabDialog
@@ -66,6 +67,7 @@ from inspector.ui.workspace.views import register_all
 from inspector.ui.workspace.workspace import Workspace
 
 if TYPE_CHECKING:
+    from inspector.ui.collections.feature import CollectionsFeature
     from inspector.ui.compare.compare_window import CompareWindow
     from inspector.ui.panels.auth_panel import AuthPanel
     from inspector.ui.panels.check_dialog import CheckDialog
@@ -275,97 +277,30 @@ class MainWindow(QMainWindow):
         return splitters_of(self.current_tab)
 
     # ---------------------------------------------------------------- the current tab's
-    @property
-    def connection(self) -> ConnectionModel:
-        return self.current_tab.connection
-
-    @property
-    def controller(self) -> ConnectionController:
-        return self.current_tab.controller
-
-    @property
-    def bar(self) -> ConnectionBar:
-        return self.current_tab.bar
-
-    @property
-    def ping(self) -> PingControl:
-        return self.current_tab.ping
-
-    @property
-    def toolbar(self) -> QToolBar:
-        return self.current_tab.toolbar
-
-    @property
-    def console(self) -> ServerConsole:
-        return self.current_tab.console
-
-    @property
-    def composer(self) -> RawComposerDialog | None:
-        return self.current_tab.composer
-
-    @property
-    def explorer(self) -> ExplorerPanel:
-        return self.current_tab.explorer
-
-    @property
-    def server_panel(self) -> ServerInfoPanel:
-        return self.current_tab.server_panel
-
-    @property
-    def workspace(self) -> Workspace:
-        return self.current_tab.workspace
-
-    @property
-    def log_panel(self) -> TrafficLogPanel:
-        return self.current_tab.log_panel
-
-    @property
-    def notifications(self) -> NotificationsPanel:
-        return self.current_tab.notifications
-
-    @property
-    def errors_panel(self) -> ErrorsPanel:
-        return self.current_tab.errors_panel
-
-    @property
-    def stats_panel(self) -> MethodStatsPanel:
-        return self.current_tab.stats_panel
-
-    @property
-    def lint_panel(self) -> LintPanel:
-        return self.current_tab.lint_panel
-
-    @property
-    def auth_panel(self) -> AuthPanel:
-        return self.current_tab.auth_panel
-
-    @property
-    def bottom(self) -> QTabWidget:
-        return self.current_tab.bottom
-
-    @property
-    def centre(self) -> QTabWidget:
-        return self.current_tab.centre
-
-    @property
-    def main_split(self) -> QSplitter:
-        return self.current_tab.main_split
-
-    @property
-    def right_split(self) -> QSplitter:
-        return self.current_tab.right_split
-
-    @property
-    def errors_label(self) -> PlainLabel:
-        return self.current_tab.errors_label
-
-    @property
-    def client_features(self) -> ClientFeatures:
-        return self.current_tab.client_features
-
-    @property
-    def session_files(self) -> SessionFiles:
-        return self.current_tab.session_files
+    connection: CurrentTab[ConnectionModel] = CurrentTab()
+    controller: CurrentTab[ConnectionController] = CurrentTab()
+    bar: CurrentTab[ConnectionBar] = CurrentTab()
+    ping: CurrentTab[PingControl] = CurrentTab()
+    toolbar: CurrentTab[QToolBar] = CurrentTab()
+    console: CurrentTab[ServerConsole] = CurrentTab()
+    composer: CurrentTab[RawComposerDialog | None] = CurrentTab()
+    explorer: CurrentTab[ExplorerPanel] = CurrentTab()
+    server_panel: CurrentTab[ServerInfoPanel] = CurrentTab()
+    workspace: CurrentTab[Workspace] = CurrentTab()
+    log_panel: CurrentTab[TrafficLogPanel] = CurrentTab()
+    notifications: CurrentTab[NotificationsPanel] = CurrentTab()
+    errors_panel: CurrentTab[ErrorsPanel] = CurrentTab()
+    stats_panel: CurrentTab[MethodStatsPanel] = CurrentTab()
+    lint_panel: CurrentTab[LintPanel] = CurrentTab()
+    auth_panel: CurrentTab[AuthPanel] = CurrentTab()
+    bottom: CurrentTab[QTabWidget] = CurrentTab()
+    centre: CurrentTab[QTabWidget] = CurrentTab()
+    main_split: CurrentTab[QSplitter] = CurrentTab()
+    right_split: CurrentTab[QSplitter] = CurrentTab()
+    errors_label: CurrentTab[PlainLabel] = CurrentTab()
+    client_features: CurrentTab[ClientFeatures] = CurrentTab()
+    session_files: CurrentTab[SessionFiles] = CurrentTab()
+    collections: CurrentTab[CollectionsFeature] = CurrentTab()
 
     @property
     def store(self) -> ProfileStore:

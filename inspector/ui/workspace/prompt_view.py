@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -31,7 +31,15 @@ from inspector.features.prompts import (
     arguments_to_send,
     parse_get_prompt_result,
 )
-from inspector.session import Call, McpClient, RequestCancelled, Session, SessionError
+from inspector.session import (
+    Call,
+    McpClient,
+    RequestCancelled,
+    RequestTimeout,
+    ServerError,
+    Session,
+    SessionError,
+)
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.forms.form_splitter import FormSplitter
 from inspector.ui.forms.schema_form import SchemaForm
@@ -39,8 +47,10 @@ from inspector.ui.forms.server_completions import ServerCompletions
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
+from inspector.ui.workspace.call_draft import CallDraft, completion_draft
 from inspector.ui.workspace.message_card import MessageCard
 from inspector.ui.workspace.resource_reader import open_resource
+from inspector.ui.workspace.save_menu import add_completion_saves
 
 __all__ = ["PromptGetView", "prompt_view"]
 
@@ -48,12 +58,15 @@ _INDENT = 48  # how far a message leans to its side, chat-like
 
 
 class PromptGetView(QWidget):
+    save_call_requested = Signal(object)  # a CallDraft: "Save call…"
+
     def __init__(self, item: CatalogItem, controller: ConnectionController) -> None:
         super().__init__()
         self.setObjectName("promptGetView")
         self.item = item
         self.controller = controller
         self.call: Call | None = None
+        self.last: CallDraft | None = None  # the last get that ended, for "Save call…"
         self.task: asyncio.Task[Any] | None = None
         self.conversation: Conversation | None = None
         self.cards: list[MessageCard] = []
@@ -85,6 +98,18 @@ class PromptGetView(QWidget):
         self.copy_button.clicked.connect(self.copy_messages)
         self.copy_button.setEnabled(False)
         self.bar.add_trailing(self.copy_button)
+        self.save_button = QPushButton("Save call…")
+        self.save_button.setObjectName("saveCallButton")
+        self.save_button.setToolTip("Save this prompts/get (and its last result) into a collection")
+        self.save_button.clicked.connect(self.request_save)
+        self.bar.add_trailing(self.save_button)
+        add_completion_saves(
+            self.save_button,
+            "prompts/get…",
+            self.request_save,
+            self.names,
+            self.request_completion_save,
+        )
 
         top = QWidget()
         top_layout = QVBoxLayout(top)
@@ -200,7 +225,16 @@ class PromptGetView(QWidget):
             self.bar.set_status("Cancelled")
             return
         except SessionError as exc:
+            elapsed = self.bar.elapsed * 1000
             self._done()
+            self.last = CallDraft(
+                "prompts/get",
+                self._params(arguments),
+                error_code=exc.code if isinstance(exc, ServerError) else None,
+                error_message=str(exc),
+                timed_out=isinstance(exc, RequestTimeout),
+                latency_ms=elapsed,
+            )
             self._failed(str(exc))
             return
         except asyncio.CancelledError:
@@ -208,6 +242,7 @@ class PromptGetView(QWidget):
             raise
         self._done()
         elapsed = self.bar.elapsed * 1000
+        self.last = CallDraft("prompts/get", self._params(arguments), result, latency_ms=elapsed)
         conversation = parse_get_prompt_result(result)
         self.gets += 1
         self.show_conversation(conversation)
@@ -217,6 +252,45 @@ class PromptGetView(QWidget):
         if problems:
             text += f" · {problems} problem{'s' if problems != 1 else ''}"
         self.bar.set_status(text, "warn" if problems else "ok")
+
+    # ---------------------------------------------------------------- saving
+    def _params(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        params: dict[str, Any] = {"name": self.item.key}
+        if arguments:
+            params["arguments"] = arguments
+        return params
+
+    def draft(self) -> CallDraft | None:
+        """The get as the form (or the JSON editor) has it, with the last answer when it
+        was for these arguments; None when the JSON editor's text is not an object."""
+        if self.form.json_problem() is not None:
+            return None
+        params = self._params(arguments_to_send(self.form.values()))
+        last = self.last
+        if last is not None and last.params == params:
+            return last
+        return CallDraft("prompts/get", params)
+
+    def request_save(self) -> CallDraft | None:
+        draft = self.draft()
+        if draft is None:
+            self.bar.set_status(f"Fix the JSON first: {self.form.json_problem()}", "warn")
+            return None
+        self.save_call_requested.emit(draft)
+        return draft
+
+    def request_completion_save(self, name: str) -> CallDraft:
+        """Save the completion/complete the form would send for argument `name`."""
+        session = self.session()
+        draft = completion_draft(
+            prompt_ref(self.item.key),
+            name,
+            self.form.values(),
+            self.names,
+            session.protocol_version if session is not None else None,
+        )
+        self.save_call_requested.emit(draft)
+        return draft
 
     def _done(self) -> None:
         self.call = None

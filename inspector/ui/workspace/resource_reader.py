@@ -25,7 +25,15 @@ from PySide6.QtWidgets import (
 
 from inspector.features.resource_content import ReadResult, parse_read_result
 from inspector.features.resource_watch import Watch, subscribe_supported
-from inspector.session import Call, McpClient, RequestCancelled, Session, SessionError
+from inspector.session import (
+    Call,
+    McpClient,
+    RequestCancelled,
+    RequestTimeout,
+    ServerError,
+    Session,
+    SessionError,
+)
 from inspector.ui.content.resource_contents_view import ResourceContentsView
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.elided_label import ElidedLabel
@@ -33,6 +41,7 @@ from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.screen_fit import fit_to_screen
 from inspector.ui.widgets.theme import colors
+from inspector.ui.workspace.call_draft import CallDraft
 
 __all__ = ["ResourceReadDialog", "ResourceReader", "open_resource", "watch_text"]
 
@@ -70,6 +79,7 @@ def watch_text(watch: Watch) -> str:
 
 class ResourceReader(QWidget):
     read_finished = Signal(bool)  # ok
+    save_call_requested = Signal(object)  # a CallDraft: "Save call…" (when offered)
 
     def __init__(self, controller: ConnectionController) -> None:
         super().__init__()
@@ -80,6 +90,7 @@ class ResourceReader(QWidget):
         self.task: asyncio.Task[Any] | None = None
         self.watch_task: asyncio.Task[Any] | None = None
         self.result: ReadResult | None = None
+        self.last: CallDraft | None = None  # the last read that ended, for "Save call…"
         self.reads = 0
 
         self.bar = RunBar("Read", busy_text="Reading…", on_run=self.read, on_cancel=self.cancel)
@@ -95,6 +106,14 @@ class ResourceReader(QWidget):
         self.auto_reread.setToolTip("Read the resource again whenever the server says it changed")
         self.bar.add_control(self.subscribe_button)
         self.bar.add_control(self.auto_reread)
+        self.save_button = QPushButton("Save call…")
+        self.save_button.setObjectName("saveCallButton")
+        self.save_button.setToolTip(
+            "Save this resources/read (and its last result) into a collection"
+        )
+        self.save_button.clicked.connect(self.request_save)
+        self.save_button.setVisible(False)  # offered where someone saves it (offer_save)
+        self.bar.add_trailing(self.save_button)
 
         self.watch_label = PlainLabel()
         self.watch_label.setObjectName("watchStatus")
@@ -246,7 +265,16 @@ class ResourceReader(QWidget):
                 self.read_finished.emit(False)
             return
         except SessionError as exc:
+            elapsed_ms = self.bar.elapsed * 1000
             self._done()
+            self.last = CallDraft(
+                "resources/read",
+                {"uri": uri},
+                error_code=exc.code if isinstance(exc, ServerError) else None,
+                error_message=str(exc),
+                timed_out=isinstance(exc, RequestTimeout),
+                latency_ms=elapsed_ms,
+            )
             if _alive(self):
                 self._failed(str(exc))
             return
@@ -255,6 +283,7 @@ class ResourceReader(QWidget):
             raise
         self._done()
         elapsed = self.bar.elapsed
+        self.last = CallDraft("resources/read", {"uri": uri}, result, latency_ms=elapsed * 1000)
         parsed = parse_read_result(result, uri)
         self.result = parsed
         self.reads += 1
@@ -267,6 +296,29 @@ class ResourceReader(QWidget):
         )
         self.refresh()
         self.read_finished.emit(True)
+
+    # ---------------------------------------------------------------- saving
+    def offer_save(self) -> None:
+        """Show "Save call…" (the workspace views do; a resource window does not)."""
+        self.save_button.setVisible(True)
+
+    def draft(self) -> CallDraft | None:
+        """The read of the current URI, with the last answer when it was for this URI;
+        None while the URI cannot be read (a template not filled in)."""
+        if self.uri is None or self.blocked_reason:
+            return None
+        last = self.last
+        if last is not None and last.params == {"uri": self.uri}:
+            return last
+        return CallDraft("resources/read", {"uri": self.uri})
+
+    def request_save(self) -> CallDraft | None:
+        draft = self.draft()
+        if draft is None:
+            self.bar.set_status(self.blocked_reason or "Nothing to save yet.", "warn")
+            return None
+        self.save_call_requested.emit(draft)
+        return draft
 
     def _done(self) -> None:
         self.call = None

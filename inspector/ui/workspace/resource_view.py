@@ -40,6 +40,8 @@ class ResourceReadView(QWidget):
         self.setObjectName("resourceReadView")
         self.item = item
         self.reader = ResourceReader(controller)
+        self.reader.offer_save()
+        self.save_call_requested = self.reader.save_call_requested
         self.reader.set_uri(item.key)
         self.reader.contents.clear("Press Read to fetch this resource.")
         layout = QVBoxLayout(self)

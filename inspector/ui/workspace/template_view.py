@@ -24,7 +24,9 @@ from inspector.ui.forms.server_completions import ServerCompletions
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
+from inspector.ui.workspace.call_draft import CallDraft, completion_draft
 from inspector.ui.workspace.resource_reader import ResourceReader
+from inspector.ui.workspace.save_menu import add_completion_saves
 
 __all__ = ["TemplateReadView", "template_view"]
 
@@ -55,6 +57,15 @@ class TemplateReadView(QWidget):
         uri_row.setContentsMargins(0, 0, 0, 0)
         uri_row.addRow("URI:", self.expanded)
         self.reader = ResourceReader(controller)
+        self.reader.offer_save()
+        self.save_call_requested = self.reader.save_call_requested
+        add_completion_saves(
+            self.reader.save_button,
+            "resources/read…",
+            self.reader.request_save,
+            self.template.names,
+            self.request_completion_save,
+        )
         self.reader.contents.clear("Fill the variables, then press Read.")
 
         top = QWidget()
@@ -122,6 +133,19 @@ class TemplateReadView(QWidget):
 
     def read(self) -> asyncio.Task[Any] | None:
         return self.reader.read()
+
+    def request_completion_save(self, name: str) -> CallDraft:
+        """Save the completion/complete the form would send for variable `name`."""
+        session = self.controller.session
+        draft = completion_draft(
+            resource_ref(self.item.key),
+            name,
+            self.form.values(),
+            self.template.names,
+            session.protocol_version if session is not None else None,
+        )
+        self.save_call_requested.emit(draft)
+        return draft
 
 
 def template_view(item: CatalogItem, controller: ConnectionController) -> QWidget:

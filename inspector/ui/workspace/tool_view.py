@@ -34,6 +34,7 @@ from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip, short
 from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.call_card import CallCard
+from inspector.ui.workspace.call_draft import CallDraft
 from inspector.ui.workspace.resource_reader import open_resource
 from inspector.ui.workspace.run_as_task import RunAsTaskOption, tool_task_support
 
@@ -48,6 +49,7 @@ _MAX_CARDS: Final = 50
 class ToolCallView(QWidget):
     call_started = Signal(object)  # ToolCallRecord: the App tab follows the latest call
     app_requested = Signal(object)  # ToolCallRecord: a card's "Show in App"
+    save_call_requested = Signal(object)  # a CallDraft: "Save call…"
 
     def __init__(self, item: CatalogItem, controller: ConnectionController) -> None:
         super().__init__()
@@ -123,6 +125,14 @@ class ToolCallView(QWidget):
         self.clear_button.clicked.connect(self.clear_finished)
         self.clear_button.setEnabled(False)
         self.bar.add_trailing(self.clear_button)
+        self.save_button = QPushButton("Save call…")
+        self.save_button.setObjectName("saveCallButton")
+        self.save_button.setToolTip(
+            "Save this call (the arguments in the form or the JSON editor, the last result) "
+            "into a collection"
+        )
+        self.save_button.clicked.connect(self.request_save)
+        self.bar.add_trailing(self.save_button)
         top_layout.addWidget(self.bar)
 
         self.results = QWidget()
@@ -260,6 +270,38 @@ class ToolCallView(QWidget):
         self._add_card(record)
         self.call_started.emit(record)
         return record
+
+    # ------------------------------------------------------------------ saving
+    def draft(self) -> CallDraft | None:
+        """The call as it stands: the form's (or the JSON editor's) arguments, and the
+        newest finished call with these arguments (its result or error, its time).
+        None when the JSON editor holds text that is not a JSON object."""
+        self.form.flush()
+        if self.form.json_problem() is not None:
+            return None
+        arguments = self.form.values()
+        params = {"name": self.item.key, "arguments": arguments}
+        done = next((r for r in self.records if not r.running and r.arguments == arguments), None)
+        if done is None or done.task_id is not None:
+            return CallDraft("tools/call", params)
+        latency = (done.finished - done.started) * 1000 if done.finished is not None else None
+        return CallDraft(
+            "tools/call",
+            params,
+            result=done.result if done.status in ("ok", "tool_error") else None,
+            error_code=done.error_code if done.status == "rpc_error" else None,
+            error_message=done.error_message,
+            timed_out=done.status == "timeout",
+            latency_ms=latency,
+        )
+
+    def request_save(self) -> CallDraft | None:
+        draft = self.draft()
+        if draft is None:
+            self.bar.set_status(f"Fix the JSON first: {self.form.json_problem()}", "warn")
+            return None
+        self.save_call_requested.emit(draft)
+        return draft
 
     def _remember(self, arguments: dict[str, Any]) -> None:
         pid = self._profile_id()

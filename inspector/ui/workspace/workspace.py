@@ -161,6 +161,7 @@ class ItemPage(QWidget):
     """One item: header + [action view, Details]."""
 
     pin_diff_requested = Signal(str)
+    save_call_requested = Signal(object)  # a CallDraft from the action view's "Save call…"
 
     def __init__(self, item: CatalogItem, controller: ConnectionController) -> None:
         super().__init__()
@@ -216,6 +217,9 @@ class ItemPage(QWidget):
                 controller.errors.add("internal", f"{action_title} view failed: {exc!r}")
                 self.action = _page_text(f"The {action_title} view could not be built: {exc!r}")
             self.tabs.addTab(self.action, action_title)
+            saves = getattr(self.action, "save_call_requested", None)
+            if saves is not None:
+                saves.connect(self.save_call_requested)
         self.app_tab: AppTab | None = None
         uri = app_resource_uri(item.raw) if item.kind == "tools" else None
         if uri is not None:  # an MCP App: its own tab, following the calls
@@ -267,6 +271,7 @@ class ItemPage(QWidget):
 
 class Workspace(QWidget):
     pin_diff_requested = Signal(str)  # a tool name
+    save_call_requested = Signal(object)  # a CallDraft: "Save call…" in an item's view
 
     def __init__(self, controller: ConnectionController) -> None:
         super().__init__()
@@ -298,6 +303,7 @@ class Workspace(QWidget):
         if page is None:
             page = ItemPage(item, self.controller)
             page.pin_diff_requested.connect(self.pin_diff_requested)
+            page.save_call_requested.connect(self.save_call_requested)
             self.pages[key] = page
             self.stack.addWidget(page)
             self._evict()

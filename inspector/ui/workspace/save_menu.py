@@ -1,0 +1,41 @@
+"""The "Save call…" button of a view whose form the server completes: a menu with the
+view's own request first, then "completion of ‘name’" for each completable field (the
+completion/complete the form would send for it, with the field's value as the prefix)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QMenu, QPushButton
+
+__all__ = ["add_completion_saves"]
+
+
+def add_completion_saves(
+    button: QPushButton,
+    own_text: str,
+    own: Callable[[], object],
+    names: list[str],
+    completion: Callable[[str], object],
+) -> QMenu | None:
+    """Give `button` a menu when there are fields to complete (`names`); None otherwise
+    (the button then saves the view's own request, as before)."""
+    if not names:
+        return None
+    menu = QMenu(button)
+    menu.setObjectName("saveCallMenu")
+    menu.addAction(own_text).triggered.connect(lambda: own())
+    menu.addSeparator()
+    for name in names:
+        menu.addAction(f"completion/complete of “{name}”…").triggered.connect(
+            _bind(completion, name)
+        )
+    button.setMenu(menu)
+    return menu
+
+
+def _bind(slot: Callable[[str], object], name: str) -> Callable[[], None]:
+    def call() -> None:
+        slot(name)
+
+    return call
