@@ -21,6 +21,7 @@ __all__ = [
     "add_export_parser",
     "add_logout_parser",
     "add_replay_parser",
+    "add_watch_parser",
     "split_server_command",
 ]
 
@@ -163,10 +164,10 @@ def add_replay_parser(sub: Any) -> None:
 
 
 def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
-    """`replay FILE [options] -- COMMAND ARGS...`: (the arguments to parse, the COMMAND
-    words, or None for other subcommands and when there is no `--`)."""
+    """`replay FILE [options] -- COMMAND ARGS...` (and `watch`): (the arguments to parse,
+    the COMMAND words, or None for other subcommands and when there is no `--`)."""
     argv = list(argv)
-    if not argv or argv[0] != "replay" or "--" not in argv:
+    if not argv or argv[0] not in ("replay", "watch") or "--" not in argv:
         return argv, None
     cut = argv.index("--")
     return argv[:cut], argv[cut + 1 :]
@@ -241,3 +242,46 @@ def add_check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     check.add_argument("-v", "--verbose", action="store_true", help="print each check as it ends")
     check.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS...]")
+
+
+def add_watch_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    watch = sub.add_parser(
+        "watch",
+        help="restart a stdio server when its files change; print what changed and re-run a "
+        "collection",
+        usage="mcp-inspector-qt watch [--path P]... [--collection FILE] [--json] "
+        "[--debounce SECONDS] -- COMMAND [ARGS...]",
+        epilog="Watches the server's cwd (--cwd, else the current folder) unless --path names "
+        "files, folders or globs (relative to it, e.g. 'src/**/*.py'). .git, __pycache__, "
+        "node_modules, virtualenvs and editor swap files never count. Runs until Ctrl+C or "
+        "SIGTERM (exit 0, the server stopped); exit 2 for usage or an invalid collection. "
+        "See docs/watch.md.",
+    )
+    watch.add_argument(
+        "--path",
+        action="append",
+        default=[],
+        metavar="P",
+        help="a file, folder or glob to watch (repeatable; default: the server's cwd)",
+    )
+    watch.add_argument(
+        "--collection", metavar="FILE", help="a collection to re-run after every restart"
+    )
+    watch.add_argument("--json", action="store_true", help="one JSON line per restart")
+    watch.add_argument(
+        "--debounce",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="quiet time after a change before restarting, and the least time between two "
+        "restarts (default 0.5)",
+    )
+    watch.add_argument("--era", choices=[e.value for e in EraSetting], default="legacy")
+    watch.add_argument("--env", action="append", default=[], metavar="K=V")
+    watch.add_argument("--full-env", action="store_true", help="pass the whole environment")
+    watch.add_argument("--cwd", help="the server's working folder (and what is watched)")
+    watch.add_argument(
+        "--timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default 30)"
+    )
+    watch.add_argument("-v", "--verbose", action="store_true", help="also print the details")
+    watch.set_defaults(server_command=[])

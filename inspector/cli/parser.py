@@ -19,6 +19,7 @@ from inspector.cli.command_args import (
     add_logout_parser,
     add_replay_parser,
     add_sampling_arguments,
+    add_watch_parser,
 )
 from inspector.cli.usage import UsageError
 from inspector.demo.cli import add_demo_arguments
@@ -165,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_logout_parser(sub)
     add_export_parser(sub)
     add_check_parser(sub)
+    add_watch_parser(sub)
     return parser
 
 
