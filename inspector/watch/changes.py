@@ -91,7 +91,9 @@ class ChangeFeed:
             async for changes in awatch(
                 *self.watch.roots,
                 watch_filter=self._counts,
-                debounce=max(50, int(self.quiet * 1000)),
+                # Short groups from the Rust side, so that deliveries during a long save
+                # come far more often than `quiet` (whose gap ends the burst).
+                debounce=max(50, min(200, int(self.quiet * 250))),
                 step=50,
                 stop_event=self._stop,
                 rust_timeout=500,
