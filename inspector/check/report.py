@@ -4,9 +4,10 @@ skipped with the reason), as a table, JSON or JUnit XML."""
 from __future__ import annotations
 
 import enum
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Any
+
+from inspector.common.junit import JUnitCase, junit_xml
 
 __all__ = ["CheckReport", "CheckResult", "Status"]
 
@@ -96,28 +97,25 @@ class CheckReport:
         return "\n".join(lines)
 
     def junit(self) -> str:
-        suite = ET.Element(
-            "testsuite",
-            name=f"mcp-inspector-qt check {self.target}",
-            tests=str(len(self.results)),
-            failures=str(self.count(Status.FAILED)),
-            skipped=str(self.count(Status.SKIPPED)),
-            errors="1" if self.unreachable else "0",
-        )
+        cases: list[JUnitCase] = []
         if self.unreachable is not None:
-            case = ET.SubElement(suite, "testcase", classname="handshake", name="connect")
-            ET.SubElement(case, "error", message=self.unreachable)
+            cases.append(JUnitCase("handshake", "connect", error=self.unreachable))
         for r in self.results:
-            case = ET.SubElement(
-                suite, "testcase", classname=r.group, name=r.id, time=f"{r.seconds:.3f}"
-            )
-            if r.status is Status.FAILED:
-                fail = ET.SubElement(
-                    case,
-                    "failure",
-                    message=r.evidence.splitlines()[0][:200] if r.evidence else "failed",
+            failed = r.status is Status.FAILED
+            cases.append(
+                JUnitCase(
+                    r.group,
+                    r.id,
+                    seconds=r.seconds,
+                    failure=(
+                        (
+                            r.evidence.splitlines()[0] if r.evidence else "failed",
+                            f"{r.evidence}\nrule: {r.rule}",
+                        )
+                        if failed
+                        else None
+                    ),
+                    skipped=r.evidence if r.status is Status.SKIPPED else None,
                 )
-                fail.text = f"{r.evidence}\nrule: {r.rule}"
-            elif r.status is Status.SKIPPED:
-                ET.SubElement(case, "skipped", message=r.evidence)
-        return ET.tostring(suite, encoding="unicode", xml_declaration=True)
+            )
+        return junit_xml(f"mcp-inspector-qt check {self.target}", cases)
