@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from inspector.compare import CatalogDiff, CatalogSnapshot, ItemDiff, diff_json_report
+from inspector.compare import CatalogDiff, CatalogSnapshot, ItemDiff
 from inspector.features.catalog.model import KINDS
 from inspector.watch.changes import ChangeBurst
 
@@ -130,6 +130,22 @@ def _item_lines(item: ItemDiff) -> list[str]:
     return lines
 
 
+def catalog_json(diff: CatalogDiff | None, snapshot: CatalogSnapshot) -> dict[str, Any]:
+    """This run's counts and, from the second run on, what changed since the last good one
+    (`differences`: the compare package's items, with their JSON Pointer changes)."""
+    out: dict[str, Any] = {
+        "counts": {k: len(snapshot.items(k)) for k in KINDS},
+        "incomplete": {**snapshot.errors, **snapshot.incomplete},
+    }
+    if diff is not None:
+        out["changes"] = {
+            k: {s: n for s, n in v.items() if s != "same"} for k, v in diff.counts().items()
+        }
+        out["info"] = [c.to_dict() for c in diff.info]
+        out["differences"] = [i.to_json() for i in diff.differences]
+    return out
+
+
 def catalog_lines(diff: CatalogDiff) -> list[str]:
     """The catalog's changes since the last run, one line per item (and its changes)."""
     lines: list[str] = []
@@ -219,10 +235,8 @@ class RunReport:
         if not self.ok:
             out["error"] = self.error
             out["stderr"] = self.stderr
-        if self.catalog is not None:
-            out["catalog"] = diff_json_report(self.catalog)
-        elif self.snapshot is not None:
-            out["catalog"] = {"counts": {k: len(self.snapshot.items(k)) for k in KINDS}}
+        if self.snapshot is not None:
+            out["catalog"] = catalog_json(self.catalog, self.snapshot)
         if self.collection is not None:
             out["collection"] = self.collection.to_json()
         return out
