@@ -88,7 +88,16 @@ class WatchSupervisor:
     # -- the loop ---------------------------------------------------------------------------
     async def run(self, *, connect: bool = True) -> None:
         """Watch until cancelled or `stop`: a first run (a start when `connect`, else a
-        baseline of the live connection), then a restart per burst of changes."""
+        baseline of the live connection), then a restart per burst of changes. The file
+        watcher stops with it."""
+        try:
+            await self._run(connect)
+        finally:
+            self._stopped.set()
+            if self.feed is not None:
+                await self.feed.stop()
+
+    async def _run(self, connect: bool) -> None:
         feed = self.feed
         if feed is not None:
             feed.start()

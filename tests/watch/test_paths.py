@@ -90,3 +90,21 @@ def test_bad_paths_are_refused_with_the_reason(
 def test_a_missing_base_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(WatchSpecError, match="does not exist"):
         WatchSpec(tmp_path / "gone").resolve()
+
+
+def test_a_profile_watches_its_cwd_else_its_script_folder(tmp_path: Path) -> None:
+    from inspector.settings.profiles import Profile, StdioSettings
+    from inspector.watch.target import spec_for, watch_base
+
+    script = tmp_path / "srv" / "server.py"
+    script.parent.mkdir()
+    script.write_text("")
+    with_cwd = Profile(name="a", stdio=StdioSettings(command="python", cwd=str(tmp_path)))
+    assert watch_base(with_cwd) == tmp_path
+    by_script = Profile(
+        name="b", stdio=StdioSettings(command="python", args=["-u", str(script), "--x"])
+    )
+    assert watch_base(by_script) == script.parent
+    assert spec_for(by_script, ["*.py"]).resolve().roots == (script.parent.resolve(),)
+    bare = Profile(name="c", stdio=StdioSettings(command="my-server", args=["--port", "1"]))
+    assert watch_base(bare) == Path.cwd()

@@ -57,6 +57,7 @@ from inspector.ui.window.connection_bar import ConnectionBar
 from inspector.ui.window.help_menu import report_problem, show_guide, show_shortcuts
 from inspector.ui.window.menus import WindowMenus
 from inspector.ui.window.panel_toggles import Panel, PanelToggles
+from inspector.ui.window.watch_mode import WatchMode
 
 if TYPE_CHECKING:
     from inspector.ui.panels.auth_panel import AuthPanel
@@ -171,6 +172,18 @@ class MainWindow(QMainWindow):
             self,
         )
         self.menus.add_before_help(self.client_features.menu)
+        # Watch mode: restart on file changes, re-run on demand, the results strip.
+        self.watch_mode = WatchMode(
+            self.controller,
+            self.chosen_profile,
+            self.settings,
+            self.statusBar().showMessage,
+            lambda: self.bottom.setCurrentWidget(self.console),
+            self,
+        )
+        self.menus.add_before_help(self.watch_mode.menu)
+        self.addToolBarBreak()
+        self.addToolBar(self.watch_mode.toolbar)
         # Session files: recording, Open Session (offline view), Save As, HAR, Replay.
         self.session_files = SessionFiles(
             app,
