@@ -1,7 +1,10 @@
 """The change feed: file changes under the watched roots, coalesced into bursts.
 
-`watchfiles.awatch` (a Rust watcher in a worker thread) already groups the events of a
-few milliseconds; a save that touches thousands of files can still arrive as several of
+`watchfiles.watch` (a Rust watcher) runs in a daemon thread of its own, which hands each
+group of changes to the event loop (`call_soon_threadsafe`): no async library of its own
+runs on the loop, so it behaves the same under qasync, and a loop that closes first leaves
+nothing pending. It already groups the events of a few milliseconds; a save that touches
+thousands of files can still arrive as several of
 its groups. `ChangeFeed.next_burst` waits for the first change and then for the tree to
 be quiet for `quiet` seconds, so one save, however large, is ONE burst (capped at
 `max_wait` so a file written all the time cannot hold a restart back forever).
@@ -10,13 +13,15 @@ be quiet for `quiet` seconds, so one save, however large, is ONE burst (capped a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
-from watchfiles import Change, awatch
+from watchfiles import Change, watch
 
 from inspector.watch.paths import ResolvedWatch
 
@@ -60,54 +65,70 @@ class ChangeFeed:
         self._count = 0
         self._sample: dict[str, str] = {}
         self._last_change = 0.0
+        self._idle_seen = False  # the watcher saw nothing for `quiet` since the last change
         self._changed = asyncio.Event()
-        self._stop = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- life -------------------------------------------------------------------------------
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="watch files")
+        if self._thread is None:
+            self._loop = asyncio.get_running_loop()
+            self._thread = threading.Thread(target=self._watch, name="watch files", daemon=True)
+            self._thread.start()
 
     async def wait_started(self, timeout: float = 5.0) -> None:
         """Until the watcher runs (changes made before this may be missed)."""
         await asyncio.wait_for(self._ready.wait(), timeout)
 
-    async def stop(self) -> None:
+    async def stop(self, timeout: float = 3.0) -> None:
+        """Stop watching; waits (at most `timeout`) for the watcher thread to end."""
         self._stop.set()
-        task, self._task = self._task, None
-        if task is None:
-            return
-        try:
-            await asyncio.wait_for(task, 3.0)
-        except (TimeoutError, asyncio.CancelledError):
-            task.cancel()
-        except Exception:
-            log.debug("watcher task failed", exc_info=True)
+        thread, self._thread = self._thread, None
+        deadline = time.monotonic() + timeout
+        while thread is not None and thread.is_alive() and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
 
-    async def _run(self) -> None:
+    def _watch(self) -> None:
+        """The watcher thread: every group of changes to the loop, until `_stop`."""
         try:
-            async for changes in awatch(
+            for changes in watch(
                 *self.watch.roots,
                 watch_filter=self._counts,
-                # Short groups from the Rust side, so that deliveries during a long save
-                # come far more often than `quiet` (whose gap ends the burst).
+                # Short groups, so that deliveries during a long save come far more often
+                # than `quiet` (whose gap ends the burst).
                 debounce=max(50, min(200, int(self.quiet * 250))),
                 step=50,
                 stop_event=self._stop,
-                rust_timeout=500,
+                # An empty group after `quiet` without a change: the source is idle.
+                rust_timeout=max(50, int(self.quiet * 1000)),
                 yield_on_timeout=True,
+                raise_interrupt=False,
             ):
-                self._ready.set()
-                if changes:
-                    self._take(changes)
-        except Exception as exc:
-            self.error = f"watching files stopped: {exc}"
-            log.warning("%s", self.error)
-            self._changed.set()  # wake a waiter so it can report
+                self._post(self._ready.set)
+                self._post(self._take, changes) if changes else self._post(self._idle)
+        except Exception as exc:  # the user sees why watching stopped
+            self._post(self._fail, f"watching files stopped: {exc}")
         finally:
-            self._ready.set()
+            self._post(self._ready.set)
+
+    def _post(self, callback: Callable[..., Any], *args: Any) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+            loop.call_soon_threadsafe(callback, *args)
+
+    def _idle(self) -> None:
+        self._idle_seen = True
+        self._changed.set()
+
+    def _fail(self, error: str) -> None:
+        self.error = error
+        log.warning("%s", error)
+        self._changed.set()  # wake a waiter so it can report
 
     def _counts(self, _change: Change, path: str) -> bool:
         return self.watch.counts(path)
@@ -118,6 +139,7 @@ class ChangeFeed:
             if len(self._sample) < _SAMPLE:
                 self._sample[path] = _ACTION.get(change, "changed")
         self._last_change = time.monotonic()
+        self._idle_seen = False
         self._changed.set()
 
     # -- bursts -----------------------------------------------------------------------------
@@ -126,8 +148,10 @@ class ChangeFeed:
         return self._count > 0
 
     async def next_burst(self) -> ChangeBurst:
-        """Wait for a change, then for `quiet` seconds without one; returns the burst.
-        Raises RuntimeError when the watcher stopped with an error."""
+        """Wait for a change, then until the tree is quiet: `quiet` seconds without a change
+        both here and at the source (the watcher's own idle report, so a delivery delayed
+        by a busy machine does not cut a save in two). Raises RuntimeError when the
+        watcher stopped with an error."""
         while not self._count:
             if self.error:
                 raise RuntimeError(self.error)
@@ -138,10 +162,15 @@ class ChangeFeed:
             if self.error:
                 raise RuntimeError(self.error)
             now = time.monotonic()
-            wait = self._last_change + self.quiet - now
-            if wait <= 0 or now - first >= self.max_wait:
+            if now - first >= self.max_wait:
                 break
-            await asyncio.sleep(min(wait, first + self.max_wait - now))
+            wait = self._last_change + self.quiet - now
+            if wait <= 0 and self._idle_seen:
+                break
+            self._changed.clear()
+            timeout = max(wait, 0.05) if wait > 0 else first + self.max_wait - now
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(timeout, self.max_wait))
         return self.take()
 
     def take(self) -> ChangeBurst:

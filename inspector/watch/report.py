@@ -204,21 +204,25 @@ class RunReport:
             lines += [f"  {action}: {path}" for path, action in self.burst.sample[1:]]
         if not self.ok:
             if self.stderr:
-                lines.append("the server's stderr:")
+                lines += ["", "the server's stderr:"]
                 lines += [f"  {line}" for line in self.stderr]
             return "\n".join(lines)
         if self.catalog is not None:
-            lines += catalog_lines(self.catalog)
+            changes = catalog_lines(self.catalog)
+            lines += ["", "catalog since the last run:" if changes else "catalog: no change"]
+            lines += changes
         if self.collection is not None:
             summary = self.collection
+            result = summary.words().removeprefix("collection ")
+            lines += ["", f"collection {summary.name}: {result}"]
             if summary.error is not None:
-                lines.append(f"collection {summary.name}: {summary.error}")
+                lines.append(f"  {summary.error}")
             for call in summary.calls:
                 ms = f" {call.ms:.0f} ms" if call.ms is not None else ""
                 lines.append(
-                    f"{'PASS' if call.passed else 'FAIL'} {call.name} ({call.outcome}{ms})"
+                    f"  {'PASS' if call.passed else 'FAIL'} {call.name} ({call.outcome}{ms})"
                 )
-                lines += [f"    {failure}" for failure in call.failures]
+                lines += [f"      {failure}" for failure in call.failures]
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:

@@ -73,9 +73,8 @@ class WatchResultsDialog(QDialog):
         self.runs.clear()
         c = colors()
         for report in self.reports:
-            item = QListWidgetItem(report.title())
+            item = QListWidgetItem(f"{report.title()} · {'passed' if report.passed else 'failed'}")
             item.setForeground(c.ok if report.passed else c.error)
-            item.setToolTip("")
             self.runs.addItem(item)
         if self.reports:
             self.runs.setCurrentRow(0)

@@ -6,7 +6,7 @@ on the result opens the details."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
@@ -23,10 +23,10 @@ class WatchStrip(QWidget):
         self.setObjectName("watchStrip")
         self.state = PlainLabel("Watch mode is off")
         self.state.setObjectName("watchState")
-        self.result = QToolButton()
+        self.result = QPushButton()
         self.result.setObjectName("watchResult")
-        self.result.setAutoRaise(True)
-        self.result.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.result.setFlat(True)
+        self.result.setCursor(Qt.CursorShape.PointingHandCursor)
         self.result.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.result.clicked.connect(self.details_requested.emit)
         self.result.hide()
@@ -45,7 +45,9 @@ class WatchStrip(QWidget):
         self.result.setText(report.summary())
         c = colors()
         color = c.ok if report.passed else c.error
-        self.result.setStyleSheet(f"color: {color.name()}; text-align: left")
+        self.result.setStyleSheet(
+            f"QPushButton {{ color: {color.name()}; text-align: left; padding: 2px 6px; }}"
+        )
         self.result.setToolTip(plain_tooltip(report.details() + "\n\n(click for details)"))
         self.result.show()
 

@@ -42,6 +42,11 @@ TOGGLE_KEY = "Ctrl+Shift+W"
 RERUN_KEY = "F5"
 
 
+def _short(text: str, limit: int = 48) -> str:
+    """A watched path for the strip: its tail when long (the tooltip has it all)."""
+    return text if len(text) <= limit else "…" + text[-(limit - 1) :]
+
+
 class WatchMode:
     def __init__(
         self,
@@ -65,6 +70,7 @@ class WatchMode:
         self._task: asyncio.Task[object] | None = None
         self._rerun_task: asyncio.Task[object] | None = None
         self.results: WatchResultsDialog | None = None
+        self._watching = ""
         self.strip = WatchStrip()
         self.strip.details_requested.connect(self.show_results)
         self.toggle_action = self._action("&Watch mode", self._toggled, TOGGLE_KEY)
@@ -178,7 +184,8 @@ class WatchMode:
                 self._uncheck(f"Watch mode: {exc}")
                 return None
             feed = ChangeFeed(resolved, quiet=value.debounce)
-            self.strip.set_state(f"Watching {resolved.describe()}")
+            self._watching = _short(resolved.describe())
+            self.strip.set_state(f"Watching {self._watching}")
         else:
             self.strip.set_state(f"Re-run with {RERUN_KEY}")
         self._drop()
@@ -249,7 +256,7 @@ class WatchMode:
 
     def _status(self, text: str) -> None:
         if self.supervisor is not None and self.supervisor.feed is not None:
-            self.strip.set_state(f"Watch: {text}")
+            self.strip.set_state(f"Watching {self._watching}: {text}")
 
     def show_results(self) -> None:
         if self.results is None:
