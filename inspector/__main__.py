@@ -66,6 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from inspector.cli.watch_command import run_watch_command
 
         return run_watch_command(ns, parser)
+    if ns.command == "diff":
+        from inspector.cli.diff_command import run_diff_command
+
+        return run_diff_command(ns, parser)
     if ns.command == "demo-server":
         from inspector.demo.cli import run as run_demo
 

@@ -285,3 +285,52 @@ def add_watch_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     watch.add_argument("-v", "--verbose", action="store_true", help="also print the details")
     watch.set_defaults(server_command=[])
+
+
+DIFF_EXIT_CODES = {
+    0: "the catalogs are the same",
+    1: "the catalogs differ",
+    2: "usage error",
+    3: "a side could not be reached, or died while listing (the message says which)",
+    5: "timeout",
+}
+
+
+def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    epilog = (
+        "TARGET: an http(s):// URL, a shell-quoted stdio command line\n"
+        '(--left "node dist/index.js stdio"), or profile:NAME (a saved profile: its\n'
+        "headers, env, cwd, era and auth).\n\n"
+        "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in DIFF_EXIT_CODES.items())
+    )
+    diff = sub.add_parser(
+        "diff",
+        help="compare two servers' catalogs (tools, resources, templates, prompts, server info)",
+        usage="mcp-inspector-qt diff [--json] [--ignore JSON_POINTER]... [--era E]"
+        " --left TARGET --right TARGET",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    diff.add_argument("--left", required=True, metavar="TARGET", help="the first server")
+    diff.add_argument("--right", required=True, metavar="TARGET", help="the second server")
+    diff.add_argument("--json", action="store_true", help="print a JSON report")
+    diff.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="JSON_POINTER",
+        help="leave this path out (repeatable; * one segment, ** any): /serverInfo/version, "
+        "/tools/*/description, /**/_meta",
+    )
+    eras = [e.value for e in EraSetting]
+    diff.add_argument("--era", choices=eras, default=None, help="the era of both sides")
+    diff.add_argument("--left-era", choices=eras, default=None, help="the left side's era")
+    diff.add_argument("--right-era", choices=eras, default=None, help="the right side's era")
+    diff.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="per side: connecting and listing everything (default 30)",
+    )
+    diff.add_argument("-v", "--verbose", action="store_true", help="log what each side does")

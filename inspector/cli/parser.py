@@ -15,6 +15,7 @@ from inspector import __version__
 from inspector.cli.command_args import (
     add_auth_arguments,
     add_check_parser,
+    add_diff_parser,
     add_export_parser,
     add_logout_parser,
     add_replay_parser,
@@ -167,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_export_parser(sub)
     add_check_parser(sub)
     add_watch_parser(sub)
+    add_diff_parser(sub)
     return parser
 
 

@@ -3,6 +3,7 @@
 The API (for the `diff` command, the compare window and watch mode)::
 
     snap = await snapshot_from_session(session)      # lists every kind, all pages
+    snap = snapshot_from_connection(conn)           # a ConnectionModel's loaded catalog
     snap = snapshot_from_catalog(conn.catalog, server_info=..., capabilities=...)
     snap = CatalogSnapshot.from_json(data)           # and snap.to_json()
     diff = diff_catalogs(left, right, ignore_rules(["/serverInfo/version"]))
@@ -15,6 +16,8 @@ The API (for the `diff` command, the compare window and watch mode)::
     diff_text(diff) / diff_json_report(diff)            # the `diff` command's outputs
     side = await fetch_side("left", profile, timeout=30)  # connect, list, close (never
     left, right = await fetch_both(p1, p2, timeout=30)    #   raises for the server's sake)
+    both = await run_on_both(left_session, right_session, "tool", "echo", {"text": "hi"})
+    both.left / both.right (SideAnswer: result | error, seconds), both.changes ([Change])
     profile = profile_for_target("profile:NAME" | URL | "cmd args", era=..., profiles=store)
 
 Items are matched by name / URI / URI template, never by position. `Change` is the replay
@@ -34,18 +37,25 @@ from inspector.compare.catalog_diff import (
 )
 from inspector.compare.live import Side, SideOutcome, fetch_both, fetch_side
 from inspector.compare.report import describe_side, diff_json_report, diff_text
+from inspector.compare.run_both import BothResult, RunKind, SideAnswer, run_on_both
 from inspector.compare.snapshot import (
     CatalogSnapshot,
+    HasCatalog,
     snapshot_from_catalog,
+    snapshot_from_connection,
     snapshot_from_session,
 )
 from inspector.compare.targets import TargetError, profile_for_target, target_label
 
 __all__ = [
+    "BothResult",
     "CatalogDiff",
     "CatalogSnapshot",
+    "HasCatalog",
     "ItemDiff",
+    "RunKind",
     "Side",
+    "SideAnswer",
     "SideOutcome",
     "Status",
     "TargetError",
@@ -58,7 +68,9 @@ __all__ = [
     "ignore_rules",
     "item_key",
     "profile_for_target",
+    "run_on_both",
     "snapshot_from_catalog",
+    "snapshot_from_connection",
     "snapshot_from_session",
     "target_label",
 ]

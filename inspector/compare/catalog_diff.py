@@ -35,7 +35,9 @@ __all__ = [
     "item_key",
 ]
 
-Status = Literal["added", "removed", "changed", "same"]
+# "unlisted": on one side only, but the other side's listing of that kind is incomplete,
+# so whether it was added or removed is unknown (never counted as a difference).
+Status = Literal["added", "removed", "changed", "same", "unlisted"]
 INFO_FIELDS: Final = ("serverInfo", "capabilities", "instructions")
 
 
@@ -83,7 +85,7 @@ class CatalogDiff:
 
     @property
     def differences(self) -> list[ItemDiff]:
-        return [i for i in self.items if i.status != "same"]
+        return [i for i in self.items if i.status not in ("same", "unlisted")]
 
     @property
     def complete(self) -> bool:
@@ -103,7 +105,7 @@ class CatalogDiff:
     def counts(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
         for kind in KINDS:
-            tally = {"added": 0, "removed": 0, "changed": 0, "same": 0}
+            tally = {"added": 0, "removed": 0, "changed": 0, "same": 0, "unlisted": 0}
             for item in self.of_kind(kind):
                 tally[item.status] += 1
             out[kind] = tally
@@ -130,6 +132,10 @@ def _keyed(kind: CatalogKind, items: list[dict[str, Any]]) -> dict[str, dict[str
             key = f"{key} (duplicate {n})"
         out[key] = raw
     return out
+
+
+def _text(raw: dict[str, Any]) -> str:
+    return json.dumps(raw, default=str)
 
 
 def _canonical(raw: dict[str, Any]) -> str:
@@ -164,17 +170,20 @@ def _diff_kind(
 ) -> list[ItemDiff]:
     doc_key = DOC_KEY[kind]
     old_by, new_by = _keyed(kind, left.items(kind)), _keyed(kind, right.items(kind))
+    left_partial = kind in left.errors or kind in left.incomplete
+    right_partial = kind in right.errors or kind in right.incomplete
     out: list[ItemDiff] = []
     for key in [*old_by, *(k for k in new_by if k not in old_by)]:
         if rules.ignores([doc_key, key]):
             continue
         old, new = old_by.get(key), new_by.get(key)
         if new is None:
-            out.append(ItemDiff(kind, key, "removed", old, None))
+            out.append(ItemDiff(kind, key, "unlisted" if right_partial else "removed", old, None))
         elif old is None:
-            out.append(ItemDiff(kind, key, "added", None, new))
-        elif old == new and _canonical(old) == _canonical(new):
-            # == alone takes 1 for true; the canonical text tells them apart.
+            out.append(ItemDiff(kind, key, "unlisted" if left_partial else "added", None, new))
+        elif old == new and (_text(old) == _text(new) or _canonical(old) == _canonical(new)):
+            # == alone takes 1 for true; the text tells them apart (in the server's key
+            # order first, the cheap way; sorted when the two orders differ).
             out.append(ItemDiff(kind, key, "same", old, new))
         else:
             changes = diff_json({doc_key: {key: old}}, {doc_key: {key: new}}, rules)

@@ -78,13 +78,17 @@ async def fetch_side(
     if snap.timed_out:
         return Side(name, "timeout", snap, _listing_problem(snap))
     if snap.errors:
-        return Side(name, "listed", snap, _listing_problem(snap) + _stderr_tail(session))
+        problem = _listing_problem(snap)
+        tail = "" if "last stderr" in problem else _stderr_tail(session)
+        return Side(name, "listed", snap, problem + tail)
     return Side(name, "listed", snap)
 
 
 def _listing_problem(snap: CatalogSnapshot) -> str:
-    parts = [f"{kind}: {why}" for kind, why in snap.errors.items()]
-    return "listing failed: " + "; ".join(parts)
+    kind, why = next(iter(snap.errors.items()))
+    rest = len(snap.errors) - 1
+    more = f" ({rest} more kind(s) not listed)" if rest else ""
+    return f"listing {kind} failed: {why}{more}"
 
 
 async def fetch_both(

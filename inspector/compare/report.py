@@ -13,7 +13,7 @@ from inspector.features.catalog.model import KINDS
 
 __all__ = ["describe_side", "diff_json_report", "diff_text"]
 
-_MARK: Final = {"added": "+", "removed": "-", "changed": "~", "same": "="}
+_MARK: Final = {"added": "+", "removed": "-", "changed": "~", "same": "=", "unlisted": "?"}
 _NOUN: Final = {
     "tools": "tool",
     "resources": "resource",
@@ -31,7 +31,7 @@ def describe_side(snap: CatalogSnapshot) -> str:
     name = info.get("name") if isinstance(info.get("name"), str) else "(no name)"
     version = info.get("version") if isinstance(info.get("version"), str) else ""
     how = ", ".join(x for x in (snap.era, snap.protocol_version, snap.transport) if x)
-    counts = ", ".join(f"{n} {k}" for k, n in snap.counts().items())
+    counts = ", ".join(f"{k}: {n}" for k, n in snap.counts().items())
     return f"{_q(str(name))} {_q(str(version))} ({how}): {counts}"
 
 
@@ -61,15 +61,23 @@ def diff_text(diff: CatalogDiff, *, max_changes: int = 20) -> str:
         lines += [f"  {c.describe()}" for c in diff.info]
     counts = diff.counts()
     for kind in KINDS:
-        items = [i for i in diff.of_kind(kind) if i.status != "same"]
-        if not items:
-            continue
+        items = [i for i in diff.of_kind(kind) if i.status not in ("same", "unlisted")]
         tally = counts[kind]
-        summary = ", ".join(f"{tally[s]} {s}" for s in ("added", "removed", "changed", "same"))
+        if not items and not tally["unlisted"]:
+            continue
+        statuses = ["added", "removed", "changed", "same"] + (
+            ["unlisted"] if tally["unlisted"] else []
+        )
+        summary = ", ".join(f"{tally[s]} {s}" for s in statuses)
         lines.append("")
         lines.append(f"{kind}: {summary}")
         for item in items:
             lines += _item_lines(item, max_changes)
+        if tally["unlisted"]:
+            lines.append(
+                f"  ? {tally['unlisted']} {kind} listed on one side only, where the other "
+                "side's listing is incomplete (not counted)"
+            )
     lines.append("")
     if diff.same:
         lines.append("The catalogs are the same.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from inspector.features.catalog.loader import CAPABILITY_OF
 from inspector.features.catalog.model import KINDS, Catalog, CatalogKind
@@ -23,7 +23,9 @@ __all__ = [
     "IDENTITY",
     "LIST_METHOD",
     "CatalogSnapshot",
+    "HasCatalog",
     "snapshot_from_catalog",
+    "snapshot_from_connection",
     "snapshot_from_session",
 ]
 
@@ -134,6 +136,9 @@ async def snapshot_from_session(
     for kind in KINDS:
         if CAPABILITY_OF[kind] not in session.server_capabilities:
             continue
+        if session.closed is not None:
+            snap.errors[kind] = f"not listed: the connection had ended ({session.closed.reason})"
+            continue
         await _list_kind(session, kind, snap)
     return snap
 
@@ -192,3 +197,31 @@ def snapshot_from_catalog(
         elif lst.stale:
             snap.incomplete[kind] = f"{lst.method}: changed since it was listed"
     return snap
+
+
+class HasCatalog(Protocol):
+    """What a connection offers to be snapshotted (`app.ConnectionModel` fits)."""
+
+    @property
+    def catalog(self) -> Catalog: ...
+
+    @property
+    def session(self) -> Session | None: ...
+
+
+def snapshot_from_connection(conn: HasCatalog) -> CatalogSnapshot:
+    """A snapshot of what a connection has already listed, with its live session's server
+    info, capabilities and instructions (none once it is disconnected). No request is
+    sent; `snapshot_from_session(conn.session)` lists everything afresh."""
+    session = conn.session
+    if session is None:
+        return snapshot_from_catalog(conn.catalog)
+    return snapshot_from_catalog(
+        conn.catalog,
+        server_info=session.server_info,
+        capabilities=session.server_capabilities,
+        instructions=session.instructions,
+        protocol_version=session.protocol_version,
+        era=session.era.value,
+        transport=session.transport_kind,
+    )

@@ -75,7 +75,13 @@ def test_added_removed_changed_with_pointer_paths() -> None:
     assert '~ /inputSchema/properties/x/type: "string" → "integer"' in text
     assert '- removed tool "gone"' in text and '+ added tool "fresh"' in text
     report = diff_json_report(diff)
-    assert report["counts"]["tools"] == {"added": 1, "removed": 1, "changed": 1, "same": 0}
+    assert report["counts"]["tools"] == {
+        "added": 1,
+        "removed": 1,
+        "changed": 1,
+        "same": 0,
+        "unlisted": 0,
+    }
 
 
 def test_every_definition_field_is_compared() -> None:
@@ -217,3 +223,17 @@ def test_snapshot_json_round_trip() -> None:
     again = CatalogSnapshot.from_json(s.to_json())
     assert again == s
     assert CatalogSnapshot.from_json({"tools": "nope", "serverInfo": 3}).tools == []
+
+
+def test_items_missing_from_a_partial_listing_are_unlisted_not_removed() -> None:
+    left = snap(tools=[tool("a"), tool("b")], prompts=[{"name": "p"}])
+    right = snap(tools=[tool("a")], errors={"tools": "tools/list: server exited (code 4)"})
+    diff = diff_catalogs(left, right)
+    status = {(i.kind, i.key): i.status for i in diff.items}
+    assert status == {
+        ("tools", "a"): "same",
+        ("tools", "b"): "unlisted",
+        ("prompts", "p"): "removed",
+    }
+    assert [i.key for i in diff.differences] == ["p"]
+    assert diff.counts()["tools"]["unlisted"] == 1

@@ -50,13 +50,17 @@ def mark_colors() -> dict[Mark, QColor]:
 
 
 class SideBySideView(QWidget):
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        changes_title: str = "Drift",
+        no_changes: str = "No drift: the new answer matches the recorded one.",
+    ) -> None:
         super().__init__()
         self.setObjectName("sideBySide")
         self.message = PlainLabel(wrap=True)
         self.message.setObjectName("diffMessage")
         self.paths = code_view("driftPaths")
-        self.paths.setPlaceholderText("No drift: the new answer matches the recorded one.")
+        self.paths.setPlaceholderText(no_changes)
         self.paths.setMaximumHeight(self.paths.fontMetrics().height() * 7)
         self.left_title = _heading("Recorded")
         self.right_title = _heading("Now")
@@ -80,7 +84,7 @@ class SideBySideView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.message)
-        layout.addWidget(_heading("Drift"))
+        layout.addWidget(_heading(changes_title))
         layout.addWidget(self.paths)
         layout.addWidget(split, 1)
         self.lines: tuple[list[DiffLine], list[DiffLine]] = ([], [])

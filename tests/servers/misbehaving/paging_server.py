@@ -12,6 +12,7 @@ Modes (--mode):
   endless        every tools/list page has a fresh cursor, forever (3 tools a page)
   bad-cursor     the first tools/list page has a numeric nextCursor
   prompts-error  prompts/list answers a JSON-RPC error; everything else works
+  dies-paging    asked for the second tools/list page, says so on stderr and exits 4
 --description TEXT sets the description of "tool-001" (pinning tests change it).
 """
 
@@ -114,6 +115,10 @@ def tools_page(args: argparse.Namespace, cursor: Any) -> dict[str, Any]:
             {"name": f"endless-{n * 3 + k}", "inputSchema": {"type": "object"}} for k in range(3)
         ]
         return {"tools": batch, "nextCursor": str(n + 1)}
+    if args.mode == "dies-paging" and cursor is not None:
+        sys.stderr.write("paging server: dying while listing tools\n")
+        sys.stderr.flush()
+        sys.exit(4)
     result = page(all_tools, cursor, args.page_size, "tools")
     if args.mode == "cursor-loop" and cursor is not None:
         result["nextCursor"] = str(args.page_size)  # the first page's cursor, again

@@ -1,0 +1,162 @@
+"""`mcp-inspector-qt diff`: two servers' catalogs, listed concurrently, compared.
+
+Exit codes: 0 the same, 1 they differ, 2 usage, 3 a side could not be reached or died
+while listing (the message names the side and says why; the other side's listing is still
+printed), 5 a side ran out of time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from inspector.cli.diagnostics import diag
+from inspector.cli.usage import UsageError
+from inspector.compare import (
+    CatalogSnapshot,
+    Side,
+    TargetError,
+    describe_side,
+    diff_catalogs,
+    diff_json_report,
+    diff_text,
+    fetch_both,
+    ignore_rules,
+    profile_for_target,
+)
+from inspector.compare.snapshot import IDENTITY
+from inspector.features.catalog.model import KINDS
+from inspector.recording.diff import IgnoreRules
+from inspector.settings.profiles import Profile, ProfileStore
+from inspector.storage.secrets import SecretStore
+
+__all__ = ["run_diff_command"]
+
+EXIT_SAME, EXIT_DIFFER, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_TIMEOUT = 0, 1, 2, 3, 5
+
+
+def _profiles(ns: argparse.Namespace) -> tuple[Profile, Profile, SecretStore | None]:
+    if ns.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    needs_store = any(t.strip().startswith("profile:") for t in (ns.left, ns.right))
+    secrets = SecretStore() if needs_store else None
+    store = ProfileStore(secrets=secrets) if needs_store else None
+    sides = []
+    for name, target, era in (("left", ns.left, ns.left_era), ("right", ns.right, ns.right_era)):
+        try:
+            sides.append(
+                profile_for_target(target, era=era or ns.era, timeout=ns.timeout, profiles=store)
+            )
+        except TargetError as exc:
+            raise UsageError(f"--{name}: {exc}") from None
+    return sides[0], sides[1], secrets
+
+
+def _rules(ns: argparse.Namespace) -> IgnoreRules:
+    try:
+        return ignore_rules(ns.ignore)
+    except ValueError as exc:
+        raise UsageError(f"--ignore: {exc}") from None
+
+
+def _listing(snap: CatalogSnapshot) -> list[str]:
+    """One side's catalog by name, for when there is nothing to compare it with."""
+    lines = [describe_side(snap)]
+    for kind in KINDS:
+        keys = [item.get(IDENTITY[kind]) for item in snap.items(kind)]
+        if keys:
+            lines.append(f"  {kind}: " + ", ".join(json.dumps(k, ensure_ascii=False) for k in keys))
+    return lines
+
+
+def _side_json(side: Side) -> dict[str, Any]:
+    return {
+        "outcome": side.outcome,
+        "error": side.error,
+        "snapshot": side.snapshot.to_json() if side.snapshot is not None else None,
+    }
+
+
+def _exit_for(left: Side, right: Side) -> int | None:
+    """The exit code when a side failed (unreachable before timeout), else None."""
+    outcomes = {left.outcome, right.outcome}
+    if "unreachable" in outcomes or any(s.error for s in (left, right) if s.outcome == "listed"):
+        return EXIT_UNREACHABLE
+    if "timeout" in outcomes:
+        return EXIT_TIMEOUT
+    return None
+
+
+def _report_failure(ns: argparse.Namespace, left: Side, right: Side, labels: dict[str, str]) -> int:
+    code = _exit_for(left, right)
+    assert code is not None
+    failed = [s for s in (left, right) if not s.ok]
+    both_listed = left.snapshot is not None and right.snapshot is not None
+    if ns.json:
+        report: dict[str, Any] = {
+            "same": False,
+            "left": _side_json(left),
+            "right": _side_json(right),
+        }
+        if both_listed:
+            assert left.snapshot is not None and right.snapshot is not None
+            report["diff"] = diff_json_report(
+                diff_catalogs(left.snapshot, right.snapshot, _rules(ns))
+            )
+        sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    elif both_listed:
+        assert left.snapshot is not None and right.snapshot is not None
+        diff = diff_catalogs(left.snapshot, right.snapshot, _rules(ns))
+        sys.stdout.write(diff_text(diff) + "\n")
+    else:
+        for side in (left, right):
+            if side.snapshot is not None:
+                prefix = f"{side.name}: "
+                sys.stdout.write(prefix + "\n".join(_listing(side.snapshot)) + "\n")
+    sys.stdout.flush()
+    for side in failed:
+        what = {
+            "unreachable": "could not be reached",
+            "timeout": "timed out",
+            "listed": "failed while listing",
+        }[side.outcome]
+        diag(f"error: the {side.name} side ({labels[side.name]}) {what}: {side.error}")
+    return code
+
+
+async def _run(ns: argparse.Namespace) -> int:
+    left_profile, right_profile, secrets = _profiles(ns)
+    rules = _rules(ns)
+    from inspector.compare import target_label
+
+    labels = {"left": target_label(left_profile), "right": target_label(right_profile)}
+    left, right = await fetch_both(left_profile, right_profile, timeout=ns.timeout, secrets=secrets)
+    if not (left.ok and right.ok):
+        return _report_failure(ns, left, right, labels)
+    assert left.snapshot is not None and right.snapshot is not None
+    diff = diff_catalogs(left.snapshot, right.snapshot, rules)
+    if ns.json:
+        sys.stdout.write(json.dumps(diff_json_report(diff), ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(diff_text(diff) + "\n")
+    sys.stdout.flush()
+    if diff.same:
+        return EXIT_SAME
+    if not diff.complete:
+        diag("warning: a listing is incomplete (see above); the catalogs are not called the same")
+    return EXIT_DIFFER
+
+
+def run_diff_command(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    try:
+        return asyncio.run(_run(ns))
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        diag(f"mcp-inspector-qt diff: error: {exc}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        diag("interrupted")
+        return 130
