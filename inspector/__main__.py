@@ -70,6 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from inspector.cli.diff_command import run_diff_command
 
         return run_diff_command(ns, parser)
+    if ns.command == "test":
+        from inspector.cli.test_command import run_test_command
+
+        return run_test_command(ns, parser)
     if ns.command == "demo-server":
         from inspector.demo.cli import run as run_demo
 

@@ -17,32 +17,10 @@ from inspector.check.battery import run_battery
 from inspector.check.probe import CheckOptions
 from inspector.check.report import CheckResult, Status
 from inspector.cli.diagnostics import diag
-from inspector.cli.profile_args import cli_timeouts, profile_from_args
+from inspector.cli.profile_args import cli_timeouts, target_profile
 from inspector.cli.usage import UsageError
-from inspector.protocol.versions import EraSetting
-from inspector.settings.profiles import Profile, ProfileStore
-from inspector.storage.secrets import SecretStore
 
 __all__ = ["run_check_command"]
-
-
-def _profile(ns: argparse.Namespace) -> tuple[Profile, SecretStore | None]:
-    if ns.profile:
-        if ns.url or ns.server_command:
-            raise UsageError("--profile names the server: drop --url and the command")
-        secrets = SecretStore()
-        store = ProfileStore(secrets=secrets)
-        found = store.find(ns.profile)
-        if found is None:
-            raise UsageError(f"no profile named {ns.profile!r}")
-        profile = found.model_copy(deep=True)
-        if ns.era:
-            profile = profile.model_copy(update={"era": EraSetting(ns.era)})
-        return profile, secrets
-    ns.root, ns.max_message_mb = [], 64
-    era = ns.era
-    ns.era = era or "legacy"
-    return profile_from_args(ns), None
 
 
 async def _run(ns: argparse.Namespace) -> int:
@@ -50,7 +28,7 @@ async def _run(ns: argparse.Namespace) -> int:
         ns.server_command = ns.server_command[1:]
     if ns.timeout <= 0:
         raise UsageError("--timeout must be positive")
-    profile, secrets = _profile(ns)
+    profile, secrets = target_profile(ns)
     profile.timeouts = cli_timeouts(ns.timeout)
     options = CheckOptions(
         call_read_only=ns.call_read_only, timeout=ns.timeout, check_timeout=ns.timeout * 3

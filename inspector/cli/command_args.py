@@ -21,6 +21,7 @@ __all__ = [
     "add_export_parser",
     "add_logout_parser",
     "add_replay_parser",
+    "add_test_parser",
     "add_watch_parser",
     "split_server_command",
 ]
@@ -164,10 +165,10 @@ def add_replay_parser(sub: Any) -> None:
 
 
 def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
-    """`replay FILE [options] -- COMMAND ARGS...` (and `watch`): (the arguments to parse,
-    the COMMAND words, or None for other subcommands and when there is no `--`)."""
+    """`replay FILE [options] -- COMMAND ARGS...` (and `test`, `watch`): (the arguments to
+    parse, the COMMAND words, or None for other subcommands and when there is no `--`)."""
     argv = list(argv)
-    if not argv or argv[0] not in ("replay", "watch") or "--" not in argv:
+    if not argv or argv[0] not in ("replay", "test", "watch") or "--" not in argv:
         return argv, None
     cut = argv.index("--")
     return argv[:cut], argv[cut + 1 :]
@@ -205,6 +206,20 @@ EXIT_CODES = {
 }
 
 
+def _add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    """The server to run against: a saved profile, --url (with its auth), or a command."""
+    parser.add_argument("--profile", metavar="NAME", help="a saved profile (name or id)")
+    parser.add_argument("--url", help="an HTTP server URL")
+    parser.add_argument(
+        "--transport", choices=("auto", "stdio", "streamable-http", "sse"), default="auto"
+    )
+    parser.add_argument("--header", action="append", default=[], metavar="'K: V'")
+    add_auth_arguments(parser)
+    parser.add_argument("--env", action="append", default=[], metavar="K=V")
+    parser.add_argument("--full-env", action="store_true")
+    parser.add_argument("--cwd")
+
+
 def add_check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     epilog = "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in EXIT_CODES.items())
     check = sub.add_parser(
@@ -223,16 +238,7 @@ def add_check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         action="store_true",
         help="call tools annotated readOnlyHint: true that need no arguments",
     )
-    check.add_argument("--profile", metavar="NAME", help="a saved profile (name or id)")
-    check.add_argument("--url", help="an HTTP server URL")
-    check.add_argument(
-        "--transport", choices=("auto", "stdio", "streamable-http", "sse"), default="auto"
-    )
-    check.add_argument("--header", action="append", default=[], metavar="'K: V'")
-    add_auth_arguments(check)
-    check.add_argument("--env", action="append", default=[], metavar="K=V")
-    check.add_argument("--full-env", action="store_true")
-    check.add_argument("--cwd")
+    _add_server_arguments(check)
     check.add_argument(
         "--timeout",
         type=float,
@@ -242,6 +248,62 @@ def add_check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     check.add_argument("-v", "--verbose", action="store_true", help="print each check as it ends")
     check.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS...]")
+
+
+TEST_EXIT_CODES = {
+    0: "every call passed",
+    1: "an assertion failed",
+    2: "usage error, or an invalid collection (its file, line and what is wrong)",
+    3: "the server could not be reached (or the connection was lost)",
+    5: "a timeout (connecting, or a call no assertion expected to time out)",
+}
+
+
+def add_test_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    epilog = "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in TEST_EXIT_CODES.items())
+    test = sub.add_parser(
+        "test",
+        help="run a collection of saved calls against a server and check their assertions",
+        usage="mcp-inspector-qt test COLLECTION [--junit OUT.xml] [--json] [--update-snapshots]"
+        " [--era E] (-- COMMAND ... | --url URL | --profile NAME)\n"
+        "       mcp-inspector-qt test --from-session SESSION.jsonl --write COLLECTION",
+        description="The collection format: docs/collections.md.",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    test.add_argument("collection", nargs="?", metavar="COLLECTION", help="a collection file")
+    test.add_argument("--json", action="store_true", help="print the results as JSON")
+    test.add_argument("--junit", metavar="OUT.xml", help="also write a JUnit XML report")
+    test.add_argument(
+        "--update-snapshots",
+        action="store_true",
+        help="write the results that differ from their snapshots into the collection",
+    )
+    test.add_argument(
+        "--era",
+        choices=[e.value for e in EraSetting],
+        default=None,
+        help="default: the collection's own era, else legacy",
+    )
+    test.add_argument(
+        "--from-session",
+        metavar="SESSION.jsonl",
+        help="make a collection from a recorded session (app, cli --record or tap): each "
+        "call with its recorded result as the snapshot",
+    )
+    test.add_argument("--write", metavar="COLLECTION", help="with --from-session: where to write")
+    test.add_argument("--force", action="store_true", help="with --write: replace an existing file")
+    _add_server_arguments(test)
+    test.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="per call, unless the call sets its own timeoutMs (default 30)",
+    )
+    test.add_argument("-v", "--verbose", action="store_true", help="print every assertion")
+    # The command after `--` is split off before parsing (split_server_command).
+    test.set_defaults(server_command=[])
 
 
 def add_watch_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -20,6 +20,7 @@ from inspector.cli.command_args import (
     add_logout_parser,
     add_replay_parser,
     add_sampling_arguments,
+    add_test_parser,
     add_watch_parser,
 )
 from inspector.cli.usage import UsageError
@@ -169,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_check_parser(sub)
     add_watch_parser(sub)
     add_diff_parser(sub)
+    add_test_parser(sub)
     return parser
 
 

@@ -11,6 +11,7 @@ the timeout, the largest message and the roots. The options that are not the ser
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from inspector.cli.arg_words import header_values, key_values
 from inspector.cli.usage import UsageError
@@ -25,7 +26,16 @@ from inspector.settings.profiles import (
 )
 from inspector.transports.base import TransportError
 
-__all__ = ["PROFILE_MAX_MESSAGE_MB", "cli_timeouts", "profile_from_args", "server_command"]
+if TYPE_CHECKING:
+    from inspector.storage.secrets import SecretStore
+
+__all__ = [
+    "PROFILE_MAX_MESSAGE_MB",
+    "cli_timeouts",
+    "profile_from_args",
+    "server_command",
+    "target_profile",
+]
 
 # A saved profile's limit on the largest message; the command line has none.
 PROFILE_MAX_MESSAGE_MB = 4096
@@ -103,3 +113,31 @@ def _stdio_settings(ns: argparse.Namespace, command: list[str]) -> StdioSettings
         cwd=ns.cwd,
         inherit_full_env=ns.full_env,
     )
+
+
+def target_profile(
+    ns: argparse.Namespace, default_era: str = "legacy"
+) -> tuple[Profile, SecretStore | None]:
+    """`check` and `test`: the server named by `--profile NAME` (a saved profile, with its
+    secrets from the keyring), else by `--url` or the command after `--`. `--era` wins
+    over the profile's era and over `default_era`."""
+    from inspector.protocol.versions import EraSetting
+
+    if ns.profile:
+        if ns.url or ns.server_command:
+            raise UsageError("--profile names the server: drop --url and the command")
+        from inspector.settings.profiles import ProfileStore
+        from inspector.storage.secrets import SecretStore
+
+        secrets = SecretStore()
+        store = ProfileStore(secrets=secrets)
+        found = store.find(ns.profile)
+        if found is None:
+            raise UsageError(f"no profile named {ns.profile!r}")
+        profile = found.model_copy(deep=True)
+        if ns.era:
+            profile = profile.model_copy(update={"era": EraSetting(ns.era)})
+        return profile, secrets
+    ns.root, ns.max_message_mb = [], 64
+    ns.era = ns.era or default_era
+    return profile_from_args(ns), None

@@ -34,7 +34,8 @@ Running (`inspector.collections.runner`), over a connected `inspector.session.Se
 (a ConnectionModel's `.session`):
     runner = CollectionRunner(session, timeout=30.0, env=os.environ, tools=None)
     await runner.run_call(call) -> CallResult
-    await runner.run(collection, names=None, on_result=callback) -> RunReport
+    await runner.run(collection, names=None, on_start=cb(call), on_result=cb(result))
+        -> RunReport      (cancel the task to stop; the session's responder is restored)
     runner.forget_tools()      (the tool list is fetched once per runner, when needed)
     await run_collection(session, collection, timeout=, env=, on_result=) -> RunReport
   While a call that carries answers runs, `session.responder` is a ReplayResponder of its

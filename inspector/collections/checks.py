@@ -15,6 +15,7 @@ from inspector.collections.model import (
     OutcomeAssertion,
     OutputSchemaAssertion,
     PointerAssertion,
+    SavedCall,
     SnapshotAssertion,
     ToolExistsAssertion,
 )
@@ -22,14 +23,23 @@ from inspector.collections.pointer import MISSING, resolve_pointer
 from inspector.collections.results import AssertionResult, CallResult
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules, diff_json
 
-__all__ = ["json_equal", "json_type", "judge", "prune_ignored"]
-
-_MAX_SUBJECT: Final = 1_000_000  # characters a regex is run over (a hostile result is cut)
+__all__ = ["json_equal", "json_type", "judge", "judge_call", "prune_ignored"]
 
 
 def judge(assertion: Assertion, seen: CallResult) -> AssertionResult:
     """The verdict of `assertion` on the call's result so far."""
     return _JUDGES[type(assertion)](assertion, seen)
+
+
+def judge_call(call: SavedCall, seen: CallResult) -> list[AssertionResult]:
+    """Every assertion of `call` on what it gave; a call that says nothing of its outcome
+    is expected to end ok. Nothing is judged for a call that was not run."""
+    if seen.outcome.kind == "not-run":
+        return []
+    assertions = call.assertions
+    if not any(isinstance(a, OutcomeAssertion) for a in assertions):
+        assertions = (OutcomeAssertion("ok"), *assertions)
+    return [judge(a, seen) for a in assertions]
 
 
 def _short(value: Any, limit: int = 120) -> str:
@@ -120,7 +130,7 @@ def _pointer(a: Assertion, seen: CallResult) -> AssertionResult:
     if a.op == "matches":
         if not isinstance(value, str):
             return AssertionResult(a, False, f"{where} is {json_type(value)}, not a string")
-        found = re.search(a.value, value[:_MAX_SUBJECT]) is not None
+        found = re.search(a.value, value) is not None
         verb = "matches" if found else "does not match"
         return AssertionResult(a, found, f"{where} = {_short(value)} {verb} /{a.value}/")
     ok = _contains(value, a.value)

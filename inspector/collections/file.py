@@ -42,6 +42,7 @@ __all__ = [
 
 MAX_FILE_BYTES: Final = 32 * 1024 * 1024
 MAX_CALLS: Final = 10_000
+ERAS: Final = ("legacy", "modern", "auto")
 JSON_TYPES: Final = ("string", "number", "integer", "boolean", "object", "array", "null")
 ASSERTION_KEYS: Final = (
     "outcome",
@@ -111,6 +112,13 @@ def loads_collection(text: str, source: str = "<collection>") -> Collection:
     if len(text) > MAX_FILE_BYTES:
         raise CollectionError(source, None, "", "too big for a collection")
     text = text.removeprefix("\ufeff")
+    # Fast path: the C parser and the checks. Only a file with something wrong is parsed
+    # again, with positions, so that the error names its line.
+    try:
+        fast = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
+        return _Reader(text, source).collection(fast)
+    except (ValueError, RecursionError, CollectionError) as exc:
+        first: Exception = exc
     try:
         doc = loads_located(text)
     except json.JSONDecodeError as exc:
@@ -119,7 +127,19 @@ def loads_collection(text: str, source: str = "<collection>") -> Collection:
         raise CollectionError(source, None, "", "nested too deeply to be a collection") from None
     except ValueError as exc:  # NaN, Infinity
         raise CollectionError(source, None, "", f"not valid JSON: {exc}") from None
-    return _Reader(text, source).collection(doc)
+    _Reader(text, source).collection(doc)  # raises, now with the line
+    raise CollectionError(source, None, "", str(first))  # both parsers should agree
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise ValueError("a key appears twice in one object")
+    return out
 
 
 class _Reader:
@@ -133,7 +153,7 @@ class _Reader:
     def collection(self, doc: Any) -> Collection:
         if not isinstance(doc, dict):
             self.fail(doc, "", "a collection is a JSON object with 'version' and 'calls'")
-        unknown = sorted(set(doc) - {"version", "name", "description", "calls"})
+        unknown = sorted(set(doc) - {"version", "name", "description", "era", "calls"})
         if unknown:
             self.fail(doc, "", f"unknown key(s) {', '.join(map(repr, unknown))}")
         version = doc.get("version")
@@ -150,16 +170,21 @@ class _Reader:
             self.fail(doc, "version", f"must be the number {FORMAT_VERSION}")
         name = self.string(doc, "name", doc.get("name", ""), "")
         description = self.string(doc, "description", doc.get("description", ""), "")
+        era = self.string(doc, "era", doc.get("era", ""), "")
+        if era not in ("", *ERAS):
+            self.fail(doc, "era", f"must be one of {', '.join(ERAS)} (got {era!r})")
         calls = doc.get("calls")
         if not isinstance(calls, list):
             self.fail(doc, "calls", "must be a list of saved calls")
         if len(calls) > MAX_CALLS:
             self.fail(calls, "calls", f"{len(calls):,} calls; at most {MAX_CALLS:,}")
-        out = Collection(name=name, description=description)
+        out = Collection(name=name, description=description, era=era)
+        names: set[str] = set()
         for i, node in enumerate(calls):
             call = self.call(node, f"calls[{i}]")
-            if out.call(call.name) is not None:
+            if call.name in names:
                 self.fail(node, f"calls[{i}]", f"the name {call.name!r} is used twice")
+            names.add(call.name)
             out.calls.append(call)
         return out
 

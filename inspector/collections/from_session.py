@@ -7,34 +7,33 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
+from inspector.collections.file import save_collection
 from inspector.collections.model import (
     Assertion,
-    CallKind,
     Collection,
     InputSchemaAssertion,
-    OutcomeAssertion,
     SavedAnswer,
     SavedCall,
-    SnapshotAssertion,
     ToolExistsAssertion,
 )
-from inspector.collections.snapshots import snapshot_of
+from inspector.collections.saving import KIND_OF_METHOD, saved_call_for
 from inspector.protocol.asks import ask_kind
 from inspector.protocol.config import META_VERSION
-from inspector.recording.reader import RecordedSession
+from inspector.recording.format import REDACTED
+from inspector.recording.reader import RecordedSession, read_session
 from inspector.recording.replay import RecordedCall, clean_params, extract_calls
 
-__all__ = ["SessionConversion", "collection_from_session", "recorded_era"]
+__all__ = [
+    "SessionConversion",
+    "collection_from_session",
+    "recorded_era",
+    "save_session_as_collection",
+]
 
 _HANDSHAKE: Final = frozenset({"initialize", "server/discover"})
-_KIND_OF_METHOD: Final[dict[str, CallKind]] = {
-    "tools/call": "tool",
-    "resources/read": "resource",
-    "prompts/get": "prompt",
-    "completion/complete": "completion",
-}
 
 
 @dataclass
@@ -150,8 +149,9 @@ def collection_from_session(recorded: RecordedSession, name: str = "") -> Sessio
     plus a catalog entry per tool in the last tools/list (listed, inputSchema unchanged)."""
     calls = extract_calls(recorded)
     answers = _answers_by_call(recorded, calls)
-    collection = Collection(name=name or recorded.path.stem)
-    conversion = SessionConversion(collection, recorded_era(recorded))
+    era = recorded_era(recorded)
+    collection = Collection(name=name or recorded.path.stem, era=era)
+    conversion = SessionConversion(collection, era)
     skipped: dict[str, int] = {}
     listed: dict[str, dict[str, Any]] = {}
     saved: list[SavedCall] = []
@@ -163,18 +163,31 @@ def collection_from_session(recorded: RecordedSession, name: str = "") -> Sessio
                 if isinstance(tool, dict) and isinstance(tool.get("name"), str):
                     listed[tool["name"]] = tool
             continue
-        kind = _KIND_OF_METHOD.get(call.method)
-        if kind is None:
+        if call.method not in KIND_OF_METHOD:
             skipped[call.method] = skipped.get(call.method, 0) + 1
             continue
         if call.cancelled or not call.answered:
             why = "cancelled" if call.cancelled else "never answered"
             conversion.notes.append(f"{call.label}: {why} in the recording; left out")
             continue
-        made = _saved(call, kind, tuple(answers.get(call.index, ())))
+        try:
+            made = saved_call_for(
+                call.method,
+                clean_params(call.params) or {},
+                result=call.result,
+                error=call.error,
+                answers=tuple(answers.get(call.index, ())),
+            )
+        except ValueError:
+            made = None
         if made is None:
             conversion.notes.append(f"{call.label}: its params are not usable; left out")
             continue
+        if REDACTED in json.dumps(made.params(), ensure_ascii=False):
+            conversion.notes.append(
+                f"{made.name}: its arguments held a secret, redacted when it was recorded; "
+                "write ${env:NAME} in its place in the collection"
+            )
         saved.append(made)
     for tool_name, tool in listed.items():
         asserts: list[Assertion] = [ToolExistsAssertion(True)]
@@ -190,51 +203,13 @@ def collection_from_session(recorded: RecordedSession, name: str = "") -> Sessio
     return conversion
 
 
-def _saved(
-    call: RecordedCall, kind: CallKind, answers: tuple[SavedAnswer, ...]
-) -> SavedCall | None:
-    params = clean_params(call.params) or {}
-    params.pop("_meta", None)
-    asserts: list[Assertion] = []
-    if call.error is not None:
-        code = call.error.get("code")
-        asserts.append(OutcomeAssertion("error", code if isinstance(code, int) else None))
-    else:
-        result = call.result or {}
-        asserts.append(OutcomeAssertion("isError" if result.get("isError") is True else "ok"))
-        asserts.append(SnapshotAssertion(snapshot_of(result)))
-    fields: dict[str, Any] = {"answers": answers, "assertions": tuple(asserts)}
-    if kind == "tool":
-        if not isinstance(params.get("name"), str):
-            return None
-        arguments = params.get("arguments")
-        fields.update(
-            tool=params["name"], arguments=arguments if isinstance(arguments, dict) else {}
-        )
-        label = params["name"]
-    elif kind == "resource":
-        if not isinstance(params.get("uri"), str):
-            return None
-        fields["uri"] = params["uri"]
-        label = f"read {params['uri']}"
-    elif kind == "prompt":
-        if not isinstance(params.get("name"), str):
-            return None
-        fields["prompt"] = params["name"]
-        if isinstance(params.get("arguments"), dict):
-            fields["arguments"] = params["arguments"]
-        label = f"prompt {params['name']}"
-    else:
-        ref, argument = params.get("ref"), params.get("argument")
-        if not isinstance(ref, dict) or not isinstance(argument, dict):
-            return None
-        if ref.get("type") not in ("ref/prompt", "ref/resource"):
-            return None
-        if not isinstance(argument.get("name"), str) or not isinstance(argument.get("value"), str):
-            return None
-        fields.update(ref=ref, argument=argument)
-        context = params.get("context")
-        if isinstance(context, dict):
-            fields["context"] = context
-        label = f"complete {ref.get('name') or ref.get('uri')} {argument['name']}"
-    return SavedCall(label, kind, **fields)
+def save_session_as_collection(
+    session_path: str | Path, collection_path: str | Path, name: str = ""
+) -> SessionConversion:
+    """ "Save session as test collection": read the session file, convert it, write the
+    collection. Raises SessionFileError (an unreadable session) or OSError (the write)."""
+    recorded = read_session(session_path)
+    conversion = collection_from_session(recorded, name=name or Path(collection_path).stem)
+    conversion.notes[:0] = recorded.problems
+    save_collection(collection_path, conversion.collection)
+    return conversion

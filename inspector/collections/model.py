@@ -278,6 +278,7 @@ class Collection:
     name: str = ""
     calls: list[SavedCall] = field(default_factory=list)
     description: str = ""
+    era: str = ""  # legacy | modern | auto: how to connect when the runner is not told
     version: int = FORMAT_VERSION
 
     def call(self, name: str) -> SavedCall | None:
@@ -317,6 +318,8 @@ class Collection:
         out: dict[str, Any] = {"version": self.version, "name": self.name}
         if self.description:
             out["description"] = self.description
+        if self.era:
+            out["era"] = self.era
         out["calls"] = [c.to_json() for c in self.calls]
         return out
 

@@ -8,11 +8,10 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from inspector.collections.checks import judge
+from inspector.collections.checks import judge_call
 from inspector.collections.env_refs import UnsetVariable, resolve_env
 from inspector.collections.model import (
     Collection,
-    OutcomeAssertion,
     OutputSchemaAssertion,
     SavedAnswer,
     SavedCall,
@@ -86,11 +85,7 @@ class CollectionRunner:
                 seen.tool = listed.get(call.target)
         if call.kind != "catalog":
             await self._send(call, timeout, seen)
-        assertions = call.assertions
-        if not any(isinstance(a, OutcomeAssertion) for a in assertions):
-            assertions = (OutcomeAssertion("ok"), *assertions)  # ok unless the file says otherwise
-        if seen.outcome.kind != "not-run":
-            seen.assertions = [judge(a, seen) for a in assertions]
+        seen.assertions = judge_call(call, seen)
         return seen
 
     async def _send(self, call: SavedCall, timeout: float, seen: CallResult) -> None:
@@ -135,14 +130,19 @@ class CollectionRunner:
         collection: Collection,
         *,
         names: Iterable[str] | None = None,
+        on_start: Callable[[SavedCall], None] | None = None,
         on_result: Callable[[CallResult], None] | None = None,
     ) -> RunReport:
-        """Run the collection's calls in order (only `names`, when given)."""
+        """Run the collection's calls in order (only `names`, when given); `on_start` hears
+        each call as it is sent, `on_result` its result. Cancel the task to stop a run
+        (the session's responder is restored)."""
         wanted = None if names is None else set(names)
         report = RunReport(collection=collection.name)
         for call in collection.calls:
             if wanted is not None and call.name not in wanted:
                 continue
+            if on_start is not None:
+                on_start(call)
             result = await self.run_call(call)
             report.results.append(result)
             if on_result is not None:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from inspector.collections.checks import prune_ignored
+from inspector.collections.checks import judge_call, prune_ignored
 from inspector.collections.model import (
     Assertion,
     Collection,
@@ -17,7 +17,7 @@ from inspector.collections.model import (
 from inspector.collections.results import CallResult
 from inspector.recording.diff import IgnoreRules
 
-__all__ = ["snapshot_of", "update_call_snapshot", "update_snapshots"]
+__all__ = ["rejudge", "snapshot_of", "update_call_snapshot", "update_snapshots"]
 
 
 def snapshot_of(result: dict[str, Any]) -> dict[str, Any]:
@@ -74,3 +74,9 @@ def update_snapshots(
             collection.put(updated)
             changed.append(result.name)
     return changed
+
+
+def rejudge(result: CallResult, call: SavedCall) -> None:
+    """Judge `result` again by `call`'s assertions (after its snapshots were updated)."""
+    result.call = call
+    result.assertions = judge_call(call, result)

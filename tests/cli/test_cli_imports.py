@@ -53,6 +53,39 @@ def test_cli_over_stdio_loads_no_qt_no_auth_no_http() -> None:
     assert probe["heavy"] == []
 
 
+def test_test_over_stdio_loads_no_qt_no_auth_no_http(tmp_path: Path) -> None:
+    collection = tmp_path / "c.json"
+    collection.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "calls": [
+                    {
+                        "name": "echo",
+                        "kind": "tool",
+                        "tool": "echo",
+                        "arguments": {"message": "hi"},
+                        "assert": [{"outputSchema": "valid"}],
+                    },
+                    {
+                        "name": "add",
+                        "kind": "tool",
+                        "tool": "add",
+                        "arguments": {"a": 1, "b": 2},
+                        "assert": [{"outputSchema": "valid"}, {"snapshot": {}}],
+                    },
+                ],
+            }
+        )
+    )
+    probe, out = _run_cli(
+        "test", str(collection), "--", sys.executable, "-m", "inspector", "demo-server"
+    )
+    assert probe["code"] == 1  # echo has no outputSchema; add's snapshot is empty
+    assert "FAIL  echo" in out and "PASS" not in out.splitlines()[0]
+    assert probe["heavy"] == []
+
+
 def test_cli_over_http_still_loads_the_http_stack_when_asked() -> None:
     # The lazy imports must still happen when they are needed (a refused port: exit 3).
     probe, _out = _run_cli(

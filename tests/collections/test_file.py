@@ -211,3 +211,13 @@ def test_unique_names_and_put() -> None:
     c.put(SavedCall("echo", "resource", uri="x://y"))
     assert c.call("echo") is not None and c.call("echo").kind == "resource"  # type: ignore[union-attr]
     assert c.remove("echo (2)") and not c.remove("nope")
+
+
+def test_the_documented_example_is_a_valid_collection() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "collections.md").read_text()
+    example = doc.split("```json\n", 1)[1].split("```", 1)[0]
+    collection = loads_collection(example, "docs/collections.md")
+    assert [c.kind for c in collection.calls] == [
+        "catalog", "tool", "tool", "tool", "resource", "prompt", "completion",
+    ]  # fmt: skip
+    assert collection.era == "legacy"

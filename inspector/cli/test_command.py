@@ -1,0 +1,179 @@
+"""`mcp-inspector-qt test`: run a collection of saved calls against a server, one line per
+call and a summary (or `--json`), `--junit OUT.xml` for CI, `--update-snapshots`; and
+`test --from-session SESSION.jsonl --write COLLECTION` to make a collection from a
+recorded session.
+
+Exit codes: 0 every call passed, 1 an assertion failed, 2 usage or an invalid collection
+(file, line, what is wrong), 3 the server could not be reached, 5 a timeout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import sys
+from pathlib import Path
+
+from inspector.cli.diagnostics import diag
+from inspector.cli.profile_args import cli_timeouts, target_profile
+from inspector.cli.usage import UsageError
+from inspector.collections.file import CollectionError, load_collection, save_collection
+from inspector.collections.from_session import collection_from_session
+from inspector.collections.model import Collection
+from inspector.collections.results import CallResult, RunReport
+from inspector.collections.runner import CollectionRunner
+from inspector.collections.snapshots import rejudge, update_snapshots
+from inspector.recording.reader import SessionFileError, read_session
+from inspector.session import ConnectError, ConnectTimeout, PolicyResponder, Session
+from inspector.settings.connect import client_config_for, roots_for, transport_for
+from inspector.transports.base import TransportError
+
+__all__ = ["run_test_command"]
+
+EXIT_USAGE = 2
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _from_session(ns: argparse.Namespace) -> int:
+    if ns.collection or ns.server_command or ns.url or ns.profile:
+        raise UsageError("--from-session makes a collection; it takes no COLLECTION or server")
+    if not ns.write:
+        raise UsageError("--from-session needs --write COLLECTION (where to write it)")
+    target = Path(ns.write)
+    if target.exists() and not ns.force:
+        raise UsageError(f"{target} exists: give --force to replace it")
+    try:
+        recorded = read_session(ns.from_session)
+    except SessionFileError as exc:
+        raise UsageError(str(exc)) from exc
+    conversion = collection_from_session(recorded, name=target.name.split(".")[0])
+    for problem in recorded.problems:
+        diag(f"note: {ns.from_session}: {problem}")
+    for note in conversion.notes:
+        diag(f"note: {note}")
+    try:
+        save_collection(target, conversion.collection)
+    except OSError as exc:
+        diag(f"error: cannot write {target}: {exc.strerror or exc}")
+        return EXIT_USAGE
+    calls = conversion.collection.calls
+    catalog = sum(c.kind == "catalog" for c in calls)
+    _out(
+        f"wrote {target}: {len(calls) - catalog} call(s) and {catalog} catalog entr"
+        f"{'y' if catalog == 1 else 'ies'} from {ns.from_session} ({conversion.era} era)"
+    )
+    return 0
+
+
+def _print_result(ns: argparse.Namespace, result: CallResult) -> None:
+    if ns.json:
+        return
+    _out(result.line())
+    if not result.passed:
+        for line in result.failure_text().splitlines():
+            _out(f"    {line}")
+    elif ns.verbose:
+        for verdict in result.assertions:
+            _out(f"    ok: {verdict.label}: {verdict.message}")
+
+
+async def _run(ns: argparse.Namespace, collection: Collection) -> RunReport:
+    profile, secrets = target_profile(ns, default_era=collection.era or "legacy")
+    profile.timeouts = cli_timeouts(ns.timeout)
+    report = RunReport(collection=collection.name)
+    try:
+        transport = transport_for(profile, secrets)
+    except TransportError as exc:
+        report.unreachable = str(exc)
+        return report
+    session = Session(
+        transport, client_config_for(profile), PolicyResponder({}, roots_for(profile))
+    )
+    try:
+        try:
+            await session.connect(timeout=ns.timeout)
+        except ConnectTimeout as exc:
+            report.unreachable, report.connect_timed_out = str(exc), True
+            return report
+        except ConnectError as exc:
+            report.unreachable = str(exc)
+            return report
+        runner = CollectionRunner(session, timeout=ns.timeout)
+        report = await runner.run(collection, on_result=lambda r: _print_result(ns, r))
+    finally:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(session.close(), 10)
+    return report
+
+
+def _update(ns: argparse.Namespace, collection: Collection, report: RunReport) -> None:
+    changed = update_snapshots(collection, report.results)
+    if not changed:
+        diag("--update-snapshots: every snapshot already matches")
+        return
+    save_collection(ns.collection, collection)
+    for result in report.results:
+        call = collection.call(result.name)
+        if result.name in changed and call is not None:
+            rejudge(result, call)
+    diag(f"--update-snapshots: updated {len(changed)} call(s): {', '.join(changed)}")
+
+
+def _finish(ns: argparse.Namespace, collection: Collection, report: RunReport) -> int:
+    if ns.update_snapshots and report.unreachable is None:
+        try:
+            _update(ns, collection, report)
+        except OSError as exc:
+            diag(f"error: cannot write {ns.collection}: {exc.strerror or exc}")
+    if ns.junit:
+        try:
+            Path(ns.junit).write_text(report.junit(), encoding="utf-8")
+        except OSError as exc:
+            diag(f"error: --junit {ns.junit}: {exc.strerror or exc}")
+    if ns.json:
+        _out(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    elif report.unreachable is None:
+        _out(report.summary())
+    if report.unreachable is not None:
+        diag(f"error: could not reach the server: {report.unreachable}")
+    return report.exit_code
+
+
+def _main(ns: argparse.Namespace) -> int:
+    if ns.server_command and ns.server_command[0] == "--":
+        ns.server_command = ns.server_command[1:]
+    if ns.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    if ns.from_session:
+        return _from_session(ns)
+    if ns.write:
+        raise UsageError("--write goes with --from-session")
+    if not ns.collection:
+        raise UsageError("give a COLLECTION file (or --from-session SESSION --write FILE)")
+    try:
+        collection = load_collection(ns.collection)
+    except CollectionError as exc:
+        diag(f"error: invalid collection: {exc}")
+        return EXIT_USAGE
+    if not ns.server_command and not ns.url and not ns.profile:
+        raise UsageError("no server: give a command after --, --url URL or --profile NAME")
+    report = asyncio.run(_run(ns, collection))
+    return _finish(ns, collection, report)
+
+
+def run_test_command(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    try:
+        return _main(ns)
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        diag(f"mcp-inspector-qt test: error: {exc}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        diag("interrupted")
+        return 130
