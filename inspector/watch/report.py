@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 Trigger = Literal["start", "change", "rerun"]
-_MARK: Final = {"added": "+", "removed": "-", "changed": "~", "same": "="}
+_MARK: Final = {"added": "+", "removed": "-", "changed": "~", "same": "=", "unlisted": "?"}
 _MAX_CHANGES: Final = 10  # per item in the text; --json has them all
 _NOUN: Final = {
     "tools": ("tool", "tools"),

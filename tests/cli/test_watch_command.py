@@ -118,7 +118,8 @@ def test_an_edited_server_prints_the_added_tool_and_the_collection_results(
         assert "server.py" in json.dumps(restart["changed"])
         added = [i for i in restart["catalog"]["differences"] if i["status"] == "added"]
         assert [(i["kind"], i["key"]) for i in added] == [("tools", "add")], restart["catalog"]
-        assert restart["catalog"]["changes"]["tools"] == {"added": 1, "removed": 0, "changed": 0}
+        tally = restart["catalog"]["changes"]["tools"]
+        assert (tally["added"], tally["removed"], tally["changed"]) == (1, 0, 0), tally
         assert restart["catalog"]["counts"]["tools"] == 2
         assert "+1 tool" in restart["summary"] and "collection 0/1 passed" in restart["summary"]
         [call] = restart["collection"]["calls"]
