@@ -190,7 +190,7 @@ def demo_profile() -> Profile:
     if getattr(sys, "frozen", False):
         stdio = StdioSettings(command=sys.executable, args=["demo-server"])
     else:
-        package_parent = str(Path(__file__).resolve().parents[1])
+        package_parent = str(Path(__file__).resolve().parents[2])
         stdio = StdioSettings(
             command=sys.executable,
             args=["-m", "inspector.demo"],
