@@ -114,3 +114,24 @@ def test_rerun_now_on_an_http_server_lists_and_runs_without_a_restart(
             assert sum(1 for e in window.traffic if e.method == "tools/list") >= 3
 
         run(loop, then_shutdown(window, scenario()), 60)
+
+
+def test_the_window_loads_no_watch_machinery_until_watch_mode_is_used() -> None:
+    import subprocess
+    import sys
+
+    from tests.helpers.peers import REPO
+
+    probe = (
+        "import sys, inspector.ui.window.main_window\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('inspector.watch', 'watchfiles',"
+        " 'inspector.compare', 'inspector.collections'))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert out.stdout.strip() == "[]", out.stderr[-2000:]

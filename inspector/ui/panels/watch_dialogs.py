@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
@@ -28,7 +29,9 @@ from PySide6.QtWidgets import (
 
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
-from inspector.watch.report import RunReport
+
+if TYPE_CHECKING:  # the watch machinery loads when watch mode is first used
+    from inspector.watch.report import RunReport
 
 __all__ = ["WatchResultsDialog", "WatchSettings", "WatchSettingsDialog"]
 

@@ -5,12 +5,16 @@ on the result opens the details."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
-from inspector.watch.report import RunReport
+
+if TYPE_CHECKING:  # the watch machinery loads when watch mode is first used
+    from inspector.watch.report import RunReport
 
 __all__ = ["WatchStrip"]
 

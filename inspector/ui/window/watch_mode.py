@@ -14,6 +14,7 @@ import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QKeySequence
@@ -29,12 +30,11 @@ from inspector.ui.panels.watch_dialogs import (
     WatchSettingsDialog,
 )
 from inspector.ui.panels.watch_strip import WatchStrip
-from inspector.watch.changes import ChangeFeed
-from inspector.watch.collection_step import CollectionFileError, FileCollectionStep
-from inspector.watch.paths import WatchSpecError
-from inspector.watch.report import RunReport
-from inspector.watch.supervisor import WatchOptions, WatchSupervisor
-from inspector.watch.target import spec_for, watch_base
+
+if TYPE_CHECKING:  # the watch machinery (watchfiles, compare, collections) loads on first use
+    from inspector.watch.collection_step import FileCollectionStep
+    from inspector.watch.report import RunReport
+    from inspector.watch.supervisor import WatchSupervisor
 
 __all__ = ["WatchMode"]
 
@@ -133,6 +133,8 @@ class WatchMode:
         if profile is None:
             self.show_message("Choose a server first: watch settings belong to its profile.", 6000)
             return
+        from inspector.watch.target import watch_base
+
         base = watch_base(profile) if profile.transport == "stdio" else Path.cwd()
         dialog = WatchSettingsDialog(self.load_settings(profile), base, self.parent)
         dialog.setObjectName("watchSettings")
@@ -158,6 +160,11 @@ class WatchMode:
 
     def start(self) -> WatchSupervisor | None:
         """Turn watch mode on for the connected (else the chosen) profile."""
+        from inspector.watch.changes import ChangeFeed
+        from inspector.watch.paths import WatchSpecError
+        from inspector.watch.supervisor import WatchOptions, WatchSupervisor
+        from inspector.watch.target import spec_for
+
         c = self.controller
         profile = self._profile()
         if profile is None:
@@ -206,6 +213,8 @@ class WatchMode:
     def _collection(self, value: WatchSettings) -> FileCollectionStep | None:
         if not value.collection:
             return None
+        from inspector.watch.collection_step import CollectionFileError, FileCollectionStep
+
         try:
             return FileCollectionStep(Path(value.collection))
         except CollectionFileError as exc:
@@ -235,6 +244,8 @@ class WatchMode:
             return
         sup = self.supervisor
         if sup is None:  # re-runs without watch mode keep their own history
+            from inspector.watch.supervisor import WatchSupervisor
+
             sup = WatchSupervisor(c.model, None, collection=self._collection_of_current())
             sup.reports.add(self._report)
             sup.status.add(self._status)
