@@ -167,3 +167,68 @@ async def test_a_save_of_ten_thousand_files_is_one_restart(tmp_path: Path) -> No
         assert sup.restarts == 1
     finally:
         await _stop(sup, task, model)
+
+
+CHATTY_CRASH = """import sys
+for i in range(200_000):
+    sys.stderr.write(f"line {i}: still failing\\n")
+sys.exit(1)
+"""
+
+
+async def test_a_flood_of_stderr_at_a_crash_keeps_the_last_lines(tmp_path: Path) -> None:
+    folder = tmp_path / "chatty"
+    folder.mkdir()
+    (folder / "server.py").write_text(CHATTY_CRASH)
+    model = ConnectionModel()
+    sup, reports = _supervisor(folder, model)
+    task = asyncio.create_task(sup.run())
+    try:
+        await until(lambda: len(reports) == 1, "the failed start", 30)
+        report = reports[0]
+        assert not report.ok
+        assert 0 < len(report.stderr) <= 40
+        assert report.stderr[-1] == "line 199999: still failing"
+        assert len(report.details()) < 10_000
+    finally:
+        await _stop(sup, task, model)
+
+
+async def test_a_collection_broken_between_runs_says_where_and_watching_goes_on(
+    tmp_path: Path,
+) -> None:
+    from inspector.watch.collection_step import FileCollectionStep
+
+    folder = server_folder(tmp_path)
+    calls = tmp_path / "calls.json"  # outside the watched folder: editing it restarts nothing
+    calls.write_text(
+        '{"version": 1, "name": "w", "calls": [{"name": "echo", "kind": "tool", "tool": "echo",'
+        ' "arguments": {"text": "x"}, "assert": [{"pointer": "/content/0/text", "equals": "x"}]}]}'
+    )
+    model = ConnectionModel()
+    feed = ChangeFeed(WatchSpec(folder).resolve(), quiet=QUIET)
+    sup = WatchSupervisor(
+        model,
+        stdio_profile(folder),
+        feed=feed,
+        collection=FileCollectionStep(calls),
+        options=WatchOptions(quiet=QUIET),
+    )
+    reports: list[RunReport] = []
+    sup.reports.add(reports.append)
+    task = asyncio.create_task(sup.run())
+    try:
+        await until(lambda: len(reports) == 1, "the first start", 30)
+        assert reports[0].collection is not None and reports[0].collection.ok
+        calls.write_text('{"version": 1,\n "calls": [{"name": "x", "kind": "tool",\n "tool": 3}]}')
+        edit(folder / "server.py", MARKER, ADD_TOOL + MARKER)
+        await until(lambda: len(reports) == 2, "the restart", 30)
+        broken = reports[1]
+        assert broken.ok  # the server is fine; the collection is not
+        assert broken.collection is not None and broken.collection.error is not None
+        assert "calls.json:2" in broken.collection.error
+        assert "must be a string" in broken.collection.error
+        assert "collection not run" in broken.summary()
+        assert not broken.passed
+    finally:
+        await _stop(sup, task, model)
