@@ -135,3 +135,35 @@ def test_the_window_loads_no_watch_machinery_until_watch_mode_is_used() -> None:
         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "QT_QPA_PLATFORM": "offscreen"},
     )
     assert out.stdout.strip() == "[]", out.stderr[-2000:]
+
+
+def test_bad_settings_are_refused_with_the_reason(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    folder = server_folder(tmp_path)
+    (folder / "bad.json").write_text('{"version": 1, "calls": [{"name": 1}]}')
+    profile = stdio_profile(folder)
+    window.add_adhoc(profile)
+    wm = window.watch_mode
+    status = window.statusBar()
+
+    async def scenario() -> None:
+        wm.save_settings(profile, WatchSettings(["nowhere/**/*.py"], 0.3, ""))
+        wm.toggle_action.trigger()
+        assert not wm.toggle_action.isChecked() and wm.supervisor is None
+        assert "does not exist" in status.currentMessage()
+        assert window.controller.state is ConnState.DISCONNECTED  # nothing was started
+
+        wm.save_settings(profile, WatchSettings([], 0.3, str(folder / "bad.json")))
+        wm.toggle_action.trigger()  # a broken collection: watch without it, and say so
+        assert wm.toggle_action.isChecked()
+        assert "without its collection" in status.currentMessage()
+        assert "bad.json" in status.currentMessage()
+        await until(lambda: len(_history(window)) == 1, "the first start", 30)
+        assert _history(window)[0].collection is None
+
+        window.disconnect_server()  # the user disconnects: watch mode turns off
+        await until(lambda: not wm.toggle_action.isChecked(), "watch mode off", 10)
+        assert wm.supervisor is None
+
+    run(loop, then_shutdown(window, scenario()), 60)
