@@ -167,3 +167,22 @@ def test_bad_settings_are_refused_with_the_reason(
         assert wm.supervisor is None
 
     run(loop, then_shutdown(window, scenario()), 60)
+
+
+def test_the_profile_collection_else_the_tab_collection(window: MainWindow, tmp_path: Path) -> None:
+    from inspector.ui.window.watch_mode import WatchMode
+
+    tab_file = tmp_path / "tab.json"
+    wm = WatchMode(
+        window.controller,
+        window.chosen_profile,
+        window.settings,
+        window.statusBar().showMessage,
+        lambda: None,
+        window,
+        tab_collection=lambda: tab_file,
+    )
+    assert wm.collection_path(WatchSettings([])) == tab_file
+    mine = tmp_path / "mine.json"
+    assert wm.collection_path(WatchSettings([], 0.5, str(mine))) == mine
+    assert window.watch_mode.collection_path(WatchSettings([])) is None

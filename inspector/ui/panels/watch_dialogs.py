@@ -106,7 +106,7 @@ class WatchSettingsDialog(QDialog):
         self.debounce.setValue(settings.debounce)
         self.collection = QLineEdit(settings.collection)
         self.collection.setObjectName("watchCollection")
-        self.collection.setPlaceholderText("(none)")
+        self.collection.setPlaceholderText("(none: the collection open in the Collections tab)")
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()

@@ -56,10 +56,14 @@ class WatchMode:
         show_message: Callable[[str, int], None],
         show_console: Callable[[], None],
         parent: QWidget,
+        tab_collection: Callable[[], Path | None] | None = None,
     ) -> None:
         """`chosen_profile()`: the profile picked in the connection bar; `show_message`:
         the status bar; `show_console()`: brings the Server console tab forward (a start
-        that failed); `parent`: the window its actions and dialogs belong to."""
+        that failed); `parent`: the window its actions and dialogs belong to;
+        `tab_collection()`: the collection file the tab has open (its Collections panel),
+        re-run when the profile's watch settings name none."""
+        self.tab_collection = tab_collection
         self.controller = controller
         self.chosen_profile = chosen_profile
         self.settings = settings
@@ -181,7 +185,8 @@ class WatchMode:
         step = self._collection(value)
         feed = None
         if profile.transport == "stdio":
-            ignore = [Path(value.collection)] if value.collection else []
+            collection = self.collection_path(value)
+            ignore = [collection] if collection is not None else []
             recording = c.recording
             if recording is not None:
                 ignore.append(recording.recorder.folder())
@@ -210,13 +215,20 @@ class WatchMode:
         self._task = c.start(sup.run(connect=not live), "watch mode")
         return sup
 
+    def collection_path(self, value: WatchSettings) -> Path | None:
+        """The collection to re-run: the profile's watch settings', else the tab's."""
+        if value.collection:
+            return Path(value.collection)
+        return self.tab_collection() if self.tab_collection is not None else None
+
     def _collection(self, value: WatchSettings) -> FileCollectionStep | None:
-        if not value.collection:
+        path = self.collection_path(value)
+        if path is None:
             return None
         from inspector.watch.collection_step import CollectionFileError, FileCollectionStep
 
         try:
-            return FileCollectionStep(Path(value.collection))
+            return FileCollectionStep(path)
         except CollectionFileError as exc:
             self.show_message(f"Watch mode runs without its collection: {exc}", 12000)
             return None
