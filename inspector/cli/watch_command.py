@@ -81,7 +81,7 @@ async def _run(ns: argparse.Namespace) -> int:
     supervisor.reports.add(_Printer(ns.json))
     if ns.verbose:
         model.console.add(lambda line: diag(f"server: {line}"))
-    supervisor.status.add(lambda text: diag(f"watch: {text}") if ns.verbose else None)
+    supervisor.status.add(lambda text: diag(f"watch: {text}"))
     diag(f"watching {resolved.describe()} (Ctrl+C stops)")
 
     loop = asyncio.get_running_loop()

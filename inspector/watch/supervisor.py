@@ -90,12 +90,19 @@ class WatchSupervisor:
         """Watch until cancelled or `stop`: a first run (a start when `connect`, else a
         baseline of the live connection), then a restart per burst of changes. The file
         watcher stops with it."""
+        unsubscribe = self.model.state_changed.add(self._state_changed)
         try:
             await self._run(connect)
         finally:
+            unsubscribe()
             self._stopped.set()
             if self.feed is not None:
                 await self.feed.stop()
+
+    def _state_changed(self, state: ConnState, detail: str) -> None:
+        if state is ConnState.LOST and not self.busy:  # it crashed after it started
+            then = "waiting for the next change" if self.feed is not None else "reconnect it"
+            self.status.emit(f"the server exited: {detail}; {then}")
 
     async def _run(self, connect: bool) -> None:
         feed = self.feed
@@ -232,7 +239,7 @@ class WatchSupervisor:
 
     def _finish(self, report: RunReport, began: float) -> None:
         report.seconds = time.monotonic() - began
-        self.busy = False
+        self.busy = False  # (a cancelled run leaves it set: the supervisor is done then)
         self.history.append(report)
         del self.history[:-_HISTORY]
         mark(self.model.session, f"watch: {report.summary()}")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import signal
 from pathlib import Path
 
 from inspector.app.connection import ConnectionModel
@@ -230,5 +232,29 @@ async def test_a_collection_broken_between_runs_says_where_and_watching_goes_on(
         assert "must be a string" in broken.collection.error
         assert "collection not run" in broken.summary()
         assert not broken.passed
+    finally:
+        await _stop(sup, task, model)
+
+
+async def test_a_server_that_dies_after_its_start_is_reported_and_waits(tmp_path: Path) -> None:
+    folder = server_folder(tmp_path)
+    model = ConnectionModel()
+    sup, reports = _supervisor(folder, model)
+    said: list[str] = []
+    sup.status.add(said.append)
+    task = asyncio.create_task(sup.run())
+    try:
+        await until(lambda: len(reports) == 1, "the first start", 30)
+        session = model.session
+        assert session is not None
+        pid = session.transport.pid  # type: ignore[attr-defined]
+        os.kill(pid, signal.SIGKILL)  # a crash after the start
+        await until(lambda: any("the server exited" in s for s in said), "the report", 10)
+        assert "waiting for the next change" in said[-1]
+        await asyncio.sleep(QUIET * 4)
+        assert len(reports) == 1  # no restart without a change
+        edit(folder / "server.py", MARKER, ADD_TOOL + MARKER)
+        await until(lambda: len(reports) == 2, "the restart", 30)
+        assert reports[1].ok
     finally:
         await _stop(sup, task, model)
