@@ -150,7 +150,8 @@ class WatchSupervisor:
             if trigger == "change":
                 self.restarts += 1
             report = RunReport(self.restarts, trigger, burst=burst)
-            why = f": {burst.describe(profile.stdio.cwd or None)}" if burst else ""
+            base = str(self.feed.watch.roots[0]) if self.feed and self.feed.watch.roots else None
+            why = f": {burst.describe(base)}" if burst else ""
             self.status.emit(f"restarting{why}" if trigger == "change" else "starting")
             if trigger == "change":
                 mark(self.model.session, f"watch: restarting the server{why}")
