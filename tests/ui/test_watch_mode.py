@@ -46,7 +46,9 @@ def test_the_strip_after_a_restart_and_a_failed_start(
     assert wm.rerun_action.shortcut().toString() == RERUN_KEY
 
     async def scenario() -> None:
+        assert not wm.toolbar.isVisibleTo(window)  # the default layout keeps its room
         wm.toggle_action.trigger()  # not connected: watch mode connects
+        assert wm.toolbar.isVisibleTo(window)
         await until(lambda: len(_history(window)) == 1, "the first start", 30)
         assert window.controller.state is ConnState.CONNECTED
         assert "start" in wm.strip.result.text()
@@ -81,6 +83,7 @@ def test_the_strip_after_a_restart_and_a_failed_start(
 
         wm.toggle_action.trigger()  # off: the connection stays
         assert wm.supervisor is None and not wm.toggle_action.isChecked()
+        assert not wm.toolbar.isVisibleTo(window)
         assert window.controller.state is ConnState.CONNECTED
 
     run(loop, then_shutdown(window, scenario()), 110)
@@ -101,6 +104,7 @@ def test_rerun_now_on_an_http_server_lists_and_runs_without_a_restart(
             await connected(window, profile, listed="all")
             initializes = sum(1 for e in window.traffic if e.method == "initialize")
             wm.rerun_action.trigger()
+            assert wm.toolbar.isVisibleTo(window)
             await until(lambda: len(_history(window)) == 1, "the re-run", 20)
             wm.rerun_action.trigger()
             await until(lambda: len(_history(window)) == 2, "the second re-run", 20)

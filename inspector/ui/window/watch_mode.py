@@ -97,6 +97,9 @@ class WatchMode:
         self.toolbar.addAction(self.rerun_action)
         self.toolbar.addWidget(self.strip)
         self.toolbar.addAction(self.settings_action)
+        # The row shows while watch mode is on or re-runs have results: the default layout
+        # keeps its room for the workspace (the Watch menu is always there).
+        self.toolbar.setVisible(False)
         controller.state_changed.connect(self._state_changed)
         controller.session_started.connect(self._session_started)
         self._state_changed(controller.state.value, "")
@@ -212,6 +215,7 @@ class WatchMode:
         sup.status.add(self._status)
         self.supervisor = sup
         self.toggle_action.setChecked(True)
+        self.toolbar.setVisible(True)
         self._task = c.start(sup.run(connect=not live), "watch mode")
         return sup
 
@@ -238,6 +242,8 @@ class WatchMode:
         self._drop()
         self.toggle_action.setChecked(False)
         self.strip.set_state(why or "Watch mode is off")
+        self.strip.clear()
+        self.toolbar.setVisible(False)
         if why:
             self.show_message(why, 6000)
 
@@ -262,6 +268,8 @@ class WatchMode:
             sup.reports.add(self._report)
             sup.status.add(self._status)
             self.supervisor = sup
+            self.strip.set_state(f"Re-run with {RERUN_KEY}")
+        self.toolbar.setVisible(True)
         self._rerun_task = c.start(sup.rerun(), "watch re-run")
 
     def _collection_of_current(self) -> FileCollectionStep | None:
