@@ -83,6 +83,10 @@ class ChangeFeed:
         """Until the watcher runs (changes made before this may be missed)."""
         await asyncio.wait_for(self._ready.wait(), timeout)
 
+    def halt(self) -> None:
+        """Tell the watcher thread to end (within a few tens of ms); no waiting."""
+        self._stop.set()
+
     async def stop(self, timeout: float = 3.0) -> None:
         """Stop watching; waits (at most `timeout`) for the watcher thread to end."""
         self._stop.set()
@@ -116,7 +120,8 @@ class ChangeFeed:
 
     def _post(self, callback: Callable[..., Any], *args: Any) -> None:
         loop = self._loop
-        if loop is None or loop.is_closed():
+        if loop is None or loop.is_closed() or self._stop.is_set():
+            self._stop.set()  # nobody listens any more: the thread ends
             return
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
             loop.call_soon_threadsafe(callback, *args)

@@ -95,7 +95,7 @@ class WatchSupervisor:
             await self._run(connect)
         finally:
             unsubscribe()
-            self._stopped.set()
+            self.halt()  # at once: the loop may not run this task again
             if self.feed is not None:
                 await self.feed.stop()
 
@@ -130,6 +130,12 @@ class WatchSupervisor:
                 if more.count:
                     burst = ChangeBurst(burst.count + more.count, burst.sample or more.sample)
             await self.restart(burst)
+
+    def halt(self) -> None:
+        """Stop watching now, without waiting (the file watcher's thread ends by itself)."""
+        self._stopped.set()
+        if self.feed is not None:
+            self.feed.halt()
 
     async def stop(self) -> None:
         """Stop watching (the connection stays as it is; the caller closes it)."""

@@ -5,6 +5,8 @@ stderr; Re-run now (F5) on an HTTP server re-lists and re-runs without a restart
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,15 @@ COLLECTION = """{"version": 1, "name": "watched", "calls": [
   {"name": "echo hi", "kind": "tool", "tool": "echo", "arguments": {"text": "hi"},
    "assert": [{"pointer": "/content/0/text", "equals": "hi"}]}]}
 """
+
+
+def _no_watcher_thread_left() -> None:
+    """The file watcher's thread ends with watch mode: a thread posting to a closed qasync
+    loop crashed a later test (SIGSEGV in pytest-qt's processEvents)."""
+    deadline = time.monotonic() + 3
+    while any(t.name == "watch files" for t in threading.enumerate()):
+        assert time.monotonic() < deadline, "a file watcher thread outlived watch mode"
+        time.sleep(0.02)
 
 
 def _history(window: MainWindow) -> list[RunReport]:
@@ -87,6 +98,7 @@ def test_the_strip_after_a_restart_and_a_failed_start(
         assert window.controller.state is ConnState.CONNECTED
 
     run(loop, then_shutdown(window, scenario()), 110)
+    _no_watcher_thread_left()
 
 
 def test_rerun_now_on_an_http_server_lists_and_runs_without_a_restart(
@@ -171,6 +183,25 @@ def test_bad_settings_are_refused_with_the_reason(
         assert wm.supervisor is None
 
     run(loop, then_shutdown(window, scenario()), 60)
+    _no_watcher_thread_left()
+
+
+def test_closing_the_window_while_watching_ends_the_watcher(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    folder = server_folder(tmp_path)
+    profile = stdio_profile(folder)
+    window.add_adhoc(profile)
+    wm = window.watch_mode
+
+    async def scenario() -> None:
+        wm.save_settings(profile, WatchSettings([], 0.3, ""))
+        wm.toggle_action.trigger()
+        await until(lambda: len(_history(window)) == 1, "the first start", 30)
+        assert any(t.name == "watch files" for t in threading.enumerate())
+
+    run(loop, then_shutdown(window, scenario()), 60)  # the window's shutdown, still watching
+    _no_watcher_thread_left()
 
 
 def test_the_profile_collection_else_the_tab_collection(window: MainWindow, tmp_path: Path) -> None:

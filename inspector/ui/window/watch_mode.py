@@ -248,6 +248,8 @@ class WatchMode:
             self.show_message(why, 6000)
 
     def _drop(self) -> None:
+        if self.supervisor is not None:
+            self.supervisor.halt()  # the watcher thread ends even if the loop stops now
         task, self._task = self._task, None
         if task is not None and not task.done():
             task.cancel()  # its `finally` stops the file watcher
@@ -300,7 +302,8 @@ class WatchMode:
         state = ConnState(state_value)
         self.rerun_action.setEnabled(state is ConnState.CONNECTED)
         sup = self.supervisor
-        if state is ConnState.DISCONNECTED and sup is not None and not sup.busy:
+        # Disconnected is never a restart's doing: the user, or the window closing.
+        if state is ConnState.DISCONNECTED and sup is not None:
             if sup.feed is not None:
                 self.stop("Watch mode is off: the server was disconnected.")
             else:
