@@ -39,7 +39,10 @@ class Side:
 
 
 def _stderr_tail(session: Session | None) -> str:
+    """The server's last words, when it ended on its own (not when we closed it)."""
     closed = session.closed if session is not None else None
+    if closed is None or not closed.error:
+        return ""
     tail = [line for line in (closed.stderr_tail if closed else ()) if line.strip()][-3:]
     return f" (last stderr: {' | '.join(tail)})" if tail else ""
 

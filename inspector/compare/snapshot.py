@@ -147,24 +147,30 @@ async def _list_kind(session: Session, kind: CatalogKind, snap: CatalogSnapshot)
     method, key = LIST_METHOD[kind]
     pager = Paginator(method, key, max_pages=MAX_PAGES)
     items = snap.items(kind)
+    # Stays if the caller gives up (a timeout cancels this): what is here is only a part.
+    unfinished = f"{method}: the listing did not finish"
+    snap.incomplete[kind] = unfinished
     try:
         while (params := pager.next_params()) is not None:
             if pager.pages >= MAX_PAGES:
                 snap.incomplete[kind] = f"{method}: stopped after {MAX_PAGES} pages"
-                break
+                return
             before = len(pager.items)
             pager.add_page(await session.request(method, params or None))
             items.extend(i for i in pager.items[before:] if isinstance(i, dict))
+        del snap.incomplete[kind]
     except PaginationError as exc:
         snap.incomplete[kind] = str(exc)
     except SessionError as exc:
+        del snap.incomplete[kind]
         snap.timed_out = snap.timed_out or isinstance(exc, RequestTimeout)
         text = str(exc) or type(exc).__name__
         snap.errors[kind] = text if text.startswith(method) else f"{method}: {text}"
         log.info("listing %s failed after %d item(s): %s", kind, len(items), text)
-    skipped = len(pager.items) - len(items)
-    if skipped:
-        snap.incomplete.setdefault(kind, f"{method}: {skipped} item(s) were not JSON objects")
+    finally:
+        skipped = len(pager.items) - len(items)
+        if skipped and snap.incomplete.get(kind) != unfinished:
+            snap.incomplete.setdefault(kind, f"{method}: {skipped} item(s) were not JSON objects")
 
 
 def snapshot_from_catalog(

@@ -248,6 +248,20 @@ def test_a_side_dying_mid_listing_exits_3_and_nothing_is_called_removed() -> Non
     assert "removed tool" not in out
 
 
+def test_a_list_method_failing_is_named_and_exits_3() -> None:
+    code, out, err = diff(
+        "--left", line(PAGING), "--right", line([*PAGING, "--mode", "prompts-error"])
+    )
+    assert code == 3, out + err
+    assert (
+        "failed while listing: listing prompts failed: "
+        "prompts/list failed: -32603 prompts are broken today" in err
+    )
+    assert "prompts: 0 added, 0 removed, 0 changed, 0 same, 1 unlisted" in out
+    assert "\ntools: " not in out  # the tools compared equal (250 the same): no section
+    assert "last stderr" not in err  # the server is alive: its stderr is no explanation
+
+
 # -- 5: timeout ----------------------------------------------------------------------------
 
 
@@ -266,3 +280,20 @@ def test_diff_over_stdio_loads_no_qt_and_no_http_stack() -> None:
     probe, out = _run_cli("diff", "--left", demo, "--right", demo)
     assert probe["code"] == 0, out
     assert probe["heavy"] == []
+
+
+def test_a_side_that_stops_answering_mid_listing_times_out_with_5() -> None:
+    code, out, err = diff(
+        "--left",
+        line(PAGING),
+        "--right",
+        line([*PAGING, "--mode", "hangs-paging"]),
+        "--timeout",
+        "3",
+    )
+    assert code == 5, out + err
+    assert "the right side" in err and "timed out" in err and "while listing" in err
+    # What the right side listed before it stopped is compared; the rest is not called
+    # removed.
+    assert "tools: 0 added, 0 removed, 0 changed, 100 same, 150 unlisted" in out
+    assert "the listing did not finish" in out

@@ -13,6 +13,7 @@ Modes (--mode):
   bad-cursor     the first tools/list page has a numeric nextCursor
   prompts-error  prompts/list answers a JSON-RPC error; everything else works
   dies-paging    asked for the second tools/list page, says so on stderr and exits 4
+  hangs-paging   never answers the second tools/list page (everything else works)
 --description TEXT sets the description of "tool-001" (pinning tests change it).
 """
 
@@ -190,6 +191,14 @@ def main() -> int:
             continue
         sys.stderr.write(received_line(msg) + "\n")
         sys.stderr.flush()
+        params = msg.get("params") or {}
+        if (
+            args.mode == "hangs-paging"
+            and msg.get("method") == "tools/list"
+            and isinstance(params, dict)
+            and params.get("cursor") is not None
+        ):
+            continue
         reply = answer(msg, args)
         if reply is not None:
             send(reply)
