@@ -163,6 +163,8 @@ def _main(ns: argparse.Namespace) -> int:
         return EXIT_USAGE
     if not ns.server_command and not ns.url and not ns.profile:
         raise UsageError("no server: give a command after --, --url URL or --profile NAME")
+    if not collection.calls:
+        diag(f"note: {ns.collection} has no calls; nothing to run")
     report = asyncio.run(_run(ns, collection))
     return _finish(ns, collection, report)
 

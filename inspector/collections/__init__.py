@@ -48,8 +48,9 @@ Results (`inspector.collections.results`)
         .line() .failure_text() .to_json()
     AssertionResult: .assertion .label .passed .message .changes (recording.diff.Change:
         .path .kind .old .new .describe(); for a failed snapshot or inputSchema)
-    RunReport: .results .passed .failed .ok .unreachable .exit_code (0/1/3/5)
-        .summary() .to_json() .junit()
+    RunReport: .results .passed .failed .ok .unreachable .connection_lost
+        .exit_code (0/1/3/5) .summary() .to_json() .junit()
+        .changes_since(previous_report) -> {name: "broke" | "fixed" | "new"}
 
 Snapshots (`inspector.collections.snapshots`)
     update_call_snapshot(call, call_result, add=False) -> SavedCall
@@ -58,6 +59,18 @@ Snapshots (`inspector.collections.snapshots`)
 From a session (`inspector.collections.from_session`)
     collection_from_session(read_session(path), name="") -> SessionConversion
         (.collection, .era "legacy"|"modern", .notes: what was left out and why)
+
+Save call (`inspector.collections.saving`)
+    saved_call_for(method, params, name=None, result=None, error=None, answers=(),
+                   snapshot=True, secrets={ENV: value}, other_secrets=(values,)) -> SavedCall
+        (tools/call, resources/read, prompts/get, completion/complete; else ValueError)
+    default_name(method, params) -> str
+    answers.answers_during(frames, request_id) -> (SavedAnswer, ...)   the answers given to
+        the server's asks during that request (frames: TrafficRecords or session events)
+    secrets_for_profile(profile, secret_store) -> CallSecrets(.named, .other)
+        (`inspector.collections.secrets`: the recorder's rules, for saved_call_for)
+    "Save session as test collection": from_session.save_session_as_collection(
+        session_path, collection_path, name="") -> SessionConversion
 
 Secrets (`inspector.collections.env_refs`)
     secret_refs(value, {ENV_NAME: secret}, (other secrets,)) -> value with `${env:NAME}`

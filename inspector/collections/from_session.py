@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
+from inspector.collections.answers import answers_by_request
 from inspector.collections.file import save_collection
 from inspector.collections.model import (
     Assertion,
@@ -20,11 +21,10 @@ from inspector.collections.model import (
     ToolExistsAssertion,
 )
 from inspector.collections.saving import KIND_OF_METHOD, saved_call_for
-from inspector.protocol.asks import ask_kind
 from inspector.protocol.config import META_VERSION
 from inspector.recording.format import REDACTED
 from inspector.recording.reader import RecordedSession, read_session
-from inspector.recording.replay import RecordedCall, clean_params, extract_calls
+from inspector.recording.replay import clean_params, extract_calls
 
 __all__ = [
     "SessionConversion",
@@ -32,8 +32,6 @@ __all__ = [
     "recorded_era",
     "save_session_as_collection",
 ]
-
-_HANDSHAKE: Final = frozenset({"initialize", "server/discover"})
 
 
 @dataclass
@@ -70,85 +68,12 @@ def recorded_era(recorded: RecordedSession) -> str:
     return "legacy"
 
 
-def _answers_by_call(
-    recorded: RecordedSession, calls: list[RecordedCall]
-) -> dict[int, list[SavedAnswer]]:
-    """The answers given during each call (by call index): a legacy ask goes to the
-    latest call still waiting when it came; a modern one to the call whose input_required
-    result carried it."""
-    out: dict[int, list[SavedAnswer]] = {}
-    queue = iter(calls)
-    by_id: dict[Any, RecordedCall] = {}
-    open_calls: list[RecordedCall] = []
-    awaiting_retry: dict[tuple[str, Any], RecordedCall] = {}
-    legacy: dict[Any, tuple[RecordedCall, str, dict[str, Any]]] = {}
-    modern: dict[str, tuple[RecordedCall, str, dict[str, Any]]] = {}
-    for event in recorded.frames():
-        msg = _json(event.raw)
-        if not isinstance(msg, dict):
-            continue
-        method = msg.get("method")
-        raw_params = msg.get("params")
-        params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
-        if event.direction == "out" and isinstance(method, str) and "id" in msg:
-            if method in _HANDSHAKE:
-                continue
-            if isinstance(params.get("inputResponses"), dict):
-                for key, value in params["inputResponses"].items():
-                    asked = modern.pop(str(key), None)
-                    if asked is not None and isinstance(value, dict):
-                        call, ask_method, ask_params = asked
-                        out.setdefault(call.index, []).append(
-                            SavedAnswer(ask_method, ask_params, value)
-                        )
-            retry_key = (method, params.get("name"))
-            if ("inputResponses" in params or "requestState" in params) and (
-                retry_key in awaiting_retry
-            ):
-                by_id[msg["id"]] = awaiting_retry.pop(retry_key)
-                continue
-            sent = next(queue, None)
-            if sent is not None:
-                by_id[msg["id"]] = sent
-                open_calls.append(sent)
-        elif event.direction == "in" and isinstance(method, str) and "id" in msg:
-            if ask_kind(method) is not None and open_calls:
-                legacy[msg["id"]] = (open_calls[-1], method, params)
-        elif event.direction == "out" and method is None and msg.get("id") in legacy:
-            call, ask_method, ask_params = legacy.pop(msg["id"])
-            if isinstance(msg.get("result"), dict):
-                answer = SavedAnswer(ask_method, ask_params, msg["result"])
-            else:
-                error = msg.get("error")
-                why = error.get("message", "rejected") if isinstance(error, dict) else "rejected"
-                answer = SavedAnswer(ask_method, ask_params, reject=str(why))
-            out.setdefault(call.index, []).append(answer)
-        elif event.direction == "in" and method is None and msg.get("id") in by_id:
-            call = by_id[msg["id"]]
-            result = msg.get("result")
-            if isinstance(result, dict) and result.get("resultType") == "input_required":
-                awaiting_retry[(call.method, (call.params or {}).get("name"))] = call
-                requests = result.get("inputRequests")
-                for key, entry in requests.items() if isinstance(requests, dict) else ():
-                    if isinstance(entry, dict) and isinstance(entry.get("method"), str):
-                        entry_params = entry.get("params")
-                        modern[str(key)] = (
-                            call,
-                            entry["method"],
-                            entry_params if isinstance(entry_params, dict) else {},
-                        )
-                continue
-            if call in open_calls:
-                open_calls.remove(call)
-    return out
-
-
 def collection_from_session(recorded: RecordedSession, name: str = "") -> SessionConversion:
     """A collection of the session's calls (tools/call, resources/read, prompts/get,
     completion/complete), each with the recorded outcome and result as its assertions,
-    plus a catalog entry per tool in the last tools/list (listed, inputSchema unchanged)."""
+    then a catalog entry per tool in the last tools/list (listed, inputSchema unchanged)."""
     calls = extract_calls(recorded)
-    answers = _answers_by_call(recorded, calls)
+    answers = answers_by_request(recorded.frames())
     era = recorded_era(recorded)
     collection = Collection(name=name or recorded.path.stem, era=era)
     conversion = SessionConversion(collection, era)
@@ -176,7 +101,7 @@ def collection_from_session(recorded: RecordedSession, name: str = "") -> Sessio
                 clean_params(call.params) or {},
                 result=call.result,
                 error=call.error,
-                answers=tuple(answers.get(call.index, ())),
+                answers=_answers_for(answers, call.wire_id),
             )
         except ValueError:
             made = None
@@ -189,6 +114,10 @@ def collection_from_session(recorded: RecordedSession, name: str = "") -> Sessio
                 "write ${env:NAME} in its place in the collection"
             )
         saved.append(made)
+    for call_made in saved:
+        collection.add(call_made)
+    # The catalog entries last: a server that settles its tool list just after the
+    # handshake (list_changed) has done so by the time they run.
     for tool_name, tool in listed.items():
         asserts: list[Assertion] = [ToolExistsAssertion(True)]
         if isinstance(tool.get("inputSchema"), dict):
@@ -196,8 +125,6 @@ def collection_from_session(recorded: RecordedSession, name: str = "") -> Sessio
         collection.add(
             SavedCall(f"catalog: {tool_name}", "catalog", tool=tool_name, assertions=tuple(asserts))
         )
-    for call_made in saved:
-        collection.add(call_made)
     for method, count in sorted(skipped.items()):
         conversion.notes.append(f"{count} {method} request(s) are not saved calls; left out")
     return conversion
@@ -213,3 +140,9 @@ def save_session_as_collection(
     conversion.notes[:0] = recorded.problems
     save_collection(collection_path, conversion.collection)
     return conversion
+
+
+def _answers_for(answers: dict[Any, list[SavedAnswer]], wire_id: Any) -> tuple[SavedAnswer, ...]:
+    if isinstance(wire_id, bool) or not isinstance(wire_id, str | int):
+        return ()
+    return tuple(answers.get(wire_id, ()))

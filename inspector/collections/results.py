@@ -148,6 +148,7 @@ class RunReport:
     results: list[CallResult] = field(default_factory=list)
     unreachable: str | None = None  # the server could not be reached: why
     connect_timed_out: bool = False
+    connection_lost: str | None = None  # the connection ended during the run: why
 
     @property
     def passed(self) -> int:
@@ -164,7 +165,7 @@ class RunReport:
     @property
     def exit_code(self) -> int:
         """0 all passed, 1 an assertion failed, 3 the server could not be reached (or the
-        connection was lost), 5 a timeout nobody asserted."""
+        connection was lost on the way), 5 a timeout nobody asserted."""
         if self.unreachable is not None:
             return EXIT_TIMEOUT if self.connect_timed_out else EXIT_UNREACHABLE
         failed = [r for r in self.results if not r.passed]
@@ -172,16 +173,30 @@ class RunReport:
             return EXIT_OK
         if any(r.unexpected_timeout for r in failed):
             return EXIT_TIMEOUT
-        if all(r.outcome.kind == "failed" for r in failed):
+        if self.connection_lost is not None and any(r.outcome.kind == "failed" for r in failed):
             return EXIT_UNREACHABLE
         return EXIT_ASSERTION
+
+    def changes_since(self, previous: RunReport | None) -> dict[str, str]:
+        """What changed from `previous` (watch mode's strip): call name -> "broke" (passed
+        before, fails now), "fixed", "new" (not in the previous run). Unchanged calls are
+        left out."""
+        before = {r.name: r.passed for r in previous.results} if previous is not None else {}
+        out: dict[str, str] = {}
+        for result in self.results:
+            if result.name not in before:
+                out[result.name] = "new"
+            elif before[result.name] != result.passed:
+                out[result.name] = "fixed" if result.passed else "broke"
+        return out
 
     def summary(self) -> str:
         if self.unreachable is not None:
             return f"could not reach the server: {self.unreachable}"
         total_ms = sum(r.ms or 0.0 for r in self.results)
         text = f"{len(self.results)} call(s): {self.passed} passed, {self.failed} failed"
-        return f"{text} ({total_ms:.0f} ms in calls)"
+        lost = f"; the connection was lost: {self.connection_lost}" if self.connection_lost else ""
+        return f"{text} ({total_ms:.0f} ms in calls){lost}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -189,6 +204,7 @@ class RunReport:
             "passed": self.passed,
             "failed": self.failed,
             "unreachable": self.unreachable,
+            "connection_lost": self.connection_lost,
             "exit_code": self.exit_code,
             "calls": [r.to_json() for r in self.results],
         }

@@ -17,6 +17,7 @@ from inspector.collections.model import (
     SavedCall,
 )
 from inspector.collections.results import CallResult, Outcome, RunReport
+from inspector.protocol.events import NotificationReceived
 from inspector.recording.replay import RecordedAnswer, ReplayResponder
 from inspector.session import (
     RequestError,
@@ -28,13 +29,15 @@ from inspector.session import (
 
 __all__ = ["CollectionRunner", "run_collection"]
 
+_LIST_CHANGED = "notifications/tools/list_changed"
 _GRACE = 5.0  # seconds past a call's own timeout before the runner gives up on it
 
 
 class CollectionRunner:
     """Runs saved calls on `session` (connected, in either era). The tool list (for
-    catalog entries and outputSchema) is fetched once, when first needed, unless `tools`
-    gives it; `forget_tools()` drops it (after a list_changed)."""
+    catalog entries and outputSchema) is fetched when first needed, unless `tools` gives
+    it, and fetched again after a tool call or a tools/list_changed; `forget_tools()`
+    drops it."""
 
     def __init__(
         self,
@@ -68,9 +71,23 @@ class CollectionRunner:
         self._tools = _by_name(tools)
         return self._tools
 
+    def _heard(self, item: object) -> None:
+        if isinstance(item, NotificationReceived):
+            self.forget_tools()  # tools/list_changed: list again when next needed
+
+    def _follow_list_changes(self) -> Callable[[], None]:
+        return self.session.add_listener(self._heard, notifications=(_LIST_CHANGED,))
+
     async def run_call(self, call: SavedCall) -> CallResult:
         """Send the call, wait for its end, judge every assertion. Never raises for what
         the server does; a call that cannot be sent is `not-run` with why."""
+        unsubscribe = self._follow_list_changes()
+        try:
+            return await self._run_call(call)
+        finally:
+            unsubscribe()
+
+    async def _run_call(self, call: SavedCall) -> CallResult:
         timeout = call.timeout_ms / 1000 if call.timeout_ms else self.timeout
         seen = CallResult(call, Outcome("ok"))
         if call.kind == "catalog" or any(
@@ -85,6 +102,10 @@ class CollectionRunner:
                 seen.tool = listed.get(call.target)
         if call.kind != "catalog":
             await self._send(call, timeout, seen)
+            if call.kind == "tool":
+                # A call may change the catalog; a modern server cannot say so (no
+                # list_changed without a listen stream): list again when next needed.
+                self.forget_tools()
         seen.assertions = judge_call(call, seen)
         return seen
 
@@ -138,15 +159,22 @@ class CollectionRunner:
         (the session's responder is restored)."""
         wanted = None if names is None else set(names)
         report = RunReport(collection=collection.name)
-        for call in collection.calls:
-            if wanted is not None and call.name not in wanted:
-                continue
-            if on_start is not None:
-                on_start(call)
-            result = await self.run_call(call)
-            report.results.append(result)
-            if on_result is not None:
-                on_result(result)
+        unsubscribe = self._follow_list_changes()
+        try:
+            for call in collection.calls:
+                if wanted is not None and call.name not in wanted:
+                    continue
+                if on_start is not None:
+                    on_start(call)
+                result = await self._run_call(call)
+                report.results.append(result)
+                if on_result is not None:
+                    on_result(result)
+        finally:
+            unsubscribe()
+            closed = self.session.closed
+            if closed is not None:
+                report.connection_lost = closed.reason
         return report
 
 

@@ -190,6 +190,9 @@ def demo_profile() -> Profile:
     if getattr(sys, "frozen", False):
         stdio = StdioSettings(command=sys.executable, args=["demo-server"])
     else:
+        # The folder that holds the `inspector` package (inspector/settings/profiles.py
+        # -> parents[2]); never `inspector/` itself, whose sub-packages would shadow the
+        # standard library's modules of the same name (`collections`).
         package_parent = str(Path(__file__).resolve().parents[2])
         stdio = StdioSettings(
             command=sys.executable,

@@ -162,6 +162,8 @@ def test_server_everything(tmp_path: Path) -> None:
         ("tools/call", {"name": "get-sum", "arguments": {"a": 2, "b": 40}}),
         ("tools/call", {"name": "get-structured-content", "arguments": {"location": "New York"}}),
         ("prompts/get", {"name": "simple-prompt"}),
+        ("tools/call", {"name": "trigger-sampling-request", "arguments": {"prompt": "hi"}}),
+        ("tools/list", {}),  # after the sampling tools were added (list_changed)
     ]
     session_file = record(tmp_path / "s.jsonl", stdio_of(server), calls)
     collection = tmp_path / "everything.json"
@@ -170,6 +172,12 @@ def test_server_everything(tmp_path: Path) -> None:
     proc = inspector("test", str(collection), "--", *server)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "PASS  get-sum  ok" in proc.stdout and "PASS  catalog: echo  ok" in proc.stdout
+    # the sampling request was answered from the answer saved with the call
+    assert "PASS  trigger-sampling-request  ok" in proc.stdout
+    saved = json.loads(collection.read_text())
+    [sampling] = [c for c in saved["calls"] if c["name"] == "trigger-sampling-request"]
+    assert sampling["answers"][0]["method"] == "sampling/createMessage"
+    assert "forty-two" in json.dumps(sampling["assert"])
 
 
 def test_exit_codes_2_3_5(tmp_path: Path) -> None:
@@ -228,3 +236,48 @@ def test_from_session_refuses_bad_input(tmp_path: Path) -> None:
     assert target.read_text() == "keep me"
     proc = inspector("test", "--from-session", str(session_file), "--write", str(target), "--force")
     assert proc.returncode == 0 and "1 ping request(s) are not saved calls" in proc.stderr
+
+
+def test_a_saved_profile_names_the_server(tmp_path: Path) -> None:
+    collection = tmp_path / "c.json"
+    collection.write_text(
+        '{"version": 1, "era": "modern", "calls": [{"name": "echo", "kind": "tool",'
+        ' "tool": "echo", "arguments": {"message": "hi"},'
+        ' "assert": [{"pointer": "/content/0/text", "equals": "hi"}]}]}'
+    )
+    env = {"MCP_INSPECTOR_CONFIG_DIR": str(tmp_path / "config")}
+    proc = inspector("test", str(collection), "--profile", "Demo server", env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = inspector("test", str(collection), "--profile", "nobody", env=env)
+    assert proc.returncode == 2 and "no profile named 'nobody'" in proc.stderr
+
+
+MISBEHAVING = [PY, str(REPO / "tests" / "servers" / "misbehaving" / "server.py")]
+
+
+def _two_ok_calls(tmp_path: Path, tool: str = "ok") -> Path:
+    collection = tmp_path / "ok.json"
+    collection.write_text(
+        '{"version": 1, "calls": ['
+        f'{{"name": "first", "kind": "tool", "tool": "{tool}"}},'
+        '{"name": "second", "kind": "tool", "tool": "ok"}]}'
+    )
+    return collection
+
+
+@pytest.mark.parametrize(
+    ("mode", "tool", "code", "expect"),
+    [
+        ("garbage", "noisy", 0, "PASS  first  ok"),  # noise on stdout is not an answer
+        ("crash", "boom", 3, "FAIL  second  failed: "),  # the server died: unreachable now
+        ("exit-early", "ok", 3, ""),
+        ("hostile", "deep", 1, "FAIL  first  "),  # a bad answer fails only its call
+        ("hostile", "huge-progress", 0, "PASS  first  ok"),
+    ],
+)
+def test_misbehaving_servers(tmp_path: Path, mode: str, tool: str, code: int, expect: str) -> None:
+    collection = _two_ok_calls(tmp_path, tool)
+    proc = inspector("test", str(collection), "--timeout", "5", "--", *MISBEHAVING, "--mode", mode)
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    assert expect in proc.stdout
+    assert "Traceback" not in proc.stderr + proc.stdout

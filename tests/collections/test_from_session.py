@@ -33,7 +33,7 @@ def test_a_recorded_session_becomes_a_passing_collection(era: str, tmp_path: Pat
     names = [c.name for c in collection.calls]
     catalog = [n for n in names if n.startswith("catalog: ")]
     assert {"catalog: echo", "catalog: add", "catalog: sample_llm"} <= set(catalog)
-    assert names[: len(catalog)] == catalog  # the catalog entries come first
+    assert names[-len(catalog) :] == catalog  # the catalog entries come last
     assert {"echo", "add", "sample_llm", "read info://greeting", "prompt greet"} <= set(names)
     assert "no_such_tool" in names  # an error is a saved call too, its outcome asserted
     bad = collection.call("no_such_tool")

@@ -150,3 +150,20 @@ def test_update_snapshot_takes_the_new_result() -> None:
     assert snap is not None
     stored = [a for a in snap.assertions if type(a).__name__ == "SnapshotAssertion"]
     assert stored[0].snapshot == {"content": [{"type": "text", "text": "hi"}]}  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_a_list_changed_makes_the_catalog_listed_again(era: str) -> None:
+    collection = loads_collection(
+        """{"version": 1, "calls": [
+          {"name": "before", "kind": "catalog", "tool": "reverse",
+           "assert": [{"toolExists": false}]},
+          {"name": "toggle", "kind": "tool", "tool": "toggle_bonus_tool"},
+          {"name": "after", "kind": "catalog", "tool": "reverse",
+           "assert": [{"toolExists": true}]}
+        ]}"""
+    )
+    report = run(stdio(demo_command()), collection, era=era)
+    assert [r.passed for r in report.results] == [True, True, True], [
+        r.failure_text() for r in report.results
+    ]

@@ -3,6 +3,7 @@ from a request, update snapshot, JUnit text that XML can carry."""
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -138,3 +139,109 @@ def test_junit_writer_shared_by_check_and_test() -> None:
     cases = {c.get("name"): c for c in suite}
     assert cases["passes"].get("time") == "0.500"
     assert cases["fails"].find("failure").text == "long\ntext"  # type: ignore[union-attr]
+
+
+def test_the_demo_profile_runs_this_checkout_without_shadowing_the_stdlib() -> None:
+    from pathlib import Path
+
+    from inspector.settings.profiles import demo_profile
+
+    env = {e.name: e.value for e in demo_profile().stdio.env}
+    folder = Path(env["PYTHONPATH"])
+    assert (folder / "inspector" / "__init__.py").is_file()  # the folder holding the package
+    assert not (folder / "collections").exists()  # not inspector/ (its collections/ package)
+
+
+def test_secrets_of_a_profile_for_save_call() -> None:
+    from inspector.collections.secrets import secrets_for_profile
+    from inspector.settings.profiles import (
+        EnvVar,
+        HeaderEntry,
+        HttpSettings,
+        Profile,
+        StdioSettings,
+    )
+
+    stdio = Profile(
+        name="s",
+        stdio=StdioSettings(
+            command="srv",
+            env=[
+                EnvVar(name="API_TOKEN", value="tok-123456789"),  # looks secret
+                EnvVar(name="PLAIN", value="visible-value"),
+            ],
+        ),
+    )
+    found = secrets_for_profile(stdio, None)
+    assert found.named == {"API_TOKEN": "tok-123456789"} and found.other == ()
+    call = saved_call_for(
+        "tools/call",
+        {"name": "t", "arguments": {"a": "tok-123456789", "b": "visible-value"}},
+        secrets=found.named,
+        other_secrets=found.other,
+    )
+    assert call.arguments == {"a": "${env:API_TOKEN}", "b": "visible-value"}
+    http = Profile(
+        name="h",
+        transport="http",
+        http=HttpSettings(
+            url="https://u:pass-word-9@example.com/mcp",
+            headers=[HeaderEntry(name="Authorization", value="Bearer abcdefghijkl")],
+        ),
+    )
+    found = secrets_for_profile(http, None)
+    assert found.named == {} and {"pass-word-9", "abcdefghijkl"} <= set(found.other)
+
+
+class _F:
+    def __init__(self, direction: str, raw: str) -> None:
+        self.direction, self.raw = direction, raw
+
+
+def test_answers_during_a_request_in_both_eras_and_hostile_ids() -> None:
+    from inspector.collections.answers import answers_during
+    from inspector.collections.model import SavedAnswer
+
+    sampled = {"role": "assistant", "content": {"type": "text", "text": "x"}, "model": "m"}
+    ask = {"messages": [], "maxTokens": 5}
+    legacy = [
+        _F("out", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}'),
+        _F("in", '{"jsonrpc":"2.0","id":[1],"method":"roots/list"}'),  # unhashable id
+        _F("in", '{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":'
+                 + json.dumps(ask) + "}"),
+        _F("out", '{"jsonrpc":"2.0","id":"s1","result":' + json.dumps(sampled) + "}"),
+        _F("in", '{"jsonrpc":"2.0","id":"s2","method":"elicitation/create","params":{}}'),
+        _F("out", '{"jsonrpc":"2.0","id":"s2","error":{"code":-1,"message":"no thanks"}}'),
+        _F("in", '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'),
+        _F("in", "not json"),
+    ]  # fmt: skip
+    assert answers_during(legacy, 1) == (
+        SavedAnswer("sampling/createMessage", ask, sampled),
+        SavedAnswer("elicitation/create", {}, reject="no thanks"),
+    )
+    modern = [
+        _F("out", '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"a"}}'),
+        _F("in", '{"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required",'
+                 '"inputRequests":{"k":{"method":"sampling/createMessage","params":'
+                 + json.dumps(ask) + "}},\"requestState\":\"s\"}}"),
+        _F("out", '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"a",'
+                  '"inputResponses":{"k":' + json.dumps(sampled) + '},"requestState":"s"}}'),
+        _F("in", '{"jsonrpc":"2.0","id":8,"result":{"content":[]}}'),
+    ]  # fmt: skip
+    assert answers_during(modern, 7) == (SavedAnswer("sampling/createMessage", ask, sampled),)
+    assert answers_during(modern, 8) == ()
+
+
+def test_changes_since_the_last_run() -> None:
+    a, b, c = (SavedCall(n, "tool", tool=n) for n in "abc")
+
+    def result(call: SavedCall, ok: bool) -> CallResult:
+        seen = CallResult(call, Outcome("ok" if ok else "isError"))
+        seen.assertions = [judge(OutcomeAssertion("ok"), seen)]
+        return seen
+
+    first = RunReport("x", [result(a, True), result(b, False)])
+    second = RunReport("x", [result(a, False), result(b, True), result(c, True)])
+    assert second.changes_since(first) == {"a": "broke", "b": "fixed", "c": "new"}
+    assert second.changes_since(second) == {}
+    assert first.changes_since(None) == {"a": "new", "b": "new"}
