@@ -59,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from inspector.cli.check_command import run_check_command
 
         return run_check_command(ns, parser)
+    if ns.command == "watch":
+        from inspector.cli.watch_command import run_watch_command
+
+        return run_watch_command(ns, parser)
     if ns.command == "diff":
         from inspector.cli.diff_command import run_diff_command
 

@@ -22,6 +22,7 @@ __all__ = [
     "add_logout_parser",
     "add_replay_parser",
     "add_test_parser",
+    "add_watch_parser",
     "split_server_command",
 ]
 
@@ -164,10 +165,10 @@ def add_replay_parser(sub: Any) -> None:
 
 
 def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
-    """`replay FILE [options] -- COMMAND ARGS...` (and `test`): (the arguments to parse,
-    the COMMAND words, or None for other subcommands and when there is no `--`)."""
+    """`replay FILE [options] -- COMMAND ARGS...` (and `test`, `watch`): (the arguments to
+    parse, the COMMAND words, or None for other subcommands and when there is no `--`)."""
     argv = list(argv)
-    if not argv or argv[0] not in ("replay", "test") or "--" not in argv:
+    if not argv or argv[0] not in ("replay", "test", "watch") or "--" not in argv:
         return argv, None
     cut = argv.index("--")
     return argv[:cut], argv[cut + 1 :]
@@ -249,55 +250,6 @@ def add_check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     check.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS...]")
 
 
-DIFF_EXIT_CODES = {
-    0: "the catalogs are the same",
-    1: "the catalogs differ",
-    2: "usage error",
-    3: "a side could not be reached, or died while listing (the message says which)",
-    5: "timeout",
-}
-
-
-def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    epilog = (
-        "TARGET: an http(s):// URL, a shell-quoted stdio command line\n"
-        '(--left "node dist/index.js stdio"), or profile:NAME (a saved profile: its\n'
-        "headers, env, cwd, era and auth).\n\n"
-        "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in DIFF_EXIT_CODES.items())
-    )
-    diff = sub.add_parser(
-        "diff",
-        help="compare two servers' catalogs (tools, resources, templates, prompts, server info)",
-        usage="mcp-inspector-qt diff [--json] [--ignore JSON_POINTER]... [--era E]"
-        " --left TARGET --right TARGET",
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    diff.add_argument("--left", required=True, metavar="TARGET", help="the first server")
-    diff.add_argument("--right", required=True, metavar="TARGET", help="the second server")
-    diff.add_argument("--json", action="store_true", help="print a JSON report")
-    diff.add_argument(
-        "--ignore",
-        action="append",
-        default=[],
-        metavar="JSON_POINTER",
-        help="leave this path out (repeatable; * one segment, ** any): /serverInfo/version, "
-        "/tools/*/description, /**/_meta",
-    )
-    eras = [e.value for e in EraSetting]
-    diff.add_argument("--era", choices=eras, default=None, help="the era of both sides")
-    diff.add_argument("--left-era", choices=eras, default=None, help="the left side's era")
-    diff.add_argument("--right-era", choices=eras, default=None, help="the right side's era")
-    diff.add_argument(
-        "--timeout",
-        type=float,
-        default=30.0,
-        metavar="SECONDS",
-        help="per side: connecting and listing everything (default 30)",
-    )
-    diff.add_argument("-v", "--verbose", action="store_true", help="log what each side does")
-
-
 TEST_EXIT_CODES = {
     0: "every call passed",
     1: "an assertion failed",
@@ -352,3 +304,95 @@ def add_test_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     test.add_argument("-v", "--verbose", action="store_true", help="print every assertion")
     # The command after `--` is split off before parsing (split_server_command).
     test.set_defaults(server_command=[])
+
+
+def add_watch_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    watch = sub.add_parser(
+        "watch",
+        help="restart a stdio server when its files change; print what changed and re-run a "
+        "collection",
+        usage="mcp-inspector-qt watch [--path P]... [--collection FILE] [--json] "
+        "[--debounce SECONDS] -- COMMAND [ARGS...]",
+        epilog="Watches the server's cwd (--cwd, else the current folder) unless --path names "
+        "files, folders or globs (relative to it, e.g. 'src/**/*.py'). .git, __pycache__, "
+        "node_modules, virtualenvs and editor swap files never count. Runs until Ctrl+C or "
+        "SIGTERM (exit 0, the server stopped); exit 2 for usage or an invalid collection. "
+        "See docs/watch.md.",
+    )
+    watch.add_argument(
+        "--path",
+        action="append",
+        default=[],
+        metavar="P",
+        help="a file, folder or glob to watch (repeatable; default: the server's cwd)",
+    )
+    watch.add_argument(
+        "--collection", metavar="FILE", help="a collection to re-run after every restart"
+    )
+    watch.add_argument("--json", action="store_true", help="one JSON line per restart")
+    watch.add_argument(
+        "--debounce",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="quiet time after a change before restarting, and the least time between two "
+        "restarts (default 0.5)",
+    )
+    watch.add_argument("--era", choices=[e.value for e in EraSetting], default="legacy")
+    watch.add_argument("--env", action="append", default=[], metavar="K=V")
+    watch.add_argument("--full-env", action="store_true", help="pass the whole environment")
+    watch.add_argument("--cwd", help="the server's working folder (and what is watched)")
+    watch.add_argument(
+        "--timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default 30)"
+    )
+    watch.add_argument("-v", "--verbose", action="store_true", help="also print the details")
+    watch.set_defaults(server_command=[])
+
+
+DIFF_EXIT_CODES = {
+    0: "the catalogs are the same",
+    1: "the catalogs differ",
+    2: "usage error",
+    3: "a side could not be reached, or died while listing (the message says which)",
+    5: "timeout",
+}
+
+
+def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    epilog = (
+        "TARGET: an http(s):// URL, a shell-quoted stdio command line\n"
+        '(--left "node dist/index.js stdio"), or profile:NAME (a saved profile: its\n'
+        "headers, env, cwd, era and auth).\n\n"
+        "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in DIFF_EXIT_CODES.items())
+    )
+    diff = sub.add_parser(
+        "diff",
+        help="compare two servers' catalogs (tools, resources, templates, prompts, server info)",
+        usage="mcp-inspector-qt diff [--json] [--ignore JSON_POINTER]... [--era E]"
+        " --left TARGET --right TARGET",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    diff.add_argument("--left", required=True, metavar="TARGET", help="the first server")
+    diff.add_argument("--right", required=True, metavar="TARGET", help="the second server")
+    diff.add_argument("--json", action="store_true", help="print a JSON report")
+    diff.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="JSON_POINTER",
+        help="leave this path out (repeatable; * one segment, ** any): /serverInfo/version, "
+        "/tools/*/description, /**/_meta",
+    )
+    eras = [e.value for e in EraSetting]
+    diff.add_argument("--era", choices=eras, default=None, help="the era of both sides")
+    diff.add_argument("--left-era", choices=eras, default=None, help="the left side's era")
+    diff.add_argument("--right-era", choices=eras, default=None, help="the right side's era")
+    diff.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="per side: connecting and listing everything (default 30)",
+    )
+    diff.add_argument("-v", "--verbose", action="store_true", help="log what each side does")

@@ -21,6 +21,7 @@ from inspector.cli.command_args import (
     add_replay_parser,
     add_sampling_arguments,
     add_test_parser,
+    add_watch_parser,
 )
 from inspector.cli.usage import UsageError
 from inspector.demo.cli import add_demo_arguments
@@ -166,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_logout_parser(sub)
     add_export_parser(sub)
     add_check_parser(sub)
+    add_watch_parser(sub)
     add_diff_parser(sub)
     add_test_parser(sub)
     return parser

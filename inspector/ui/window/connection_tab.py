@@ -17,7 +17,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtWidgets import QSplitter, QStatusBar, QTabWidget, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QMenu,
+    QSplitter,
+    QStatusBar,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.app.connection import ConnectionModel
 from inspector.app.model import AppModel
@@ -42,6 +50,7 @@ from inspector.ui.widgets.lazy_panel import LazyPanel
 from inspector.ui.widgets.plain_text import PlainLabel, short_status
 from inspector.ui.window.client_features import ClientFeatures
 from inspector.ui.window.connection_bar import ConnectionBar
+from inspector.ui.window.watch_mode import WatchMode
 from inspector.ui.workspace.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -141,6 +150,16 @@ class ConnectionTab(QWidget):
             self.status.showMessage,
             self,
         )
+        # Watch mode: restart on file changes, re-run on demand, the results strip.
+        self.watch_mode = WatchMode(
+            self.controller,
+            self.chosen_profile,
+            settings,
+            self.status.showMessage,
+            lambda: self.bottom.setCurrentWidget(self.console),
+            self,
+            tab_collection=lambda: self.collections.panel.path,
+        )
         replays = self.session_files.menu_groups[1]
         replays.insert(
             replays.index(self.session_files.replay_action) + 1, self.collections.session_action
@@ -155,10 +174,15 @@ class ConnectionTab(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.watch_mode.toolbar)
         layout.addWidget(self.session_files.stack, 1)
         layout.addWidget(self.status)
         self._wire()
         self.refresh_profiles()
+
+    def menus(self) -> list[QMenu]:
+        """This tab's own menus in the window's menu bar while it is current."""
+        return [self.client_features.menu, self.watch_mode.menu]
 
     def _build_views(self) -> None:
         self.explorer = ExplorerPanel(self.controller, self.settings)

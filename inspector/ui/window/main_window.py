@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from inspector.ui.compare.compare_window import CompareWindow
     from inspector.ui.panels.auth_panel import AuthPanel
     from inspector.ui.panels.check_dialog import CheckDialog
+    from inspector.ui.window.watch_mode import WatchMode
 
 __all__ = ["MainWindow"]
 
@@ -258,7 +259,7 @@ class MainWindow(QMainWindow):
             return
         if tab is not self._bound:
             self._bound = tab
-            self.menus.bind_tab(tab.session_files.menu_groups, tab.client_features.menu)
+            self.menus.bind_tab(tab.session_files.menu_groups, tab.menus())
             self.pause_action.setChecked(not tab.log_panel.autoscroll)
             if tab.asks_waiting:
                 tab.status.showMessage("A server ask in this tab waits for an answer.", 8000)
@@ -301,6 +302,7 @@ class MainWindow(QMainWindow):
     client_features: CurrentTab[ClientFeatures] = CurrentTab()
     session_files: CurrentTab[SessionFiles] = CurrentTab()
     collections: CurrentTab[CollectionsFeature] = CurrentTab()
+    watch_mode: CurrentTab[WatchMode] = CurrentTab()
 
     @property
     def store(self) -> ProfileStore:

@@ -28,7 +28,7 @@ class WindowMenus:
         self._file_end: QAction | None = None  # the separator above File ▸ Quit
         self._tab_anchor: QAction | None = None  # where the current tab's groups go
         self._tab_actions: list[QAction] = []  # the current tab's, in the File menu now
-        self._tab_menu: QMenu | None = None  # the current tab's own menu (Client)
+        self._tab_menus: list[QMenu] = []  # the current tab's own menus (Client, Watch)
 
     def action(
         self, text: str, slot: Callable[[], object], shortcut: Shortcut | None = None
@@ -65,8 +65,8 @@ class WindowMenus:
         """The current tab's File groups go here (the window marks the place once)."""
         self._tab_anchor = self.file.addSeparator()
 
-    def bind_tab(self, groups: Sequence[Sequence[QAction]], menu: QMenu) -> None:
-        """Show the current tab's File groups and its menu (the previous tab's go away,
+    def bind_tab(self, groups: Sequence[Sequence[QAction]], menus: Sequence[QMenu]) -> None:
+        """Show the current tab's File groups and its menus (the previous tab's go away,
         shortcuts included: only the current tab's actions are on the window)."""
         for action in self._tab_actions:
             self.file.removeAction(action)
@@ -85,7 +85,8 @@ class WindowMenus:
             separator.setSeparator(True)
             self.file.insertAction(anchor, separator)
             self._tab_actions.extend([*group, separator])
-        if self._tab_menu is not None:
-            self.window.menuBar().removeAction(self._tab_menu.menuAction())
-        self.add_before_help(menu)
-        self._tab_menu = menu
+        for old in self._tab_menus:
+            self.window.menuBar().removeAction(old.menuAction())
+        for menu in menus:
+            self.add_before_help(menu)
+        self._tab_menus = list(menus)

@@ -1,0 +1,47 @@
+"""The catalog after a (re)start: wait for the connection's own listing (the explorer's),
+load the remaining pages, and take a snapshot of it for the diff (no second listing is
+sent, so the traffic log shows each list request once)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from inspector.app.connection import ConnectionModel
+from inspector.compare import CatalogSnapshot, snapshot_from_catalog
+from inspector.features.catalog.model import KINDS
+from inspector.session import Session
+
+__all__ = ["settled_snapshot"]
+
+_POLL = 0.02
+
+
+async def _idle(model: ConnectionModel, deadline: float) -> None:
+    loader = model.catalog_loader
+    while any(loader.busy(kind) for kind in KINDS):
+        if time.monotonic() > deadline:
+            raise TimeoutError
+        await asyncio.sleep(_POLL)
+
+
+async def settled_snapshot(
+    model: ConnectionModel, session: Session, timeout: float
+) -> CatalogSnapshot:
+    """The catalog once every listing ended (all pages, up to the loader's limit).
+    Raises asyncio.TimeoutError after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    await _idle(model, deadline)
+    for kind in KINDS:
+        if model.catalog[kind].has_more and model.session is session:
+            model.catalog_loader.load_all(kind)
+    await _idle(model, deadline)
+    return snapshot_from_catalog(
+        model.catalog,
+        server_info=session.server_info,
+        capabilities=session.server_capabilities,
+        instructions=session.instructions,
+        protocol_version=session.protocol_version,
+        era=session.era.value,
+        transport=session.transport_kind,
+    )

@@ -1,0 +1,66 @@
+"""The collection watch mode re-runs after each restart: a collection file (read again
+before every run, so editing it takes effect at the next restart) run with the
+collections runner; its results turned into watch's `CollectionSummary`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from inspector.collections.file import CollectionError, load_collection
+from inspector.collections.model import Collection
+from inspector.collections.results import CallResult
+from inspector.collections.runner import CollectionRunner
+from inspector.session import Session
+from inspector.watch.report import CallOutcome, CollectionSummary
+
+__all__ = ["CollectionFileError", "FileCollectionStep", "summary_of"]
+
+
+class CollectionFileError(Exception):
+    """The collection file cannot be used: `str()` says the file, the place and why."""
+
+
+def _outcome(result: CallResult) -> CallOutcome:
+    failures = [f"{a.label}: {a.message}" for a in result.failures]
+    if result.outcome.kind == "not-run":
+        failures.insert(0, f"not run: {result.outcome.message}")
+    return CallOutcome(
+        result.name, result.passed, result.outcome.describe(), result.ms, tuple(failures)
+    )
+
+
+def summary_of(name: str, results: Sequence[CallResult]) -> CollectionSummary:
+    return CollectionSummary(name, tuple(_outcome(r) for r in results))
+
+
+class FileCollectionStep:
+    """`path` is read now (raising CollectionFileError for an invalid file) and again
+    before each run; an invalid file later is a run that says why (nothing else stops)."""
+
+    def __init__(self, path: Path, *, timeout: float = 30.0) -> None:
+        self.path = path
+        self.timeout = timeout
+        self.collection = self._load()
+
+    @property
+    def name(self) -> str:
+        return self.collection.name or self.path.name
+
+    def _load(self) -> Collection:
+        try:
+            return load_collection(self.path)
+        except CollectionError as exc:
+            raise CollectionFileError(str(exc)) from None
+
+    async def run(
+        self, session: Session, tools: Sequence[dict[str, Any]] | None = None
+    ) -> CollectionSummary:
+        try:
+            self.collection = self._load()
+        except CollectionFileError as exc:
+            return CollectionSummary(self.path.name, error=str(exc))
+        runner = CollectionRunner(session, timeout=self.timeout, tools=tools)
+        report = await runner.run(self.collection)
+        return summary_of(self.name, report.results)

@@ -1,0 +1,37 @@
+"""What a profile's watch mode watches by default, and the spec for it.
+
+The server's cwd when the profile sets one; else the folder of the first argument that is
+an existing file (`python /src/server.py` watches /src), else of the command itself when
+it is a path, else the current folder. A desktop app started from a menu has the home
+folder as its cwd: watching all of it would be both slow and wrong.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from inspector.settings.profiles import Profile
+from inspector.watch.paths import WatchSpec
+
+__all__ = ["spec_for", "watch_base"]
+
+
+def watch_base(profile: Profile) -> Path:
+    stdio = profile.stdio
+    if stdio.cwd:
+        return Path(stdio.cwd).expanduser()
+    for word in stdio.args:
+        if word and not word.startswith("-") and Path(word).expanduser().is_file():
+            return Path(word).expanduser().resolve().parent
+    command = Path(stdio.command).expanduser()
+    if os.sep in stdio.command and command.is_file():
+        return command.resolve().parent
+    return Path.cwd()
+
+
+def spec_for(profile: Profile, paths: Sequence[str] = (), ignore: Iterable[Path] = ()) -> WatchSpec:
+    """The spec of `profile`'s watch mode: `paths` (files, folders, globs) relative to the
+    base folder, none meaning all of it."""
+    return WatchSpec(watch_base(profile), paths, tuple(ignore))

@@ -1,0 +1,110 @@
+"""What counts as a change: the cwd or the user's paths and globs, minus noise and our
+own files; bad paths are refused with the reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.watch.paths import WatchSpec, WatchSpecError, glob_regex
+
+
+def test_glob_regex_keeps_stars_inside_a_segment_and_double_stars_across() -> None:
+    assert glob_regex("*.py").match("server.py")
+    assert not glob_regex("*.py").match("pkg/server.py")
+    assert glob_regex("**/*.py").match("server.py")
+    assert glob_regex("**/*.py").match("a/b/server.py")
+    assert not glob_regex("**/*.py").match("a/b/server.pyc")
+    assert glob_regex("tool_?.[jt]s").match("tool_a.ts")
+    assert not glob_regex("tool_?.[!j]s").match("tool_a.js")
+
+
+def test_the_cwd_counts_but_not_vcs_caches_venvs_or_swap_files(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    watch = WatchSpec(tmp_path).resolve()
+    assert watch.roots == (tmp_path.resolve(),)
+    base = tmp_path.resolve()
+    assert watch.counts(base / "server.py")
+    assert watch.counts(base / "pkg" / "tools.py")
+    for noise in (
+        ".git/index",
+        "pkg/__pycache__/tools.cpython-311.pyc",
+        "node_modules/x/index.js",
+        ".venv/lib/site.py",
+        ".server.py.swp",
+        "server.py~",
+        ".#server.py",
+        "server.py.___jb_tmp___",
+        "4913",
+    ):
+        assert not watch.counts(base / noise), noise
+
+
+def test_our_own_recordings_and_collection_never_count(tmp_path: Path) -> None:
+    (tmp_path / "sessions").mkdir()
+    collection = tmp_path / "calls.collection.json"
+    collection.write_text("{}")
+    watch = WatchSpec(tmp_path, ignore=[tmp_path / "sessions", collection]).resolve()
+    base = tmp_path.resolve()
+    assert not watch.counts(base / "sessions" / "2026-12-03.jsonl")
+    assert not watch.counts(base / "calls.collection.json")
+    assert watch.counts(base / "server.py")
+
+
+def test_paths_and_globs_narrow_what_counts(tmp_path: Path) -> None:
+    (tmp_path / "src" / "deep").mkdir(parents=True)
+    (tmp_path / "config.toml").write_text("")
+    watch = WatchSpec(tmp_path, ["src/**/*.py", "config.toml"]).resolve()
+    base = tmp_path.resolve()
+    assert set(watch.roots) == {base / "src", base / "config.toml"}
+    assert watch.counts(base / "src" / "deep" / "a.py")
+    assert watch.counts(base / "src" / "a.py")
+    assert not watch.counts(base / "src" / "notes.md")
+    assert watch.counts(base / "config.toml")
+    assert not watch.counts(base / "README.md")
+    assert "src" in watch.describe()
+
+
+def test_a_folder_inside_another_is_watched_once(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    watch = WatchSpec(tmp_path, ["a", "a/b"]).resolve()
+    assert watch.roots == ((tmp_path / "a").resolve(),)
+
+
+@pytest.mark.parametrize(
+    ("words", "reason"),
+    [
+        (["missing.py"], "no such file or folder"),
+        (["nowhere/**/*.py"], "does not exist"),
+        ([" "], "empty watch path"),
+    ],
+)
+def test_bad_paths_are_refused_with_the_reason(
+    tmp_path: Path, words: list[str], reason: str
+) -> None:
+    with pytest.raises(WatchSpecError, match=reason):
+        WatchSpec(tmp_path, words).resolve()
+
+
+def test_a_missing_base_folder_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(WatchSpecError, match="does not exist"):
+        WatchSpec(tmp_path / "gone").resolve()
+
+
+def test_a_profile_watches_its_cwd_else_its_script_folder(tmp_path: Path) -> None:
+    from inspector.settings.profiles import Profile, StdioSettings
+    from inspector.watch.target import spec_for, watch_base
+
+    script = tmp_path / "srv" / "server.py"
+    script.parent.mkdir()
+    script.write_text("")
+    with_cwd = Profile(name="a", stdio=StdioSettings(command="python", cwd=str(tmp_path)))
+    assert watch_base(with_cwd) == tmp_path
+    by_script = Profile(
+        name="b", stdio=StdioSettings(command="python", args=["-u", str(script), "--x"])
+    )
+    assert watch_base(by_script) == script.parent
+    assert spec_for(by_script, ["*.py"]).resolve().roots == (script.parent.resolve(),)
+    bare = Profile(name="c", stdio=StdioSettings(command="my-server", args=["--port", "1"]))
+    assert watch_base(bare) == Path.cwd()
