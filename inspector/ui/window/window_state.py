@@ -10,7 +10,13 @@ from PySide6.QtWidgets import QMainWindow, QSplitter
 
 from inspector.ui.window.panel_toggles import usable_sizes
 
-__all__ = ["WindowState"]
+__all__ = ["STATE_VERSION", "WindowState"]
+
+# The version of the saved toolbar/dock state. 1: the connection tabs (the window keeps no
+# toolbar of its own; each tab has its own). A state saved by an older layout (version 0,
+# with the connection toolbar on the window) is not restored: Qt would keep an empty band
+# for the toolbar that is gone.
+STATE_VERSION = 1
 
 
 class WindowState:
@@ -33,7 +39,7 @@ class WindowState:
         s = self.settings
         restorers = [
             ("geometry", self.window.restoreGeometry),
-            ("windowState", self.window.restoreState),
+            ("windowState", lambda state: self.window.restoreState(state, STATE_VERSION)),
         ]
         for key, apply in restorers:
             value = s.value(key)
@@ -58,7 +64,7 @@ class WindowState:
     def save(self) -> None:
         s = self.settings
         s.setValue("geometry", self.window.saveGeometry())
-        s.setValue("windowState", self.window.saveState())
+        s.setValue("windowState", self.window.saveState(STATE_VERSION))
         for key, splitter in self.splitters.items():
             s.setValue(key, splitter.saveState())
         s.sync()
