@@ -15,7 +15,7 @@ and noisy, so the same run measures its own floor):
 * **calls**: 1,000 sequential tools/call requests to the real demo server (`python -m
   inspector.demo`), after initialize. Target: tapped time <= 1.1x the direct time.
 
-    python bench/tap_overhead.py [--messages 2000] [--mb 200] [--calls 1000] [--rounds 3]
+    python bench/tap_overhead.py [--messages 2000] [--mb 200] [--calls 1000] [--rounds 5]
 
 The tap records to a session file in a temporary folder as it would for a host (every
 frame framed, parsed and written; gaps only if the recording falls behind, reported).
@@ -172,7 +172,42 @@ def calls(runner: Runner, tapped: bool, count: int) -> float:
     return elapsed
 
 
+class MachineLoad:
+    """How busy the machine was with other people's work while the bench ran: the CPU time
+    all processes used (`/proc/stat`) minus the bench's own (itself and its children), in
+    cores, next to the number of cores. A figure taken at 1.5 busy cores of 2 is not the
+    same figure as one taken on an idle machine."""
+
+    def __init__(self) -> None:
+        self.start = self._sample()
+
+    @staticmethod
+    def _sample() -> tuple[float, float, float]:
+        hz = os.sysconf("SC_CLK_TCK")
+        try:
+            with open("/proc/stat", encoding="ascii") as f:
+                fields = [int(x) for x in f.readline().split()[1:]]
+            busy = (sum(fields[:8]) - fields[3] - fields[4]) / hz  # all but idle and iowait
+        except (OSError, ValueError, IndexError):
+            busy = float("nan")
+        t = os.times()
+        return time.monotonic(), busy, t.user + t.system + t.children_user + t.children_system
+
+    def others(self) -> float:
+        """Cores busy with other work since the start (average)."""
+        now, busy, ours = self._sample()
+        t0, busy0, ours0 = self.start
+        return max(0.0, (busy - busy0) - (ours - ours0)) / max(now - t0, 1e-9)
+
+    def describe(self) -> str:
+        return (
+            f"other work on the machine meanwhile: {self.others():.2f} of {os.cpu_count()} "
+            f"cores busy; load average {os.getloadavg()[0]:.2f}"
+        )
+
+
 def alternate(rounds: int, measure: Callable[[bool], object]) -> tuple[list[object], list[object]]:
+    """Direct, then tapped, `rounds` times: each pair ran under about the same load."""
     direct: list[object] = []
     tapped: list[object] = []
     for _ in range(rounds):
@@ -181,17 +216,25 @@ def alternate(rounds: int, measure: Callable[[bool], object]) -> tuple[list[obje
     return direct, tapped
 
 
+def paired(direct: list[float], tapped: list[float]) -> tuple[float, str]:
+    """The median of the per-round ratios (tapped / direct), and the rounds' ratios."""
+    ratios = [t / d for d, t in zip(direct, tapped, strict=True)]
+    return statistics.median(ratios), ", ".join(f"{r:.2f}" for r in ratios)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--mb", type=int, default=200)
     parser.add_argument("--calls", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     ns = parser.parse_args()
     ok = True
+    print(f"{ns.rounds} rounds, each direct then tapped; ratios are tapped / direct per round")
     with tempfile.TemporaryDirectory() as tmp:
         runner = Runner(Path(tmp))
 
+        load = MachineLoad()
         d, t = alternate(ns.rounds, lambda tap: latency(runner, tap, ns.messages))
         direct_med = statistics.median(x for run in d for x in run)  # type: ignore[attr-defined]
         tapped_med = statistics.median(x for run in t for x in run)  # type: ignore[attr-defined]
@@ -201,23 +244,25 @@ def main() -> int:
             f"{tapped_med * 1e6:.0f} µs (ratio {tapped_med / direct_med:.2f}); added "
             f"{added:.3f} ms per round trip = {added / 2:.3f} ms per message (target <= 1 ms)"
         )
+        print(f"  {load.describe()}")
         ok &= added / 2 <= 1.0
 
         for label, per_write, target in (("per message", 1, True), ("bulk", 64, False)):
+            load = MachineLoad()
             d, t = alternate(ns.rounds, lambda tap, n=per_write: throughput(runner, tap, ns.mb, n))
             ratios = []
             for i, what in ((0, "first byte to EOF"), (1, "launch to EOF")):
                 direct_rate = statistics.median(run[i] for run in d)  # type: ignore[index]
                 tapped_rate = statistics.median(run[i] for run in t)  # type: ignore[index]
-                ratios.append(tapped_rate / direct_rate)
-                rounds = ", ".join(
-                    f"{b[i] / a[i]:.2f}"  # type: ignore[index]
-                    for a, b in zip(d, t, strict=True)
+                ratio, rounds = paired(
+                    [run[i] for run in d],  # type: ignore[index]
+                    [run[i] for run in t],  # type: ignore[index]
                 )
+                ratios.append(ratio)
                 print(
                     f"throughput ({label}, {what}): {ns.mb} MiB of 1 KiB lines, {per_write} "
                     f"per write: direct {direct_rate:.0f} MiB/s, tapped {tapped_rate:.0f} "
-                    f"MiB/s: ratio {ratios[-1]:.3f} (rounds: {rounds})"
+                    f"MiB/s (medians): median ratio {ratio:.3f} (rounds: {rounds})"
                 )
             first_d = statistics.median(run[2] for run in d)  # type: ignore[index]
             first_t = statistics.median(run[2] for run in t)  # type: ignore[index]
@@ -226,20 +271,22 @@ def main() -> int:
                 f"  time to the first byte: direct {first_d * 1000:.0f} ms, tapped "
                 f"{first_t * 1000:.0f} ms (the tap's start-up); {goal}"
             )
+            print(f"  {load.describe()}")
             if target:
                 ok &= ratios[0] >= 0.9
 
+        load = MachineLoad()
         d, t = alternate(ns.rounds, lambda tap: calls(runner, tap, ns.calls))
-        direct_s = statistics.median(d)  # type: ignore[type-var]
-        tapped_s = statistics.median(t)  # type: ignore[type-var]
-        ratio = tapped_s / direct_s  # type: ignore[operator]
+        ratio, rounds = paired(d, t)  # type: ignore[arg-type]
         print(
-            f"calls: {ns.calls} sequential tools/call to the demo server, direct "
-            f"{direct_s:.3f} s, tapped {tapped_s:.3f} s: ratio {ratio:.3f} (target <= 1.10)"
+            f"calls: {ns.calls} sequential tools/call to the demo server after initialize, "
+            f"direct {statistics.median(d):.3f} s, tapped {statistics.median(t):.3f} s "  # type: ignore[type-var]
+            f"(medians): median ratio {ratio:.3f} (rounds: {rounds}) (target <= 1.10)"
         )
+        print(f"  {load.describe()}")
         ok &= ratio <= 1.1
         gaps = runner.count_gaps()
-        print(f"recording gaps in the tapped runs: {gaps} ({runner.count} session files)")
+        print(f"recording gap notes in the tapped runs: {gaps} ({runner.count} session files)")
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from inspector.cli.arg_words import key_values
 from inspector.cli.diagnostics import SessionDiagnostics, diag
-from inspector.cli.lint_report import RunLint
 from inspector.cli.parser import (
     EXIT_CONNECTION,
     EXIT_OK,
@@ -50,6 +49,7 @@ from inspector.settings.profiles import Profile
 
 if TYPE_CHECKING:
     from inspector.auth import OAuth
+    from inspector.cli.lint_report import RunLint
 
 __all__ = ["run_cli", "run_cli_command"]
 
@@ -235,6 +235,19 @@ async def _run_with_one_reinitialize(
         ) from exc
 
 
+def _run_lint(
+    session: Session, ns: argparse.Namespace, recorder: SessionRecorder | None
+) -> RunLint | None:
+    """Live lint, where its findings go somewhere: printed with -v, kept with --record.
+    Otherwise nobody would see them, and the linter (jsonschema and the official schemas,
+    about a quarter of a stdio run's start-up) is not even loaded."""
+    if not ns.verbose and recorder is None:
+        return None
+    from inspector.cli.lint_report import RunLint
+
+    return RunLint(session, verbose=ns.verbose, recorder=recorder)
+
+
 class SessionLost(Exception):
     """The server lost the session and it could not be (or was not) started again."""
 
@@ -305,11 +318,12 @@ async def run_cli(ns: argparse.Namespace) -> int:
         session.responder = RecordingResponder(responder, recorder, how)
     diagnostics = SessionDiagnostics(ns.verbose, transport.kind)
     session.add_listener(diagnostics)
-    lint = RunLint(session, verbose=ns.verbose, recorder=recorder)
+    lint = _run_lint(session, ns, recorder)
     try:
         try:
             await session.connect(timeout=timeout)
-            lint.ready(session.protocol_version)
+            if lint is not None:
+                lint.ready(session.protocol_version)
             if recorder is not None and session.ready_info is not None:
                 recorder.ready(session.ready_info)
         except ConnectTimeout as exc:
@@ -352,7 +366,8 @@ async def run_cli(ns: argparse.Namespace) -> int:
         return code
     finally:
         await session.close()
-        lint.finish()
+        if lint is not None:
+            lint.finish()
         if recorder is not None:
             recorder.close()
             if recorder.error:

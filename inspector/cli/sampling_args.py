@@ -12,22 +12,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from inspector.cli.usage import UsageError
-from inspector.features.models.client import INSTALL_HINT, sdk_available
-from inspector.features.models.drafter import Drafter
-from inspector.features.models.providers import (
-    ModelEntry,
-    ModelSettings,
-    ProviderConfig,
-    provider_key,
-)
-from inspector.features.models.responder import ModelResponder
-from inspector.features.models.rows import exchange_records
-from inspector.features.models.types import ModelExchange
-from inspector.session import Session
-from inspector.session.responder import Responder
-from inspector.storage.secrets import SecretStore
+
+if TYPE_CHECKING:  # the model machinery loads only when the flags are given (start-up)
+    from inspector.features.models.providers import ProviderConfig
+    from inspector.features.models.responder import ModelResponder
+    from inspector.features.models.types import ModelExchange
+    from inspector.session import Session
+    from inspector.session.responder import Responder
 
 __all__ = ["ModelExchanges", "sampling_responder"]
 
@@ -43,6 +37,8 @@ class ModelExchanges:
         self.count = 0
 
     def __call__(self, exchange: ModelExchange) -> None:
+        from inspector.features.models.rows import exchange_records
+
         self.count += 1
         if self.session is not None:
             for record in exchange_records(exchange):
@@ -63,6 +59,9 @@ def _provider(ns: argparse.Namespace) -> ProviderConfig | None:
         if base_url or model:
             raise UsageError("--sampling-base-url and --sampling-model need --sampling-provider")
         return None
+    from inspector.features.models.client import INSTALL_HINT, sdk_available
+    from inspector.features.models.providers import ModelEntry, ProviderConfig
+
     if not model:
         raise UsageError("--sampling-provider needs --sampling-model NAME")
     if base_url and not base_url.startswith(("http://", "https://")):
@@ -81,6 +80,9 @@ def _provider(ns: argparse.Namespace) -> ProviderConfig | None:
 
 
 def _key(provider: ProviderConfig) -> str | None:
+    from inspector.features.models.providers import ModelSettings, provider_key
+    from inspector.storage.secrets import SecretStore
+
     key = provider_key(None, provider, env=True)
     if key:
         return key
@@ -102,6 +104,9 @@ def sampling_responder(
     provider = _provider(ns)
     if provider is None:
         return None
+    from inspector.features.models.drafter import Drafter
+    from inspector.features.models.responder import ModelResponder
+
     key = _key(provider)
     drafter = Drafter([provider], lambda _p: key, on_exchange=on_exchange)
 

@@ -28,6 +28,7 @@ from inspector.protocol.jsonrpc import error_name
 from inspector.session import (
     Call,
     ConnectionClosed,
+    NotSentAgain,
     RequestCancelled,
     RequestTimeout,
     ServerError,
@@ -183,6 +184,9 @@ class ToolCallRecord:
     validated_before_sending: bool = True  # False: sent with "Send anyway"
     note: str = ""  # e.g. "called although excluded", "run as a task"
     task_id: str | None = None  # the call created a task (run as task)
+    # the server lost the session before answering; the call was not sent again (it may
+    # have run): the user decides, and the card offers to run it again
+    not_sent_again: bool = False
     call: Call | None = field(default=None, repr=False)
     _listeners: Listeners[[ToolCallRecord]] = field(
         default_factory=lambda: Listeners("tool call listener"), repr=False
@@ -257,7 +261,9 @@ class ToolCallRecord:
             self.error_message = str(exc)
         else:
             self.status = "failed"
-            prefix = "the connection closed: " if isinstance(exc, ConnectionClosed) else ""
+            self.not_sent_again = isinstance(exc, NotSentAgain)
+            closed = isinstance(exc, ConnectionClosed) and not self.not_sent_again
+            prefix = "the connection closed: " if closed else ""
             self.error_message = f"{prefix}{exc}"
         self._end()
 

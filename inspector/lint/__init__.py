@@ -7,10 +7,35 @@ The official `schema.json` of every supported version ships here as package data
 once per version and definition. `LiveLinter` follows a traffic log off the hot path, in
 small batches on the event loop; findings go to a `LintStore`, which the log, the detail
 pane, the Lint tab, the CLI and session files read.
+
+The names below load on first use (PEP 562): a module that needs only `lint.finding` (the
+session writer, hence the tap's recorder) does not pay for jsonschema and the schemas.
 """
 
-from inspector.lint.finding import Finding, LintStore
-from inspector.lint.live import LiveLinter
-from inspector.lint.messages import MessageLinter
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from inspector.lint.finding import Finding, LintStore
+    from inspector.lint.live import LiveLinter
+    from inspector.lint.messages import MessageLinter
 
 __all__ = ["Finding", "LintStore", "LiveLinter", "MessageLinter"]
+
+_HOMES: Final = {
+    "Finding": "inspector.lint.finding",
+    "LintStore": "inspector.lint.finding",
+    "LiveLinter": "inspector.lint.live",
+    "MessageLinter": "inspector.lint.messages",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

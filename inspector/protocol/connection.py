@@ -375,6 +375,15 @@ class ClientConnection:
         self._wire.again(p, now)
         return p.wire_id
 
+    def replayable(self) -> dict[int, tuple[str, dict[str, Any] | None]]:
+        """The pending requests that could be asked again as the caller asked them (not
+        the handshake, not one typed by hand): key -> (method, params)."""
+        return {
+            p.key: (p.method, p.params)
+            for p in self._pending.all()
+            if not p.raw and p.internal is None
+        }
+
     def reset_for_new_session(self) -> ClientConnection:
         """A fresh connection with the same configuration (after a legacy session expired)."""
         return ClientConnection(self._config)

@@ -16,20 +16,23 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from inspector.lint.finding import Finding
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.events import SessionReady
 from inspector.recording.format import (
     Redactor,
     plain_frame_line,
     plain_frame_lines,
     record_line,
 )
-from inspector.session import AskRejected, Responder
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange
+
+if TYPE_CHECKING:  # the session layer loads only where a responder is wrapped (not in
+    # the tap's recorder process, which only writes frames)
+    from inspector.protocol.asks import ServerAsk
+    from inspector.protocol.events import SessionReady
+    from inspector.session import Responder
 
 __all__ = ["RecordingResponder", "SessionRecorder"]
 
@@ -253,6 +256,8 @@ class RecordingResponder:
         self.how = how
 
     async def respond(self, ask: ServerAsk) -> dict[str, Any]:
+        from inspector.session import AskRejected
+
         try:
             result = await self.inner.respond(ask)
         except AskRejected as exc:

@@ -42,6 +42,7 @@ from inspector.protocol.versions import Era
 from inspector.session.ask_runner import AskRunner
 from inspector.session.call import Call, ProgressCallback, new_call_future
 from inspector.session.client import McpClient
+from inspector.session.deadline_timer import DeadlineTimer
 from inspector.session.exceptions import (
     ConnectError,
     ConnectionClosed,
@@ -50,6 +51,7 @@ from inspector.session.exceptions import (
     SessionError,
     error_for,
 )
+from inspector.session.expiry import ExpiryReplay, not_replayed
 from inspector.session.frames import REINIT_ONCE, REINIT_REFUSED, typed_wire
 from inspector.session.intake import FrameIntake
 from inspector.session.listeners import SessionItem, SessionListener, SessionListeners
@@ -112,9 +114,9 @@ class Session:
         self.session_expired: str | None = None
         self._reinit_task: asyncio.Task[None] | None = None
         self._resends = ResendPolicy()
+        self._replay = ExpiryReplay()  # safe requests to send again after a re-initialize
         self._ready: asyncio.Future[SessionReady] | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_deadline: float | None = None  # what _timer is armed for
+        self._timer = DeadlineTimer(clock, self._on_timer)  # the next request deadline
         self._closed: TransportClosed | None = None
         self._closing = False
         self._close_task: asyncio.Future[None] | None = None
@@ -221,8 +223,7 @@ class Session:
         self._closing = True
         if self._ready is not None and not self._ready.done():
             self._ready.set_exception(ConnectError("the session was closed during the handshake"))
-        if self._timer is not None:
-            self._timer.cancel()
+        self._timer.cancel()
         self._asks.cancel_all("the session was closed")
         # Let queued frames go out first (e.g. a cancellation), then end the writer.
         await self._outq.put(None)
@@ -256,6 +257,20 @@ class Session:
     ) -> Call:
         """Queue a request and return its `Call` at once (for cancel and progress)."""
         self._reinit_spent = False  # a new request may re-initialize once again
+        key = self._queue(method, params, timeout, max_total, on_progress, override)
+        call = Call(key, method, self.cancel, new_call_future(), self._clock())
+        self._calls[key] = call
+        return call
+
+    def _queue(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        timeout: float | Literal["default"] | None = "default",
+        max_total: float | Literal["default"] | None = "default",
+        on_progress: ProgressCallback | None = None,
+        override: bool = False,
+    ) -> int:
         if self._closed is not None:
             raise ConnectionClosed(
                 RequestFailed(0, method, "closed", f"{method}: {self._closed.reason}")
@@ -272,13 +287,10 @@ class Session:
             )
         except LocalProtocolError as exc:
             raise RequestNotAllowed(exc) from exc
-        future = new_call_future()
-        call = Call(key, method, self.cancel, future, self._clock())
-        self._calls[key] = call
         if on_progress is not None:
             self._progress[key] = on_progress
         self._after_change()
-        return call
+        return key
 
     async def request(
         self,
@@ -360,7 +372,7 @@ class Session:
         """Flush what the connection queued and re-arm the timer."""
         for message in self.conn.data_to_send():
             self._send_message(message)
-        self._arm_timer()
+        self._timer.arm(None if self._closing else self.conn.next_deadline())
         self._check_ready()
 
     def _send_message(self, message: Message) -> None:
@@ -380,28 +392,7 @@ class Session:
     def _outgoing(self, frame: Message | Invalid) -> Outgoing:
         return outgoing_for(frame, self.era, self.conn.protocol_version, self.tool_headers)
 
-    def _arm_timer(self) -> None:
-        """(Re-)arm the one timer for the connection's next deadline, only when it moved.
-
-        Most frames leave the deadline where it was. Re-creating the timer per frame is
-        costly under qasync: a cancelled timer (its Qt timer, handle and context) stays
-        alive until its original deadline, so a flood of frames piled up one per frame.
-        """
-        deadline = None if self._closing else self.conn.next_deadline()
-        if self._timer is not None:
-            if deadline == self._timer_deadline:
-                return
-            self._timer.cancel()
-            self._timer = None
-        self._timer_deadline = deadline
-        if deadline is None:
-            return
-        loop = asyncio.get_running_loop()
-        delay = max(0.0, deadline - self._clock())
-        self._timer = loop.call_later(delay, self._on_timer)
-
     def _on_timer(self) -> None:
-        self._timer = None
         for event in self.conn.handle_timer(self._clock()):
             self._dispatch(event)
         self._after_change()
@@ -504,21 +495,30 @@ class Session:
     def _on_session_expired(self, event: SessionExpired) -> None:
         self.session_expired = event.reason
         self._traffic.note(event.reason)
+        again = self.auto_reinitialize and not self._closing and not self._reinit_spent
+        held = self._replay.hold(self.conn.replayable(), self._calls, self._progress, again)
         for ev in self.conn.connection_lost(f"session expired: {event.reason}"):
+            if again and isinstance(ev, RequestFailed):
+                if ev.key in held:
+                    continue  # sent again in the new session (`expiry`)
+                ev = not_replayed(ev, self._calls)
             self._dispatch(ev)
         self._notify(event)
         if self.auto_reinitialize and not self._closing:
-            self._traffic.note(REINIT_REFUSED if self._reinit_spent else REINIT_ONCE)
-            if self._reinit_spent:
-                return
-            self._reinit_spent = True
-            self._reinit_task = asyncio.create_task(self._auto_reinitialize())
+            self._traffic.note(REINIT_ONCE if again else REINIT_REFUSED)
+            if again:
+                self._reinit_spent = True
+                self._reinit_task = asyncio.create_task(self._auto_reinitialize())
 
     async def _auto_reinitialize(self) -> None:
         try:
             await self.reinitialize()
         except SessionError as exc:
             self._traffic.note(f"re-initializing after the session expired failed: {exc}")
+            self._replay.fail(str(exc))
+            return
+        # as their callers asked them; not requests of the user's (`_reinit_spent` stays)
+        self._replay.send_again(self._queue, self._calls, self._traffic.note)
 
     async def reinitialize(self, timeout: float | None = 30.0) -> SessionReady:
         """Start a new protocol session on the same transport (after HTTP 404 on a session)."""
@@ -543,9 +543,7 @@ class Session:
 
     def _on_closed(self, event: TransportClosed) -> None:
         self._closed = event
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._timer.cancel()
         self._traffic.closed(event)
         for ev in self.conn.connection_lost(event.reason):
             self._dispatch(ev)

@@ -13,6 +13,7 @@ __all__ = [
     "ConnectTimeout",
     "ConnectionClosed",
     "InputRejected",
+    "NotSentAgain",
     "ProtocolFailure",
     "RequestCancelled",
     "RequestError",
@@ -76,6 +77,12 @@ class RequestCancelled(RequestError):
 
 class ConnectionClosed(RequestError):
     pass
+
+
+class NotSentAgain(ConnectionClosed):
+    """The server lost the session (HTTP 404) before answering, a new session was started,
+    and this request was not sent again in it: it may have run (a tool call). The caller
+    (the user) decides whether to send it again."""
 
 
 class InputRejected(RequestError):

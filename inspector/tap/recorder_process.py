@@ -18,7 +18,7 @@ import os
 import signal
 import sys
 import time
-from typing import Final
+from typing import Any, Final
 
 from inspector.tap.link import DATA_STREAMS, HEADER, STREAM_CODES
 from inspector.tap.recording import DEFAULT_BUDGET, TapRecording
@@ -65,6 +65,10 @@ class PipeReader:
         self.buf += data
         return True
 
+    def holds(self, size: int) -> bool:
+        """`size` bytes are here already (reading them will not wait)."""
+        return len(self.buf) - self.pos >= size
+
     def read(self, size: int) -> bytes | None:
         while len(self.buf) - self.pos < size:
             if not self._fill():
@@ -75,17 +79,37 @@ class PipeReader:
 
 
 def serve(control: PipeReader, data: dict[str, PipeReader], recording: TapRecording) -> None:
-    """Feed the recording from the relay's messages until the control pipe ends."""
+    """Feed the recording from the relay's messages until the control pipe ends.
+
+    Neighbouring gaps of one stream (a flood the recording cannot follow sends one per
+    relay wake-up) become one note: the first one's times and the sum of their sizes. A
+    gap is held only while more messages are already here to read, so the note is never
+    late for a live follower."""
     last: str | None = None
+    held: list[Any] | None = None  # [stream, size, mono, wall]: a gap being merged
+
+    def write_held() -> None:
+        nonlocal held
+        if held is not None:
+            recording.gap(*held)
+            held = None
+
     while True:
+        if held is not None and not control.holds(HEADER.size):
+            write_held()
         head = control.read(HEADER.size)
         if head is None:
             break
         code, mono, wall, size = HEADER.unpack(head)
         name = _STREAMS.get(code, "")
         if name.startswith("gap-"):
-            recording.gap(name[4:], size, mono, wall)
+            if held is not None and held[0] == name[4:]:
+                held[1] += size
+            else:
+                write_held()
+                held = [name[4:], size, mono, wall]
             continue
+        write_held()
         source = data.get(name, control)
         payload = source.read(size) if size else b""
         if payload is None:
@@ -96,6 +120,7 @@ def serve(control: PipeReader, data: dict[str, PipeReader], recording: TapRecord
             recording.note(payload.decode("utf-8", "replace"), None, mono, wall)
         elif name == "last":
             last = payload.decode("utf-8", "replace")
+    write_held()
     recording.close(last)
 
 
@@ -103,12 +128,8 @@ def main(argv: list[str]) -> int:
     path, about, t0 = argv[0], json.loads(argv[1]), float(argv[2])
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(sig, signal.SIG_IGN)
-    with contextlib.suppress(OSError):
-        os.nice(19)  # the relay, the server and the host come first
-    with contextlib.suppress(OSError, AttributeError):
-        # Linux: run only on CPU time nobody else wants (weaker than nice 19, and any
-        # other task that wakes up takes the CPU at once)
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    # Its priority (nice 19, SCHED_IDLE) was lowered by the relay before this interpreter
+    # started (`relay.lower_priority`), so that its start-up already yields to the host.
     budget = os.environ.get(BUDGET_ENV, "")
     recording = TapRecording(
         path,

@@ -32,7 +32,14 @@ from inspector.tap.pumps import Pump, close_fd
 from inspector.tap.registry import TapEntry, register
 from inspector.tap.splicing import grow_pipe
 
-__all__ = ["FORWARDED_SIGNALS", "StdioTap", "TapOptions", "exit_like", "run_stdio_tap"]
+__all__ = [
+    "FORWARDED_SIGNALS",
+    "StdioTap",
+    "TapOptions",
+    "exit_like",
+    "lower_priority",
+    "run_stdio_tap",
+]
 
 FORWARDED_SIGNALS: Final = tuple(
     getattr(signal, name)
@@ -99,6 +106,7 @@ class StdioTap:
                  str(o.session_file), about, repr(self.t0), ",".join(map(str, data_read))],
                 stdin=pipes["control"][0], stdout=subprocess.DEVNULL, stderr=o.stderr,
                 pass_fds=data_read, process_group=0, env=env,
+                preexec_fn=lower_priority,  # before its imports, not after: see there
             )  # fmt: skip
         except OSError as exc:
             self.say(f"not recording: the recorder did not start ({exc.strerror or exc})")
@@ -130,7 +138,9 @@ class StdioTap:
 
     def run(self) -> int:
         o = self.o
-        self._start_recorder()
+        # The server first: its start-up is the host's wait; the recorder is started
+        # just after (the pumps start only then, so it misses nothing: the bytes wait in
+        # the server's pipes).
         try:
             self.proc = subprocess.Popen(
                 list(o.command),
@@ -145,8 +155,10 @@ class StdioTap:
             code = EXIT_NOT_FOUND if isinstance(exc, FileNotFoundError) else EXIT_CANNOT_RUN
             why = f"cannot start {o.command[0]!r}: {exc.strerror or exc}"
             self.say(why)
+            self._start_recorder()
             self._end_recording(f"the server did not start: {why}")
             return code
+        self._start_recorder()
         proc = self.proc
         assert proc.stdin and proc.stdout and proc.stderr
         previous = {sig: signal.signal(sig, self._forward) for sig in FORWARDED_SIGNALS}
@@ -285,6 +297,19 @@ class StdioTap:
                 f"{signal.Signals(sig).name}"
             )
             self._signal(sig)
+
+
+def lower_priority() -> None:
+    """In the recorder's child process, before it runs Python: nice 19 and (Linux)
+    SCHED_IDLE, which `exec` keeps: it runs only on CPU time nobody else wants, and the
+    relay, the server and the host take the CPU from it at once. Set here, not by the
+    recorder itself, because its start-up (an interpreter and the session writer's
+    imports, about 0.15 s of CPU) would otherwise compete at the host's priority with the
+    first calls it relays."""
+    with contextlib.suppress(OSError):
+        os.nice(19)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def _die_with_parent() -> None:

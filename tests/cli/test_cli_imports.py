@@ -23,9 +23,9 @@ sys.stderr.write("\\nPROBE " + json.dumps({"code": code, "heavy": heavy}) + "\\n
 """
 
 
-def _run_cli(*args: str) -> tuple[dict[str, object], str]:
+def _run_cli(*args: str, heavy: tuple[str, ...] = _HEAVY) -> tuple[dict[str, object], str]:
     proc = subprocess.run(
-        [sys.executable, "-c", _PROBE.replace("HEAVY", repr(_HEAVY)), *args],
+        [sys.executable, "-c", _PROBE.replace("HEAVY", repr(heavy)), *args],
         capture_output=True,
         text=True,
         timeout=60,
@@ -100,3 +100,29 @@ def test_the_help_names_the_bearer_variable_the_auth_package_reads() -> None:
     from inspector.cli.command_args import BEARER_ENV
 
     assert BEARER_ENV == DEFAULT_BEARER_ENV
+
+
+# Loaded only when their output goes somewhere: the live linter (-v prints findings,
+# --record keeps them) and the model providers (--sampling-*; the help's words come from
+# the small `features.models.names`).
+_ON_DEMAND = (
+    "jsonschema",
+    "inspector.lint.live",
+    "inspector.features.models.client",
+    "inspector.features.models.providers",
+    "inspector.features.models.responder",
+)
+_DEMO = ("--", sys.executable, "-m", "inspector", "demo-server")
+
+
+def test_a_plain_stdio_run_loads_no_linter_and_no_model_providers() -> None:
+    probe, out = _run_cli("cli", "--method", "tools/list", "--compact", *_DEMO, heavy=_ON_DEMAND)
+    assert probe["code"] == 0
+    assert "tools" in json.loads(out)
+    assert probe["heavy"] == []
+
+
+def test_verbose_still_lints() -> None:
+    probe, _out = _run_cli("cli", "--method", "tools/list", "-v", *_DEMO, heavy=_ON_DEMAND)
+    assert probe["code"] == 0
+    assert {"jsonschema", "inspector.lint.live"} <= set(probe["heavy"])  # type: ignore[arg-type]

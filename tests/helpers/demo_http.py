@@ -6,15 +6,18 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
+from tests.helpers.http_servers import free_port
 from tests.helpers.peers import PY, REPO
 
 
 @contextmanager
-def demo_http_server(*args: str) -> Iterator[str]:
+def demo_http_server(*args: str, address: str = "127.0.0.1:0") -> Iterator[str]:
+    """`address` with a fixed port lets a test stop the server and start another on the
+    same URL (a server restart, which forgets its sessions)."""
     proc = subprocess.Popen(
-        [PY, "-m", "inspector", "demo-server", "--http", "127.0.0.1:0", *args],
+        [PY, "-m", "inspector", "demo-server", "--http", address, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -33,3 +36,23 @@ def demo_http_server(*args: str) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+class RestartableDemo:
+    """The demo server on a fixed port; `restart()` stops it and starts a fresh one."""
+
+    def __init__(self) -> None:
+        self.address = f"127.0.0.1:{free_port()}"
+        self._stack = ExitStack()
+        self.url = self._start()
+
+    def _start(self) -> str:
+        return self._stack.enter_context(demo_http_server(address=self.address))
+
+    def restart(self) -> None:
+        self._stack.close()
+        self._stack = ExitStack()
+        assert self._start() == self.url
+
+    def close(self) -> None:
+        self._stack.close()

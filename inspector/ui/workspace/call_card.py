@@ -55,6 +55,7 @@ class CallCard(QFrame):
 
     read_resource_requested = Signal(str)
     reuse_requested = Signal(object)  # the arguments of this call, back into the form
+    run_again_requested = Signal(object)  # the arguments of this call, to call it again
     close_requested = Signal(object)  # this card
     app_requested = Signal(object)  # this call's record, for the tool's App tab
 
@@ -146,6 +147,7 @@ class CallCard(QFrame):
         self.content_view: ContentBlocksView | None = None
         self.tree: JsonTreeView | None = None
         self.error_view: QWidget | None = None
+        self.run_again_button: QPushButton | None = None
         self.validation_label = PlainLabel("", wrap=True)
         self.match_label = PlainLabel("", wrap=True)
         self.tool_error_label = PlainLabel("", wrap=True)
@@ -232,6 +234,16 @@ class CallCard(QFrame):
             label.setStyleSheet(f"color: {color.name()};")
             self.body.addWidget(label)
             self.error_view = label
+            if r.not_sent_again:  # the server lost the session: the user decides
+                self.run_again_button = QPushButton("Run again in the new session", self)
+                self.run_again_button.setToolTip(
+                    "The call may have run before the server lost the session; "
+                    "call it again with the same arguments"
+                )
+                self.run_again_button.clicked.connect(
+                    lambda: self.run_again_requested.emit(r.arguments)
+                )
+                self.body.addWidget(self.run_again_button)
             return
         if r.task_id is not None:
             note = PlainLabel(

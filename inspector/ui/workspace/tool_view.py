@@ -303,6 +303,11 @@ class ToolCallView(QWidget):
         self.save_call_requested.emit(draft)
         return draft
 
+    def _run_again(self, arguments: dict[str, Any]) -> None:
+        """One click: the same arguments, sent again (after the server lost the session)."""
+        self.form.set_values(arguments)
+        self.send(validated=True)
+
     def _remember(self, arguments: dict[str, Any]) -> None:
         pid = self._profile_id()
         if pid is not None:
@@ -323,6 +328,7 @@ class ToolCallView(QWidget):
         card.app_requested.connect(self.app_requested)
         card.read_resource_requested.connect(self._read_resource)
         card.reuse_requested.connect(self.form.set_values)
+        card.run_again_requested.connect(self._run_again)
         card.close_requested.connect(self._close_card)
         off = record.on_change(lambda _r: self._record_changed(card))
         self.destroyed.connect(lambda _obj=None, off=off: off())
