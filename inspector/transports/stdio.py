@@ -467,8 +467,6 @@ def _widen_pipe(proc: asyncio.subprocess.Process) -> None:
         fcntl.fcntl(stdout.fileno(), set_size, _PIPE_BYTES)
     except (OSError, ValueError) as exc:  # over pipe-max-size; or the server already exited
         log.debug("could not widen the server's stdout pipe: %s", exc)
-    except ValueError:  # closed already: the server exited at once (its exit is reported)
-        log.debug("the server's stdout pipe was closed before it could be widened")
 
 
 def _group_exists(pgid: int) -> bool:
