@@ -102,6 +102,35 @@ def test_an_invalid_file_is_shown_with_its_place_and_the_app_keeps_working(
     with_demo(loop, win, body)
 
 
+def test_a_half_saved_file_keeps_the_selection_and_results_once_it_reads_again(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    """An editor that truncates then writes: the panel reads an empty file in between.
+    The call picked and its last result come back when the file reads again."""
+    win = window
+    panel = win.collections.panel
+    path = tmp_path / "saved.json"
+    write(path, [ECHO, {**ECHO, "name": "echo again"}])
+
+    async def body() -> None:
+        assert panel.open_file(path)
+        task = panel.run_all()
+        assert task is not None
+        await task
+        panel.select("echo again")
+        assert panel.selected_names() == ["echo again"]
+        path.write_text("")  # half way through a save
+        await until(lambda: not panel.error_label.isHidden(), "the empty file to be read")
+        assert panel.rows == []
+        write(path, [ECHO, {**ECHO, "name": "echo again"}])
+        await until(lambda: panel.error_label.isHidden(), "the saved file to be read")
+        assert panel.selected_names() == ["echo again"]
+        row = panel.row("echo again")
+        assert row is not None and row.result is not None and row.result.passed
+
+    with_demo(loop, win, body)
+
+
 def test_a_run_stays_live_shows_progress_and_can_be_stopped(
     window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:

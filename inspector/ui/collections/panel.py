@@ -103,6 +103,10 @@ class CollectionsPanel(QWidget):
         self.collection: Collection | None = None
         self.error: str | None = None  # why the file could not be read
         self.rows: list[CallRow] = []
+        # While the file is invalid (an editor half way through a save), the rows and the
+        # selection it had: they come back when the file reads again.
+        self._held_rows: list[CallRow] = []
+        self._held_selection: set[str] = set()
         self._where: dict[str, int] = {}  # call name -> its row (names are unique)
         self._reads = 0  # a read on a thread shows its result only if it is the last one
         self.task: asyncio.Task[Any] | None = None
@@ -200,6 +204,7 @@ class CollectionsPanel(QWidget):
         path = path.absolute()
         if path != self.path:
             self.rows = []
+            self._held_rows, self._held_selection = [], set()
             self.result_view.show_nothing("Select a call to see its result.")
         self.path = path
         self.watch.follow(path)
@@ -247,7 +252,7 @@ class CollectionsPanel(QWidget):
         self.collection = read
         self.error = None
         self.error_label.hide()
-        old = {row.call.name: row for row in self.rows}
+        old = {row.call.name: row for row in self.rows or self._held_rows}
         rows: list[CallRow] = []
         for call in read.calls:
             before = old.get(call.name)
@@ -261,6 +266,9 @@ class CollectionsPanel(QWidget):
         return True
 
     def _invalid(self, message: str) -> bool:
+        if self.rows:
+            self._held_rows = self.rows
+            self._held_selection = set(self.selected_names())
         self.collection = None
         self.error = message
         self.error_label.setText(message)
@@ -276,7 +284,9 @@ class CollectionsPanel(QWidget):
 
     # ---------------------------------------------------------------- the list
     def _fill(self) -> None:
-        selected = set(self.selected_names())
+        selected = set(self.selected_names()) or self._held_selection
+        if self.rows:
+            self._held_rows, self._held_selection = [], set()
         self._where = {row.call.name: i for i, row in enumerate(self.rows)}
         self.tree.blockSignals(True)
         self.tree.clear()
