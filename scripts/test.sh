@@ -29,14 +29,5 @@ if [ $# -eq 0 ]; then
     packaging/build.sh --no-smoke
 fi
 echo "== pytest" >&2
-set +e
-.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
-rc=$?
-if [ "$rc" -ge 128 ]; then
-    # A rare native crash inside Qt/qasync (docs/known-issues.md): not a test failure, but
-    # it ends the run; say so and run the suite once more (a real failure fails again).
-    echo "== pytest died of signal $((rc - 128)) (a native crash, see docs/known-issues.md); once more" >&2
-    .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
-    rc=$?
-fi
-exit "$rc"
+# -X faulthandler: a native crash prints every thread's Python stack in the CI log.
+exec .venv/bin/python -X faulthandler -m pytest -q -p no:cacheprovider "$@"

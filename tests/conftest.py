@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 import tempfile
@@ -59,3 +60,14 @@ def _process_qt_events_inside_the_loop() -> None:
 
 
 _process_qt_events_inside_the_loop()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Once a GUI test moved cyclic collection to the Qt thread (tests/helpers/gui.py
+    new_loop), tests that run no Qt loop still collect: here, on the main thread."""
+    if not gc.isenabled():
+        from inspector.ui.window.qt_thread_gc import collect_if_due
+
+        threshold = gc.get_threshold()
+        collect_if_due((threshold[0], threshold[1], threshold[2]))

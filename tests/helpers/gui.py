@@ -29,6 +29,7 @@ from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.controller.gui_responder import GuiResponders
 from inspector.ui.window.gui_command import build_gui_app
 from inspector.ui.window.main_window import MainWindow
+from inspector.ui.window.qt_thread_gc import collect_on_qt_thread
 from tests.helpers.peers import PY, REPO
 
 T = TypeVar("T")
@@ -46,6 +47,9 @@ def current_loop() -> asyncio.AbstractEventLoop | None:
 
 def new_loop(app: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
     global _current_loop
+    # As in the app: no QObject may be freed by the cyclic collector on a worker thread
+    # (a SIGSEGV in QTimerInfoList::activateTimers, docs/known-issues.md).
+    collect_on_qt_thread(app)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     _current_loop = loop

@@ -18,6 +18,8 @@ import qasync
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 
+from inspector.ui.window.qt_thread_gc import collect_on_qt_thread
+
 __all__ = ["ensure_application", "run_qt_async"]
 
 T = TypeVar("T")
@@ -38,8 +40,9 @@ def ensure_application(argv: list[str] | None = None) -> QApplication:
 
 
 def run_qt_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run `main()` on a qasync loop driven by the Qt event loop; return its result."""
-    ensure_application()
+    """Run `main()` on a qasync loop driven by the Qt event loop; return its result.
+    Cyclic garbage is collected on the Qt thread only (qt_thread_gc explains why)."""
+    collect_on_qt_thread(ensure_application())
     if sys.version_info >= (3, 12):
         return asyncio.run(main(), loop_factory=qasync.QEventLoop)
     result: T = qasync.run(main())
