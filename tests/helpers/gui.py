@@ -169,3 +169,30 @@ async def then_shutdown(window: MainWindow, scenario: Coroutine[Any, Any, T]) ->
         return await scenario
     finally:
         await window.shutdown()  # every tab's server
+
+
+def with_demo(
+    loop: asyncio.AbstractEventLoop,
+    win: MainWindow,
+    body: Callable[[], Coroutine[Any, Any, None]],
+    *,
+    prompts: bool = False,
+    timeout: float = 100,
+) -> None:
+    """Connect the current tab to the bundled demo profile, wait for its tools (and its
+    prompts with `prompts`), run `body`, and shut the server down before the test ends (no
+    server may outlive the test body)."""
+
+    async def scenario() -> None:
+        demo = win.store.find("demo")
+        assert demo is not None
+        try:
+            win.connect_profile(demo)
+            await until(lambda: win.controller.tools is not None, "the demo's tools")
+            if prompts:
+                await until(lambda: win.controller.catalog.prompts.loaded, "the demo's prompts")
+            await body()
+        finally:
+            await win.controller.shutdown()
+
+    run(loop, scenario(), timeout=timeout)

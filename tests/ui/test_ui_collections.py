@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,26 +24,9 @@ from inspector.ui.window.main_window import MainWindow
 from inspector.ui.workspace.prompt_view import PromptGetView
 from inspector.ui.workspace.resource_view import ResourceReadView
 from inspector.ui.workspace.tool_view import ToolCallView
-from tests.helpers.gui import run, until
+from tests.helpers.gui import until, with_demo
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def with_demo(
-    loop: asyncio.AbstractEventLoop, win: MainWindow, body: Callable[[], Awaitable[None]]
-) -> None:
-    async def scenario() -> None:
-        demo = win.store.find("demo")
-        assert demo is not None
-        try:
-            win.connect_profile(demo)
-            await until(lambda: win.controller.tools is not None, "the demo's tools")
-            await until(lambda: win.controller.catalog.prompts.loaded, "the demo's prompts")
-            await body()
-        finally:
-            await win.controller.shutdown()
-
-    run(loop, scenario(), timeout=100)
 
 
 def open_item(win: MainWindow, kind: str, key: str) -> Any:
@@ -163,7 +145,7 @@ def test_save_a_tool_call_run_it_fail_it_and_update_its_snapshot(
         row = panel.row("echo hello")
         assert row is not None and row.result is not None and row.result.passed
 
-    with_demo(loop, win, body)
+    with_demo(loop, win, body, prompts=True)
 
 
 def test_save_from_the_json_editor_a_prompt_a_resource_and_a_log_row(
@@ -252,4 +234,4 @@ def test_save_from_the_json_editor_a_prompt_a_resource_and_a_log_row(
         failed = [r.call.name for r in panel.rows if r.result is None or not r.result.passed]
         assert failed == [], [r.result.failure_text() for r in panel.rows if r.result]
 
-    with_demo(loop, win, body)
+    with_demo(loop, win, body, prompts=True)

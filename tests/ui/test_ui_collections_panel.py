@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,25 +17,9 @@ from inspector.collections.model import SnapshotAssertion
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.workspace.call_draft import CallDraft
 from inspector.ui.workspace.tool_view import ToolCallView
-from tests.helpers.gui import run, until
+from tests.helpers.gui import run, until, with_demo
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def with_demo(
-    loop: asyncio.AbstractEventLoop, win: MainWindow, body: Callable[[], Awaitable[None]]
-) -> None:
-    async def scenario() -> None:
-        demo = win.store.find("demo")
-        assert demo is not None
-        try:
-            win.connect_profile(demo)
-            await until(lambda: win.controller.tools is not None, "the demo's tools")
-            await body()
-        finally:
-            await win.controller.shutdown()
-
-    run(loop, scenario(), timeout=100)
 
 
 def write(path: Path, calls: list[dict[str, Any]]) -> None:

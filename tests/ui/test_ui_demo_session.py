@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 
 import pytest
 from PySide6.QtGui import QGuiApplication
@@ -19,28 +18,9 @@ from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.traffic.composer import RawComposerDialog
 from inspector.ui.traffic.traffic_model import COL_KIND, COL_LATENCY, COL_METHOD
 from inspector.ui.window.main_window import MainWindow
-from tests.helpers.gui import run, until
+from tests.helpers.gui import until, with_demo
 
 pytestmark = pytest.mark.timeout(90)
-
-
-def with_demo(
-    loop: asyncio.AbstractEventLoop, win: MainWindow, body: Callable[[], Awaitable[None]]
-) -> None:
-    """Connect to the demo, run `body`, and shut the server down before the test ends
-    (no server may outlive the test body: see tests/helpers/gui.py)."""
-
-    async def scenario() -> None:
-        demo = win.store.find("demo")
-        assert demo is not None
-        try:
-            win.connect_profile(demo)
-            await until(lambda: win.controller.tools is not None, "the demo's tools")
-            await body()
-        finally:
-            await win.controller.shutdown()
-
-    run(loop, scenario())
 
 
 def rows(win: MainWindow) -> list[tuple[str, str, str]]:

@@ -36,6 +36,7 @@ from inspector.ui.collections.save_dialog import SaveCallDialog
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.traffic.log_panel import TrafficLogPanel
+from inspector.ui.widgets.message_box import open_warning
 from inspector.ui.workspace.call_draft import CallDraft
 from inspector.ui.workspace.workspace import Workspace
 
@@ -240,13 +241,5 @@ class CollectionsFeature(QObject):
         return text
 
     def show_error(self, title: str, text: str) -> QMessageBox:
-        box = QMessageBox(self.parent_widget)
-        box.setObjectName("collectionMessage")
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(title)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(text)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.message_box = box
-        box.open()
-        return box
+        self.message_box = open_warning(self.parent_widget, "collectionMessage", title, text)
+        return self.message_box

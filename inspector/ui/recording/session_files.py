@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QStatusBar, QWidget
 
@@ -37,6 +37,7 @@ from inspector.ui.recording.recording_settings import (
     save_recording_settings,
 )
 from inspector.ui.recording.replay_window import ReplayWindow
+from inspector.ui.widgets.message_box import open_warning
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
@@ -381,13 +382,5 @@ class SessionFiles(QObject):
 
     # ---------------------------------------------------------------- messages
     def show_error(self, title: str, text: str) -> QMessageBox:
-        box = QMessageBox(self.parent_widget)
-        box.setObjectName("sessionFileError")
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(title)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(text)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.message_box = box
-        box.open()
-        return box
+        self.message_box = open_warning(self.parent_widget, "sessionFileError", title, text)
+        return self.message_box
