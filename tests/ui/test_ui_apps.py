@@ -48,6 +48,7 @@ needs_webengine = pytest.mark.skipif(
         "sandbox",  # navigation, window.open, remote script/fetch/image, a CSP allow-list
         "consent",  # link and tool-call consent, reload, close (teardown)
         "interceptor",  # the request interceptor alone blocks what the CSP does not declare
+        "size",  # size-changed resizes the view within bounds; the app is told the bounds
     ],
 )
 def test_app_scenario(scenario: str) -> None:
