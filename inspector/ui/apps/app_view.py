@@ -18,7 +18,7 @@ from inspector.features.apps.events import AppEvent
 from inspector.features.apps.handshake import HostContext
 from inspector.features.apps.host import AppHost
 from inspector.features.apps.meta import AppResource, CspDeclaration
-from inspector.features.apps.sizing import fit_height, max_height
+from inspector.features.apps.sizing import Fit, fit_height, max_height
 from inspector.features.apps.trace import app_note_record
 from inspector.traffic.record import TrafficRecord
 from inspector.ui.apps.consent_dialog import ask_consent
@@ -284,7 +284,7 @@ class AppView(QWidget):
         note = "" if width is None else "; the width is the tab's"
         return AppEvent("size", f"{event.text}: shown at {shown}{note}", event.data)
 
-    def _apply_height(self) -> Any:
+    def _apply_height(self) -> Fit | None:
         if self.surface is None or self.asked_height is None:
             return None
         _width, visible = self._visible()
