@@ -82,13 +82,16 @@ class ConnectionModel:
         pins: PinStore | None = None,
         pin_scope: Callable[[Profile], str] = _own_scope,
         recorder: AutoRecorder | None = None,
+        ui_apps: bool = False,
     ) -> None:
         """`responders` answers each session's asks; `opener` brings an authorization URL to
         a browser; `pins` checks tool definitions under `pin_scope(profile)`; `recorder`
-        records every session (None: nothing is recorded)."""
+        records every session (None: nothing is recorded); `ui_apps`: the front end renders
+        MCP Apps, so its sessions declare the extension (the GUI; never a headless run)."""
         self.secrets = secrets
         self._responders = responders
         self._pin_scope = pin_scope
+        self.ui_apps = ui_apps
         # What changed, for the front end.
         self.state_changed: Listeners[[ConnState, str]] = Listeners("state listener")
         self.server_ready: Listeners[[SessionReady]] = Listeners("server ready listener")
@@ -246,7 +249,9 @@ class ConnectionModel:
                 return
             responder = self._responders(profile, roots_for(profile), self._ask_notice)
             self.responder = responder
-            session = Session(transport, client_config_for(profile), responder)
+            session = Session(
+                transport, client_config_for(profile, ui_apps=self.ui_apps), responder
+            )
             session.auto_reinitialize = True  # HTTP 404 for the session: one new one
             self._follow(session, profile)
             self.session = session

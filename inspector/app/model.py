@@ -65,9 +65,12 @@ class AppModel:
         return self.profiles.store.secrets
 
     # ---------------------------------------------------------------- connections
-    def open_connection(self, responders: ResponderFactory | None = None) -> ConnectionModel:
+    def open_connection(
+        self, responders: ResponderFactory | None = None, *, ui_apps: bool = False
+    ) -> ConnectionModel:
         """A new connection (not connected yet). `responders`: how its sessions' asks are
-        answered, when not the app's default (a window answers with its own dialogs)."""
+        answered, when not the app's default (a window answers with its own dialogs);
+        `ui_apps`: the front end renders MCP Apps and its sessions say so."""
         recording = self._recording
         connection = ConnectionModel(
             secrets=self.secrets,
@@ -75,6 +78,7 @@ class AppModel:
             opener=self._opener,
             pins=self.pins,
             pin_scope=self.profiles.pin_scope,
+            ui_apps=ui_apps,
             recorder=(
                 AutoRecorder(self.sessions_folder, recording, self.secrets)
                 if recording is not None

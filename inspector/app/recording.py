@@ -13,6 +13,7 @@ from pathlib import Path
 
 from inspector.app.connection_state import ConnState
 from inspector.lint.finding import Finding, LintStore
+from inspector.protocol.config import ClientConfig
 from inspector.protocol.events import SessionReady
 from inspector.recording.live import AutoRecorder
 from inspector.recording.redaction import spec_for_profile
@@ -45,6 +46,7 @@ class ConnectionRecording:
         self.secrets = secrets
         self.live_start = 0  # the traffic row where the latest live session began
         self.live_profile: Profile | None = None
+        self.live_config: ClientConfig | None = None  # what the live session declared
         self.live_ready: SessionReady | None = None
 
     def session_started(self, session: Session, profile: Profile) -> None:
@@ -52,6 +54,7 @@ class ConnectionRecording:
         self.live_start = len(self.traffic)
         self.live_ready = None
         self.live_profile = profile
+        self.live_config = session.conn.config
         if self.recorder.attach(session, profile) is None and self.recorder.error:
             self.errors.add("recording", self.recorder.error)
 
@@ -85,7 +88,7 @@ class ConnectionRecording:
             target,
             traffic,
             spec_for_profile(profile, self.secrets),
-            client_config_for(profile),
+            self.live_config or client_config_for(profile),
             transport=profile.transport,
             ready=self.live_ready,
             start=start,

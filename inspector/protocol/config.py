@@ -39,6 +39,20 @@ CAPABILITY_FOR: Final[dict[str, str]] = {
 }
 
 
+# MCP Apps (ext-apps, `EXTENSION_ID`): a client that renders `ui://` apps declares it in
+# `capabilities.extensions` with the MIME types it renders. The 2026-07-28 schema names the
+# `extensions` field; the older schemas leave ClientCapabilities open to more members, and
+# the ext-apps servers read `capabilities.extensions` whatever the version, so both eras
+# send the same object.
+UI_EXTENSION: Final = META_PREFIX + "ui"
+UI_APP_MIME: Final = "text/html;profile=mcp-app"
+
+
+def ui_extension() -> dict[str, Any]:
+    """The `extensions` entry of a client that renders MCP Apps (a fresh dict)."""
+    return {UI_EXTENSION: {"mimeTypes": [UI_APP_MIME]}}
+
+
 def _default_capabilities() -> dict[str, Any]:
     return {
         "sampling": {"tools": {}},

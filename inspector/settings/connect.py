@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Any
 
+from inspector.protocol.config import ui_extension
 from inspector.protocol.connection import ClientConfig
 from inspector.protocol.versions import EraSetting
 from inspector.settings.profiles import Profile, RootEntry
@@ -123,7 +124,10 @@ def _root(root: RootEntry) -> dict[str, Any]:
     return out
 
 
-def client_config_for(profile: Profile) -> ClientConfig:
+def client_config_for(profile: Profile, *, ui_apps: bool = False) -> ClientConfig:
+    """The session options of `profile`. `ui_apps`: the front end renders MCP Apps (the
+    GUI's App tab), so the MCP Apps extension is declared unless the profile switches it
+    off; a headless command leaves it False and never claims UI support."""
     caps: dict[str, Any] = {}
     if profile.capabilities.sampling:
         # spec 2025-11-25: `tools` lets the server send tools/toolChoice (answered by a
@@ -133,6 +137,8 @@ def client_config_for(profile: Profile) -> ClientConfig:
         caps["elicitation"] = {"form": {}, "url": {}}
     if profile.capabilities.roots:
         caps["roots"] = {"listChanged": True}
+    if ui_apps and profile.capabilities.apps:
+        caps["extensions"] = ui_extension()
     t = profile.timeouts
     return ClientConfig(
         era=EraSetting(profile.era),

@@ -118,6 +118,9 @@ class ClientCapabilitySwitches(_Model):
     sampling: bool = True
     elicitation: bool = True
     roots: bool = True
+    # MCP Apps (`io.modelcontextprotocol/ui`): declared only by a front end that renders
+    # apps (the GUI); the headless commands never claim it, whatever this says.
+    apps: bool = True
 
 
 def _new_id() -> str:

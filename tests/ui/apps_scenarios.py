@@ -12,6 +12,7 @@ runs here, in one loop run (connect, scenario, shutdown), and exits with 0 (pass
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import sys
@@ -19,10 +20,12 @@ import tempfile
 import traceback
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import qasync
 
 from inspector.features.apps.consent import ConsentQuestion, Decision
+from inspector.features.apps.sizing import fit_height
 from inspector.settings.profiles import Profile, StdioSettings
 from inspector.traffic.log import TrafficEntry
 from inspector.ui.controller.connection_controller import ConnectionController
@@ -115,6 +118,11 @@ async def basic(controller: ConnectionController) -> None:
         view = tab.view
         assert view is not None and view.host.app_info.get("name") == "Get Time App"
         await until(lambda: view.host.delivered, "the tool result sent to the app")
+        # The official App reports its size (autoResize): the view takes that height.
+        await until(lambda: view.asked_height is not None, "the app's size-changed")
+        visible = view.app_area.viewport().height()
+        expected = fit_height(view.asked_height, visible).height
+        await until(lambda: view.shown_height == expected, f"the view at {expected} px")
         rows = app_rows(controller)
         methods = [(e.direction, e.method) for e in rows]
         assert ("from-app", "ui/initialize") in methods
@@ -282,6 +290,84 @@ async def consent(controller: ConnectionController) -> None:
         close_page(page)
 
 
+def container_sent(controller: ConnectionController) -> dict[str, Any]:
+    """The latest containerDimensions told to the app (ui/initialize's answer, then each
+    host-context-changed)."""
+    latest: dict[str, Any] = {}
+    for e in app_rows(controller):
+        if e.direction != "to-app":
+            continue
+        data = json.loads(e.text())
+        context = (data.get("result") or {}).get("hostContext") or (
+            data.get("params") if e.method == "ui/notifications/host-context-changed" else None
+        )
+        if isinstance(context, dict) and "containerDimensions" in context:
+            latest = context["containerDimensions"]
+    return latest
+
+
+async def size(controller: ConnectionController) -> None:
+    """size-changed: the web view takes the asked height within 120 px .. 4 × the visible
+    area (the tab scrolls), keeps the area's width, and the app is told the same bounds."""
+    await connected(controller, HOSTILE, listed=("tools", "resources"))
+    page, tab = await open_app(controller, "resize", User())
+    view = tab.view
+    assert view is not None and view.app_area is not None
+    web = view.surface.view
+    area = view.app_area.viewport()
+
+    def told_now() -> bool:
+        return container_sent(controller) == {
+            "width": area.width(),
+            "maxHeight": 4 * area.height(),
+        }
+
+    await until(told_now, f"the container size to be told ({container_sent(controller)})")
+    assert view.asked_height is None and web.height() == area.height()  # fills until asked
+    frame = view.surface.page.mainFrame()
+    await until(lambda: frame.children(), "the app's frame")
+    app_frame = frame.children()[0]
+
+    async def ask(width: object, height: object, expected: int) -> None:
+        app_frame.runJavaScript(f"askSize({json.dumps(width)}, {json.dumps(height)})", 0)
+        await until(lambda: web.height() == expected, f"height {expected} (is {web.height()})")
+        assert web.width() == area.width()  # the width stays the area's
+
+    await ask(5000, 400, 400)
+    assert view.shown_height == 400 and view.app_area.verticalScrollBar().maximum() == 0
+    await ask(None, 50, 120)  # at least 120 px
+    await ask(300, 1_000_000, 4 * area.height())  # at most 4 visible areas, scrolling
+    assert view.app_area.verticalScrollBar().maximum() > 0
+    events = tab.event_box.toPlainText()
+    assert "shown at 120 px" in events and "cut: at most 4" in events, events
+    # Nonsense is flagged and changes nothing.
+    before = web.height()
+    app_frame.runJavaScript("askSize(10, -3)", 0)
+    await until(lambda: any("finite numbers >= 0" in p for p in view.problems), "the flag")
+    app_frame.runJavaScript("askSize(640, undefined)", 0)  # width only: height kept
+    await asyncio.sleep(0.3)
+    assert web.height() == before
+    # A smaller tab: the cap follows, the app is told the new bounds.
+    page.resize(900, 500)
+    await until(lambda: web.height() == 4 * area.height(), "the height to follow the cap")
+    await until(told_now, f"the new container size to be told ({container_sent(controller)})")
+    assert any(e.method == "ui/notifications/host-context-changed" for e in app_rows(controller))
+    # A reload (a new view) starts over: the app fills the area until it asks again.
+    tab.reload()
+    await until(
+        lambda: tab.view is not None and tab.view is not view and tab.view.host.initialized,
+        "the reload",
+    )
+    fresh = tab.view
+    assert fresh.asked_height is None and fresh.app_area is not None
+    fresh_area = fresh.app_area.viewport()
+    await until(
+        lambda: fresh.surface.view.height() == fresh_area.height(), "the app to fill the area"
+    )
+    assert controller.connected
+    close_page(page)
+
+
 async def interceptor(_controller: ConnectionController) -> None:
     """The request interceptor and the navigation rule alone (a page without any CSP): what
     the resource's _meta.ui.csp does not declare is blocked and reported with the reason;
@@ -344,6 +430,7 @@ SCENARIOS: dict[str, Callable[[ConnectionController], Awaitable[None]]] = {
     "sandbox": sandbox,
     "consent": consent,
     "interceptor": interceptor,
+    "size": size,
 }
 
 

@@ -48,6 +48,7 @@ needs_webengine = pytest.mark.skipif(
         "sandbox",  # navigation, window.open, remote script/fetch/image, a CSP allow-list
         "consent",  # link and tool-call consent, reload, close (teardown)
         "interceptor",  # the request interceptor alone blocks what the CSP does not declare
+        "size",  # size-changed resizes the view within bounds; the app is told the bounds
     ],
 )
 def test_app_scenario(scenario: str) -> None:
@@ -208,3 +209,44 @@ def test_screenshot_mode_shows_the_app_after_the_call_and_records_its_messages(
     assert ("from-app", "request", "ui/initialize") in app
     assert ("to-app", "response", None) in app
     assert ("to-app", "notification", "ui/notifications/tool-result") in app
+
+
+def test_the_window_declares_mcp_apps_to_the_server(
+    loop: asyncio.AbstractEventLoop, window: Any
+) -> None:
+    """A connection of the window (which has the App tab) declares the MCP Apps extension in
+    `initialize`; the mcp SDK server reads it back as ext-apps' getUiCapability would."""
+    from inspector.protocol.config import UI_APP_MIME, UI_EXTENSION
+    from tests.helpers.gui import connected, python_profile
+
+    profile = python_profile("sdk", str(REPO / "tests" / "servers" / "sdk" / "sdk_server.py"))
+
+    async def scenario() -> None:
+        controller = await connected(window, profile)
+        assert window.connection.ui_apps
+        init = next(
+            e
+            for e in controller.traffic.entries
+            if e.method == "initialize" and e.direction == "out"
+        )
+        capabilities = json.loads(init.text())["params"]["capabilities"]
+        assert capabilities["extensions"] == {UI_EXTENSION: {"mimeTypes": [UI_APP_MIME]}}
+        session = window.connection.session
+        result = await session.request("tools/call", {"name": "ui_support", "arguments": {}})
+        assert json.loads(result["content"][0]["text"]) == {"mimeTypes": [UI_APP_MIME]}
+
+    from tests.helpers.gui import then_shutdown
+
+    run(loop, then_shutdown(window, scenario()))
+
+
+def test_the_profile_editor_switches_mcp_apps(qapp: Any) -> None:
+    from inspector.settings.profiles import ClientCapabilitySwitches, Profile
+    from inspector.ui.profiles.profile_editor import ProfileEditor
+
+    editor = ProfileEditor()
+    editor.load(Profile(name="p", capabilities=ClientCapabilitySwitches(apps=False)))
+    assert not editor.cap_apps.isChecked()
+    editor.cap_apps.setChecked(True)
+    assert editor.profile().capabilities.apps is True
+    editor.deleteLater()

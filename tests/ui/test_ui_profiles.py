@@ -72,7 +72,12 @@ def test_create_edit_delete(dialog: ProfilesDialog, store: ProfileStore, tmp_pat
     on_disk = json.loads((tmp_path / "profiles.json").read_text())["profiles"][0]
     assert on_disk["stdio"]["args"] == ["-m", "my module", "--flag"]
     assert on_disk["era"] == "auto" and on_disk["timeouts"]["request"] == 12
-    assert on_disk["capabilities"] == {"sampling": True, "elicitation": False, "roots": True}
+    assert on_disk["capabilities"] == {
+        "sampling": True,
+        "elicitation": False,
+        "roots": True,
+        "apps": True,
+    }
     assert on_disk["roots"] == [{"uri": "file:///tmp/project", "name": "project"}]
     assert dialog.list.count() == 2
 

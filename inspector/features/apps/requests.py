@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
@@ -45,6 +46,7 @@ INVALID_PARAMS: Final = -32602
 NOT_FOUND: Final = -32601
 REFUSED: Final = -32000
 LINK_SCHEMES: Final = frozenset({"http", "https", "mailto"})
+_MAX_PIXELS: Final = 1_000_000  # a size past this is nonsense, not a request
 _LEVELS: Final = frozenset(
     {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 )
@@ -110,10 +112,10 @@ class AppRequests:
             host.on_initialized()
         elif method == "ui/notifications/size-changed":
             width, height = params.get("width"), params.get("height")
-            if not all(
-                v is None or (isinstance(v, int | float) and v >= 0) for v in (width, height)
-            ):
-                host.flag("ui/notifications/size-changed: width and height must be numbers >= 0")
+            if not all(_size_number(v) for v in (width, height)):
+                host.flag(
+                    "ui/notifications/size-changed: width and height must be finite numbers >= 0"
+                )
                 return
             host.size = (
                 int(width) if width is not None else None,
@@ -221,3 +223,12 @@ class AppRequests:
             consent.pending = False
         if not consent.record(question, decision):
             raise RpcFailure(REFUSED, f"the user declined ({question.kind}: {question.subject})")
+
+
+def _size_number(value: object) -> bool:
+    """A size-changed dimension: absent, or a finite pixel count >= 0 (not a bool)."""
+    if value is None:
+        return True
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value) and 0 <= value <= _MAX_PIXELS

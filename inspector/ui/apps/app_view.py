@@ -8,9 +8,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
-from PySide6.QtCore import QEvent, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QPalette
-from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget
 
 from inspector.features.apps.consent import ConsentQuestion, Decision
 from inspector.features.apps.csp import NetworkPolicy, csp_header
@@ -18,6 +18,7 @@ from inspector.features.apps.events import AppEvent
 from inspector.features.apps.handshake import HostContext
 from inspector.features.apps.host import AppHost
 from inspector.features.apps.meta import AppResource, CspDeclaration
+from inspector.features.apps.sizing import Fit, fit_height, max_height
 from inspector.features.apps.trace import app_note_record
 from inspector.traffic.record import TrafficRecord
 from inspector.ui.apps.consent_dialog import ask_consent
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 _CONSOLE_ERROR: Final = 2  # QWebEnginePage.ErrorMessageLevel
 _CONSOLE_WARNING: Final = 1
+_NO_LIMIT: Final = 16777215  # QWIDGETSIZE_MAX
 
 
 class ServerSide(Protocol):
@@ -139,6 +141,8 @@ class AppView(QWidget):
         self.problems: list[str] = []
         self.surface: Any = None
         self.source: QPlainTextEdit | None = None
+        self.app_area: QScrollArea | None = None  # the app's area (with QtWebEngine)
+        self.asked_height: int | None = None  # the app's latest size-changed height
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for warning in (*resource.warnings, *self.policy.warnings):
@@ -173,7 +177,24 @@ class AppView(QWidget):
             on_loaded=self._loaded,
             on_crashed=self.flag,
         )
-        layout.addWidget(self.surface.view, 1)
+        # The app sits in a scrolling area: its width is the area's, its height what it
+        # asks for (size-changed, clamped: features.apps.sizing), or the area's until then.
+        scroll = QScrollArea(self)
+        scroll.setObjectName("appScroll")
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        inner_layout = QVBoxLayout(inner)
+        inner_layout.setContentsMargins(0, 0, 0, 0)
+        inner_layout.setSpacing(0)
+        inner_layout.addWidget(self.surface.view, 1)
+        inner_layout.addStretch(0)
+        self._inner_layout = inner_layout
+        scroll.setWidget(inner)
+        scroll.viewport().installEventFilter(self)
+        self.app_area = scroll
+        layout.addWidget(scroll, 1)
 
     def _build_fallback(self, layout: QVBoxLayout) -> None:
         hint = PlainLabel(
@@ -224,6 +245,8 @@ class AppView(QWidget):
                 self.flag(f"console: {message[:500]}")
 
     def on_event(self, event: AppEvent) -> None:
+        if event.kind == "size" and self.app_area is not None:
+            event = self._size_requested(event)
         if event.kind == "problem":
             self.problems.append(event.text)
         self.events.emit(event)
@@ -248,17 +271,76 @@ class AppView(QWidget):
     def sandbox_note(self) -> str | None:
         return sandbox_note() if self.webengine else None
 
+    # ------------------------------------------------------------------ size
+    def _size_requested(self, event: AppEvent) -> AppEvent:
+        """Honour the app's height (within bounds); its width stays the area's."""
+        width, height = event.data if isinstance(event.data, tuple) else (None, None)
+        if height is None:
+            return AppEvent("size", f"{event.text}; the width is the tab's", event.data)
+        self.asked_height = height
+        fit = self._apply_height()
+        _width, visible = self._visible()
+        shown = fit.describe(height, visible) if fit is not None else "not shown"
+        note = "" if width is None else "; the width is the tab's"
+        return AppEvent("size", f"{event.text}: shown at {shown}{note}", event.data)
+
+    def _apply_height(self) -> Fit | None:
+        if self.surface is None or self.asked_height is None:
+            return None
+        _width, visible = self._visible()
+        fit = fit_height(self.asked_height, visible)
+        self.surface.view.setFixedHeight(fit.height)
+        self._inner_layout.setStretch(0, 0)
+        self._inner_layout.setStretch(1, 1)  # the room below a short app stays empty
+        return fit
+
+    def _release_height(self) -> None:
+        """The app fills the area again (a reloaded app has not asked yet)."""
+        self.asked_height = None
+        if self.surface is None:
+            return
+        self.surface.view.setMinimumHeight(0)
+        self.surface.view.setMaximumHeight(_NO_LIMIT)
+        self._inner_layout.setStretch(0, 1)
+        self._inner_layout.setStretch(1, 0)
+
+    @property
+    def shown_height(self) -> int | None:
+        """The app's height when it asked for one (None: it fills the area)."""
+        if self.surface is None or self.asked_height is None:
+            return None
+        return int(self.surface.view.height())
+
     # ------------------------------------------------------------------ life
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
+        if self.app_area is None:
+            self._area_changed()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            self.app_area is not None
+            and watched is self.app_area.viewport()
+            and event.type() == QEvent.Type.Resize
+        ):
+            self._area_changed()
+        return False
+
+    def _area_changed(self) -> None:
+        self._apply_height()  # the cap follows the visible area
         if self.host.initialized:
             self._resize.start()  # tell the app, once the resizing settles
         else:  # not told yet: ui/initialize's answer carries the size
             self.context.width, self.context.max_height = self._container()
 
+    def _visible(self) -> tuple[int, int]:
+        area: QWidget = self.app_area.viewport() if self.app_area is not None else self
+        return max(1, area.width()), max(1, area.height())
+
     def _container(self) -> tuple[int, int]:
-        view = self.surface.view if self.surface is not None else self
-        return max(1, view.width()), max(1, view.height())
+        """containerDimensions: the area's width, and the tallest the app may be."""
+        width, visible = self._visible()
+        return width, max_height(visible)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -276,6 +358,7 @@ class AppView(QWidget):
             return
         old = self.host
         old.close()
+        self._release_height()
         self.host = AppHost(
             self.resource, _Services(self, self.server), self._send, self.context, old.enforced
         )
@@ -296,6 +379,8 @@ class AppView(QWidget):
     def dispose(self) -> None:
         self.host.close()
         self._flush.stop()
+        if self.app_area is not None:
+            self.app_area.viewport().removeEventFilter(self)
         if self.surface is not None:
             self.surface.dispose()
             self.surface = None

@@ -249,8 +249,14 @@ class ProfileEditor(QWidget):
         self.cap_sampling = QCheckBox("sampling")
         self.cap_elicitation = QCheckBox("elicitation")
         self.cap_roots = QCheckBox("roots")
+        self.cap_apps = QCheckBox("MCP Apps (ui)")
+        self.cap_apps.setToolTip(
+            "Declare the MCP Apps extension (io.modelcontextprotocol/ui, "
+            "text/html;profile=mcp-app) in capabilities.extensions, as the App tab renders "
+            "apps. Only the window declares it; the command line never does."
+        )
         caps = QHBoxLayout()
-        for box in (self.cap_sampling, self.cap_elicitation, self.cap_roots):
+        for box in (self.cap_sampling, self.cap_elicitation, self.cap_roots, self.cap_apps):
             caps.addWidget(box)
         caps.addStretch(1)
         self.roots = KeyValueTable("env", "file:///path/to/project")
@@ -337,6 +343,7 @@ class ProfileEditor(QWidget):
         self.cap_sampling.setChecked(p.capabilities.sampling)
         self.cap_elicitation.setChecked(p.capabilities.elicitation)
         self.cap_roots.setChecked(p.capabilities.roots)
+        self.cap_apps.setChecked(p.capabilities.apps)
         self.roots.clear()
         for r in p.roots:
             self.roots.add_row(r.uri, r.name or "", False)
@@ -395,6 +402,7 @@ class ProfileEditor(QWidget):
                 sampling=self.cap_sampling.isChecked(),
                 elicitation=self.cap_elicitation.isChecked(),
                 roots=self.cap_roots.isChecked(),
+                apps=self.cap_apps.isChecked(),
             ),
             source=self._profile.source,
             builtin=self._profile.builtin,

@@ -106,7 +106,7 @@ class ConnectionTab(QWidget):
             label=self.display_title,
             on_asks=self._asks,
         )
-        self.connection: ConnectionModel = app.open_connection(self.responders)
+        self.connection: ConnectionModel = app.open_connection(self.responders, ui_apps=True)
         recording = self.connection.recording
         if recording is None:
             raise ValueError("a tab records its connection: build the app with recording")

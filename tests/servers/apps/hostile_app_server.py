@@ -14,6 +14,8 @@ the ext-apps postMessage JSON-RPC by hand (no SDK), so each can break one rule:
   link      initializes, then asks the host to open a link (consent)
   call      initializes, then calls the server's `echo` tool through the host (consent)
   allowed   declares connectDomains http://127.0.0.1:9 and fetches it and a forbidden one
+  resize    initializes, then waits: `askSize(width, height)` (run by a test) posts
+            ui/notifications/size-changed
 
 Plus `echo` (no app). Minimal legacy handshake.
 """
@@ -71,6 +73,10 @@ init().then(() => fetch("https://api.example.com/data").catch(() => {}));""",
 init().then(() => request("ui/open-link", {url: "https://example.com/docs"}));""",
     "call": """
 init().then(() => request("tools/call", {name: "echo", arguments: {text: "from the app"}}));""",
+    "resize": """
+window.askSize = (width, height) => send({jsonrpc: "2.0",
+  method: "ui/notifications/size-changed", params: {width, height}});
+init();""",
     "allowed": """
 init().then(() => { fetch("http://127.0.0.1:9/ok").catch(() => {});
   fetch("https://forbidden.example.org/x").catch(() => {}); });""",

@@ -26,6 +26,7 @@ and resumes when the client retries with `inputResponses` + `requestState`.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import warnings
 from collections.abc import Mapping
@@ -180,6 +181,17 @@ async def ask_user(person: Annotated[ElicitationResult[Person], Resolve(_ask_per
     if isinstance(person, DeclinedElicitation):
         return "declined"
     return "cancelled"
+
+
+@mcp.tool(title="Does the client render MCP Apps?")
+def ui_support(ctx: Context[Any, Any]) -> str:
+    """The MCP Apps extension as this server sees the client's capabilities, the way the
+    ext-apps `getUiCapability` reads it (`capabilities.extensions["io.modelcontextprotocol/ui"]`):
+    its settings as JSON, or `none`. Legacy: from `initialize`; modern: from this request's
+    `_meta` client capabilities."""
+    caps = ctx.client_capabilities
+    ui = (caps.extensions or {}).get("io.modelcontextprotocol/ui") if caps else None
+    return "none" if ui is None else json.dumps(ui, sort_keys=True)
 
 
 @mcp.tool(title="Slow task with progress and logs")
