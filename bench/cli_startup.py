@@ -2,7 +2,7 @@
 server (npm server-everything over stdio, installed by scripts/install-peers.sh), and the
 interpreter start-up of a stdio `cli` run (what it imports).
 
-Measured in the same run, each the best of --runs:
+Measured in the same run, interleaved, the best and the median of --runs:
 
 * the CLI: from the process start until the result is on stdout (the shutdown ladder runs
   after that and is not counted: server-everything ignores stdin EOF);
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -107,6 +108,10 @@ def main() -> int:
     )
     print(f"floor (bare python client):        {base:.3f} s")
     print(f"RATIO floor/cli:                   {base / best:.1%}")
+    mid, mid_floor = statistics.median(ours), statistics.median(floor)
+    print(
+        f"medians: cli {mid:.3f} s, floor {mid_floor:.3f} s, RATIO floor/cli {mid_floor / mid:.1%}"
+    )
     print(
         f"import inspector.__main__:         {min(imports) - min(bare):.3f} s beyond "
         f"`python -c pass` ({min(bare):.3f} s)"

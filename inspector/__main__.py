@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tab=getattr(ns, "tab", None),
             )
         )
-    from inspector.cli.run import run_cli_command
+    from inspector.cli.cli_command import run_cli_command
 
     return run_cli_command(ns, parser)
 

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 
 from inspector.cli.usage import UsageError
 
-__all__ = ["header_values", "key_values"]
+__all__ = ["header_values", "key_values", "server_command"]
 
 
 def key_values(values: Sequence[str], what: str) -> dict[str, str]:
@@ -31,3 +32,15 @@ def header_values(values: Sequence[str]) -> dict[str, str]:
             raise UsageError(f"--header expects 'Name: value', got {item!r}")
         headers[name.strip()] = value.strip()
     return headers
+
+
+def server_command(ns: argparse.Namespace) -> list[str]:
+    """The words after `--` (empty for an --url server). Exactly one server is named."""
+    command = list(ns.server_command)
+    if command and command[0] == "--":
+        command = command[1:]
+    if ns.url and command:
+        raise UsageError("give either --url or a server command after --, not both")
+    if not ns.url and not command:
+        raise UsageError("no server: give a command after -- (or --url URL)")
+    return command

@@ -5,8 +5,8 @@ HTTP exchanges with `-v`. A debugger never hides bad input, even without a windo
 from __future__ import annotations
 
 import json
-import sys
 
+from inspector.cli.usage import diag
 from inspector.protocol.events import (
     InvalidFrame,
     LateResponse,
@@ -19,12 +19,6 @@ from inspector.protocol.events import (
 from inspector.transports.base import HttpExchange, StderrLine, TransportClosed
 
 __all__ = ["SessionDiagnostics", "diag"]
-
-
-def diag(text: str) -> None:
-    """One line on stderr (stdout carries the JSON result only)."""
-    sys.stderr.write(text + "\n")
-    sys.stderr.flush()
 
 
 class SessionDiagnostics:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from inspector.cli.arg_words import header_values, key_values
+from inspector.cli.arg_words import header_values, key_values, server_command
 from inspector.cli.usage import UsageError
 from inspector.settings.profiles import (
     EnvVar,
@@ -33,24 +33,11 @@ __all__ = [
     "PROFILE_MAX_MESSAGE_MB",
     "cli_timeouts",
     "profile_from_args",
-    "server_command",
     "target_profile",
 ]
 
 # A saved profile's limit on the largest message; the command line has none.
 PROFILE_MAX_MESSAGE_MB = 4096
-
-
-def server_command(ns: argparse.Namespace) -> list[str]:
-    """The words after `--` (empty for an --url server). Exactly one server is named."""
-    command = list(ns.server_command)
-    if command and command[0] == "--":
-        command = command[1:]
-    if ns.url and command:
-        raise UsageError("give either --url or a server command after --, not both")
-    if not ns.url and not command:
-        raise UsageError("no server: give a command after -- (or --url URL)")
-    return command
 
 
 def cli_timeouts(seconds: float) -> Timeouts:

@@ -15,7 +15,9 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from inspector.cli.arg_words import key_values
+from inspector.cli.cli_usage import not_in_modern
 from inspector.cli.diagnostics import SessionDiagnostics, diag
+from inspector.cli.early_server import adopt_early
 from inspector.cli.parser import (
     EXIT_CONNECTION,
     EXIT_OK,
@@ -25,7 +27,7 @@ from inspector.cli.parser import (
     EXIT_USAGE,
     UsageError,
 )
-from inspector.cli.profile_args import cli_timeouts, profile_from_args, server_command
+from inspector.cli.profile_args import cli_timeouts, profile_from_args
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
 from inspector.protocol.errors import PaginationError
 from inspector.protocol.jsonrpc import error_name
@@ -50,8 +52,9 @@ from inspector.settings.profiles import Profile
 if TYPE_CHECKING:
     from inspector.auth import OAuth
     from inspector.cli.lint_report import RunLint
+    from inspector.transports.stdio import StdioTransport
 
-__all__ = ["run_cli", "run_cli_command"]
+__all__ = ["run_cli"]
 
 log = logging.getLogger(__name__)
 
@@ -87,52 +90,9 @@ def _tool_arguments(ns: argparse.Namespace) -> dict[str, Any]:
     return arguments
 
 
-# Methods the 2026-07-28 schema does not have, and what the modern era uses instead.
-_NOT_MODERN = {
-    "ping": "there is no ping; send server/discover (--method server/discover) to check "
-    "that the server answers",
-    "logging/setLevel": "the log level rides in each request's _meta: add --log-level "
-    "LEVEL to the method you run",
-}
-
-
-def _not_in_modern(method: str) -> str | None:
-    why = _NOT_MODERN.get(method)
-    return f"{method} does not exist in protocol 2026-07-28 (modern era): {why}" if why else None
-
-
-def _check_usage(ns: argparse.Namespace) -> None:
-    """The method's own arguments. A server must be named first; the rest of the server's
-    options are read after these, by `profile_from_args`."""
-    server_command(ns)
-    if not ns.shutdown_grace >= 0:  # also refuses nan
-        raise UsageError(f"--shutdown-grace must be 0 or more seconds, not {ns.shutdown_grace:g}")
-    needs = {
-        "tools/call": ("tool_name", "--tool-name"),
-        "resources/read": ("uri", "--uri"),
-        "prompts/get": ("prompt_name", "--prompt-name"),
-        "logging/setLevel": ("log_level", "--log-level"),
-        "completion/complete": ("argument_name", "--argument-name"),
-    }
-    if ns.method in needs:
-        attr, flag = needs[ns.method]
-        if not getattr(ns, attr):
-            raise UsageError(f"{ns.method} needs {flag}")
-    if ns.method == "completion/complete" and bool(ns.prompt_name) == bool(ns.uri_template):
-        raise UsageError("completion/complete needs exactly one of --prompt-name, --uri-template")
-    if ns.era == "modern" and (why := _not_in_modern(ns.method)):
-        raise UsageError(why)
-    if ns.method == "server/discover" and ns.era == "legacy":
-        raise UsageError("server/discover is a modern-era method: add --era modern or --era auto")
-    if ns.timeout <= 0:
-        raise UsageError("--timeout must be positive")
-    if ns.max_message_mb < 1:
-        raise UsageError("--max-message-mb must be at least 1")
-
-
 async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[str, Any], int]:
     method = ns.method
-    if session.era is Era.MODERN and (why := _not_in_modern(method)):
+    if session.era is Era.MODERN and (why := not_in_modern(method)):
         raise UsageError(why)  # --era auto, and the server turned out modern
     if method in ("initialize", "server/discover"):
         ready = session.ready_info
@@ -278,8 +238,10 @@ def _oauth(profile: Profile, ns: argparse.Namespace) -> OAuth | None:
     return oauth
 
 
-async def run_cli(ns: argparse.Namespace) -> int:
-    _check_usage(ns)
+async def run_cli(ns: argparse.Namespace, early: StdioTransport | None = None) -> int:
+    """Run the method `ns` names (its usage checked already: `cli_usage.check_usage`).
+    `early`: the server, started before this module was loaded (`cli.early_server`); it is
+    used if it is the one the profile describes, and closed otherwise."""
     profile = profile_from_args(ns)
     oauth = _oauth(profile, ns)
     timeout = profile.timeouts.request
@@ -300,6 +262,7 @@ async def run_cli(ns: argparse.Namespace) -> int:
     except SetupError as exc:  # an empty command, which no transport can start
         _diag(f"error: could not connect: {exc}")
         return EXIT_CONNECTION
+    transport = await adopt_early(early, transport)
     config = client_config_for(profile)
     # Per run, not per server: so not in the profile.
     if ns.protocol_version:
@@ -388,16 +351,3 @@ def _start_recorder(ns: argparse.Namespace, session: Session, profile: Profile) 
         return start_recorder(ns.record, spec, session)
     except OSError as exc:
         raise UsageError(f"--record {ns.record}: {exc.strerror or exc}") from exc
-
-
-def run_cli_command(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """`mcp-inspector-qt cli ...`: run one method, print its JSON result, exit with its code."""
-    try:
-        return asyncio.run(run_cli(ns))
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        _diag(f"mcp-inspector-qt: error: {exc}")
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        _diag("interrupted")
-        return 130

@@ -155,6 +155,10 @@ class StdioTransport(Transport):
         return tuple(self._stderr_tail)
 
     async def start(self) -> None:
+        """Start the server. A no-op while it runs already (the CLI starts it before the
+        session is built: `inspector.cli.early_server`)."""
+        if self._proc is not None and not self._closing:
+            return
         p = self.params
         env = full_environment() if p.inherit_full_env else minimal_environment()
         env.update(p.env)
