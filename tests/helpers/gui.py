@@ -59,6 +59,13 @@ def new_loop(app: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
         if not loop.is_closed() and not loop.is_running():
             # Let callbacks queued by the test's teardown run inside the loop.
             loop.run_until_complete(asyncio.sleep(0.01))
+            # Then end what is still pending, as asyncio.run does: a task the loop never ran
+            # leaves an unawaited coroutine behind (a RuntimeWarning in some later test).
+            pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.wait(pending, timeout=5))
         _current_loop = None
         loop.close()
         asyncio.set_event_loop(None)
