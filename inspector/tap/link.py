@@ -7,9 +7,16 @@ stream has a data pipe of its own, and one control pipe says, in order, what arr
 note. The bytes reach a data pipe either by `tee(2)` (shared pages, no copy: see
 `pumps`) or by a non-blocking write; whatever does not fit is a gap, never a wait.
 
+A small chunk read by the copying path (a request, an answer: most of MCP) rides on the
+control pipe itself, right after its header, in one write that the pipe takes whole or
+not at all (PIPE_BUF): one system call per chunk instead of two (`record`). A host and
+server trading small messages one at a time make the relay wake for each of them, and its
+system calls are most of what the tap costs them (bench/tap_overhead.py).
+
 A control message is small and written whole or not at all; when the control pipe is
 full, messages wait here in order (consecutive ones of the same kind and stream are
 merged: the bytes are already in their data pipe, in order) and go at the next chance.
+A chunk that would ride inline while messages wait, or finds the pipe full, is a gap.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import select
 import struct
 import threading
 from collections.abc import Callable, Mapping
@@ -24,14 +32,26 @@ from typing import Final
 
 from inspector.tap.splicing import MOVE_LEN, SPLICE_F_NONBLOCK, grow_pipe, tee
 
-__all__ = ["DATA_STREAMS", "HEADER", "NOT_RECORDING", "NO_ROOM", "STREAM_CODES", "RecorderLink"]
+__all__ = [
+    "DATA_STREAMS",
+    "HEADER",
+    "INLINE_MAX",
+    "NOT_RECORDING",
+    "NO_ROOM",
+    "STREAM_CODES",
+    "RecorderLink",
+]
 
 # stream code, monotonic time, wall time, size (data bytes, gap bytes, or payload length)
 HEADER: Final = struct.Struct("<Bddq")
 STREAM_CODES: Final = {"out": 0, "in": 1, "stderr": 2, "gap-out": 3, "gap-in": 4,
-                       "gap-stderr": 5, "note": 6, "last": 7}  # fmt: skip
+                       "gap-stderr": 5, "note": 6, "last": 7,
+                       "inline-out": 8, "inline-in": 9, "inline-stderr": 10}  # fmt: skip
 DATA_STREAMS: Final = ("out", "in", "stderr")
 _PIPE_SIZE: Final = 1 << 20
+# the largest chunk sent inline: header and chunk in one write the pipe takes whole or not at all
+INLINE_MAX: Final = select.PIPE_BUF - HEADER.size
+_INLINE: Final = {stream: STREAM_CODES["inline-" + stream] for stream in DATA_STREAMS}
 NO_ROOM: Final = -1  # `tee_from`: the data pipe is full (a gap)
 NOT_RECORDING: Final = -2  # `tee_from`: the link is closed or broken
 
@@ -90,6 +110,30 @@ class RecorderLink:
                 failure = exc
         self.fail(failure)
         return NOT_RECORDING
+
+    def record(self, stream: str, data: bytes, mono: float, wall: float) -> None:
+        """Hand over a chunk the copying path read: a small one inline on the control pipe
+        (one write, whole or not at all), a bigger one by its data pipe (`copy`). What
+        does not fit is a gap."""
+        size = len(data)
+        if size > INLINE_MAX:
+            self.copy(stream, data, mono, wall)
+            return
+        with self._lock:
+            if self._pending and not self.closed:
+                self._flush()  # what waits goes first: the order is the recording's
+            if self.closed:  # (also when that flush found the recorder gone)
+                return
+            if not self._pending:
+                try:
+                    os.write(self.fd, HEADER.pack(_INLINE[stream], mono, wall, size) + data)
+                    return
+                except BlockingIOError:
+                    pass  # the recorder is behind: a gap
+                except OSError as exc:
+                    self._break(exc)
+                    return
+        self.dropped(stream, size, mono, wall)
 
     def copy(self, stream: str, data: bytes, mono: float, wall: float) -> None:
         """Send `data` over by a non-blocking write (the path without `tee`); what does not

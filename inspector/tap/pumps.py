@@ -1,12 +1,18 @@
 """One thread per stream, moving bytes from one file descriptor to another as they come.
 
-Where both ends are pipes (Linux), the bytes never pass through Python: `tee(2)` shares
-what waits in the source with the stream's recorder pipe (no copy, never waiting: a full
-recorder pipe is a gap), then `splice(2)` moves it to the destination, up to 1 MiB per
-wake-up. Otherwise (a file, a tty, a socket, another system) a pump reads whatever is
-there (up to 64 KiB), hands it to the recorder pipe (a non-blocking write) and writes all
-of it on. Either way it never decodes, reframes or waits for a line, and the recording
-gets each chunk before the other side does.
+Two ways, and a pump switches between them as the traffic changes:
+
+* **copying** (the start, and everything that is not pipe to pipe): a blocking read of
+  whatever is there (up to 64 KiB), handed to the recorder (a small chunk inline with its
+  header, in one non-blocking write: `link.RecorderLink.record`), then written on. Three
+  system calls per chunk: what a host and server trading one message at a time pay.
+* **zero-copy** (Linux, both ends pipes), once a read comes back big (a flood): `tee(2)`
+  shares what waits in the source with the stream's recorder pipe (no copy, never
+  waiting: a full recorder pipe is a gap), then `splice(2)` moves it to the destination,
+  up to 1 MiB per wake-up. When the traffic is calm again (a small tee), back to copying.
+
+Either way a pump never decodes, reframes or waits for a line, and the recording gets
+each chunk before the other side does.
 """
 
 from __future__ import annotations
@@ -21,17 +27,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from inspector.tap.link import NO_ROOM, NOT_RECORDING, RecorderLink
+from inspector.tap.link import INLINE_MAX, NO_ROOM, NOT_RECORDING, RecorderLink
 from inspector.tap.splicing import MOVE_LEN, SPLICE_F_MOVE, can_splice
 
 __all__ = ["CHUNK", "Pump", "close_fd", "write_all"]
 
 CHUNK: Final = 64 * 1024
-_Next = Literal["eof", "copy", "dst-closed"]
+# A read too big to ride inline: switch to zero-copy; a tee small enough: back to copying.
+FLOOD_READ: Final = INLINE_MAX + 1
+CALM_TEE: Final = INLINE_MAX
+_Next = Literal["eof", "copy", "dst-closed", "calm"]
 
 
 def write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
+    try:
+        written = os.write(fd, data)
+    except BlockingIOError:
+        written = 0
+    if written == len(data):  # the common case: one write took it all
+        return
+    view = memoryview(data)[written:]
     while view:
         try:
             written = os.write(fd, view)
@@ -71,11 +86,16 @@ class Pump:
         return True
 
     def _run(self) -> None:
-        next_step: _Next = "copy"
-        if self.zero_copy and can_splice(self.src, self.dst):
-            next_step = self._run_spliced()
-        if next_step != "eof":
-            self._run_copy(open_dst=next_step == "copy")
+        zero_copy = self.zero_copy and can_splice(self.src, self.dst)
+        open_dst = True
+        while self._run_copy(open_dst, flood_to_splice=zero_copy and open_dst) == "flood":
+            step = self._run_spliced()
+            if step == "eof":
+                break
+            if step == "dst-closed":
+                open_dst = False
+            elif step == "copy":  # no tee or splice here after all
+                zero_copy = False
         self.on_eof()
 
     # -- the zero-copy path ------------------------------------------------------------
@@ -99,6 +119,8 @@ class Pump:
                 step = self._move(n)
                 if step is not None:
                     return step
+                if n <= CALM_TEE:
+                    return "calm"
                 continue
             try:
                 moved = self._splice(MOVE_LEN)
@@ -159,7 +181,9 @@ class Pump:
         return ok
 
     # -- the copying path ---------------------------------------------------------------
-    def _run_copy(self, open_dst: bool) -> None:
+    def _run_copy(self, open_dst: bool, flood_to_splice: bool) -> Literal["eof", "flood"]:
+        """Copy until `src` ends ("eof"), or ("flood", with `flood_to_splice`) until a read
+        comes back big: the zero-copy path moves the rest."""
         read, src, dst, stream, link = os.read, self.src, self.dst, self.stream, self.link
         mono, wall = time.monotonic, time.time
         while True:
@@ -171,13 +195,13 @@ class Pump:
             except OSError as exc:
                 if exc.errno == errno.EINTR:
                     continue
-                break
+                return "eof"
             if not data:
-                break
+                return "eof"
             # Handed to the recording first: whatever reached the other side is then on
             # its way to the file, even if the tap is ended a moment later.
             if link is not None:
-                link.copy(stream, data, mono(), wall())
+                link.record(stream, data, mono(), wall())
             if open_dst:
                 try:
                     write_all(dst, data)
@@ -185,6 +209,8 @@ class Pump:
                     open_dst = False
                     self.on_dst_closed()
             self.bytes_moved += len(data)
+            if flood_to_splice and open_dst and len(data) >= FLOOD_READ:
+                return "flood"
 
 
 def close_fd(fd: int) -> None:

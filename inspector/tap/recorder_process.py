@@ -7,7 +7,8 @@ everything it was given.
 
 ABOUT_JSON says what the header needs: {"command": [...], "name": ..., "pid": ...}. The
 control messages come on stdin; OUT,IN,STDERR are the descriptors of the streams' data
-pipes (see `link`): a control message "N bytes of S" means N more bytes wait in S's pipe.
+pipes (see `link`): a control message "N bytes of S" means N more bytes wait in S's pipe;
+"N bytes of S inline", that they follow the message on the control pipe.
 """
 
 from __future__ import annotations
@@ -110,12 +111,14 @@ def serve(control: PipeReader, data: dict[str, PipeReader], recording: TapRecord
                 held = [name[4:], size, mono, wall]
             continue
         write_held()
-        source = data.get(name, control)
+        source = data.get(name, control)  # an inline chunk, a note: on the control pipe
         payload = source.read(size) if size else b""
         if payload is None:
             break
         if name in ("out", "in", "stderr"):
             recording.chunk(name, payload, mono, wall)
+        elif name.startswith("inline-"):
+            recording.chunk(name[7:], payload, mono, wall)
         elif name == "note":
             recording.note(payload.decode("utf-8", "replace"), None, mono, wall)
         elif name == "last":

@@ -74,6 +74,30 @@ def test_neighbouring_gaps_of_one_stream_become_one_note(tmp_path: Path) -> None
     assert [e.raw for e in read_session(path).frames()] == [frame.decode().rstrip("\n")]
 
 
+def test_inline_chunks_and_data_pipe_chunks_make_one_stream_in_order(tmp_path: Path) -> None:
+    """A small chunk rides inline on the control pipe, a big one by the data pipe; the
+    stream is both, in the order of the control messages, cut into frames across them."""
+    path = tmp_path / "s.jsonl"
+    control_w, data_w, _, thread = _serve(path)
+    first = b'{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":"2.0",'
+    big = b'"method":"b","params":{"x":"' + b"y" * 6000 + b'"}}\n'
+    last = b'{"jsonrpc":"2.0","method":"c"}\n'
+    os.write(data_w, big)
+    os.write(
+        control_w,
+        _message("inline-in", len(first), 1.0, first)
+        + _message("in", len(big), 1.1)
+        + _message("inline-in", len(last), 1.2, last),
+    )
+    os.close(control_w)
+    os.close(data_w)
+    thread.join(10)
+    assert not thread.is_alive()
+    methods = [e.raw.split('"method":"')[1][0] for e in read_session(path).frames()]
+    assert methods == ["a", "b", "c"]
+    assert _gap_notes(path) == []
+
+
 def test_a_gap_is_written_at_once_when_nothing_else_waits(tmp_path: Path) -> None:
     """Held for merging only while more messages are already read: a follower sees it
     while the tap is still running."""

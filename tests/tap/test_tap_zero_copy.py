@@ -47,18 +47,35 @@ class FakeRecorder:
                 return bytes(out)
             out += data
 
-    def messages(self) -> list[tuple[str, int]]:
+    def read_control(self) -> None:
+        """Read the control pipe: its messages (inline chunks count as their stream) and,
+        per stream, the bytes recorded, in order (from the data pipe or inline)."""
         raw = self.drain(self.read_ends["control"])
-        found = []
+        data = {s: self.drain(self.read_ends[s]) for s in ("out", "in", "stderr")}
+        taken = dict.fromkeys(data, 0)
+        self.found: list[tuple[str, int]] = []
+        self.recorded = {s: bytearray() for s in data}
+        self.inline = 0
         pos = 0
         while pos < len(raw):
             code, _mono, _wall, size = HEADER.unpack_from(raw, pos)
             pos += HEADER.size
             name = _STREAMS[code]
-            if name in ("note", "last"):
+            if name.startswith("inline-"):
+                name = name[len("inline-") :]
+                self.recorded[name] += raw[pos : pos + size]
+                self.inline += 1
                 pos += size
-            found.append((name, size))
-        return found
+            elif name in ("note", "last"):
+                pos += size
+            elif name in data:
+                self.recorded[name] += data[name][taken[name] : taken[name] + size]
+                taken[name] += size
+            self.found.append((name, size))
+
+    def messages(self) -> list[tuple[str, int]]:
+        self.read_control()
+        return self.found
 
     def close(self) -> None:
         for fd in self.read_ends.values():
@@ -76,9 +93,9 @@ def pump_through(src_data: bytes, dst: int, recorder: FakeRecorder) -> Pump:
 
 
 @linux_only
-def test_pipe_to_pipe_goes_by_splice_byte_for_byte_and_is_recorded_first() -> None:
+def test_a_flood_pipe_to_pipe_goes_by_splice_byte_for_byte_and_is_recorded_first() -> None:
     recorder = FakeRecorder()
-    data = WEIRD * 300
+    data = WEIRD * 3000  # one write of ~0.5 MB: reads come back full, a flood
     r_dst, w_dst = os.pipe()
     assert can_splice(r_dst, w_dst)
     got = bytearray()
@@ -90,8 +107,8 @@ def test_pipe_to_pipe_goes_by_splice_byte_for_byte_and_is_recorded_first() -> No
     reader.join(15)
     assert bytes(got) == data
     assert pump.spliced
-    assert recorder.drain(recorder.read_ends["in"]) == data
     messages = recorder.messages()
+    assert bytes(recorder.recorded["in"]) == data
     assert {name for name, _ in messages} == {"in"}
     assert sum(size for _, size in messages) == len(data)
     recorder.close()
@@ -118,7 +135,62 @@ def test_a_full_recorder_pipe_is_a_gap_and_the_relay_goes_on() -> None:
     dropped = sum(size for name, size in messages if name == "gap-in")
     assert dropped > 0 and sent + dropped == len(data)
     assert recorder.link.dropped_total == dropped
-    assert recorder.drain(recorder.read_ends["in"]) == data[:sent]  # what came, came whole
+    assert data.startswith(bytes(recorder.recorded["in"][:4096]))  # what came, came whole
+    assert len(recorder.recorded["in"]) == sent
+    recorder.close()
+
+
+@linux_only
+def test_messages_one_at_a_time_are_copied_and_recorded_inline() -> None:
+    """A host and a server trading small messages: each is read, recorded with its header
+    in one write on the control pipe, and written on; no zero-copy for them."""
+    recorder = FakeRecorder()
+    r_src, w_src = os.pipe()
+    r_dst, w_dst = os.pipe()
+    pump = Pump("stdout", r_src, w_dst, "in", recorder.link)
+    pump.start()
+    lines = [WEIRD[: 40 + i] + b"\n" for i in range(50)]
+    for line in lines:
+        os.write(w_src, line)
+        assert os.read(r_dst, 1 << 16) == line  # each goes on before the next is written
+    os.close(w_src)
+    assert pump.join(15)
+    os.close(w_dst)
+    os.close(r_dst)
+    assert not pump.spliced
+    messages = recorder.messages()
+    assert recorder.inline == len(lines)
+    assert bytes(recorder.recorded["in"]) == b"".join(lines)
+    assert messages == [("in", len(line)) for line in lines]
+    recorder.close()
+
+
+@linux_only
+def test_a_flood_then_calm_goes_back_to_copying() -> None:
+    recorder = FakeRecorder()
+    r_src, w_src = os.pipe()
+    r_dst, w_dst = os.pipe()
+    got = bytearray()
+    reader = threading.Thread(target=lambda: got.extend(_read_all(r_dst)))
+    reader.start()
+    pump = Pump("stdout", r_src, w_dst, "in", recorder.link)
+    pump.start()
+    flood = b"f" * 1023 + b"\n"
+    os.write(w_src, flood * 200)  # 200 KiB at once
+    time.sleep(0.3)
+    for i in range(20):  # then one small message at a time
+        os.write(w_src, b"calm %d\n" % i)
+        time.sleep(0.01)
+    os.close(w_src)
+    assert pump.join(15)
+    os.close(w_dst)
+    reader.join(15)
+    expected = flood * 200 + b"".join(b"calm %d\n" % i for i in range(20))
+    assert bytes(got) == expected
+    assert pump.spliced
+    recorder.read_control()
+    assert bytes(recorder.recorded["in"]) == expected
+    assert recorder.inline >= 15  # the calm messages went inline again
     recorder.close()
 
 
@@ -130,8 +202,8 @@ def test_a_file_as_destination_takes_the_copying_path(tmp_path: Path) -> None:
         assert pump.join(15)
     assert (tmp_path / "out.bin").read_bytes() == data
     assert not pump.spliced
-    assert recorder.drain(recorder.read_ends["in"]) == data
     assert sum(size for name, size in recorder.messages() if name == "in") == len(data)
+    assert bytes(recorder.recorded["in"]) == data
     recorder.close()
 
 
@@ -218,3 +290,22 @@ def test_a_non_blocking_slow_host_pipe_gets_every_byte(tmp_path: Path) -> None:
     feeder.join(15)
     assert proc.wait(30) == 0
     assert bytes(got) == data
+
+
+def test_an_inline_chunk_that_finds_the_control_pipe_full_is_a_gap_not_a_wait() -> None:
+    """Nobody reads the control pipe: small chunks go inline while there is room, then
+    each is a gap (merged into one waiting gap message), and the call never blocks."""
+    recorder = FakeRecorder()
+    chunk = b'{"jsonrpc":"2.0","method":"m"}\n'
+    started = time.monotonic()
+    for _ in range(60_000):  # ~3.6 MB of records: more than the 1 MiB control pipe
+        recorder.link.record("in", chunk, time.monotonic(), time.time())
+    assert time.monotonic() - started < 20
+    assert recorder.link.dropped_total > 0
+    recorder.read_control()
+    gaps = sum(size for name, size in recorder.found if name == "gap-in")
+    kept = len(recorder.recorded["in"])
+    assert kept + recorder.link.dropped_total == 60_000 * len(chunk)
+    assert gaps <= recorder.link.dropped_total  # the rest of the gap still waits for room
+    assert bytes(recorder.recorded["in"]) == chunk * (kept // len(chunk))
+    recorder.close()
