@@ -162,7 +162,7 @@ def test_a_detail_for_other_ids_or_with_bad_fields_is_not_believed(
         detail({"profile": one.id, "name": "uno"}, {"profile": two.id, "name": "dos"}),
     )
     mem.profiles.store.delete(one.id)
-    assert [(t.profile.id, t.name, t.label) for t in mem.load()] == [(two.id, "dos", "dos (Two)")]
+    assert [(t.profile.id, t.name, t.label) for t in mem.load()] == [(two.id, "dos", "dos — Two")]
 
 
 # -- the window ----------------------------------------------------------------------------
@@ -244,11 +244,12 @@ def test_renamed_tabs_come_back_with_their_names_and_splitters(
     try:
         assert again.offer_reopen()
         text = again.reopen_bar.label.text()
-        assert "my build (v2) (Local build), prod (Deployed), Plain" in text, text
+        assert "my build (v2) — Local build, prod — Deployed, Plain" in text, text
 
         async def reopened() -> None:
             again.reopen_bar.reopen_button.click()
             tabs = again.connection_tabs()
+            assert again.current_tab is tabs[1]  # "prod" was current at exit
             assert [t.custom_name for t in tabs] == ["my build (v2)", "prod", None]
             assert [again.tabs.tabText(i) for i in range(3)][:2] == ["my build (v2)", "prod"]
             for tab in tabs:

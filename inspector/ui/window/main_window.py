@@ -248,8 +248,10 @@ class MainWindow(QMainWindow):
 
     def reopen_tabs(self, remembered: list[RememberedTab]) -> None:
         """Each tab of the last run again: its server, its name, its splitters. The
-        window's empty tab (never connected) takes the first one."""
+        window's empty tab (never connected) takes the first one; the tab that was current
+        is current again (else the last one)."""
         empty = self.current_tab
+        opened: list[ConnectionTab] = []
         for index, entry in enumerate(remembered):
             # (Asked once: a tab's profile is only set when its connect task runs.)
             if index == 0 and empty.controller.profile is None and not empty.offline:
@@ -260,6 +262,10 @@ class MainWindow(QMainWindow):
             if entry.name:
                 tab.rename(entry.name)
             restore_layout(tab, entry.splitters)
+            opened.append(tab)
+        marked = [t for t, e in zip(opened, remembered, strict=True) if e.current]
+        if opened:
+            self.tabs.setCurrentWidget(marked[0] if marked else opened[-1])
 
     def _tab_changed(self, tab: ConnectionTab) -> None:
         if tab is self.strip.current():

@@ -12,7 +12,7 @@ Kept in QSettings under two keys:
 * `openTabs`: the profile ids, in order (what version 1 kept, and still written, so an
   older build reading these settings offers the same tabs);
 * `openTabsDetail`: JSON `{"version": 2, "tabs": [{"profile": ID, "name": NAME|null,
-  "splitters": {KEY: BASE64}}]}`, one entry per id of `openTabs`.
+  "splitters": {KEY: BASE64}, "current": BOOL}]}`, one entry per id of `openTabs`.
 
 The detail is used only when it reads whole, its version is one this build knows, and its
 ids are those of `openTabs` (an older build may have written `openTabs` since); otherwise
@@ -59,12 +59,14 @@ class RememberedTab:
     profile: Profile
     name: str | None = None
     splitters: Mapping[str, bytes] = field(default_factory=dict)
+    current: bool = False  # the tab that was current
 
     @property
     def label(self) -> str:
-        """How the Reopen bar names it: "deployed (Demo)" when renamed."""
+        """How the Reopen bar names it: "deployed — Demo" when renamed (a dash, since a
+        profile's name often has its own parentheses)."""
         if self.name and self.name != self.profile.name:
-            return f"{self.name} ({self.profile.name})"
+            return f"{self.name} — {self.profile.name}"
         return self.profile.name
 
 
@@ -116,7 +118,7 @@ class TabMemory:
         `layout(tab)`, their splitter states; returns their ids."""
         ids: list[str] = []
         detail: list[dict[str, object]] = []
-        for tab in tabs:
+        for index, tab in enumerate(tabs):
             profile = tab.remembered_profile()
             if profile is None or tab.offline or self.profiles.is_adhoc(profile.id):
                 continue
@@ -128,6 +130,7 @@ class TabMemory:
                 {
                     "profile": profile.id,
                     "name": clean_tab_name(tab.custom_name),
+                    "current": index == current,
                     "splitters": {
                         k: base64.b64encode(v).decode("ascii")
                         for k, v in states.items()
@@ -158,6 +161,7 @@ class TabMemory:
                     profile,
                     clean_tab_name(entry.get("name")),
                     _splitters(entry.get("splitters")),
+                    entry.get("current") is True,
                 )
             )
         return out
