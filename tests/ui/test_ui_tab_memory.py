@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QSplitter
 
 from inspector.app.connection_state import ConnState
 from inspector.app.profiles import KnownProfiles
@@ -21,7 +21,14 @@ from inspector.settings.profiles import Profile, ProfileStore
 from inspector.storage.secrets import SecretStore
 from inspector.ui.window.connection_tab import ConnectionTab
 from inspector.ui.window.main_window import MainWindow
-from inspector.ui.window.tab_memory import DETAIL_KEY, KEY, MEMORY_VERSION, TabMemory
+from inspector.ui.window.tab_layout import splitters_of
+from inspector.ui.window.tab_memory import (
+    DETAIL_KEY,
+    KEY,
+    MEMORY_VERSION,
+    RememberedTab,
+    TabMemory,
+)
 from inspector.ui.window.tab_name import MAX_NAME, clean_tab_name
 from tests.helpers.gui import close_window, python_profile, run, until, window_for
 
@@ -267,3 +274,46 @@ def test_renamed_tabs_come_back_with_their_names_and_splitters(
         run(loop, reopened(), timeout=90)
     finally:
         run(loop, close_window(again))
+
+
+def test_a_broken_remembered_layout_leaves_the_tab_usable(
+    window: MainWindow, loop: asyncio.AbstractEventLoop
+) -> None:
+    """Splitter states that are garbage or another splitter's are not used (the tab keeps
+    the layout it opened with); one that would hide a shown pane (an old build let a
+    splitter be dragged to zero) leaves the pane its minimum."""
+    collapsed = QSplitter(Qt.Orientation.Vertical)
+    collapsed.addWidget(QSplitter())
+    collapsed.addWidget(QSplitter())
+    collapsed.setSizes([700, 0])
+    turned = QSplitter(Qt.Orientation.Vertical)  # another splitter's state
+    turned.addWidget(QSplitter())
+    turned.addWidget(QSplitter())
+    turned.setSizes([300, 300])
+    first = window.current_tab
+    before = {k: s.sizes() for k, s in splitters_of(first).items()}
+    entry = RememberedTab(
+        demo("Odd layout"),
+        "odd",
+        {
+            "logSplitter": b"\x00\xffnot a splitter state",
+            "rightSplitter": bytes(collapsed.saveState().data()),
+            "mainSplitter": bytes(turned.saveState().data()),
+            "noSuchSplitter": b"x",
+        },
+    )
+
+    async def scenario() -> None:
+        window.reopen_tabs([entry])
+        tab = window.current_tab
+        assert tab is first and tab.custom_name == "odd" and len(window.connection_tabs()) == 1
+        assert tab.main_split.orientation() == Qt.Orientation.Horizontal
+        assert tab.right_split.orientation() == Qt.Orientation.Vertical
+        for key in ("mainSplitter", "logSplitter", "serverSplitter"):  # not used
+            assert near(splitters_of(tab)[key].sizes(), before[key]), key
+        # The bottom panel dragged to zero comes back at its minimum height, not hidden.
+        centre, bottom = tab.right_split.sizes()
+        assert centre > 0 and bottom >= tab.bottom.minimumHeight() > 0
+        await until(lambda: tab.controller.state is ConnState.CONNECTED, "the odd tab")
+
+    run(loop, scenario(), timeout=60)

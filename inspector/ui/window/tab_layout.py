@@ -83,16 +83,20 @@ def restore_layout(tab: ConnectionTab, states: Mapping[str, bytes]) -> None:
 
 
 def restore_splitter(splitter: QSplitter, value: object) -> bool:
-    """`value` (a saved state) into `splitter`, unless it is not a state or leaves a shown
-    pane no room (a pane is hidden from the View menu, never by a splitter dragged to
-    zero). True if it was used."""
+    """`value` (a saved state) into `splitter`, unless it is not a state, is another
+    splitter's (the other orientation) or leaves a shown pane no room (a pane is hidden
+    from the View menu, never by a splitter dragged to zero). True if it was used."""
     if not isinstance(value, QByteArray | bytes) or not value:
         return False
     before = splitter.sizes()
     collapsible = splitter.childrenCollapsible()
+    orientation = splitter.orientation()
     used = splitter.restoreState(QByteArray(value))
-    splitter.setChildrenCollapsible(collapsible)  # the state carries its own flag
-    if not used or not usable_sizes(splitter):
+    # The state carries its own flag and orientation: ours stay.
+    splitter.setChildrenCollapsible(collapsible)
+    turned = splitter.orientation() != orientation
+    splitter.setOrientation(orientation)
+    if not used or turned or not usable_sizes(splitter):
         splitter.setSizes(before)
         return False
     return True
