@@ -400,7 +400,7 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             action="append",
             default=[],
             metavar="'NAME: VALUE'",
-            help=f"an HTTP header sent to {whose} (repeatable; URL targets only)",
+            help=f"an HTTP header sent to {whose} (repeatable; HTTP sides only)",
         )
     diff.add_argument(
         "--timeout",

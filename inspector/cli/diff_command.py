@@ -1,5 +1,8 @@
 """`mcp-inspector-qt diff`: two servers' catalogs, listed concurrently, compared.
 
+A URL side's HTTP headers come from `--header` (both sides) and `--left-header` /
+`--right-header` (one side), over a `profile:NAME` side's own; a stdio side takes none.
+
 Exit codes: 0 the same, 1 they differ, 2 usage, 3 a side could not be reached or died
 while listing (the message names the side and says why; the other side's listing is still
 printed), 5 a side ran out of time.

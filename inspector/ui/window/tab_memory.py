@@ -46,7 +46,8 @@ log = logging.getLogger(__name__)
 KEY: Final = "openTabs"
 CURRENT_KEY: Final = "openTabsCurrent"
 DETAIL_KEY: Final = "openTabsDetail"
-# 1: the profile ids only (`openTabs`). 2: with each tab its custom name and splitters.
+# 1: the profile ids only (`openTabs`). 2: with each tab its custom name, its splitters and
+# whether it was current (`openTabsDetail`).
 MEMORY_VERSION: Final = 2
 _MAX_NAMED: Final = 4
 _MAX_STATE: Final = 4096  # bytes of one splitter's state (a few dozen in practice)
