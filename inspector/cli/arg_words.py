@@ -5,11 +5,16 @@
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Sequence
+from typing import Final
 
 from inspector.cli.usage import UsageError
 
 __all__ = ["header_values", "key_values", "server_command"]
+
+_TOKEN: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP field name (RFC 9110)
+_BAD_VALUE: Final = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # controls, tab allowed
 
 
 def key_values(values: Sequence[str], what: str) -> dict[str, str]:
@@ -23,13 +28,19 @@ def key_values(values: Sequence[str], what: str) -> dict[str, str]:
     return out
 
 
-def header_values(values: Sequence[str]) -> dict[str, str]:
-    """`'Name: value'` words as a dict, both sides stripped (a later name wins)."""
+def header_values(values: Sequence[str], what: str = "--header") -> dict[str, str]:
+    """`'Name: value'` words as a dict, both sides stripped (a later name wins). A name
+    that is not an HTTP field name, or a value with a control character (which httpx
+    would refuse or send mangled), is a usage error; `what` names the option in it."""
     headers: dict[str, str] = {}
     for item in values:
         name, sep, value = item.partition(":")
         if not sep or not name.strip():
-            raise UsageError(f"--header expects 'Name: value', got {item!r}")
+            raise UsageError(f"{what} expects 'Name: value', got {item!r}")
+        if not _TOKEN.fullmatch(name.strip()):
+            raise UsageError(f"{what}: {name.strip()!r} is not an HTTP header name")
+        if _BAD_VALUE.search(value):
+            raise UsageError(f"{what}: the value of {name.strip()!r} has a control character")
         headers[name.strip()] = value.strip()
     return headers
 

@@ -363,12 +363,17 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "TARGET: an http(s):// URL, a shell-quoted stdio command line\n"
         '(--left "node dist/index.js stdio"), or profile:NAME (a saved profile: its\n'
         "headers, env, cwd, era and auth).\n\n"
+        "HTTP headers for a URL side (or a profile:NAME side over HTTP, added to its own):\n"
+        "  --header 'Name: value' for both sides, --left-header/--right-header for one\n"
+        "  (repeatable; a side's own header wins over --header of the same name). A stdio\n"
+        "  side takes no headers (exit 2).\n\n"
         "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in DIFF_EXIT_CODES.items())
     )
     diff = sub.add_parser(
         "diff",
         help="compare two servers' catalogs (tools, resources, templates, prompts, server info)",
         usage="mcp-inspector-qt diff [--json] [--ignore JSON_POINTER]... [--era E]"
+        " [--header 'K: V']... [--left-header 'K: V']... [--right-header 'K: V']..."
         " --left TARGET --right TARGET",
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -388,6 +393,15 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     diff.add_argument("--era", choices=eras, default=None, help="the era of both sides")
     diff.add_argument("--left-era", choices=eras, default=None, help="the left side's era")
     diff.add_argument("--right-era", choices=eras, default=None, help="the right side's era")
+    for flag, whose in (("--header", "both sides"), ("--left-header", "the left side"),
+                        ("--right-header", "the right side")):  # fmt: skip
+        diff.add_argument(
+            flag,
+            action="append",
+            default=[],
+            metavar="'NAME: VALUE'",
+            help=f"an HTTP header sent to {whose} (repeatable; HTTP sides only)",
+        )
     diff.add_argument(
         "--timeout",
         type=float,

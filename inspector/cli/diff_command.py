@@ -1,5 +1,8 @@
 """`mcp-inspector-qt diff`: two servers' catalogs, listed concurrently, compared.
 
+A URL side's HTTP headers come from `--header` (both sides) and `--left-header` /
+`--right-header` (one side), over a `profile:NAME` side's own; a stdio side takes none.
+
 Exit codes: 0 the same, 1 they differ, 2 usage, 3 a side could not be reached or died
 while listing (the message names the side and says why; the other side's listing is still
 printed), 5 a side ran out of time.
@@ -13,6 +16,7 @@ import json
 import sys
 from typing import Any
 
+from inspector.cli.arg_words import header_values
 from inspector.cli.diagnostics import diag
 from inspector.cli.usage import UsageError
 from inspector.compare import (
@@ -30,7 +34,7 @@ from inspector.compare import (
 from inspector.compare.snapshot import IDENTITY
 from inspector.features.catalog.model import KINDS
 from inspector.recording.diff import IgnoreRules
-from inspector.settings.profiles import Profile, ProfileStore
+from inspector.settings.profiles import HeaderEntry, Profile, ProfileStore
 from inspector.storage.secrets import SecretStore
 
 __all__ = ["run_diff_command"]
@@ -47,12 +51,37 @@ def _profiles(ns: argparse.Namespace) -> tuple[Profile, Profile, SecretStore | N
     sides = []
     for name, target, era in (("left", ns.left, ns.left_era), ("right", ns.right, ns.right_era)):
         try:
-            sides.append(
-                profile_for_target(target, era=era or ns.era, timeout=ns.timeout, profiles=store)
+            profile = profile_for_target(
+                target, era=era or ns.era, timeout=ns.timeout, profiles=store
             )
         except TargetError as exc:
             raise UsageError(f"--{name}: {exc}") from None
+        sides.append(_with_headers(profile, name, ns))
     return sides[0], sides[1], secrets
+
+
+def _with_headers(profile: Profile, side: str, ns: argparse.Namespace) -> Profile:
+    """`profile` with the command line's headers for `side`: `--header` first, then the
+    side's own `--<side>-header` (a later name wins, case-insensitively, over the
+    profile's header of the same name). A stdio side takes none: a usage error."""
+    own: list[str] = getattr(ns, f"{side}_header")
+    headers = header_values(ns.header, "--header")
+    for key, value in header_values(own, f"--{side}-header").items():
+        headers = {k: v for k, v in headers.items() if k.lower() != key.lower()}
+        headers[key] = value
+    if not headers:
+        return profile
+    if profile.transport != "http":
+        given = f"--{side}-header" if own else "--header"
+        raise UsageError(
+            f"{given} is for an HTTP server, but the {side} side is a stdio command "
+            f"(a stdio server takes env and cwd: save a profile, --{side} profile:NAME)"
+        )
+    names = {k.lower() for k in headers}
+    kept = [h for h in profile.http.headers if h.name.strip().lower() not in names]
+    added = [HeaderEntry(name=k, value=v) for k, v in headers.items()]
+    http = profile.http.model_copy(update={"headers": [*kept, *added]})
+    return profile.model_copy(update={"http": http})
 
 
 def _rules(ns: argparse.Namespace) -> IgnoreRules:

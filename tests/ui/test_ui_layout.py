@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QSplitter
 
 from inspector.settings.profiles import ProfileStore
@@ -108,6 +108,8 @@ def test_a_saved_split_that_hides_a_panel_is_not_restored(
     try:
         assert again.bottom.isVisible()
         assert all(size > 0 for size in again.right_split.sizes()), again.right_split.sizes()
+        # (That state is a horizontal splitter's: the vertical one is not turned by it.)
+        assert again.right_split.orientation() == Qt.Orientation.Vertical
         assert not again.right_split.childrenCollapsible()
     finally:
         run(loop, close_window(again))

@@ -50,6 +50,7 @@ from inspector.ui.widgets.lazy_panel import LazyPanel
 from inspector.ui.widgets.plain_text import PlainLabel, short_status
 from inspector.ui.window.client_features import ClientFeatures
 from inspector.ui.window.connection_bar import ConnectionBar
+from inspector.ui.window.tab_name import clean_tab_name
 from inspector.ui.window.watch_mode import WatchMode
 from inspector.ui.workspace.workspace import Workspace
 
@@ -325,8 +326,9 @@ class ConnectionTab(QWidget):
         return self.controller.profile
 
     def rename(self, name: str | None) -> None:
-        """A name of the user's for this tab (None or blank: the automatic one again)."""
-        self.custom_name = name.strip() if name and name.strip() else None
+        """A name of the user's for this tab (None or blank: the automatic one again; see
+        `clean_tab_name` for control characters and a name too long)."""
+        self.custom_name = clean_tab_name(name)
         self.changed.emit()
 
     # ---------------------------------------------------------------- profiles

@@ -59,8 +59,14 @@ from inspector.ui.window.help_menu import report_problem, show_about, show_guide
 from inspector.ui.window.menus import WindowMenus
 from inspector.ui.window.new_tab_dialog import NewTabDialog
 from inspector.ui.window.panel_toggles import Panel, PanelToggles
-from inspector.ui.window.tab_layout import copy_layout, default_layout, splitters_of
-from inspector.ui.window.tab_memory import ReopenBar, TabMemory
+from inspector.ui.window.tab_layout import (
+    copy_layout,
+    default_layout,
+    layout_state,
+    restore_layout,
+    splitters_of,
+)
+from inspector.ui.window.tab_memory import RememberedTab, ReopenBar, TabMemory
 from inspector.ui.window.tab_strip import TabStrip
 from inspector.ui.window.window_state import WindowState
 from inspector.ui.workspace.views import register_all
@@ -240,13 +246,26 @@ class MainWindow(QMainWindow):
         """Offer the tabs of the last run (a bar in the window; nothing blocks)."""
         return self.reopen_bar.offer(self.memory.load())
 
-    def reopen_tabs(self, profiles: list[Profile]) -> None:
-        for profile in profiles:
-            tab = self.current_tab
-            if tab.controller.profile is None and not tab.offline:
-                tab.connect_profile(profile)  # the empty first tab is used
+    def reopen_tabs(self, remembered: list[RememberedTab]) -> None:
+        """Each tab of the last run again: its server, its name, its splitters. The
+        window's empty tab (never connected) takes the first one; the tab that was current
+        is current again (else the last one)."""
+        empty = self.current_tab
+        opened: list[ConnectionTab] = []
+        for index, entry in enumerate(remembered):
+            # (Asked once: a tab's profile is only set when its connect task runs.)
+            if index == 0 and empty.controller.profile is None and not empty.offline:
+                tab = empty
+                tab.connect_profile(entry.profile)
             else:
-                self.new_tab(profile)
+                tab = self.new_tab(entry.profile)
+            if entry.name:
+                tab.rename(entry.name)
+            restore_layout(tab, entry.splitters)
+            opened.append(tab)
+        marked = [t for t, e in zip(opened, remembered, strict=True) if e.current]
+        if opened:
+            self.tabs.setCurrentWidget(marked[0] if marked else opened[-1])
 
     def _tab_changed(self, tab: ConnectionTab) -> None:
         if tab is self.strip.current():
@@ -499,7 +518,7 @@ class MainWindow(QMainWindow):
 
     def save_state(self) -> None:
         self.window_state.save()
-        self.memory.save(self.connection_tabs(), self.tabs.currentIndex())
+        self.memory.save(self.connection_tabs(), self.tabs.currentIndex(), layout_state)
 
     async def wait_closed(self) -> None:
         if self._closed is None:

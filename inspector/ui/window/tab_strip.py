@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QTabBar, QTabWidge
 from inspector.ui.widgets.plain_text import plain_tooltip
 from inspector.ui.widgets.theme import colors
 from inspector.ui.window.connection_tab import ConnectionTab, TabState
+from inspector.ui.window.tab_name import MAX_NAME
 
 __all__ = ["TabStrip", "state_color"]
 
@@ -146,6 +147,9 @@ class TabStrip(QObject):
         dialog.setLabelText("Name of this tab (empty: the server's name):")
         dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
         dialog.setTextValue(tab.custom_name or tab.display_title())
+        edit = dialog.findChild(QLineEdit)
+        if edit is not None:  # a longer name is cut anyway (`clean_tab_name`)
+            edit.setMaxLength(MAX_NAME)
         dialog.textValueSelected.connect(tab.rename)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from PySide6.QtCore import QByteArray, QSettings
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
-from inspector.ui.window.panel_toggles import usable_sizes
+from inspector.ui.window.tab_layout import restore_splitter
 
 __all__ = ["STATE_VERSION", "WindowState"]
 
@@ -26,7 +26,9 @@ class WindowState:
         window: QMainWindow,
         splitters: Callable[[], Mapping[str, QSplitter]],
     ) -> None:
-        """`splitters()`: each splitter of the current tab under its settings key."""
+        """`splitters()`: each splitter of the current tab under its settings key (the
+        window's first tab at the next start gets them; each remembered tab keeps its own
+        with the tab, see `tab_layout`)."""
         self.settings = settings
         self.window = window
         self._splitters = splitters
@@ -46,20 +48,7 @@ class WindowState:
             if isinstance(value, QByteArray | bytes):
                 apply(QByteArray(value))
         for key, splitter in self.splitters.items():
-            self._restore_splitter(splitter, s.value(key))
-
-    @staticmethod
-    def _restore_splitter(splitter: QSplitter, value: object) -> None:
-        """A saved split that leaves a shown pane no room is not used (a pane is hidden
-        from the View menu, never by a splitter dragged to zero)."""
-        if not isinstance(value, QByteArray | bytes):
-            return
-        before = splitter.sizes()
-        collapsible = splitter.childrenCollapsible()
-        splitter.restoreState(QByteArray(value))
-        splitter.setChildrenCollapsible(collapsible)  # the state carries its own flag
-        if not usable_sizes(splitter):
-            splitter.setSizes(before)
+            restore_splitter(splitter, s.value(key))
 
     def save(self) -> None:
         s = self.settings
