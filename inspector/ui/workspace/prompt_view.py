@@ -98,9 +98,8 @@ class PromptGetView(QWidget):
         self.copy_button.clicked.connect(self.copy_messages)
         self.copy_button.setEnabled(False)
         self.bar.add_trailing(self.copy_button)
-        self.save_button = save_call_button(
-            "Save this prompts/get (and its last result) into a collection", self.request_save
-        )
+        self.save_button = save_call_button(self.request_save)
+        self.save_button.setToolTip("Save this prompts/get (and its last result) into a collection")
         self.bar.add_trailing(self.save_button)
         add_completion_saves(
             self.save_button,

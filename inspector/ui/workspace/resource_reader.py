@@ -107,8 +107,9 @@ class ResourceReader(QWidget):
         self.auto_reread.setToolTip("Read the resource again whenever the server says it changed")
         self.bar.add_control(self.subscribe_button)
         self.bar.add_control(self.auto_reread)
-        self.save_button = save_call_button(
-            "Save this resources/read (and its last result) into a collection", self.request_save
+        self.save_button = save_call_button(self.request_save)
+        self.save_button.setToolTip(
+            "Save this resources/read (and its last result) into a collection"
         )
         self.save_button.setVisible(False)  # offered where someone saves it (offer_save)
         self.bar.add_trailing(self.save_button)

@@ -11,12 +11,11 @@ from PySide6.QtWidgets import QMenu, QPushButton
 __all__ = ["add_completion_saves", "save_call_button"]
 
 
-def save_call_button(tooltip: str, on_click: Callable[[], object]) -> QPushButton:
-    """The "Save call…" button of a tool, prompt or resource view (`saveCallButton`);
-    `tooltip` says what it saves."""
+def save_call_button(on_click: Callable[[], object]) -> QPushButton:
+    """The "Save call…" button of a tool, prompt or resource view (`saveCallButton`). The
+    view sets its tooltip (a literal, saying what it saves: tests/ui/test_plain_text_rule)."""
     button = QPushButton("Save call…")
     button.setObjectName("saveCallButton")
-    button.setToolTip(tooltip)
     button.clicked.connect(on_click)
     return button
 

@@ -126,10 +126,10 @@ class ToolCallView(QWidget):
         self.clear_button.clicked.connect(self.clear_finished)
         self.clear_button.setEnabled(False)
         self.bar.add_trailing(self.clear_button)
-        self.save_button = save_call_button(
+        self.save_button = save_call_button(self.request_save)
+        self.save_button.setToolTip(
             "Save this call (the arguments in the form or the JSON editor, the last result) "
-            "into a collection",
-            self.request_save,
+            "into a collection"
         )
         self.bar.add_trailing(self.save_button)
         top_layout.addWidget(self.bar)
