@@ -16,19 +16,9 @@ import httpx
 import pytest
 
 from inspector.demo.http import DemoHttpServer
+from tests.helpers.demo_http import INIT
 
 pytestmark = pytest.mark.timeout(60)
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"},
-    },
-}
 
 
 @pytest.fixture
