@@ -29,19 +29,6 @@ if ! command -v objdump >/dev/null 2>&1; then
     fi
 fi
 
-pick_python() {
-    for candidate in "${PYTHON:-}" python3.13 python3.12 python3.11 python3; do
-        [ -n "$candidate" ] || continue
-        if command -v "$candidate" >/dev/null 2>&1 &&
-            "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
-            echo "$candidate"
-            return 0
-        fi
-    done
-    echo "error: Python 3.11 or newer is required" >&2
-    return 1
-}
-
 # What the wheel is made of, copied: building from the copy leaves no egg-info or build/lib in
 # the checkout, and nothing from tests/ can reach the bundle.
 rm -rf build/src && mkdir -p build/src
@@ -49,21 +36,10 @@ cp -r pyproject.toml README.md inspector build/src/
 find build/src -name __pycache__ -prune -exec rm -rf {} +
 
 VENV=build/freeze-venv
-stamp=$VENV/.installed-$(sha256sum pyproject.toml | cut -c1-16)
-if [ ! -x "$VENV/bin/python" ]; then
-    py=$(pick_python)
-    echo "build: creating $VENV with $($py --version)" >&2
-    "$py" -m venv "$VENV"
-fi
-if [ ! -f "$stamp" ]; then
-    echo "build: installing the app's dependencies and PyInstaller into $VENV" >&2
-    "$VENV/bin/python" -m pip install --quiet --upgrade pip 2>&1 | grep -v "is ignored" || true
-    "$VENV/bin/python" -m pip install --quiet "./build/src[freeze]" 2>&1 | grep -v "is ignored" || true
-    "$VENV/bin/python" -c "import inspector, PySide6, PyInstaller" \
-        || { echo "error: the build venv install failed" >&2; exit 1; }
-    rm -f "$VENV"/.installed-*
-    touch "$stamp"
-fi
+# shellcheck source=scripts/venv.sh
+. scripts/venv.sh
+ensure_venv "$VENV" build "the app's dependencies and PyInstaller" "inspector, PySide6, PyInstaller" \
+    "./build/src[freeze]"
 # The app itself on every run (not an editable link): the bundle holds what a wheel ships.
 "$VENV/bin/python" -m pip install --quiet --no-deps --force-reinstall ./build/src 2>&1 | grep -v "is ignored" || true
 version=$("$VENV/bin/python" -c "import inspector; print(inspector.__version__)")

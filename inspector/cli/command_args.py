@@ -8,7 +8,7 @@ imports its own machinery when it runs.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from inspector.features.models.names import DEFAULT_BASE_URL, INSTALL_HINT, KEY_ENV
@@ -17,18 +17,53 @@ from inspector.recording.diff import DEFAULT_IGNORES
 
 __all__ = [
     "BEARER_ENV",
+    "ERA_CHOICES",
     "add_auth_arguments",
     "add_export_parser",
+    "add_launch_arguments",
     "add_logout_parser",
     "add_replay_parser",
+    "add_server_arguments",
     "add_test_parser",
     "add_watch_parser",
+    "exit_codes_text",
     "split_server_command",
 ]
 
 # inspector.auth.bearer.DEFAULT_BEARER_ENV, spelled here so that the help text does not
 # load the auth package (tests/cli/test_cli_imports.py checks that they agree).
 BEARER_ENV: Final = "MCP_BEARER_TOKEN"
+ERA_CHOICES: Final = tuple(e.value for e in EraSetting)  # --era
+TRANSPORT_CHOICES: Final = ("auto", "stdio", "streamable-http", "sse")  # --transport
+
+
+def exit_codes_text(codes: Mapping[int, str]) -> str:
+    """A command's exit codes as its epilog lists them (for RawDescriptionHelpFormatter)."""
+    return "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in codes.items())
+
+
+def add_launch_arguments(into: argparse._ActionsContainer, *, cwd_help: str | None = None) -> None:
+    """How a stdio server is launched: --env K=V (repeatable), --full-env, --cwd."""
+    into.add_argument("--env", action="append", default=[], metavar="K=V")
+    into.add_argument("--full-env", action="store_true", help="pass the whole environment")
+    into.add_argument("--cwd", help=cwd_help)
+
+
+def add_server_arguments(
+    parser: argparse.ArgumentParser,
+    into: argparse._ActionsContainer | None = None,
+    *,
+    url_help: str,
+) -> None:
+    """The server to connect to, `into` a group of `parser` (else `parser` itself): --url with
+    --transport and --header, the auth options (their own group of `parser`), and how a
+    stdio command after `--` is launched."""
+    target = parser if into is None else into
+    target.add_argument("--url", help=url_help)
+    target.add_argument("--transport", choices=TRANSPORT_CHOICES, default="auto")
+    target.add_argument("--header", action="append", default=[], metavar="'K: V'")
+    add_auth_arguments(parser)
+    add_launch_arguments(target)
 
 
 def add_auth_arguments(parser: argparse.ArgumentParser) -> None:
@@ -209,19 +244,11 @@ EXIT_CODES = {
 def _add_server_arguments(parser: argparse.ArgumentParser) -> None:
     """The server to run against: a saved profile, --url (with its auth), or a command."""
     parser.add_argument("--profile", metavar="NAME", help="a saved profile (name or id)")
-    parser.add_argument("--url", help="an HTTP server URL")
-    parser.add_argument(
-        "--transport", choices=("auto", "stdio", "streamable-http", "sse"), default="auto"
-    )
-    parser.add_argument("--header", action="append", default=[], metavar="'K: V'")
-    add_auth_arguments(parser)
-    parser.add_argument("--env", action="append", default=[], metavar="K=V")
-    parser.add_argument("--full-env", action="store_true")
-    parser.add_argument("--cwd")
+    add_server_arguments(parser, url_help="an HTTP server URL")
 
 
 def add_check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    epilog = "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in EXIT_CODES.items())
+    epilog = exit_codes_text(EXIT_CODES)
     check = sub.add_parser(
         "check",
         help="run a battery of spec checks against a server and report",
@@ -232,7 +259,7 @@ def add_check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--junit", metavar="OUT.xml", help="also write a JUnit XML report")
-    check.add_argument("--era", choices=[e.value for e in EraSetting], default=None)
+    check.add_argument("--era", choices=ERA_CHOICES, default=None)
     check.add_argument(
         "--call-read-only",
         action="store_true",
@@ -260,7 +287,7 @@ TEST_EXIT_CODES = {
 
 
 def add_test_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    epilog = "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in TEST_EXIT_CODES.items())
+    epilog = exit_codes_text(TEST_EXIT_CODES)
     test = sub.add_parser(
         "test",
         help="run a collection of saved calls against a server and check their assertions",
@@ -281,7 +308,7 @@ def add_test_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     test.add_argument(
         "--era",
-        choices=[e.value for e in EraSetting],
+        choices=ERA_CHOICES,
         default=None,
         help="default: the collection's own era, else legacy",
     )
@@ -338,10 +365,8 @@ def add_watch_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="quiet time after a change before restarting, and the least time between two "
         "restarts (default 0.5)",
     )
-    watch.add_argument("--era", choices=[e.value for e in EraSetting], default="legacy")
-    watch.add_argument("--env", action="append", default=[], metavar="K=V")
-    watch.add_argument("--full-env", action="store_true", help="pass the whole environment")
-    watch.add_argument("--cwd", help="the server's working folder (and what is watched)")
+    watch.add_argument("--era", choices=ERA_CHOICES, default="legacy")
+    add_launch_arguments(watch, cwd_help="the server's working folder (and what is watched)")
     watch.add_argument(
         "--timeout", type=float, default=30.0, metavar="SECONDS", help="per request (default 30)"
     )

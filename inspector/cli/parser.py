@@ -13,21 +13,23 @@ from typing import Any, Final
 
 from inspector import __version__
 from inspector.cli.command_args import (
-    add_auth_arguments,
+    ERA_CHOICES,
     add_check_parser,
     add_diff_parser,
     add_export_parser,
     add_logout_parser,
     add_replay_parser,
     add_sampling_arguments,
+    add_server_arguments,
     add_test_parser,
     add_watch_parser,
+    exit_codes_text,
 )
 from inspector.cli.usage import UsageError
 from inspector.demo.cli import add_demo_arguments
 from inspector.protocol.log_levels import LOG_LEVELS
 from inspector.protocol.methods import CLI_METHODS
-from inspector.protocol.versions import LEGACY_VERSIONS, EraSetting
+from inspector.protocol.versions import LEGACY_VERSIONS
 
 __all__ = [
     "EXIT_CODES",
@@ -63,7 +65,7 @@ METHODS: Final = CLI_METHODS
 
 
 def build_parser() -> argparse.ArgumentParser:
-    epilog = "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in EXIT_CODES.items())
+    epilog = exit_codes_text(EXIT_CODES)
     parser = argparse.ArgumentParser(
         prog="mcp-inspector-qt",
         description="Inspect and debug Model Context Protocol servers.",
@@ -82,15 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli.add_argument("--method", required=True, choices=METHODS, metavar="METHOD")
     target = cli.add_argument_group("server")
-    target.add_argument("--url", help="an HTTP server URL (streamable HTTP or SSE)")
-    target.add_argument(
-        "--transport", choices=("auto", "stdio", "streamable-http", "sse"), default="auto"
-    )
-    target.add_argument("--header", action="append", default=[], metavar="'K: V'")
-    add_auth_arguments(cli)
-    target.add_argument("--env", action="append", default=[], metavar="K=V")
-    target.add_argument("--full-env", action="store_true", help="pass the whole environment")
-    target.add_argument("--cwd")
+    add_server_arguments(cli, target, url_help="an HTTP server URL (streamable HTTP or SSE)")
     target.add_argument(
         "--max-message-mb",
         type=int,
@@ -99,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the largest message accepted; bigger ones are cut and flagged (default 64)",
     )
     proto = cli.add_argument_group("protocol")
-    proto.add_argument("--era", choices=[e.value for e in EraSetting], default="legacy")
+    proto.add_argument("--era", choices=ERA_CHOICES, default="legacy")
     proto.add_argument(
         "--protocol-version",
         choices=LEGACY_VERSIONS,

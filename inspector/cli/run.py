@@ -46,6 +46,7 @@ from inspector.session import (
     Session,
     load_answers,
 )
+from inspector.session.expiry import SAFE_TO_REPLAY
 from inspector.settings.connect import SetupError, client_config_for, roots_for, transport_for
 from inspector.settings.profiles import Profile
 
@@ -140,22 +141,9 @@ async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[st
     raise UsageError(f"unknown method {method}")  # pragma: no cover - argparse checks choices
 
 
-# What may be sent again after the server lost the session: nothing here changes anything.
-_SAFE_TO_REPLAY = frozenset(
-    {
-        "initialize",
-        "server/discover",
-        "ping",
-        "tools/list",
-        "resources/list",
-        "resources/templates/list",
-        "prompts/list",
-        "resources/read",
-        "prompts/get",
-        "completion/complete",
-        "logging/setLevel",
-    }
-)
+# What may be sent again after the server lost the session: nothing here changes anything
+# (the session's own list, and the handshakes `cli --method` may name).
+_SAFE_TO_REPLAY = SAFE_TO_REPLAY | {"initialize", "server/discover"}
 
 
 async def _run_with_one_reinitialize(

@@ -4,7 +4,7 @@ The API (for the `diff` command, the compare window and watch mode)::
 
     snap = await snapshot_from_session(session)      # lists every kind, all pages
     snap = snapshot_from_connection(conn)           # a ConnectionModel's loaded catalog
-    snap = snapshot_from_catalog(conn.catalog, server_info=..., capabilities=...)
+    snap = snapshot_from_catalog(conn.catalog, session)  # the same, session's header
     snap = CatalogSnapshot.from_json(data)           # and snap.to_json()
     diff = diff_catalogs(left, right, ignore_rules(["/serverInfo/version"]))
     diff.same                       # nothing differs and both listings are complete

@@ -126,13 +126,7 @@ async def snapshot_from_session(
     """List every kind the server declares, every page. A failing kind keeps what it got
     (see `errors`); the other kinds are still listed. Raises nothing but cancellation;
     `into` (filled as the listing goes) keeps what was listed when the caller gives up."""
-    snap = into if into is not None else CatalogSnapshot()
-    snap.server_info = dict(session.server_info)
-    snap.capabilities = dict(session.server_capabilities)
-    snap.instructions = session.instructions
-    snap.protocol_version = session.protocol_version
-    snap.era = session.era.value
-    snap.transport = session.transport_kind
+    snap = _with_header(into if into is not None else CatalogSnapshot(), session)
     for kind in KINDS:
         if CAPABILITY_OF[kind] not in session.server_capabilities:
             continue
@@ -173,26 +167,23 @@ async def _list_kind(session: Session, kind: CatalogKind, snap: CatalogSnapshot)
             snap.incomplete.setdefault(kind, f"{method}: {skipped} item(s) were not JSON objects")
 
 
-def snapshot_from_catalog(
-    catalog: Catalog,
-    *,
-    server_info: dict[str, Any] | None = None,
-    capabilities: dict[str, Any] | None = None,
-    instructions: str | None = None,
-    protocol_version: str | None = None,
-    era: str | None = None,
-    transport: str | None = None,
-) -> CatalogSnapshot:
-    """A snapshot of what a connection already listed (no request is sent). A list with
-    more pages to load, a failed one or a stale one is marked incomplete."""
-    snap = CatalogSnapshot(
-        server_info=dict(server_info or {}),
-        capabilities=dict(capabilities or {}),
-        instructions=instructions,
-        protocol_version=protocol_version,
-        era=era,
-        transport=transport,
-    )
+def _with_header(snap: CatalogSnapshot, session: Session) -> CatalogSnapshot:
+    """`snap` with what `session` says of the server beside its lists: server info,
+    capabilities, instructions, protocol version, era and transport."""
+    snap.server_info = dict(session.server_info or {})
+    snap.capabilities = dict(session.server_capabilities or {})
+    snap.instructions = session.instructions
+    snap.protocol_version = session.protocol_version
+    snap.era = session.era.value
+    snap.transport = session.transport_kind
+    return snap
+
+
+def snapshot_from_catalog(catalog: Catalog, session: Session | None = None) -> CatalogSnapshot:
+    """A snapshot of what a connection already listed (no request is sent), with the
+    header of its live `session` when given. A list with more pages to load, a failed one
+    or a stale one is marked incomplete."""
+    snap = CatalogSnapshot() if session is None else _with_header(CatalogSnapshot(), session)
     for kind in KINDS:
         lst = catalog[kind]
         snap.items(kind).extend(item.raw for item in lst)
@@ -219,15 +210,4 @@ def snapshot_from_connection(conn: HasCatalog) -> CatalogSnapshot:
     """A snapshot of what a connection has already listed, with its live session's server
     info, capabilities and instructions (none once it is disconnected). No request is
     sent; `snapshot_from_session(conn.session)` lists everything afresh."""
-    session = conn.session
-    if session is None:
-        return snapshot_from_catalog(conn.catalog)
-    return snapshot_from_catalog(
-        conn.catalog,
-        server_info=session.server_info,
-        capabilities=session.server_capabilities,
-        instructions=session.instructions,
-        protocol_version=session.protocol_version,
-        era=session.era.value,
-        transport=session.transport_kind,
-    )
+    return snapshot_from_catalog(conn.catalog, conn.session)

@@ -324,17 +324,22 @@ class _Handler(BaseHTTPRequestHandler):
     def _is_final(self, route: _Route, message: JSONObject) -> bool:
         return _is_response(message) and _key(message.get("id")) == route.key
 
-    def _wait(self, session: _Session, route: _Route, msg_id: Any) -> JSONObject | None:
+    def _next(self, session: _Session, route: _Route, msg_id: Any) -> JSONObject | None:
+        """The route's next message; None once the client went away (the request it was
+        waiting for is then cancelled)."""
         while True:
             try:
-                message = route.queue.get(timeout=_POLL_S)
+                return route.queue.get(timeout=_POLL_S)
             except queue.Empty:
                 if self._client_gone():
                     self._cancel(session, msg_id)
                     return None
-                continue
+
+    def _wait(self, session: _Session, route: _Route, msg_id: Any) -> JSONObject | None:
+        while (message := self._next(session, route, msg_id)) is not None:
             if self._is_final(route, message):
                 return message
+        return None
 
     def _stream(self, session: _Session, route: _Route, msg_id: Any, extra: dict[str, str]) -> None:
         self.send_response(200)
@@ -343,14 +348,7 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in extra.items():
             self.send_header(name.replace("_", "-"), value)
         self.end_headers()
-        while True:
-            try:
-                message = route.queue.get(timeout=_POLL_S)
-            except queue.Empty:
-                if self._client_gone():
-                    self._cancel(session, msg_id)
-                    return
-                continue
+        while (message := self._next(session, route, msg_id)) is not None:
             try:
                 self.wfile.write(f"event: message\ndata: {json.dumps(message)}\n\n".encode())
                 self.wfile.flush()

@@ -36,12 +36,4 @@ async def settled_snapshot(
         if model.catalog[kind].has_more and model.session is session:
             model.catalog_loader.load_all(kind)
     await _idle(model, deadline)
-    return snapshot_from_catalog(
-        model.catalog,
-        server_info=session.server_info,
-        capabilities=session.server_capabilities,
-        instructions=session.instructions,
-        protocol_version=session.protocol_version,
-        era=session.era.value,
-        transport=session.transport_kind,
-    )
+    return snapshot_from_catalog(model.catalog, session)

@@ -12,7 +12,9 @@ import pytest
 from inspector.app.connection import ConnectionModel
 from inspector.app.model import AppModel
 from inspector.compare import (
+    CatalogSnapshot,
     diff_catalogs,
+    snapshot_from_catalog,
     snapshot_from_connection,
     snapshot_from_session,
 )
@@ -80,3 +82,42 @@ async def test_a_catalog_with_more_pages_is_incomplete(tmp_path: Path) -> None:
     diff = diff_catalogs(loaded, fresh)
     assert not diff.same and diff.differences == []
     assert diff.counts()["tools"]["unlisted"] == 250 - len(loaded.tools)
+
+
+def header(snap: CatalogSnapshot) -> tuple[object, ...]:
+    return (
+        snap.server_info,
+        snap.capabilities,
+        snap.instructions,
+        snap.protocol_version,
+        snap.era,
+        snap.transport,
+    )
+
+
+async def test_every_snapshot_takes_the_same_header_from_the_session(tmp_path: Path) -> None:
+    """Server info, capabilities, instructions, version, era and transport come from the
+    session by one path, whether listed afresh or taken from what is loaded."""
+    conn = await connected(tmp_path, profile("-m", "inspector.demo", era="modern"))
+    try:
+        session = conn.session
+        assert session is not None
+        fresh = await snapshot_from_session(session)
+        loaded = snapshot_from_catalog(conn.catalog, session)
+        expected = (
+            session.server_info,
+            session.server_capabilities,
+            session.instructions,
+            session.protocol_version,
+            "modern",
+            "stdio",
+        )
+        assert header(fresh) == header(loaded) == header(snapshot_from_connection(conn))
+        assert header(loaded) == expected and session.server_info
+        # copies: a snapshot kept for a diff does not change with the session
+        assert loaded.server_info is not session.server_info
+        assert loaded.capabilities is not session.server_capabilities
+    finally:
+        await conn.shutdown()
+    bare = snapshot_from_catalog(conn.catalog)  # no session: no header, the lists stay
+    assert header(bare) == ({}, {}, None, None, None, None) and bare.tools == loaded.tools

@@ -13,23 +13,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers.demo_http import demo_http_server
+from tests.helpers.demo_http import INIT, demo_http_server
 from tests.helpers.peers import PY, REPO
 
 pytestmark = pytest.mark.timeout(60)
 
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"},
-    },
-}
 
 
 @pytest.fixture(scope="module")

@@ -9,18 +9,8 @@ import sys
 
 import pytest
 
+from tests.helpers.demo_http import INIT
 from tests.helpers.peers import subprocess_env
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"},
-    },
-}
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,18 @@ from contextlib import ExitStack, contextmanager
 from tests.helpers.http_servers import free_port
 from tests.helpers.peers import PY, REPO
 
+# A legacy initialize, as a raw client sends it to the demo server (over HTTP or stdio).
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"},
+    },
+}
+
 
 @contextmanager
 def demo_http_server(*args: str, address: str = "127.0.0.1:0") -> Iterator[str]:

@@ -8,7 +8,13 @@ from typing import Any, Final
 from inspector.features.asks.sampling import SamplingRequest, block_text
 from inspector.features.models.providers import ModelEntry, ProviderConfig
 
-__all__ = ["DEFAULT_MAX_TOKENS", "common_notes", "max_tokens_for", "placeholder"]
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "common_notes",
+    "max_tokens_for",
+    "placeholder",
+    "text_in_place_of",
+]
 
 DEFAULT_MAX_TOKENS: Final = 1024  # a request without maxTokens (the spec requires it)
 
@@ -46,3 +52,20 @@ def placeholder(block: dict[str, Any], provider: ProviderConfig, where: str) -> 
         f"[{block_text(block)} — {kind} content in {where} left out: "
         f"{provider.label} is set up for {', '.join(provider.modalities)} only]"
     )
+
+
+def text_in_place_of(
+    block: dict[str, Any], provider: ProviderConfig, where: str, notes: list[str]
+) -> dict[str, Any]:
+    """The text part that both wire formats send for a block they cannot send as it is: a
+    placeholder for an image or audio the provider cannot take (said in `notes`), a resource
+    as its text, anything unknown as its JSON text (said in `notes`)."""
+    kind = block.get("type")
+    if kind in ("image", "audio"):
+        notes.append(
+            f"{kind} in {where} sent as a placeholder text: {provider.label} cannot take it"
+        )
+        return {"type": "text", "text": placeholder(block, provider, where)}
+    if kind not in ("resource", "resource_link"):
+        notes.append(f"{kind!r} content in {where} is unknown; sent as its JSON text")
+    return {"type": "text", "text": block_text(block)}

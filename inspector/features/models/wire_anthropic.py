@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any, Final
 
 from inspector.features.asks.sampling import SamplingRequest, block_text
-from inspector.features.models.limits import common_notes, max_tokens_for, placeholder
+from inspector.features.models.limits import common_notes, max_tokens_for, text_in_place_of
 from inspector.features.models.providers import ModelEntry, ProviderConfig
-from inspector.features.models.types import ModelError, ModelReply, Usage, WireRequest
+from inspector.features.models.reply import model_reply, shape_of
+from inspector.features.models.types import ModelReply, WireRequest
 
 __all__ = ["anthropic_reply", "anthropic_request"]
 
@@ -58,15 +59,8 @@ def _block(
         if block.get("isError"):
             result["is_error"] = True
         return result
-    if kind in ("image", "audio"):  # the Messages API takes no audio at all
-        notes.append(
-            f"{kind} in {where} sent as a placeholder text: {provider.label} cannot take it"
-        )
-        return {"type": "text", "text": placeholder(block, provider, where)}
-    if kind in ("resource", "resource_link"):
-        return {"type": "text", "text": block_text(block)}
-    notes.append(f"{kind!r} content in {where} is unknown; sent as its JSON text")
-    return {"type": "text", "text": block_text(block)}
+    # The Messages API takes no audio at all.
+    return text_in_place_of(block, provider, where, notes)
 
 
 def anthropic_request(
@@ -108,7 +102,7 @@ def anthropic_request(
 
 
 def anthropic_reply(data: Any) -> ModelReply:
-    try:
+    with shape_of("a Messages API message"):
         if data.get("type") != "message":
             raise KeyError("type is not 'message'")
         blocks: list[dict[str, Any]] = []
@@ -125,14 +119,4 @@ def anthropic_reply(data: Any) -> ModelReply:
                     }
                 )
         stop = str(data.get("stop_reason") or "")
-        usage = data.get("usage") or {}
-        return ModelReply(
-            blocks=blocks or [{"type": "text", "text": ""}],
-            stop_reason=STOP.get(stop, stop),
-            model=str(data.get("model") or ""),
-            usage=Usage(usage.get("input_tokens"), usage.get("output_tokens")),
-        )
-    except (KeyError, IndexError, TypeError, AttributeError) as exc:
-        raise ModelError(
-            "garbage", f"the answer is not a Messages API message ({type(exc).__name__}: {exc})"
-        ) from exc
+        return model_reply(data, blocks, stop, STOP, ("input_tokens", "output_tokens"))

@@ -7,9 +7,10 @@ import json
 from typing import Any, Final
 
 from inspector.features.asks.sampling import SamplingRequest, block_text
-from inspector.features.models.limits import common_notes, max_tokens_for, placeholder
+from inspector.features.models.limits import common_notes, max_tokens_for, text_in_place_of
 from inspector.features.models.providers import ModelEntry, ProviderConfig
-from inspector.features.models.types import ModelError, ModelReply, Usage, WireRequest
+from inspector.features.models.reply import model_reply, shape_of
+from inspector.features.models.types import ModelReply, WireRequest
 
 __all__ = ["openai_reply", "openai_request"]
 
@@ -40,15 +41,7 @@ def _part(
                 "type": "input_audio",
                 "input_audio": {"data": block.get("data"), "format": fmt},
             }
-    if kind in ("image", "audio"):
-        notes.append(
-            f"{kind} in {where} sent as a placeholder text: {provider.label} cannot take it"
-        )
-        return {"type": "text", "text": placeholder(block, provider, where)}
-    if kind in ("resource", "resource_link"):
-        return {"type": "text", "text": block_text(block)}
-    notes.append(f"{kind!r} content in {where} is unknown; sent as its JSON text")
-    return {"type": "text", "text": block_text(block)}
+    return text_in_place_of(block, provider, where, notes)
 
 
 def _messages(
@@ -144,7 +137,7 @@ def openai_request(
 
 def openai_reply(data: Any) -> ModelReply:
     """The completion's first choice; anything that is not the API's shape is `garbage`."""
-    try:
+    with shape_of("a chat completion"):
         choice = data["choices"][0]
         message = choice["message"]
         blocks: list[dict[str, Any]] = []
@@ -167,14 +160,4 @@ def openai_reply(data: Any) -> ModelReply:
         if not blocks and message.get("refusal"):
             blocks.append({"type": "text", "text": str(message["refusal"])})
         finish = str(choice.get("finish_reason") or "")
-        usage = data.get("usage") or {}
-        return ModelReply(
-            blocks=blocks or [{"type": "text", "text": ""}],
-            stop_reason=FINISH.get(finish, finish),
-            model=str(data.get("model") or ""),
-            usage=Usage(usage.get("prompt_tokens"), usage.get("completion_tokens")),
-        )
-    except (KeyError, IndexError, TypeError, AttributeError) as exc:
-        raise ModelError(
-            "garbage", f"the answer is not a chat completion ({type(exc).__name__}: {exc})"
-        ) from exc
+        return model_reply(data, blocks, finish, FINISH, ("prompt_tokens", "completion_tokens"))

@@ -1,10 +1,15 @@
 """`CurrentTab[T]`: a window attribute that is the current tab's (`window.workspace` is the
 workspace of the tab the user is looking at). One line per attribute instead of a property
-each; typed, read-only."""
+each; read-only, and typed by the tab itself: `CurrentTab(lambda tab: tab.workspace)` is of
+whatever type `ConnectionTab.workspace` is, so the window never spells the tab's types again."""
 
 from __future__ import annotations
 
-from typing import Any, Generic, Protocol, TypeVar, overload
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, overload
+
+if TYPE_CHECKING:
+    from inspector.ui.window.connection_tab import ConnectionTab
 
 __all__ = ["CurrentTab"]
 
@@ -13,14 +18,14 @@ T = TypeVar("T")
 
 class _HasCurrentTab(Protocol):
     @property
-    def current_tab(self) -> Any: ...
+    def current_tab(self) -> ConnectionTab: ...
 
 
 class CurrentTab(Generic[T]):
-    """A read-only attribute of the window, looked up on its current tab by the same name."""
+    """A read-only attribute of the window: `part` of its current tab, looked up on each read."""
 
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+    def __init__(self, part: Callable[[ConnectionTab], T]) -> None:
+        self._part = part
 
     @overload
     def __get__(self, window: None, owner: type | None = None) -> CurrentTab[T]: ...
@@ -31,5 +36,4 @@ class CurrentTab(Generic[T]):
     ) -> T | CurrentTab[T]:
         if window is None:
             return self
-        value: T = getattr(window.current_tab, self.name)
-        return value
+        return self._part(window.current_tab)

@@ -22,37 +22,19 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QSplitter,
     QStatusBar,
-    QTabWidget,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
-from inspector.app.connection import ConnectionModel
 from inspector.app.model import AppModel
 from inspector.settings.profiles import Profile, ProfileStore
 from inspector.storage.paths import settings_path
-from inspector.traffic.error_store import ErrorStore
-from inspector.traffic.log import TrafficLog
-from inspector.traffic.log_messages import LogMessageStore
-from inspector.ui.controller.connection_controller import ConnectionController
-from inspector.ui.explorer import ExplorerPanel
-from inspector.ui.explorer.server_panel import ServerInfoPanel
-from inspector.ui.panels import ErrorsPanel, NotificationsPanel, ServerConsole
-from inspector.ui.panels.lint_panel import LintPanel
-from inspector.ui.panels.session_controls import PingControl
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.recording.live_taps import LiveTaps
 from inspector.ui.recording.session_files import SessionFiles
-from inspector.ui.traffic.composer import RawComposerDialog
-from inspector.ui.traffic.log_panel import TrafficLogPanel
-from inspector.ui.traffic.stats_panel import MethodStatsPanel
 from inspector.ui.widgets.app_resources import app_icon
-from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
-from inspector.ui.window.client_features import ClientFeatures
 from inspector.ui.window.connection_actions import ConnectionActions
-from inspector.ui.window.connection_bar import ConnectionBar
 from inspector.ui.window.connection_tab import ConnectionTab
 from inspector.ui.window.current_tab_attr import CurrentTab
 from inspector.ui.window.help_menu import report_problem, show_about, show_guide, show_shortcuts
@@ -70,14 +52,10 @@ from inspector.ui.window.tab_memory import RememberedTab, ReopenBar, TabMemory
 from inspector.ui.window.tab_strip import TabStrip
 from inspector.ui.window.window_state import WindowState
 from inspector.ui.workspace.views import register_all
-from inspector.ui.workspace.workspace import Workspace
 
 if TYPE_CHECKING:
-    from inspector.ui.collections.feature import CollectionsFeature
     from inspector.ui.compare.compare_window import CompareWindow
-    from inspector.ui.panels.auth_panel import AuthPanel
     from inspector.ui.panels.check_dialog import CheckDialog
-    from inspector.ui.window.watch_mode import WatchMode
 
 __all__ = ["MainWindow"]
 
@@ -297,47 +275,38 @@ class MainWindow(QMainWindow):
         return splitters_of(self.current_tab)
 
     # ---------------------------------------------------------------- the current tab's
-    connection: CurrentTab[ConnectionModel] = CurrentTab()
-    controller: CurrentTab[ConnectionController] = CurrentTab()
-    bar: CurrentTab[ConnectionBar] = CurrentTab()
-    ping: CurrentTab[PingControl] = CurrentTab()
-    toolbar: CurrentTab[QToolBar] = CurrentTab()
-    console: CurrentTab[ServerConsole] = CurrentTab()
-    composer: CurrentTab[RawComposerDialog | None] = CurrentTab()
-    explorer: CurrentTab[ExplorerPanel] = CurrentTab()
-    server_panel: CurrentTab[ServerInfoPanel] = CurrentTab()
-    workspace: CurrentTab[Workspace] = CurrentTab()
-    log_panel: CurrentTab[TrafficLogPanel] = CurrentTab()
-    notifications: CurrentTab[NotificationsPanel] = CurrentTab()
-    errors_panel: CurrentTab[ErrorsPanel] = CurrentTab()
-    stats_panel: CurrentTab[MethodStatsPanel] = CurrentTab()
-    lint_panel: CurrentTab[LintPanel] = CurrentTab()
-    auth_panel: CurrentTab[AuthPanel] = CurrentTab()
-    bottom: CurrentTab[QTabWidget] = CurrentTab()
-    centre: CurrentTab[QTabWidget] = CurrentTab()
-    main_split: CurrentTab[QSplitter] = CurrentTab()
-    right_split: CurrentTab[QSplitter] = CurrentTab()
-    errors_label: CurrentTab[PlainLabel] = CurrentTab()
-    client_features: CurrentTab[ClientFeatures] = CurrentTab()
-    session_files: CurrentTab[SessionFiles] = CurrentTab()
-    collections: CurrentTab[CollectionsFeature] = CurrentTab()
-    watch_mode: CurrentTab[WatchMode] = CurrentTab()
+    connection = CurrentTab(lambda tab: tab.connection)
+    controller = CurrentTab(lambda tab: tab.controller)
+    bar = CurrentTab(lambda tab: tab.bar)
+    ping = CurrentTab(lambda tab: tab.ping)
+    toolbar = CurrentTab(lambda tab: tab.toolbar)
+    console = CurrentTab(lambda tab: tab.console)
+    composer = CurrentTab(lambda tab: tab.composer)
+    explorer = CurrentTab(lambda tab: tab.explorer)
+    server_panel = CurrentTab(lambda tab: tab.server_panel)
+    workspace = CurrentTab(lambda tab: tab.workspace)
+    log_panel = CurrentTab(lambda tab: tab.log_panel)
+    notifications = CurrentTab(lambda tab: tab.notifications)
+    errors_panel = CurrentTab(lambda tab: tab.errors_panel)
+    stats_panel = CurrentTab(lambda tab: tab.stats_panel)
+    lint_panel = CurrentTab(lambda tab: tab.lint_panel)
+    auth_panel = CurrentTab(lambda tab: tab.auth_panel)
+    bottom = CurrentTab(lambda tab: tab.bottom)
+    centre = CurrentTab(lambda tab: tab.centre)
+    main_split = CurrentTab(lambda tab: tab.main_split)
+    right_split = CurrentTab(lambda tab: tab.right_split)
+    errors_label = CurrentTab(lambda tab: tab.errors_label)
+    client_features = CurrentTab(lambda tab: tab.client_features)
+    session_files = CurrentTab(lambda tab: tab.session_files)
+    collections = CurrentTab(lambda tab: tab.collections)
+    watch_mode = CurrentTab(lambda tab: tab.watch_mode)
+    traffic = CurrentTab(lambda tab: tab.traffic)
+    messages = CurrentTab(lambda tab: tab.messages)
+    errors = CurrentTab(lambda tab: tab.errors)
 
     @property
     def store(self) -> ProfileStore:
         return self.app.store
-
-    @property
-    def traffic(self) -> TrafficLog:
-        return self.connection.traffic
-
-    @property
-    def messages(self) -> LogMessageStore:
-        return self.connection.messages
-
-    @property
-    def errors(self) -> ErrorStore:
-        return self.connection.errors
 
     def statusBar(self) -> QStatusBar:
         """The current tab's status bar (each tab keeps its own messages)."""

@@ -50,7 +50,7 @@ from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.call_draft import CallDraft, completion_draft
 from inspector.ui.workspace.message_card import MessageCard
 from inspector.ui.workspace.resource_reader import open_resource
-from inspector.ui.workspace.save_menu import add_completion_saves
+from inspector.ui.workspace.save_menu import add_completion_saves, save_call_button
 
 __all__ = ["PromptGetView", "prompt_view"]
 
@@ -98,10 +98,8 @@ class PromptGetView(QWidget):
         self.copy_button.clicked.connect(self.copy_messages)
         self.copy_button.setEnabled(False)
         self.bar.add_trailing(self.copy_button)
-        self.save_button = QPushButton("Save call…")
-        self.save_button.setObjectName("saveCallButton")
+        self.save_button = save_call_button(self.request_save)
         self.save_button.setToolTip("Save this prompts/get (and its last result) into a collection")
-        self.save_button.clicked.connect(self.request_save)
         self.bar.add_trailing(self.save_button)
         add_completion_saves(
             self.save_button,

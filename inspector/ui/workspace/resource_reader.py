@@ -42,6 +42,7 @@ from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.screen_fit import fit_to_screen
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.call_draft import CallDraft
+from inspector.ui.workspace.save_menu import save_call_button
 
 __all__ = ["ResourceReadDialog", "ResourceReader", "open_resource", "watch_text"]
 
@@ -106,12 +107,10 @@ class ResourceReader(QWidget):
         self.auto_reread.setToolTip("Read the resource again whenever the server says it changed")
         self.bar.add_control(self.subscribe_button)
         self.bar.add_control(self.auto_reread)
-        self.save_button = QPushButton("Save call…")
-        self.save_button.setObjectName("saveCallButton")
+        self.save_button = save_call_button(self.request_save)
         self.save_button.setToolTip(
             "Save this resources/read (and its last result) into a collection"
         )
-        self.save_button.clicked.connect(self.request_save)
         self.save_button.setVisible(False)  # offered where someone saves it (offer_save)
         self.bar.add_trailing(self.save_button)
 

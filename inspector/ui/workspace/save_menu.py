@@ -1,5 +1,5 @@
-"""The "Save call…" button of a view whose form the server completes: a menu with the
-view's own request first, then "completion of ‘name’" for each completable field (the
+"""The views' "Save call…" button, and its menu in a view whose form the server completes:
+the view's own request first, then "completion of ‘name’" for each completable field (the
 completion/complete the form would send for it, with the field's value as the prefix)."""
 
 from __future__ import annotations
@@ -8,7 +8,16 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QMenu, QPushButton
 
-__all__ = ["add_completion_saves"]
+__all__ = ["add_completion_saves", "save_call_button"]
+
+
+def save_call_button(on_click: Callable[[], object]) -> QPushButton:
+    """The "Save call…" button of a tool, prompt or resource view (`saveCallButton`). The
+    view sets its tooltip (a literal, saying what it saves: tests/ui/test_plain_text_rule)."""
+    button = QPushButton("Save call…")
+    button.setObjectName("saveCallButton")
+    button.clicked.connect(on_click)
+    return button
 
 
 def add_completion_saves(

@@ -37,6 +37,7 @@ from inspector.ui.workspace.call_card import CallCard
 from inspector.ui.workspace.call_draft import CallDraft
 from inspector.ui.workspace.resource_reader import open_resource
 from inspector.ui.workspace.run_as_task import RunAsTaskOption, tool_task_support
+from inspector.ui.workspace.save_menu import save_call_button
 
 __all__ = ["ToolCallView", "tool_view"]
 
@@ -125,13 +126,11 @@ class ToolCallView(QWidget):
         self.clear_button.clicked.connect(self.clear_finished)
         self.clear_button.setEnabled(False)
         self.bar.add_trailing(self.clear_button)
-        self.save_button = QPushButton("Save call…")
-        self.save_button.setObjectName("saveCallButton")
+        self.save_button = save_call_button(self.request_save)
         self.save_button.setToolTip(
             "Save this call (the arguments in the form or the JSON editor, the last result) "
             "into a collection"
         )
-        self.save_button.clicked.connect(self.request_save)
         self.bar.add_trailing(self.save_button)
         top_layout.addWidget(self.bar)
 
