@@ -216,13 +216,14 @@ def secret_arguments(
 def saved_call(
     draft: CallDraft,
     name: str,
-    choices: AssertionChoices,
+    choices: AssertionChoices | tuple[Assertion, ...],
     *,
     schema: dict[str, Any] | None = None,
     secret_names: Iterable[str] = DEFAULT_SECRET_NAMES,
 ) -> SavedCall:
     """The saved call of `draft` under `name` (through the collection model's
-    `saved_call_for`), with the assertions picked, its secret arguments as `${env:NAME}`.
+    `saved_call_for`), with the assertions picked (`AssertionChoices`, or the assertions
+    themselves), its secret arguments as `${env:NAME}`.
     Raises DraftError when the draft cannot be saved as it is."""
     name = name.strip()
     if not name:
@@ -237,7 +238,9 @@ def saved_call(
         )
     except ValueError as exc:
         raise DraftError(str(exc)) from exc
-    return call.with_assertions(choices.assertions(draft))
+    if isinstance(choices, AssertionChoices):
+        return call.with_assertions(choices.assertions(draft))
+    return call.with_assertions(choices)
 
 
 def suggested_pointer(result: dict[str, Any] | None) -> tuple[str, Any] | None:
