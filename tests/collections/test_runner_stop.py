@@ -18,7 +18,10 @@ from inspector.protocol.versions import EraSetting
 from inspector.session import Session
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import StderrLine
+from inspector.transports.http_common import HttpParams
+from inspector.transports.streamable_http import StreamableHttpTransport
 from tests.collections.runs import stdio
+from tests.helpers.demo_http import demo_http_server
 from tests.helpers.peers import demo_command
 
 pytestmark = pytest.mark.timeout(90)
@@ -146,3 +149,43 @@ def test_cancelling_the_run_task_also_cancels_the_request() -> None:
             await asyncio.wait_for(session.close(), 15)
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+def test_stop_over_streamable_http_in_the_modern_era_closes_the_response_stream() -> None:
+    """The 2026-07-28 era over HTTP cancels by closing the request's response stream (no
+    notifications/cancelled goes out; the log notes it): the call ends cancelled and the
+    same session runs the next call."""
+    collection = loads_collection(COLLECTION, "stop.json")
+
+    async def scenario(url: str) -> None:
+        transport = StreamableHttpTransport(HttpParams(url))
+        session = Session(transport, ClientConfig(era=EraSetting("modern")))
+        records: list[TrafficRecord] = []
+        session.add_traffic_observer(records.append)
+        try:
+            await session.connect(timeout=30)
+            assert session.era.value == "modern" and session.transport_kind == "http"
+            runner = CollectionRunner(session, env={}, timeout=30)
+
+            def on_start(call: SavedCall) -> None:
+                if call.name == "slow":
+                    asyncio.get_running_loop().call_later(0.6, runner.stop, "stopped by test")
+
+            report = await asyncio.wait_for(runner.run(collection, on_start=on_start), 30)
+            assert [r.name for r in report.results] == ["before", "slow"]
+            slow = report.results[1]
+            assert slow.cancelled and slow.ms is not None and slow.ms < 10_000
+            assert _out(records, "notifications/cancelled") == []
+            slow_id = _slow_request_id(records)
+            notes = [str(r.raw) for r in records if r.kind == "note"]
+            assert any(
+                f"request {slow_id!r} cancelled by closing its response stream" in n for n in notes
+            ), notes
+            assert session.closed is None
+            again = await CollectionRunner(session, env={}).run_call(collection.calls[2])
+            assert again.passed, again.failure_text()
+        finally:
+            await asyncio.wait_for(session.close(), 15)
+
+    with demo_http_server() as url:
+        asyncio.run(asyncio.wait_for(scenario(url), 60))
