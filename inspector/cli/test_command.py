@@ -4,7 +4,9 @@ call and a summary (or `--json`), `--junit OUT.xml` for CI, `--update-snapshots`
 recorded session.
 
 Exit codes: 0 every call passed, 1 an assertion failed, 2 usage or an invalid collection
-(file, line, what is wrong), 3 the server could not be reached, 5 a timeout.
+(file, line, what is wrong), 3 the server could not be reached, 5 a timeout; 130 / 143
+interrupted by Ctrl+C / SIGTERM: the request in flight is cancelled, the server stopped,
+and what ran is printed with the summary.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -75,6 +78,8 @@ def _print_result(ns: argparse.Namespace, result: CallResult) -> None:
     if ns.json:
         return
     _out(result.line())
+    if result.cancelled:
+        return  # the line says it all: "STOP  name  cancelled: interrupted by SIGINT"
     if not result.passed:
         for line in result.failure_text().splitlines():
             _out(f"    {line}")
@@ -83,7 +88,66 @@ def _print_result(ns: argparse.Namespace, result: CallResult) -> None:
             _out(f"    ok: {verdict.label}: {verdict.message}")
 
 
+class _Interrupts:
+    """Ctrl+C and SIGTERM during a run: the first stops the runner (the request in flight
+    is cancelled, no further call sent), or, while connecting, cancels the connect; the
+    session is then closed (the server stopped) and the report printed. Later signals are
+    noted and ignored: the close is bounded."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.runner: CollectionRunner | None = None
+        self._main = asyncio.current_task()
+        self._loop = asyncio.get_running_loop()
+        self._installed: list[signal.Signals] = []
+
+    def __enter__(self) -> _Interrupts:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                self._loop.add_signal_handler(sig, self._heard, sig)
+                self._installed.append(sig)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for sig in self._installed:
+            self._loop.remove_signal_handler(sig)
+
+    @property
+    def reason(self) -> str:
+        name = signal.Signals(self.signum).name if self.signum is not None else "a signal"
+        return f"interrupted by {name}"
+
+    def _heard(self, sig: signal.Signals) -> None:
+        if self.signum is not None:
+            diag(f"{sig.name}: already stopping (the server is being shut down)")
+            return
+        self.signum = int(sig)
+        diag(f"{self.reason}: cancelling the call in flight and stopping the server")
+        if self.runner is not None:
+            self.runner.stop(self.reason)
+        elif self._main is not None:
+            self._main.cancel()
+
+    def stopped(self, report: RunReport) -> RunReport:
+        if self.signum is not None:
+            report.stopped = report.stopped or self.reason
+            report.stop_exit = 128 + self.signum
+        return report
+
+
 async def _run(ns: argparse.Namespace, collection: Collection) -> RunReport:
+    with _Interrupts() as interrupts:
+        try:
+            return interrupts.stopped(await _run_with(ns, collection, interrupts))
+        except asyncio.CancelledError:
+            if interrupts.signum is None:
+                raise
+            return interrupts.stopped(RunReport(collection=collection.name))
+
+
+async def _run_with(
+    ns: argparse.Namespace, collection: Collection, interrupts: _Interrupts
+) -> RunReport:
     profile, secrets = target_profile(ns, default_era=collection.era or "legacy")
     profile.timeouts = cli_timeouts(ns.timeout)
     report = RunReport(collection=collection.name)
@@ -105,6 +169,7 @@ async def _run(ns: argparse.Namespace, collection: Collection) -> RunReport:
             report.unreachable = str(exc)
             return report
         runner = CollectionRunner(session, timeout=ns.timeout)
+        interrupts.runner = runner
         report = await runner.run(collection, on_result=lambda r: _print_result(ns, r))
     finally:
         with contextlib.suppress(TimeoutError):
@@ -126,7 +191,9 @@ def _update(ns: argparse.Namespace, collection: Collection, report: RunReport) -
 
 
 def _finish(ns: argparse.Namespace, collection: Collection, report: RunReport) -> int:
-    if ns.update_snapshots and report.unreachable is None:
+    if report.stopped is not None and ns.update_snapshots:
+        diag("--update-snapshots: the run was interrupted; no snapshot was written")
+    elif ns.update_snapshots and report.unreachable is None:
         try:
             _update(ns, collection, report)
         except OSError as exc:
@@ -140,7 +207,9 @@ def _finish(ns: argparse.Namespace, collection: Collection, report: RunReport) -
         _out(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     elif report.unreachable is None:
         _out(report.summary())
-    if report.unreachable is not None:
+    if report.stopped is not None:
+        diag(f"{report.stopped}: the server was stopped")
+    elif report.unreachable is not None:
         diag(f"error: could not reach the server: {report.unreachable}")
     return report.exit_code
 

@@ -35,21 +35,25 @@ Running (`inspector.collections.runner`), over a connected `inspector.session.Se
     runner = CollectionRunner(session, timeout=30.0, env=os.environ, tools=None)
     await runner.run_call(call) -> CallResult
     await runner.run(collection, names=None, on_start=cb(call), on_result=cb(result))
-        -> RunReport      (cancel the task to stop; the session's responder is restored)
+        -> RunReport      (runner.stop(reason): the request in flight is cancelled,
+                           its call ends "cancelled", no further call is sent; cancelling
+                           the task also cancels it; the session's responder is restored)
     runner.forget_tools()      (the tool list is fetched once per runner, when needed)
     await run_collection(session, collection, timeout=, env=, on_result=) -> RunReport
   While a call that carries answers runs, `session.responder` is a ReplayResponder of its
   answers (restored after); other asks go to the session's own responder.
 
 Results (`inspector.collections.results`)
-    CallResult: .call .name .passed .outcome (Outcome: .kind "ok"|"isError"|"error"|
-        "timeout"|"failed"|"not-run", .code, .message, .describe()) .ms (None: not sent)
+    CallResult: .call .name .passed .cancelled .outcome (Outcome: .kind "ok"|"isError"|
+        "error"|"timeout"|"failed"|"not-run"|"cancelled", .code, .message, .describe())
+        .ms (None: not sent)
         .result .error .tool .assertions [AssertionResult] .failures .notes
         .line() .failure_text() .to_json()
     AssertionResult: .assertion .label .passed .message .changes (recording.diff.Change:
         .path .kind .old .new .describe(); for a failed snapshot or inputSchema)
-    RunReport: .results .passed .failed .ok .unreachable .connection_lost
-        .exit_code (0/1/3/5) .summary() .to_json() .junit()
+    RunReport: .results .passed .failed .cancelled .ok .unreachable .connection_lost
+        .stopped .exit_code (0/1/3/5; a stopped run .stop_exit, 130 by default)
+        .summary() .to_json() .junit()
         .changes_since(previous_report) -> {name: "broke" | "fixed" | "new"}
 
 Snapshots (`inspector.collections.snapshots`)

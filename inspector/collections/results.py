@@ -13,6 +13,7 @@ from inspector.recording.diff import Change
 
 __all__ = [
     "EXIT_ASSERTION",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_TIMEOUT",
     "EXIT_UNREACHABLE",
@@ -27,11 +28,14 @@ EXIT_OK: Final = 0
 EXIT_ASSERTION: Final = 1
 EXIT_UNREACHABLE: Final = 3
 EXIT_TIMEOUT: Final = 5
+EXIT_INTERRUPTED: Final = 130  # 128 + SIGINT, as a shell reports Ctrl+C
 
 # ok / isError / error (JSON-RPC, with code) / timeout: what a server did.
 # failed: the request ended without an answer (connection closed, transport, refused).
 # not-run: the call could not be sent (an unset ${env:NAME}, a catalog that failed).
-OutcomeKind = Literal["ok", "isError", "error", "timeout", "failed", "not-run"]
+# cancelled: the run was stopped (Stop, Ctrl+C) while the call was in flight; the
+# request was cancelled. Neither passed nor failed.
+OutcomeKind = Literal["ok", "isError", "error", "timeout", "failed", "not-run", "cancelled"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ class Outcome:
     def describe(self) -> str:
         if self.kind == "error":
             return f"error {self.code}: {self.message}" if self.code is not None else "error"
-        if self.kind in ("failed", "not-run"):
+        if self.kind in ("failed", "not-run", "cancelled") and self.message:
             return f"{self.kind}: {self.message}"
         return self.kind
 
@@ -99,7 +103,14 @@ class CallResult:
 
     @property
     def passed(self) -> bool:
-        return self.outcome.kind != "not-run" and all(a.passed for a in self.assertions)
+        return self.outcome.kind not in ("not-run", "cancelled") and all(
+            a.passed for a in self.assertions
+        )
+
+    @property
+    def cancelled(self) -> bool:
+        """The run stopped while this call was in flight: neither passed nor failed."""
+        return self.outcome.kind == "cancelled"
 
     @property
     def failures(self) -> list[AssertionResult]:
@@ -114,13 +125,16 @@ class CallResult:
     def line(self) -> str:
         """`PASS  name  outcome  12 ms`, the CLI's line for the call."""
         ms = f"{self.ms:.0f} ms" if self.ms is not None else "-"
-        return f"{'PASS' if self.passed else 'FAIL'}  {self.name}  {self.outcome.describe()}  {ms}"
+        mark = "STOP" if self.cancelled else "PASS" if self.passed else "FAIL"
+        return f"{mark}  {self.name}  {self.outcome.describe()}  {ms}"
 
     def failure_text(self) -> str:
         """Each failed assertion, with up to 20 changes of a snapshot."""
         lines: list[str] = []
         if self.outcome.kind == "not-run":
             lines.append(f"not run: {self.outcome.message}")
+        if self.cancelled:
+            lines.append(f"cancelled: {self.outcome.message or 'the run stopped'}")
         for failed in self.failures:
             lines.append(f"{failed.label}: {failed.message}")
             lines.extend(f"  {c.describe()}" for c in failed.changes[:20])
@@ -149,26 +163,35 @@ class RunReport:
     unreachable: str | None = None  # the server could not be reached: why
     connect_timed_out: bool = False
     connection_lost: str | None = None  # the connection ended during the run: why
+    stopped: str | None = None  # the run was stopped (Stop, Ctrl+C): why
+    stop_exit: int = EXIT_INTERRUPTED  # the exit code of a stopped run (128 + the signal)
 
     @property
     def passed(self) -> int:
         return sum(r.passed for r in self.results)
 
     @property
+    def cancelled(self) -> int:
+        return sum(r.cancelled for r in self.results)
+
+    @property
     def failed(self) -> int:
-        return len(self.results) - self.passed
+        return len(self.results) - self.passed - self.cancelled
 
     @property
     def ok(self) -> bool:
-        return self.unreachable is None and self.failed == 0
+        return self.unreachable is None and self.failed == 0 and self.stopped is None
 
     @property
     def exit_code(self) -> int:
         """0 all passed, 1 an assertion failed, 3 the server could not be reached (or the
-        connection was lost on the way), 5 a timeout nobody asserted."""
+        connection was lost on the way), 5 a timeout nobody asserted; a stopped run
+        `stop_exit` (130 for Ctrl+C, 143 for SIGTERM), whatever ran before."""
+        if self.stopped is not None:
+            return self.stop_exit
         if self.unreachable is not None:
             return EXIT_TIMEOUT if self.connect_timed_out else EXIT_UNREACHABLE
-        failed = [r for r in self.results if not r.passed]
+        failed = [r for r in self.results if not r.passed and not r.cancelled]
         if not failed:
             return EXIT_OK
         if any(r.unexpected_timeout for r in failed):
@@ -195,8 +218,11 @@ class RunReport:
             return f"could not reach the server: {self.unreachable}"
         total_ms = sum(r.ms or 0.0 for r in self.results)
         text = f"{len(self.results)} call(s): {self.passed} passed, {self.failed} failed"
+        if self.cancelled:
+            text += f", {self.cancelled} cancelled"
         lost = f"; the connection was lost: {self.connection_lost}" if self.connection_lost else ""
-        return f"{text} ({total_ms:.0f} ms in calls){lost}"
+        stopped = f"; stopped: {self.stopped}" if self.stopped else ""
+        return f"{text} ({total_ms:.0f} ms in calls){lost}{stopped}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -205,6 +231,8 @@ class RunReport:
             "failed": self.failed,
             "unreachable": self.unreachable,
             "connection_lost": self.connection_lost,
+            "cancelled": self.cancelled,
+            "stopped": self.stopped,
             "exit_code": self.exit_code,
             "calls": [r.to_json() for r in self.results],
         }
@@ -221,7 +249,8 @@ class RunReport:
                     f"{r.call.kind}.{r.call.target}" if r.call.target else r.call.kind,
                     r.name,
                     seconds=(r.ms or 0.0) / 1000,
-                    failure=None if r.passed else (message, text),
+                    failure=None if r.passed or r.cancelled else (message, text),
+                    skipped=text if r.cancelled else None,
                     output="\n".join(f"{a.label}: {a.message}" for a in r.assertions),
                 )
             )

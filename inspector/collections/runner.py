@@ -20,6 +20,8 @@ from inspector.collections.results import CallResult, Outcome, RunReport
 from inspector.protocol.events import NotificationReceived
 from inspector.recording.replay import RecordedAnswer, ReplayResponder
 from inspector.session import (
+    Call,
+    RequestCancelled,
     RequestError,
     RequestNotAllowed,
     RequestTimeout,
@@ -37,7 +39,13 @@ class CollectionRunner:
     """Runs saved calls on `session` (connected, in either era). The tool list (for
     catalog entries and outputSchema) is fetched when first needed, unless `tools` gives
     it, and fetched again after a tool call or a tools/list_changed; `forget_tools()`
-    drops it."""
+    drops it.
+
+    `stop(reason)` ends a run: the request in flight is cancelled the way a tool card's
+    Cancel does it (`Call.cancel`: notifications/cancelled, or closing the response stream
+    over streamable HTTP), its call ends "cancelled", and no further call is sent. The
+    session stays connected. Cancelling the task of a run also cancels the request in
+    flight (and then raises CancelledError as usual)."""
 
     def __init__(
         self,
@@ -52,8 +60,19 @@ class CollectionRunner:
         self.env: Mapping[str, str] = os.environ if env is None else env
         self._tools: dict[str, dict[str, Any]] | None = None
         self._tools_error: Outcome | None = None
+        self._in_flight: Call | None = None
+        self.stopped: str | None = None  # why the run was stopped (None: it was not)
         if tools is not None:
             self._tools = _by_name(tools)
+
+    def stop(self, reason: str = "run stopped by the user") -> None:
+        """Stop the run: cancel the request in flight (its call ends "cancelled") and
+        send no further call. Idempotent; the runner stays stopped."""
+        if self.stopped is None:
+            self.stopped = reason
+        call = self._in_flight
+        if call is not None:
+            call.cancel(self.stopped)
 
     def forget_tools(self) -> None:
         self._tools, self._tools_error = None, None
@@ -106,6 +125,8 @@ class CollectionRunner:
                 # A call may change the catalog; a modern server cannot say so (no
                 # list_changed without a listen stream): list again when next needed.
                 self.forget_tools()
+        if seen.outcome.kind == "cancelled":
+            return seen  # nothing to judge: the user gave up on it
         seen.assertions = judge_call(call, seen)
         return seen
 
@@ -123,15 +144,29 @@ class CollectionRunner:
         try:
             if call.kind == "tool":
                 await asyncio.wait_for(session.client.learn_tool(call.target), timeout + _GRACE)
+            if self.stopped is not None:
+                seen.outcome = Outcome("cancelled", message=self.stopped)
+                return
             start = time.perf_counter()
+            sent = session.start_request(call.method, params, timeout=timeout, override=True)
+            self._in_flight = sent
             try:
-                seen.result = await asyncio.wait_for(
-                    session.request(call.method, params, timeout=timeout, override=True),
-                    timeout + _GRACE,
-                )
+                seen.result = await asyncio.wait_for(sent.result(), timeout + _GRACE)
+            except BaseException:
+                # Stopped, the task cancelled, or no end in time: the server must hear
+                # that nobody waits for this request any more.
+                sent.cancel(self.stopped or "the collection run stopped waiting")
+                raise
             finally:
+                self._in_flight = None
                 seen.ms = (time.perf_counter() - start) * 1000
             seen.outcome = Outcome("isError" if seen.result.get("isError") is True else "ok")
+        except RequestCancelled as exc:
+            seen.outcome = (
+                Outcome("cancelled", message=self.stopped)
+                if self.stopped is not None
+                else _failure(exc, call.method)
+            )
         except (RequestError, RequestNotAllowed, TimeoutError) as exc:
             seen.outcome = _failure(exc, call.method)
             if isinstance(exc, ServerError) and exc.failure.error is not None:
@@ -155,13 +190,16 @@ class CollectionRunner:
         on_result: Callable[[CallResult], None] | None = None,
     ) -> RunReport:
         """Run the collection's calls in order (only `names`, when given); `on_start` hears
-        each call as it is sent, `on_result` its result. Cancel the task to stop a run
-        (the session's responder is restored)."""
+        each call as it is sent, `on_result` its result. `stop()` ends the run after the
+        call in flight is cancelled (`report.stopped` says why); cancelling the task also
+        stops it (the request in flight is cancelled, the session's responder restored)."""
         wanted = None if names is None else set(names)
         report = RunReport(collection=collection.name)
         unsubscribe = self._follow_list_changes()
         try:
             for call in collection.calls:
+                if self.stopped is not None:
+                    break
                 if wanted is not None and call.name not in wanted:
                     continue
                 if on_start is not None:
@@ -172,6 +210,7 @@ class CollectionRunner:
                     on_result(result)
         finally:
             unsubscribe()
+            report.stopped = self.stopped
             closed = self.session.closed
             if closed is not None:
                 report.connection_lost = closed.reason

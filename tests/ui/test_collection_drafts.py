@@ -18,8 +18,8 @@ from inspector.collections.model import (
 from inspector.protocol.jsonrpc import parse_frame
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of
+from inspector.ui.collections.assertion_rows import AssertionRow, RowError, build_assertions
 from inspector.ui.collections.drafts import (
-    AssertionChoices,
     DraftError,
     draft_from_entry,
     saved_call,
@@ -107,7 +107,7 @@ def test_the_answer_of_an_identical_earlier_request_is_attached() -> None:
     other = {**params, "argument": {"name": "language", "value": "ru"}}
     alone = with_answer(log, CallDraft("completion/complete", other))
     assert alone.result is None
-    call = saved_call(draft, "complete language", AssertionChoices(outcome="ok"))
+    call = saved_call(draft, "complete language", (OutcomeAssertion("ok"),))
     assert call.kind == "completion" and call.ref == params["ref"]
     assert call.argument == {"name": "language", "value": "py"}
 
@@ -121,9 +121,13 @@ def test_assertions_secrets_and_names() -> None:
         latency_ms=80,
     )
     schema = {"properties": {"pin": {"type": "string", "format": "password"}}}
-    choices = AssertionChoices(
-        outcome="ok", pointer="/content/0/text", pointer_value="done", latency_ms=500, snapshot=True
-    )
+    rows = [
+        AssertionRow("outcome", value="ok"),
+        AssertionRow("equals", "/content/0/text", '"done"'),
+        AssertionRow("latency", value="500"),
+        AssertionRow("snapshot"),
+    ]
+    choices, _catalog = build_assertions(rows, draft, None)
     call = saved_call(draft, "  deploy prod  ", choices, schema=schema)
     assert call.name == "deploy prod"
     assert call.arguments == {
@@ -137,16 +141,16 @@ def test_assertions_secrets_and_names() -> None:
         LatencyAssertion(500),
         SnapshotAssertion(result),
     )
-    error = AssertionChoices(outcome="error", error_code=-32603)
+    error, _ = build_assertions([AssertionRow("outcome", value="error", code=-32603)], draft, None)
     assert saved_call(draft, "x", error).assertions == (OutcomeAssertion("error", -32603),)
     with pytest.raises(DraftError, match="needs a name"):
         saved_call(draft, "   ", choices)
     never_ran = CallDraft("resources/read", {"uri": "demo://readme"})
-    with pytest.raises(DraftError, match="no result to snapshot"):
-        saved_call(never_ran, "readme", AssertionChoices(snapshot=True))
-    assert saved_call(never_ran, "readme", AssertionChoices()).uri == "demo://readme"
+    with pytest.raises(RowError, match="no result to keep"):
+        build_assertions([AssertionRow("snapshot")], never_ran, None)
+    assert saved_call(never_ran, "readme").uri == "demo://readme"
     with pytest.raises(DraftError, match="cannot be saved"):
-        saved_call(CallDraft("tools/list", {}), "x", AssertionChoices())
+        saved_call(CallDraft("tools/list", {}), "x")
 
 
 def test_suggested_pointers() -> None:
@@ -184,5 +188,5 @@ def test_legacy_asks_go_to_the_latest_call_still_waiting() -> None:
     assert [(x.method, x.params, x.reject) for x in for_a] == [
         ("elicitation/create", {"message": "for a"}, "User rejected")
     ]
-    call = saved_call(draft_from_entry(log, log.entries[b]), "b", AssertionChoices())
+    call = saved_call(draft_from_entry(log, log.entries[b]), "b")
     assert call.answers == for_b

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtWidgets import QLineEdit
 
 from inspector.collections.file import load_collection
 from inspector.collections.model import (
@@ -85,12 +86,15 @@ def test_save_a_tool_call_run_it_fail_it_and_update_its_snapshot(
         assert dialog.name_edit.text() == "echo"
         dialog.name_edit.setText("echo hello")
         # the pointer is prefilled from the result
-        assert dialog.pointer_edit.text() == "/content/0/text"
-        assert json.loads(dialog.value_edit.text()) == "hello"
-        dialog.pointer_box.setChecked(True)
-        dialog.latency_box.setChecked(True)
-        dialog.latency_spin.setValue(5000)
-        dialog.snapshot_box.setChecked(True)
+        editor = dialog.assertion_editor
+        assert editor.kinds == ["outcome"]
+        row = editor.add("equals")
+        pointer = editor.pointer_edit(row)
+        assert pointer is not None and pointer.text() == "/content/0/text"
+        value = editor.value_widget(row)
+        assert isinstance(value, QLineEdit) and json.loads(value.text()) == "hello"
+        editor.set_row(editor.add("latency"), value="5000")
+        editor.add("snapshot")
         assert dialog.save() is not None
 
         saved = load_collection(target).calls
@@ -171,7 +175,8 @@ def test_save_from_the_json_editor_a_prompt_a_resource_and_a_log_row(
         draft = view.request_save()
         assert draft is not None and draft.params["arguments"] == {"a": 2, "b": 40}
         dialog = dialog_of(win)
-        assert not dialog.snapshot_box.isEnabled()  # nothing ran: nothing to snapshot
+        # nothing ran: nothing to snapshot
+        assert not dialog.assertion_editor.actions_by_kind["snapshot"].isEnabled()
         save("add 2 40")
         # bad JSON in the editor: nothing is saved, the bar says why
         view.form.json_edit.setPlainText('{"a": 2,')
@@ -187,7 +192,7 @@ def test_save_from_the_json_editor_a_prompt_a_resource_and_a_log_row(
         await task
         draft = prompt.request_save()
         assert draft is not None and draft.result is not None
-        dialog_of(win).snapshot_box.setChecked(True)
+        dialog_of(win).assertion_editor.add("snapshot")
         save("greet Ada")
 
         # a resource, after a Read

@@ -51,7 +51,7 @@ def test_a_saved_call_carries_the_sampling_answer(
         assert draft.result is not None and "A protocol for tools." in str(draft.result)
         assert [a.method for a in draft.answers] == ["sampling/createMessage"]
         saving.use_file(target)
-        saving.snapshot_box.setChecked(True)
+        saving.assertion_editor.add("snapshot")
         assert saving.save() is not None, saving.error_label.text()
         saved = load_collection(target).calls[0]
         assert len(saved.answers) == 1

@@ -34,7 +34,8 @@ def test_save_and_run_a_tool_call_and_a_completion(
         assert dialog is not None
         dialog.use_file(target)
         dialog.name_edit.setText(name)
-        dialog.snapshot_box.setChecked(snapshot)
+        if snapshot:
+            dialog.assertion_editor.add("snapshot")
         assert dialog.save() is not None, dialog.error_label.text()
 
     async def scenario() -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from inspector.collections.file import load_collection
 from inspector.collections.model import SnapshotAssertion
+from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.workspace.call_draft import CallDraft
 from inspector.ui.workspace.tool_view import ToolCallView
@@ -114,9 +115,21 @@ def test_a_half_saved_file_keeps_the_selection_and_results_once_it_reads_again(
     with_demo(loop, win, body)
 
 
-def test_a_run_stays_live_shows_progress_and_can_be_stopped(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+def _outgoing(win: MainWindow, method: str) -> list[dict[str, Any]]:
+    out = []
+    for e in win.controller.traffic.entries:
+        if e.direction == "out" and e.method == method:
+            out.append(json.loads(e.text()))
+    return out
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_a_run_stays_live_shows_progress_and_stop_cancels_the_call_in_flight(
+    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path, era: str
 ) -> None:
+    """Stop cancels the request in flight as a tool card's Cancel does: the server gets a
+    notifications/cancelled for it, its row says cancelled (neither passed nor failed), the
+    calls after it are not sent, and the session stays connected for the next run."""
     win = window
     panel = win.collections.panel
     path = tmp_path / "slow.json"
@@ -124,7 +137,7 @@ def test_a_run_stays_live_shows_progress_and_can_be_stopped(
         "name": "slow",
         "kind": "tool",
         "tool": "slow_count",
-        "arguments": {"steps": 40, "delay_ms": 100},
+        "arguments": {"steps": 40, "delay_ms": 250},
         "assert": [],
     }
     write(path, [ECHO, slow, {**ECHO, "name": "after"}])
@@ -133,11 +146,24 @@ def test_a_run_stays_live_shows_progress_and_can_be_stopped(
     assert "Connect" in panel.run_all_button.toolTip()
     assert panel.run_all() is None
 
+    async def scenario() -> None:
+        demo = win.store.find("demo")
+        assert demo is not None
+        try:
+            win.connect_profile(demo.model_copy(update={"era": era}))
+            await until(lambda: win.controller.tools is not None, "the demo's tools")
+            session = win.controller.session
+            assert session is not None and session.era.value == era
+            await body()
+        finally:
+            await win.controller.shutdown()
+
     async def body() -> None:
         await until(lambda: panel.run_all_button.isEnabled(), "Run all to be enabled")
         task = panel.run_all()
         assert task is not None
         await until(lambda: panel.rows[1].running, "the slow call to start")
+        await until(lambda: _outgoing(win, "tools/call")[-1:] != [], "the slow call sent")
         # the loop keeps turning (the window stays live) while the call runs
         ticks = 0
         for _ in range(10):
@@ -147,16 +173,37 @@ def test_a_run_stays_live_shows_progress_and_can_be_stopped(
         assert not panel.progress.isHidden() and panel.progress.value() == 1
         assert panel.tree.topLevelItem(1).text(0) == "…"  # type: ignore[union-attr]
         assert not panel.run_all_button.isEnabled() and not panel.stop_button.isHidden()
-        panel.stop()
+        panel.stop_button.click()
         await until(lambda: task.done(), "the run to stop")
-        assert panel.summary.text() == "Run stopped."
-        assert panel.rows[0].result is not None and panel.rows[0].result.passed
-        assert panel.rows[1].result is None and not panel.rows[1].running
-        assert panel.rows[2].result is None
-        assert panel.tree.topLevelItem(1).text(0) == "○"  # type: ignore[union-attr]
+        assert not task.cancelled()
+        first, slow_row, after = panel.rows
+        assert first.result is not None and first.result.passed
+        assert slow_row.result is not None and slow_row.result.cancelled
+        assert not slow_row.result.passed and not slow_row.running
+        assert slow_row.result.outcome.message == "stopped by the user"
+        assert after.result is None  # never sent
+        item = panel.tree.topLevelItem(1)
+        assert item is not None and item.text(0) == "⊘"
+        assert "cancelled" in item.toolTip(1)
+        assert panel.summary.text().startswith("Run stopped. 1 passed, 0 failed, 1 cancelled")
+        panel.select("slow")
+        assert "⊘ cancelled" in panel.result_view.headline.text()
+        # the server was told: one notifications/cancelled, for the slow call's id
+        calls = _outgoing(win, "tools/call")
+        slow_ids = [c["id"] for c in calls if c["params"]["name"] == "slow_count"]
+        assert len(slow_ids) == 1 and len(calls) == 2  # "after" was not sent
+        cancels = _outgoing(win, "notifications/cancelled")
+        assert [c["params"]["requestId"] for c in cancels] == slow_ids
         assert panel.run_all_button.isEnabled() and panel.progress.isHidden()
+        # still connected: the next run works, on the same session
+        assert win.controller.state is ConnState.CONNECTED
+        task = panel.run_names(["after"])
+        assert task is not None
+        await task
+        assert after.result is not None and after.result.passed, after.result.failure_text()
+        assert len(_outgoing(win, "notifications/cancelled")) == 1
 
-    with_demo(loop, win, body)
+    run(loop, scenario(), timeout=100)
 
 
 def test_save_session_as_test_collection(

@@ -11,21 +11,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from dataclasses import replace
+from typing import Any, Final
 
 from inspector.collections.answers import answers_during
 from inspector.collections.model import (
     Assertion,
-    LatencyAssertion,
-    OutcomeAssertion,
-    PointerAssertion,
     SavedAnswer,
     SavedCall,
-    SnapshotAssertion,
 )
 from inspector.collections.saving import KIND_OF_METHOD, saved_call_for
-from inspector.collections.snapshots import snapshot_of
 from inspector.features.forms.secret_fields import DEFAULT_SECRET_NAMES, secret_reason
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.traffic.rounds import RequestRounds
@@ -33,9 +28,7 @@ from inspector.ui.workspace.call_draft import CallDraft
 
 __all__ = [
     "SAVABLE_METHODS",
-    "AssertionChoices",
     "DraftError",
-    "Outcome",
     "draft_from_entry",
     "saved_call",
     "secret_arguments",
@@ -48,9 +41,6 @@ SAVABLE_METHODS: Final = frozenset(KIND_OF_METHOD)
 _CLIENT_PARAMS: Final = ("_meta", "inputResponses", "requestState", "task")
 _ENV_NAME: Final = re.compile(r"[^A-Za-z0-9]+")
 _SCAN: Final = 20_000
-
-
-Outcome = Literal["ok", "isError", "error", "timeout"]
 
 
 class DraftError(ValueError):
@@ -170,33 +160,6 @@ def with_answer(
 
 
 # ---------------------------------------------------------------- the saved call
-@dataclass(frozen=True)
-class AssertionChoices:
-    """What the dialog's assertion section says (each part off when None/False)."""
-
-    outcome: Outcome | None = None
-    error_code: int | None = None
-    pointer: str | None = None
-    pointer_value: Any = None
-    latency_ms: float | None = None
-    snapshot: bool = False
-
-    def assertions(self, draft: CallDraft) -> tuple[Assertion, ...]:
-        out: list[Assertion] = []
-        if self.outcome is not None:
-            code = self.error_code if self.outcome == "error" else None
-            out.append(OutcomeAssertion(self.outcome, code))
-        if self.pointer is not None:
-            out.append(PointerAssertion(self.pointer, "equals", self.pointer_value))
-        if self.latency_ms is not None:
-            out.append(LatencyAssertion(self.latency_ms))
-        if self.snapshot:
-            if draft.result is None:
-                raise DraftError("there is no result to snapshot: run the call first")
-            out.append(SnapshotAssertion(snapshot_of(draft.result)))
-        return tuple(out)
-
-
 def secret_arguments(
     arguments: dict[str, Any], schema: dict[str, Any] | None, names: Iterable[str]
 ) -> dict[str, str]:
@@ -216,13 +179,14 @@ def secret_arguments(
 def saved_call(
     draft: CallDraft,
     name: str,
-    choices: AssertionChoices,
+    assertions: tuple[Assertion, ...] = (),
     *,
     schema: dict[str, Any] | None = None,
     secret_names: Iterable[str] = DEFAULT_SECRET_NAMES,
 ) -> SavedCall:
     """The saved call of `draft` under `name` (through the collection model's
-    `saved_call_for`), with the assertions picked, its secret arguments as `${env:NAME}`.
+    `saved_call_for`), with the assertions picked (`assertion_rows.build_assertions`), its
+    secret arguments as `${env:NAME}`.
     Raises DraftError when the draft cannot be saved as it is."""
     name = name.strip()
     if not name:
@@ -237,7 +201,7 @@ def saved_call(
         )
     except ValueError as exc:
         raise DraftError(str(exc)) from exc
-    return call.with_assertions(choices.assertions(draft))
+    return call.with_assertions(assertions)
 
 
 def suggested_pointer(result: dict[str, Any] | None) -> tuple[str, Any] | None:

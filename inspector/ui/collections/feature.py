@@ -120,11 +120,10 @@ class CollectionsFeature(QObject):
         profile = self.current_profile()
         return default_folder(profile) / default_file_name(profile)
 
-    def _tool_schema(self, name: object) -> dict[str, Any] | None:
+    def _tool(self, name: object) -> dict[str, Any] | None:
         for tool in self.controller.tools or []:
             if isinstance(tool, dict) and tool.get("name") == name:
-                schema = tool.get("inputSchema")
-                return schema if isinstance(schema, dict) else None
+                return tool
         return None
 
     # ---------------------------------------------------------------- save call
@@ -134,9 +133,10 @@ class CollectionsFeature(QObject):
         if self.dialog is not None:
             self.dialog.close()
         draft = with_answer(self.controller.traffic, draft, self.controller.rounds)
-        schema = None
+        tool = None
         if draft.method == "tools/call":
-            schema = self._tool_schema(draft.params.get("name"))
+            tool = self._tool(draft.params.get("name"))
+        schema = tool.get("inputSchema") if tool is not None else None
         files = self.memory.choices(self._profile_id())
         if self.panel.path is not None and self.panel.path not in files:
             files.append(self.panel.path)
@@ -145,8 +145,9 @@ class CollectionsFeature(QObject):
             files,
             self._new_file(),
             self.parent_widget,
-            schema=schema,
+            schema=schema if isinstance(schema, dict) else None,
             secret_names=self.app.arguments.secret_names,
+            tool=tool,
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.saved.connect(self._saved)

@@ -1,9 +1,11 @@
 """The Collections panel (a bottom tab): one collection file, its saved calls, and runs
 over the current connection.
 
-Open a file; its calls are listed (✓ passed, ✗ failed, … running, ○ not run yet) with
-their time. Run all, or the selected calls: the run is a task on the event loop (the
-window stays live), one call after another, the list and a progress bar following. A
+Open a file; its calls are listed (✓ passed, ✗ failed, … running, ○ not run yet, ⊘
+cancelled) with their time. Run all, or the selected calls: the run is a task on the event
+loop (the window stays live), one call after another, the list and a progress bar
+following. Stop cancels the request in flight (as a tool card's Cancel does): its row says
+cancelled, the calls after it are not sent, and the session stays connected. A
 selected call shows its assertions, the failed ones first, and a failed snapshot's diff.
 "Update snapshot" takes this run's result as the new snapshot (for the call, or for every
 failed one) and writes the file. The file is read again when it changes on disk; an
@@ -79,6 +81,8 @@ class CallRow:
             return "…"
         if self.result is None:
             return "○"
+        if self.result.cancelled:
+            return "⊘"
         return "✓" if self.result.passed else "✗"
 
 
@@ -110,6 +114,7 @@ class CollectionsPanel(QWidget):
         self._where: dict[str, int] = {}  # call name -> its row (names are unique)
         self._reads = 0  # a read on a thread shows its result only if it is the last one
         self.task: asyncio.Task[Any] | None = None
+        self.runner: CollectionRunner | None = None  # the run under way
         self._running = False
         self.watch = FileWatch(self._file_changed, self)
 
@@ -316,10 +321,12 @@ class CollectionsPanel(QWidget):
         ms = result.ms if result is not None else None
         item.setText(COL_TIME, f"{ms:.0f} ms" if ms is not None else "")
         color = c.muted
-        if result is not None and not row.running and not row.stale:
+        if result is not None and not row.running and not row.stale and not result.cancelled:
             color = c.ok if result.passed else c.error
         item.setForeground(COL_MARK, color)
         tip = row.note or ("changed in the file since this run" if row.stale else "")
+        if not tip and result is not None and result.cancelled:
+            tip = f"cancelled: {result.outcome.message or 'the run stopped'}"
         item.setData(COL_NAME, Qt.ItemDataRole.ToolTipRole, plain_tooltip(tip or call.name))
 
     def _repaint(self, row: CallRow) -> None:
@@ -367,9 +374,12 @@ class CollectionsPanel(QWidget):
             self.summary.setText(f"{len(self.rows)} call(s)" if self.path else "")
             self.summary.setStyleSheet(f"color: {colors().muted.name()}")
             return
-        failed = sum(1 for r in done if not r.passed)
+        cancelled = sum(1 for r in done if r.cancelled)
+        failed = sum(1 for r in done if not r.passed) - cancelled
         total = sum((r.ms or 0.0) for r in done)
-        text = f"{len(done) - failed} passed, {failed} failed · {total:.0f} ms"
+        text = f"{len(done) - failed - cancelled} passed, {failed} failed"
+        text += f", {cancelled} cancelled" if cancelled else ""
+        text += f" · {total:.0f} ms"
         self.summary.setText(text)
         c = colors()
         self.summary.setStyleSheet(f"color: {(c.error if failed else c.ok).name()}")
@@ -404,12 +414,15 @@ class CollectionsPanel(QWidget):
 
     async def _run(self, session: Session, calls: list[SavedCall]) -> None:
         runner = CollectionRunner(session, env=self.env(), tools=self.controller.tools)
+        self.runner = runner
         self.progress.setRange(0, len(calls))
         self.progress.setValue(0)
         self.progress.show()
         self.summary.setText("Running…")
         try:
             for done, call in enumerate(calls):
+                if runner.stopped is not None:
+                    break
                 if self.session() is not session:
                     self.summary.setText("The connection ended; the run stopped.")
                     return
@@ -426,6 +439,9 @@ class CollectionsPanel(QWidget):
                 self._take(call, result)
                 self.progress.setValue(done + 1)
             self._summarize()
+            if runner.stopped is not None:
+                self.summary.setText(f"Run stopped. {self.summary.text()}")
+                return
             passed = sum(1 for r in self.rows if r.result is not None and r.result.passed)
             self.run_finished.emit(passed, sum(1 for r in self.rows if r.result) - passed)
         except asyncio.CancelledError:
@@ -434,6 +450,7 @@ class CollectionsPanel(QWidget):
             raise
         finally:
             self._running = False
+            self.runner = None
             if shiboken6.isValid(self):
                 self.progress.hide()
                 self._update_buttons()
@@ -448,7 +465,13 @@ class CollectionsPanel(QWidget):
             self._selection_changed()
 
     def stop(self) -> None:
-        if self.task is not None and not self.task.done():
+        """Cancel the request in flight (its row says cancelled) and run no further call;
+        the session stays connected."""
+        if self.task is None or self.task.done():
+            return
+        if self.runner is not None:
+            self.runner.stop("stopped by the user")
+        else:
             self.task.cancel()
 
     # ---------------------------------------------------------------- snapshots

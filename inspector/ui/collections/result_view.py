@@ -28,6 +28,11 @@ def assertion_lines(result: CallResult) -> list[str]:
     lines: list[str] = []
     if result.outcome.kind == "not-run":
         lines.append(f"✗ not run: {result.outcome.message}")
+    if result.cancelled:
+        lines.append(
+            f"⊘ cancelled ({result.outcome.message or 'the run stopped'}): the request was "
+            "cancelled, nothing was judged"
+        )
     for failed in result.failures:
         if failed.changes:  # the changes are listed (and shown side by side) below
             count = len(failed.changes)
@@ -100,12 +105,15 @@ class CallResultView(QWidget):
         verdict = "✓ passed" if result.passed else f"✗ {failures} assertion(s) failed"
         if result.outcome.kind == "not-run":
             verdict = "✗ not run"
+        if result.cancelled:
+            verdict = "⊘ cancelled"
         text = f"{call.name}: {verdict} · outcome {result.outcome.describe()} · {ms}"
         if stale:
             text += " · the call changed in the file since this run"
         c = colors()
         self.headline.setText(text)
-        color = c.muted if stale else (c.ok if result.passed else c.error)
+        color = c.ok if result.passed else c.error
+        color = c.muted if stale or result.cancelled else color
         self.headline.setStyleSheet(f"color: {color.name()}")
         self.assertions.setPlainText("\n".join(assertion_lines(result)))
         failed = _failed_diff(result)

@@ -1,8 +1,9 @@
 """The "Save call…" dialog: which collection file (the profile's last one, recent ones, a
-new one next to the server's code, or another file), the call's name, and the assertions
-to add: the outcome, a JSON Pointer equals a value, latency under N ms, the current result
-as a snapshot. Saving reads the file (an invalid one is never overwritten), adds the call
-and writes it back through the collection model.
+new one next to the server's code, or another file), the call's name, and its assertions:
+a compact table of every kind the file knows (`assertion_editor`), each checked as typed.
+Saving reads the file (an invalid one is never overwritten), adds the call (and the
+tool's catalog entry, for "tool is listed" and "inputSchema unchanged") and writes it
+back through the collection model.
 """
 
 from __future__ import annotations
@@ -23,24 +24,21 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from inspector.collections.file import CollectionError, load_collection, save_collection
-from inspector.collections.model import Collection, SavedCall
-from inspector.collections.pointer import parse_pointer
+from inspector.collections.model import Assertion, Collection, SavedCall
 from inspector.collections.saving import default_name
 from inspector.features.forms.secret_fields import DEFAULT_SECRET_NAMES
-from inspector.ui.collections.drafts import (
-    AssertionChoices,
-    DraftError,
-    Outcome,
-    saved_call,
-    secret_arguments,
-    suggested_pointer,
+from inspector.ui.collections.assertion_editor import AssertionEditor
+from inspector.ui.collections.assertion_rows import (
+    add_catalog_entry,
+    build_assertions,
+    catalog_entry,
 )
+from inspector.ui.collections.drafts import DraftError, saved_call, secret_arguments
 from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.screen_fit import fit_to_screen
@@ -50,23 +48,23 @@ from inspector.ui.workspace.call_draft import CallDraft
 __all__ = ["SaveCallDialog", "add_to_file"]
 
 _FILTER: Final = "Collections (*.json);;All files (*)"
-_OUTCOMES: Final[tuple[tuple[str, Outcome], ...]] = (
-    ("ok (a result, not isError)", "ok"),
-    ("isError: true (the tool failed)", "isError"),
-    ("a JSON-RPC error", "error"),
-    ("a timeout", "timeout"),
-)
 _PREVIEW_LIMIT: Final = 20_000
 
 
-def add_to_file(path: Path, call: SavedCall, *, replace: bool) -> SavedCall:
+def add_to_file(
+    path: Path, call: SavedCall, *, replace: bool, catalog: SavedCall | None = None
+) -> SavedCall:
     """Add `call` to the collection in `path` (a new file when there is none) and write
     it. With `replace`, a call of the same name is replaced; without, a taken name gets a
-    " (2)". Raises CollectionError (the file is invalid: it is left as it is) or OSError."""
+    " (2)". `catalog`: the tool's catalog entry, merged into the one of the file (or added
+    before the call). Raises CollectionError (the file is invalid: it is left as it is) or
+    OSError."""
     if path.exists():
         collection = load_collection(path)
     else:
         collection = Collection(name=path.name.split(".")[0])
+    if catalog is not None:
+        add_catalog_entry(collection, catalog)
     if replace:
         collection.put(call)
     else:
@@ -92,13 +90,19 @@ class SaveCallDialog(QDialog):
         *,
         schema: dict[str, Any] | None = None,
         secret_names: list[str] | None = None,
+        tool: dict[str, Any] | None = None,
     ) -> None:
         """`files`: the collections to offer, the last used first. `new_file`: where a new
-        collection goes by default. `schema`: the tool's inputSchema (secret fields)."""
+        collection goes by default. `schema`: the tool's inputSchema (secret fields);
+        `tool`: its whole definition from tools/list (outputSchema and inputSchema
+        assertions), when known."""
         super().__init__(parent)
         self.setObjectName("saveCallDialog")
         self.setWindowTitle("Save call")
         self.draft = draft
+        self.tool = tool
+        if schema is None and tool is not None and isinstance(tool.get("inputSchema"), dict):
+            schema = tool["inputSchema"]
         self.schema = schema
         self.secret_names = (
             list(secret_names) if secret_names is not None else list(DEFAULT_SECRET_NAMES)
@@ -178,115 +182,25 @@ class SaveCallDialog(QDialog):
 
     # ---------------------------------------------------------------- assertions
     def _build_assertions(self) -> QGroupBox:
-        draft = self.draft
         box = QGroupBox("Assertions (checked when the collection runs)")
-        grid = QFormLayout(box)
-        outcome = draft.outcome
-        self.outcome_box = QCheckBox("Outcome is")
-        self.outcome_box.setObjectName("assertOutcome")
-        self.outcome_box.setChecked(True)
-        self.outcome_combo = QComboBox()
-        self.outcome_combo.setObjectName("outcomeKind")
-        for text, value in _OUTCOMES:
-            self.outcome_combo.addItem(text, value)
-        self.outcome_combo.setCurrentIndex(
-            next((i for i, (_t, v) in enumerate(_OUTCOMES) if v == (outcome or "ok")), 0)
-        )
-        self.code_spin = QSpinBox()
-        self.code_spin.setObjectName("outcomeCode")
-        self.code_spin.setRange(-(2**31), 2**31 - 1)
-        self.code_spin.setValue(draft.error_code if draft.error_code is not None else -32603)
-        self.code_spin.setPrefix("code ")
-        self.code_spin.setToolTip("The JSON-RPC error code expected")
-        self.outcome_combo.currentIndexChanged.connect(self._outcome_changed)
-        row = QHBoxLayout()
-        row.addWidget(self.outcome_combo, 1)
-        row.addWidget(self.code_spin)
-        grid.addRow(self.outcome_box, row)
-        self._outcome_changed()
-
-        self.pointer_box = QCheckBox("Value at")
-        self.pointer_box.setObjectName("assertPointer")
-        self.pointer_edit = QLineEdit()
-        self.pointer_edit.setObjectName("pointer")
-        self.pointer_edit.setPlaceholderText("/content/0/text")
-        self.pointer_edit.setToolTip(plain_tooltip("A JSON Pointer into the result (RFC 6901)"))
-        self.value_edit = QLineEdit()
-        self.value_edit.setObjectName("pointerValue")
-        self.value_edit.setPlaceholderText('equals this JSON, e.g. "Echo: hi" or 42')
-        suggestion = suggested_pointer(draft.result)
-        if suggestion is not None:
-            pointer, value = suggestion
-            self.pointer_edit.setText(pointer)
-            self.value_edit.setText(json.dumps(value, ensure_ascii=False))
-            self.value_edit.setCursorPosition(0)
-        self.pointer_edit.textEdited.connect(lambda _t: self.pointer_box.setChecked(True))
-        self.value_edit.textEdited.connect(lambda _t: self.pointer_box.setChecked(True))
-        row = QHBoxLayout()
-        row.addWidget(self.pointer_edit, 2)
-        row.addWidget(PlainLabel("equals"))
-        row.addWidget(self.value_edit, 3)
-        grid.addRow(self.pointer_box, row)
-
-        self.latency_box = QCheckBox("Latency under")
-        self.latency_box.setObjectName("assertLatency")
-        self.latency_spin = QSpinBox()
-        self.latency_spin.setObjectName("latencyMs")
-        self.latency_spin.setRange(1, 3_600_000)
-        self.latency_spin.setSuffix(" ms")
-        seen = draft.latency_ms
-        self.latency_spin.setValue(max(1000, int((seen or 0) * 5 // 100 * 100)))
-        if seen is not None:
-            self.latency_spin.setToolTip(plain_tooltip(f"This call took {seen:.0f} ms"))
-        self.latency_spin.valueChanged.connect(lambda _v: self.latency_box.setChecked(True))
-        grid.addRow(self.latency_box, self.latency_spin)
-
-        self.snapshot_box = QCheckBox("Snapshot the current result")
-        self.snapshot_box.setObjectName("assertSnapshot")
-        if draft.result is None:
-            self.snapshot_box.setEnabled(False)
-            self.snapshot_box.setToolTip("Run the call first: there is no result to keep")
-        else:
-            self.snapshot_box.setToolTip(
-                "The result must stay the same (volatile fields such as timestamps and ids "
-                "are ignored); “Update snapshot” in the Collections panel takes a new one"
-            )
-        grid.addRow(self.snapshot_box)
-        if draft.outcome is None:
+        layout = QVBoxLayout(box)
+        self.assertion_editor = AssertionEditor(self.draft, self.tool)
+        self.assertion_editor.changed.connect(self._assertions_changed)
+        layout.addWidget(self.assertion_editor)
+        if self.draft.outcome is None:
             note = _muted(PlainLabel("The call has not run here: only its request is known."))
-            grid.addRow(note)
+            layout.addWidget(note)
         return box
 
-    def _outcome_changed(self, _index: int = 0) -> None:
-        self.code_spin.setVisible(self.outcome_combo.currentData() == "error")
+    def _assertions_changed(self) -> None:
+        """A refused save's message goes once the assertion it named is fixed."""
+        fixed = self.assertion_editor.problem.isHidden()
+        if fixed and self.error_label.text().startswith("Cannot save: assertion"):
+            self.error_label.setVisible(False)
 
-    def choices(self) -> AssertionChoices:
-        """The assertions as the dialog shows them. Raises DraftError (bad pointer or JSON)."""
-        outcome: Outcome | None = None
-        if self.outcome_box.isChecked():
-            outcome = self.outcome_combo.currentData()
-        pointer: str | None = None
-        value: Any = None
-        if self.pointer_box.isChecked():
-            pointer = self.pointer_edit.text().strip()
-            try:
-                parse_pointer(pointer)
-            except ValueError as exc:
-                raise DraftError(str(exc)) from exc
-            try:
-                value = json.loads(self.value_edit.text())
-            except ValueError as exc:
-                raise DraftError(
-                    f'the value is not JSON ({exc}); write a string in quotes: "text"'
-                ) from exc
-        return AssertionChoices(
-            outcome=outcome,
-            error_code=self.code_spin.value(),
-            pointer=pointer,
-            pointer_value=value,
-            latency_ms=float(self.latency_spin.value()) if self.latency_box.isChecked() else None,
-            snapshot=self.snapshot_box.isChecked(),
-        )
+    def picked_assertions(self) -> tuple[tuple[Assertion, ...], tuple[Assertion, ...]]:
+        """(the call's assertions, its tool's catalog assertions). Raises RowError."""
+        return build_assertions(self.assertion_editor.rows(), self.draft, self.tool)
 
     # ---------------------------------------------------------------- files
     def _add_file(self, path: Path) -> int:
@@ -361,19 +275,26 @@ class SaveCallDialog(QDialog):
         if path is None:
             self.fail("Choose a collection file.")
             return None
+        problem = self.assertion_editor.check()
+        if problem is not None:
+            self.fail(f"Cannot save: assertion {problem.row + 1} is not valid (see above).")
+            self.assertion_editor.table.selectRow(problem.row)
+            return None
+        own, catalog = self.picked_assertions()
         try:
             call = saved_call(
                 self.draft,
                 self.name_edit.text(),
-                self.choices(),
+                own,
                 schema=self.schema,
                 secret_names=self.secret_names,
             )
         except DraftError as exc:
             self.fail(f"Cannot save: {exc}.")
             return None
+        entry = catalog_entry(str(call.tool), catalog) if catalog else None
         try:
-            call = add_to_file(path, call, replace=self.replace_box.isChecked())
+            call = add_to_file(path, call, replace=self.replace_box.isChecked(), catalog=entry)
         except CollectionError as exc:
             self.fail(f"The collection file is not valid, so it was left as it is:\n{exc}")
             return None

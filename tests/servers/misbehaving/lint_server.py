@@ -13,6 +13,9 @@ Lint rules:
   bad-result     tools/call "echo": a result without "content" (schema required)
   list-changed   notifications/tools/list_changed without tools.listChanged
   output-schema  tool "weather" declares an outputSchema that is not valid JSON Schema
+Drift (a server that changed since a collection was saved from it):
+  schema-drift   tool "weather" takes a "city" now (its inputSchema changed)
+  no-weather     tool "weather" is no longer listed
 Check rules:
   unknown-method answer an unknown method with a result instead of -32601
   unknown-tool   answer tools/call of an unknown tool with a success result
@@ -70,6 +73,10 @@ def tools(broken: set[str]) -> list[dict[str, Any]]:
     ]
     if "output-schema" in broken:
         out[1]["outputSchema"] = {"type": "object", "required": "temp"}
+    if "schema-drift" in broken:
+        out[1]["inputSchema"] = {"type": "object", "properties": {"city": {"type": "string"}}}
+    if "no-weather" in broken:
+        del out[1]
     if "tool-name" in broken:
         out.append({"name": "bad name!", "inputSchema": {"type": "object"}})
     if "dup-names" in broken:
