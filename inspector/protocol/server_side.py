@@ -75,6 +75,10 @@ class ServerSide:
     """Reads the server's requests and notifications; answers legacy asks."""
 
     _parts: ConnectionParts
+    # The server notifications the negotiated version knows, looked up once per version
+    # (`on_notification`'s common case runs for every line of a flood).
+    _plain_version: str | None = None
+    _plain: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------- requests
     def on_request(self, req: Request) -> list[Event]:
@@ -184,11 +188,10 @@ class ServerSide:
             received = NotificationReceived(note, None, type_notification)
             parts = self._parts
             version = parts.negotiated.protocol_version
-            if (
-                version is not None
-                and method in features(version).server_notifications
-                and parts.lifecycle.state is not ConnectionState.INITIALIZING
-            ):
+            if version is not self._plain_version:  # once per version, not per frame
+                self._plain_version = version
+                self._plain = features(version).server_notifications if version else frozenset()
+            if method in self._plain and parts.lifecycle.state is not ConnectionState.INITIALIZING:
                 return [received]  # no rule broken (what _lifecycle_violations tests first)
             violations = self._lifecycle_violations(note)
             if violations:

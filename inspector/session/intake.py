@@ -65,14 +65,15 @@ class FrameIntake:
             if not index & 127 and time.perf_counter() > budget:
                 end = index
             frame = parse_frame(raw)
-            if type(frame) is Invalid and isinstance(frame.value, list):  # a JSON-RPC batch
+            invalid = type(frame) is Invalid
+            if invalid and isinstance(frame.value, list):  # type: ignore[union-attr]  # a batch
                 if quiet:
                     self._flush(records, quiet)
                     records, quiet = [], []
-                if self._take_json_batch(conn, FrameReceived(raw, size), frame):
+                if self._take_json_batch(conn, FrameReceived(raw, size), frame):  # type: ignore[arg-type]
                     continue
             events = receive(frame, now)
-            if len(events) == 1 and type(events[0]) in _QUIET and type(frame) is not Invalid:
+            if not invalid and len(events) == 1 and type(events[0]) in _QUIET:
                 if observed:
                     records.append(record_in(raw, size, frame, now, wall))
                 quiet.append(events[0])
