@@ -16,6 +16,8 @@ from inspector.collections.located_json import line_of, loads_located
 from inspector.collections.model import (
     CALL_KINDS,
     FORMAT_VERSION,
+    JSON_TYPES,
+    OUTCOMES,
     Assertion,
     Collection,
     InputSchemaAssertion,
@@ -43,7 +45,6 @@ __all__ = [
 MAX_FILE_BYTES: Final = 32 * 1024 * 1024
 MAX_CALLS: Final = 10_000
 ERAS: Final = ("legacy", "modern", "auto")
-JSON_TYPES: Final = ("string", "number", "integer", "boolean", "object", "array", "null")
 ASSERTION_KEYS: Final = (
     "outcome",
     "pointer",
@@ -54,7 +55,6 @@ ASSERTION_KEYS: Final = (
     "inputSchema",
 )
 _POINTER_OPS: Final = ("equals", "contains", "matches", "type")
-_OUTCOMES: Final = ("ok", "isError", "error", "timeout")
 _CALL_KEYS: Final = frozenset(
     {
         "name",
@@ -302,8 +302,8 @@ class _Reader:
 def _outcome(r: _Reader, node: dict[str, Any], where: str, kind: str) -> Assertion:
     r.extra(node, where, {"outcome", "code"})
     expect = node["outcome"]
-    if expect not in _OUTCOMES:
-        r.fail(node, where, f"must be one of {', '.join(_OUTCOMES)} (got {expect!r})")
+    if expect not in OUTCOMES:
+        r.fail(node, where, f"must be one of {', '.join(OUTCOMES)} (got {expect!r})")
     code = node.get("code")
     if code is not None and (
         expect != "error" or not isinstance(code, int) or isinstance(code, bool)

@@ -6,14 +6,16 @@ Plain dataclasses; `to_json()` gives the file's objects in a stable key order (t
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from inspector.collections.pointer import parse_pointer
 
 __all__ = [
     "CALL_KINDS",
     "FORMAT_VERSION",
+    "JSON_TYPES",
     "METHOD_OF_KIND",
+    "OUTCOMES",
     "Assertion",
     "CallKind",
     "Collection",
@@ -40,6 +42,9 @@ METHOD_OF_KIND: Final[dict[CallKind, str]] = {
 }
 Expected = Literal["ok", "isError", "error", "timeout"]
 PointerOp = Literal["equals", "contains", "matches", "type"]
+# The words a file may use: what an outcome assertion expects, the JSON types of "type".
+OUTCOMES: Final[tuple[Expected, ...]] = get_args(Expected)
+JSON_TYPES: Final = ("string", "number", "integer", "boolean", "object", "array", "null")
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from inspector.collections.model import (
+    JSON_TYPES,
+    OUTCOMES,
     Assertion,
     Collection,
     InputSchemaAssertion,
@@ -58,8 +60,8 @@ RowKind = Literal[
     "toolExists",
     "inputSchema",
 ]
-JSON_TYPE_NAMES: Final = ("string", "number", "integer", "boolean", "object", "array", "null")
-OUTCOMES: Final = ("ok", "isError", "error", "timeout")
+# The file format's words (inspector.collections.model), under the names the editor uses.
+JSON_TYPE_NAMES: Final = JSON_TYPES
 
 
 @dataclass(frozen=True)
@@ -158,7 +160,7 @@ def _assertion(
     if kind == "outcome":
         if value not in OUTCOMES:
             raise RowError(index, "value", f"the outcome must be one of {', '.join(OUTCOMES)}")
-        return OutcomeAssertion(value, row.code if value == "error" else None)  # type: ignore[arg-type]
+        return OutcomeAssertion(value, row.code if value == "error" else None)
     if kind in ("equals", "contains"):
         pointer = _pointer(index, row)
         return PointerAssertion(pointer, kind, _json(index, row.value))
