@@ -391,8 +391,7 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "HTTP headers for a URL side (or a profile:NAME side over HTTP, added to its own):\n"
         "  --header 'Name: value' for both sides, --left-header/--right-header for one\n"
         "  (repeatable; a side's own header wins over --header of the same name). A stdio\n"
-        "  side takes no headers (exit 2).\n\n"
-        "exit codes:\n" + "\n".join(f"  {k}  {v}" for k, v in DIFF_EXIT_CODES.items())
+        "  side takes no headers (exit 2).\n\n" + exit_codes_text(DIFF_EXIT_CODES)
     )
     diff = sub.add_parser(
         "diff",
@@ -414,7 +413,7 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="leave this path out (repeatable; * one segment, ** any): /serverInfo/version, "
         "/tools/*/description, /**/_meta",
     )
-    eras = [e.value for e in EraSetting]
+    eras = ERA_CHOICES
     diff.add_argument("--era", choices=eras, default=None, help="the era of both sides")
     diff.add_argument("--left-era", choices=eras, default=None, help="the left side's era")
     diff.add_argument("--right-era", choices=eras, default=None, help="the right side's era")
