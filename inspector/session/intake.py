@@ -66,11 +66,12 @@ class FrameIntake:
                 end = index
             frame = parse_frame(raw)
             invalid = type(frame) is Invalid
-            if invalid and isinstance(frame.value, list):  # type: ignore[union-attr]  # a batch
+            # (isinstance after the cheap test, for the type checker: only invalid frames pay it)
+            if invalid and isinstance(frame, Invalid) and isinstance(frame.value, list):  # a batch
                 if quiet:
                     self._flush(records, quiet)
                     records, quiet = [], []
-                if self._take_json_batch(conn, FrameReceived(raw, size), frame):  # type: ignore[arg-type]
+                if self._take_json_batch(conn, FrameReceived(raw, size), frame):
                     continue
             events = receive(frame, now)
             if not invalid and len(events) == 1 and type(events[0]) in _QUIET:
