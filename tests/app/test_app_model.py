@@ -199,7 +199,13 @@ async def test_two_connections_are_connected_side_by_side(app: AppModel) -> None
     assert first.connected and second.connected
     assert first.session is not second.session
     assert first.profile is not None and first.profile.name == "first"
-    await until(lambda: first.tools is not None and second.tools is not None, "both listings")
+
+    def settled(connection: ConnectionModel) -> bool:
+        lists = connection.catalog.lists.values()
+        return all(not c.loading and (c.loaded or c.error or c.absent) for c in lists)
+
+    # Every listing of both ended: the second's traffic is quiet from here on.
+    await until(lambda: settled(first) and settled(second), "both listings")
     before = len(second.traffic)
     session = first.session
     assert session is not None

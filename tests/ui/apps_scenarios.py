@@ -333,11 +333,14 @@ async def size(controller: ConnectionController) -> None:
         await until(lambda: web.height() == expected, f"height {expected} (is {web.height()})")
         assert web.width() == area.width()  # the width stays the area's
 
+    bar = view.app_area.verticalScrollBar()
     await ask(5000, 400, 400)
-    assert view.shown_height == 400 and view.app_area.verticalScrollBar().maximum() == 0
+    assert view.shown_height == 400
+    # The scroll area lays out after the view's resize, in a later event: wait for its range.
+    await until(lambda: bar.maximum() == 0, f"no scrolling at 400 px (range {bar.maximum()})")
     await ask(None, 50, 120)  # at least 120 px
     await ask(300, 1_000_000, 4 * area.height())  # at most 4 visible areas, scrolling
-    assert view.app_area.verticalScrollBar().maximum() > 0
+    await until(lambda: bar.maximum() > 0, "the tab to scroll at 4 visible areas")
     events = tab.event_box.toPlainText()
     assert "shown at 120 px" in events and "cut: at most 4" in events, events
     # Nonsense is flagged and changes nothing.
