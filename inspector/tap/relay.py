@@ -27,10 +27,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Final
 
+from inspector.tap.duplex import SPIN, Duplex, Way
 from inspector.tap.link import DATA_STREAMS, RecorderLink
 from inspector.tap.pumps import Pump, close_fd
 from inspector.tap.registry import TapEntry, register
-from inspector.tap.splicing import grow_pipe
+from inspector.tap.splicing import grow_pipe, is_pipe
 
 __all__ = [
     "FORWARDED_SIGNALS",
@@ -50,6 +51,7 @@ EXIT_NOT_FOUND: Final = 127
 _PR_SET_PDEATHSIG: Final = 1
 EXIT_CANNOT_RUN: Final = 126
 COPY_ENV: Final = "MCP_INSPECTOR_TAP_COPY"
+SPIN_ENV: Final = "MCP_INSPECTOR_TAP_SPIN_US"
 SERVER_PIPE_SIZE: Final = 1 << 20
 
 
@@ -68,6 +70,13 @@ class TapOptions:
     stderr: int = 2
     # tee/splice between pipes (Linux); MCP_INSPECTOR_TAP_COPY=1 forces the copying path
     zero_copy: bool = field(default_factory=lambda: os.environ.get(COPY_ENV, "") != "1")
+    # how long the relay stays awake after a message (`duplex`); MCP_INSPECTOR_TAP_SPIN_US
+    spin: float = field(default_factory=lambda: _spin_from_env(os.environ.get(SPIN_ENV, "")))
+
+
+def _spin_from_env(value: str) -> float:
+    """Microseconds from the environment (0: sleep at once); the default if unset or bad."""
+    return int(value) / 1e6 if value.strip().isdigit() else SPIN
 
 
 def _say_on(fd: int) -> Callable[[str], None]:
@@ -87,7 +96,8 @@ class StdioTap:
         self.link: RecorderLink | None = None
         self.proc: subprocess.Popen[bytes] | None = None
         self.entry_file: Path | None = None
-        self.pumps: list[Pump] = []
+        self.pumps: list[Pump] = []  # the server's stderr last (and the others without a duplex)
+        self.duplex: Duplex | None = None
         self._stdin_closed = threading.Event()
 
     def _start_recorder(self) -> None:
@@ -172,45 +182,71 @@ class StdioTap:
         # pieces (the host's own pipes are left as the host made them).
         for fd in (server_in, server_out, server_err):
             grow_pipe(fd, SERVER_PIPE_SIZE)
-        link, zero_copy = self.link, o.zero_copy
-        pumps = [
-            Pump(
-                "stdin",
-                o.stdin,
-                server_in,
-                "out",
-                link,
-                on_eof=self._host_closed_stdin,
-                on_dst_closed=self._server_closed_stdin,
-                zero_copy=zero_copy,
-            ),
-            Pump(
-                "stdout",
-                server_out,
-                o.stdout,
-                "in",
-                link,
-                on_eof=self._server_stdout_ended,
-                on_dst_closed=lambda: close_fd(server_out),
-                zero_copy=zero_copy,
-            ),
-            Pump("stderr", server_err, o.stderr, "stderr", link, zero_copy=zero_copy),
-        ]
-        self.pumps = pumps
-        for pump in pumps:
-            pump.start()
+        out_done = self._start_streams(server_in, server_out, server_err)
         try:
             code = proc.wait()
             # The server is gone; what it wrote is still coming through (unless a child
             # of it holds the pipes open: then give up after a moment).
-            pumps[1].join(2.0)
-            pumps[2].join(1.0)
+            out_done(2.0)
+            self.pumps[-1].join(1.0)  # stderr
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
             self._unregister()
         self._end_recording(_exit_note(code))
         return code
+
+    def _start_streams(
+        self, server_in: int, server_out: int, server_err: int
+    ) -> Callable[[float], bool]:
+        """Start relaying; returns how to wait for the server's stdout to be through.
+
+        Between pipes (how hosts launch servers) the host's two streams share one thread
+        that stays awake a moment after each message (`duplex`); anything else (a
+        terminal, a file, a socket) gets a blocking thread per stream (`pumps`). The
+        server's stderr always has a thread of its own: nobody waits on it."""
+        o, link = self.o, self.link
+        to_server = (o.stdin, server_in, "out", self._host_closed_stdin, self._server_closed_stdin)
+        to_host = (
+            server_out,
+            o.stdout,
+            "in",
+            self._server_stdout_ended,
+            lambda: close_fd(server_out),
+        )
+        stderr = Pump("stderr", server_err, o.stderr, "stderr", link, zero_copy=o.zero_copy)
+        if all(is_pipe(fd) for fd in (o.stdin, server_in, server_out, o.stdout)):
+            ways = [
+                Way(name, src, dst, stream, on_eof=eof, on_dst_closed=closed)
+                for name, (src, dst, stream, eof, closed) in zip(
+                    ("stdin", "stdout"), (to_server, to_host), strict=True
+                )
+            ]
+            self.duplex = Duplex(ways, link, zero_copy=o.zero_copy, spin=o.spin)
+            self.duplex.start()
+            done = ways[1].join
+        else:
+            self.pumps = [
+                Pump(
+                    name,
+                    src,
+                    dst,
+                    stream,
+                    link,
+                    on_eof=eof,
+                    on_dst_closed=closed,
+                    zero_copy=o.zero_copy,
+                )
+                for name, (src, dst, stream, eof, closed) in zip(
+                    ("stdin", "stdout"), (to_server, to_host), strict=True
+                )
+            ]
+            for pump in self.pumps:
+                pump.start()
+            done = self.pumps[1].join
+        self.pumps.append(stderr)
+        stderr.start()
+        return done
 
     def _register(self, server_pid: int) -> None:
         o = self.o
