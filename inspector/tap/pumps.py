@@ -30,7 +30,7 @@ from typing import Final, Literal
 from inspector.tap.link import INLINE_MAX, NO_ROOM, NOT_RECORDING, RecorderLink
 from inspector.tap.splicing import MOVE_LEN, SPLICE_F_MOVE, can_splice
 
-__all__ = ["CHUNK", "Pump", "close_fd", "write_all"]
+__all__ = ["CALM_TEE", "CHUNK", "FLOOD_READ", "Pump", "close_fd", "write_all"]
 
 CHUNK: Final = 64 * 1024
 # A read too big to ride inline: switch to zero-copy; a tee small enough: back to copying.
@@ -89,7 +89,7 @@ class Pump:
         zero_copy = self.zero_copy and can_splice(self.src, self.dst)
         open_dst = True
         while self._run_copy(open_dst, flood_to_splice=zero_copy and open_dst) == "flood":
-            step = self._run_spliced()
+            step = self.run_spliced()
             if step == "eof":
                 break
             if step == "dst-closed":
@@ -99,7 +99,11 @@ class Pump:
         self.on_eof()
 
     # -- the zero-copy path ------------------------------------------------------------
-    def _run_spliced(self) -> _Next:
+    def run_spliced(self) -> _Next:
+        """Move a flood by tee/splice until `src` ends ("eof"), `dst` is closed by its
+        reader ("dst-closed", after `on_dst_closed`), the traffic is calm again ("calm":
+        a small tee) or these descriptors take no tee or splice ("copy"). Blocking: the
+        pump's own thread, or a thread the duplex lends a flood (`duplex`)."""
         src, stream, link = self.src, self.stream, self.link
         mono, wall = time.monotonic, time.time
         waiting = select.poll()
