@@ -16,7 +16,9 @@ and noisy, so the same run measures its own floor):
   inspector.demo`), after initialize. Target: tapped time <= 1.1x the direct time. The
   demo answers a call in about 0.3 ms, the fastest server we have: what the tap adds per
   call is a larger share of it than of any real server's. For scale, the same calls to
-  server-everything (Node) when it is installed (scripts/install-peers.sh), no target.
+  server-everything (Node) when it is installed (scripts/install-peers.sh), no target;
+  and to the demo again with the tap's wait after each message turned off (spin 0: it
+  sleeps at once, as a thread per stream did), to show what staying awake buys.
 
     python bench/tap_overhead.py [--messages 2000] [--mb 200] [--calls 1000] [--rounds 5]
 
@@ -39,6 +41,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable
+SPIN_ENV = "MCP_INSPECTOR_TAP_SPIN_US"
 
 ECHO_SERVER = r"""
 import sys
@@ -298,10 +301,17 @@ def main() -> int:
             if target:
                 ok &= ratios[0] >= 0.9
 
-        servers = [("the demo server", DEMO_SERVER, True)]
+        servers = [("the demo server", DEMO_SERVER, True, "")]
         if EVERYTHING.exists():  # a real server, for scale (the demo is the fastest we have)
-            servers.append(("server-everything", ["node", str(EVERYTHING), "stdio"], False))
-        for name, server, target in servers:
+            everything = ["node", str(EVERYTHING), "stdio"]
+            servers.append(("server-everything", everything, False, ""))
+        # The tap stays awake 500 µs after each message of a conversation (tap/duplex.py):
+        # the same calls with it asleep at once, to show what that buys and costs.
+        servers.append(("the demo server, tap never awake (spin 0)", DEMO_SERVER, False, "0"))
+        for name, server, target, spin in servers:
+            runner.env.pop(SPIN_ENV, None)
+            if spin:
+                runner.env[SPIN_ENV] = spin
             load = MachineLoad()
             d, t = alternate(ns.rounds, lambda tap, s=server: calls(runner, tap, ns.calls, s))
             ratio, rounds = paired(d, t)  # type: ignore[arg-type]
@@ -316,7 +326,7 @@ def main() -> int:
             runner.relay_cpu.clear()
             print(
                 f"  the tap's own CPU (relay threads) per message: {cpu:.0f} µs (median of the "
-                "rounds; steadier than the wall-clock ratio on a shared machine)"
+                "rounds; with the time it stays awake after a message, unless spin 0)"
             )
             print(f"  {load.describe()}")
             if target:
