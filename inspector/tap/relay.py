@@ -52,6 +52,7 @@ _PR_SET_PDEATHSIG: Final = 1
 EXIT_CANNOT_RUN: Final = 126
 COPY_ENV: Final = "MCP_INSPECTOR_TAP_COPY"
 SPIN_ENV: Final = "MCP_INSPECTOR_TAP_SPIN_US"
+RECORDER_WAIT_ENV: Final = "MCP_INSPECTOR_TAP_RECORDER_WAIT"
 SERVER_PIPE_SIZE: Final = 1 << 20
 
 
@@ -70,8 +71,21 @@ class TapOptions:
     stderr: int = 2
     # tee/splice between pipes (Linux); MCP_INSPECTOR_TAP_COPY=1 forces the copying path
     zero_copy: bool = field(default_factory=lambda: os.environ.get(COPY_ENV, "") != "1")
+    # how long the tap waits for the recorder to finish the file before exiting without it
+    recorder_wait: float = field(
+        default_factory=lambda: _seconds_from_env(os.environ.get(RECORDER_WAIT_ENV, ""), 15.0)
+    )
     # how long the relay stays awake after a message (`duplex`); MCP_INSPECTOR_TAP_SPIN_US
     spin: float = field(default_factory=lambda: _spin_from_env(os.environ.get(SPIN_ENV, "")))
+
+
+def _seconds_from_env(value: str, default: float) -> float:
+    """Seconds from the environment; the default if unset or not a number >= 0."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        return default
+    return seconds if seconds >= 0 and seconds != float("inf") else default
 
 
 def _spin_from_env(value: str) -> float:
@@ -141,10 +155,15 @@ class StdioTap:
             self.link.close(last_note, time.monotonic(), time.time())
         if self.recorder is not None:
             try:
-                self.recorder.wait(15)
+                self.recorder.wait(self.o.recorder_wait)
             except subprocess.TimeoutExpired:
-                self.say("the recorder did not finish in time; the session file may be short")
-                self.recorder.kill()
+                # It runs at the lowest priority: on a machine kept busy by others it may
+                # be far behind. Killing it would lose what it holds; it ignores the
+                # host's signals and ends by itself once it has written everything.
+                self.say(
+                    "the recorder is still writing the session file (the machine is busy); "
+                    "it finishes on its own after the tap has exited"
+                )
 
     def run(self) -> int:
         o = self.o

@@ -317,3 +317,62 @@ def _alive(pid: int) -> bool:
         return False
     with open(f"/proc/{pid}/stat") as f:  # a zombie is as good as gone
         return f.read().split(") ")[1][0] != "Z"
+
+
+def _recorder_of(tap_pid: int, timeout: float = 15.0) -> int:
+    """The pid of a running tap's recorder process (its child running recorder_process)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid == tap_pid and b"inspector.tap.recorder_process" in cmdline:
+                return int(entry.name)
+        time.sleep(0.05)
+    raise AssertionError("the tap's recorder process was not found")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_recorder_far_behind_is_not_killed_it_finishes_after_the_tap(tmp_path: Path) -> None:
+    """The recorder runs at the lowest priority: on a machine kept busy it may not have
+    finished when the server ends (here it is stopped outright). The tap exits after its
+    wait, says so, and leaves the recorder to finish: no byte of the file is lost."""
+    server = (
+        "import sys\nsys.stdin.buffer.readline()\n"
+        'for i in range(500): sys.stdout.buffer.write(b\'{"jsonrpc":"2.0","method":"n",'
+        '"params":{"i":%d}}\\n\' % i)\n'
+    )
+    session = tmp_path / "s.jsonl"
+    tap = subprocess.Popen(
+        tap_argv(session, [PY, "-c", server]),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=tap_env(tmp_path / "rt", MCP_INSPECTOR_TAP_RECORDER_WAIT="1"),
+    )
+    recorder = _recorder_of(tap.pid)
+    deadline = time.monotonic() + 15
+    while not session.exists():  # it has started (and ignores the host's signals)
+        assert time.monotonic() < deadline, "the recorder did not start"
+        time.sleep(0.02)
+    os.kill(recorder, signal.SIGSTOP)
+    try:
+        out, err = tap.communicate(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n', timeout=30)
+    finally:
+        os.kill(recorder, signal.SIGCONT)
+    assert tap.returncode == 0
+    assert out.count(b"\n") == 500  # the host got everything at once
+    assert b"the recorder is still writing the session file" in err
+    deadline = time.monotonic() + 20
+    while b"server exited" not in session.read_bytes():  # its last note: the file is done
+        assert time.monotonic() < deadline, "the recorder did not finish the file"
+        time.sleep(0.05)
+    assert session.exists(), err
+    assert recorded_bytes(session, "in") == out
+    notes = [str(e.raw) for e in read_session(session).events if e.type == "note"]
+    assert any("server exited" in n for n in notes), notes
