@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from inspector.tap.link import RecorderLink
-from inspector.tap.pumps import CHUNK, FLOOD_READ, Pump, close_fd
+from inspector.tap.pumps import CHUNK, FLOOD_READ, Pump, close_fd, join_thread
 from inspector.tap.splicing import can_splice
 
 __all__ = ["SPIN", "Duplex", "Way"]
@@ -114,10 +114,7 @@ class Duplex:
         self.thread.start()
 
     def join(self, timeout: float | None = None) -> bool:
-        if self.thread is not None:
-            self.thread.join(timeout)
-            return not self.thread.is_alive()
-        return True
+        return join_thread(self.thread, timeout)
 
     # -- the loop -----------------------------------------------------------------------
     def _run(self) -> None:

@@ -30,7 +30,7 @@ from typing import Final, Literal
 from inspector.tap.link import INLINE_MAX, NO_ROOM, NOT_RECORDING, RecorderLink
 from inspector.tap.splicing import MOVE_LEN, SPLICE_F_MOVE, can_splice
 
-__all__ = ["CALM_TEE", "CHUNK", "FLOOD_READ", "Pump", "close_fd", "write_all"]
+__all__ = ["CALM_TEE", "CHUNK", "FLOOD_READ", "Pump", "close_fd", "join_thread", "write_all"]
 
 CHUNK: Final = 64 * 1024
 # A read too big to ride inline: switch to zero-copy; a tee small enough: back to copying.
@@ -80,10 +80,7 @@ class Pump:
         self.thread.start()
 
     def join(self, timeout: float | None = None) -> bool:
-        if self.thread is not None:
-            self.thread.join(timeout)
-            return not self.thread.is_alive()
-        return True
+        return join_thread(self.thread, timeout)
 
     def _run(self) -> None:
         zero_copy = self.zero_copy and can_splice(self.src, self.dst)
@@ -215,6 +212,14 @@ class Pump:
             self.bytes_moved += len(data)
             if flood_to_splice and open_dst and len(data) >= FLOOD_READ:
                 return "flood"
+
+
+def join_thread(thread: threading.Thread | None, timeout: float | None) -> bool:
+    """Wait for `thread` (if it was started); True once it has ended."""
+    if thread is not None:
+        thread.join(timeout)
+        return not thread.is_alive()
+    return True
 
 
 def close_fd(fd: int) -> None:
