@@ -20,15 +20,16 @@ Nothing here waits on one way while the other has something to move: the descrip
 non-blocking, and a full destination (a host or server not reading) holds back only its
 own way, which watches the destination for room (`poll` POLLOUT) instead of its source.
 Each chunk is read, handed to the recorder (a small one inline with its header,
-`link.RecorderLink.record`) and written on. A read that comes back big (a flood, between
-pipes on Linux) lends the way to a thread of its own, which moves it by tee/splice with
-`Pump.run_spliced` (blocking calls, the fastest way through) until the traffic is calm
-again, then gives it back.
+`link.RecorderLink.record`) and written on. A read that comes back big (a flood, from a
+pipe into a pipe or a socket, on Linux) lends the way to a thread of its own, which moves
+it by tee/splice with `Pump.run_spliced` (blocking calls, the fastest way through) until
+the traffic is calm again, then gives it back.
 
 A way whose destination is closed by its reader calls `on_dst_closed` and goes on reading
 (and recording) its source, discarding, so that the writer behind it is not stuck. A way
 whose source ends calls `on_eof`. The descriptors are left non-blocking: they are pipes
-this process alone reads or writes (the relay uses `Duplex` only when all four are).
+or sockets whose ends this process alone reads or writes (the relay uses `Duplex` only
+when all four are; a terminal or a file keeps a thread per stream).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from inspector.tap.duplex import SPIN, Duplex, Way
 from inspector.tap.link import DATA_STREAMS, RecorderLink
 from inspector.tap.pumps import Pump, close_fd
 from inspector.tap.registry import TapEntry, register
-from inspector.tap.splicing import grow_pipe, is_pipe
+from inspector.tap.splicing import grow_pipe, is_stream
 
 __all__ = [
     "FORWARDED_SIGNALS",
@@ -220,7 +220,8 @@ class StdioTap:
     ) -> Callable[[float], bool]:
         """Start relaying; returns how to wait for the server's stdout to be through.
 
-        Between pipes (how hosts launch servers) the host's two streams share one thread
+        Between pipes and sockets (how hosts launch servers: Python hosts give pipes, Node
+        hosts socket pairs) the host's two streams share one thread
         that stays awake a moment after each message (`duplex`); anything else (a
         terminal, a file, a socket) gets a blocking thread per stream (`pumps`). The
         server's stderr always has a thread of its own: nobody waits on it."""
@@ -234,7 +235,7 @@ class StdioTap:
             lambda: close_fd(server_out),
         )
         stderr = Pump("stderr", server_err, o.stderr, "stderr", link, zero_copy=o.zero_copy)
-        if all(is_pipe(fd) for fd in (o.stdin, server_in, server_out, o.stdout)):
+        if all(is_stream(fd) for fd in (o.stdin, server_in, server_out, o.stdout)):
             ways = [
                 Way(name, src, dst, stream, on_eof=eof, on_dst_closed=closed)
                 for name, (src, dst, stream, eof, closed) in zip(

@@ -2,9 +2,11 @@
 `splice(2)`).
 
 `tee` duplicates what waits in one pipe into another without consuming it (the pages are
-shared, not copied); `splice` then moves it on. Both need pipes: `can_splice` says whether
-a pair of descriptors allows it here. Everything else (a file, a tty, a socket, another
-system) takes the ordinary read/write copy.
+shared, not copied); `splice` then moves it on. `tee` needs pipes on both ends (the source
+and the recorder's pipe); `splice` needs a pipe on one end, so it also moves a pipe's bytes
+into a socket (Node hosts, such as Claude Desktop, VS Code and Cursor, give their servers
+socket pairs as stdin and stdout). `can_splice` says whether a pair of descriptors allows
+it here. Everything else (a file, a tty, another system) takes the ordinary read/write copy.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ __all__ = [
     "can_splice",
     "grow_pipe",
     "is_pipe",
+    "is_socket",
+    "is_stream",
     "tee",
 ]
 
@@ -68,9 +72,22 @@ def is_pipe(fd: int) -> bool:
         return False
 
 
+def is_socket(fd: int) -> bool:
+    try:
+        return stat.S_ISSOCK(os.fstat(fd).st_mode)
+    except OSError:
+        return False
+
+
+def is_stream(fd: int) -> bool:
+    """A pipe or a socket: what a host hands its server as stdin and stdout."""
+    return is_pipe(fd) or is_socket(fd)
+
+
 def can_splice(src: int, dst: int) -> bool:
-    """Both ends are pipes and the system has tee and splice."""
-    return _TEE is not None and is_pipe(src) and is_pipe(dst)
+    """`src` is a pipe (to tee from), `dst` a pipe or a socket (to splice into), and the
+    system has tee and splice."""
+    return _TEE is not None and is_pipe(src) and is_stream(dst)
 
 
 def grow_pipe(fd: int, size: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import sys
 import threading
 import time
@@ -28,19 +29,22 @@ pytestmark = [
 
 @dataclass
 class Line:
-    """Two ways between a "host" and a "server", each a pair of pipes, through a duplex."""
+    """Two ways between a "host" and a "server" through a duplex. The server's side is
+    pipes (the tap makes them); the host's side pipes (Python hosts) or socket pairs (Node
+    hosts: Claude Desktop, VS Code, Cursor)."""
 
     spin: float = SPIN
+    host: str = "pipes"
     recorder: FakeRecorder = field(default_factory=FakeRecorder)
     events: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # host writes -> [host_w | in_r] -> duplex -> [srv_in_w | srv_in_r] -> server reads
-        self.in_r, self.host_w = os.pipe()
+        self.in_r, self.host_w = host_pair(self.host)
         self.srv_in_r, self.srv_in_w = os.pipe()
         # server writes -> [out_w | srv_out_r] -> duplex -> [host_out_w | host_r] -> host
         self.srv_out_r, self.out_w = os.pipe()
-        self.host_r, self.host_out_w = os.pipe()
+        self.host_r, self.host_out_w = host_pair(self.host)
         self.ways = [
             Way("stdin", self.in_r, self.srv_in_w, "out",
                 on_eof=lambda: self.events.append("stdin eof"),
@@ -64,16 +68,30 @@ class Line:
         self.recorder.close()
 
 
-@pytest.fixture
-def line() -> Iterator[Line]:
-    made = Line()
+def host_pair(kind: str) -> tuple[int, int]:
+    """(read end, write end): a pipe, or the two ends of a socket pair."""
+    if kind == "pipes":
+        return os.pipe()
+    a, b = socket.socketpair()
+    return a.detach(), b.detach()
+
+
+HOSTS = pytest.mark.parametrize("host", ["pipes", "sockets"])
+
+
+@pytest.fixture(params=["pipes", "sockets"])
+def line(request: pytest.FixtureRequest) -> Iterator[Line]:
+    made = Line(host=request.param)
     yield made
     made.close_all()
 
 
+@HOSTS
 @pytest.mark.parametrize("spin", [SPIN, 0.0], ids=["awake", "asleep"])
-def test_round_trips_both_ways_are_byte_exact_inline_and_recorded_in_order(spin: float) -> None:
-    line = Line(spin=spin)
+def test_round_trips_both_ways_are_byte_exact_inline_and_recorded_in_order(
+    spin: float, host: str
+) -> None:
+    line = Line(spin=spin, host=host)
     requests = [WEIRD[: 30 + i] + b"\n" for i in range(100)]
     answers = [b"answer %d \xff\xfe not json\n" % i for i in range(100)]
     for request, answer in zip(requests, answers, strict=True):
@@ -165,10 +183,11 @@ def test_a_closed_destination_is_reported_and_its_source_still_drained(line: Lin
     assert len(recorded) + gaps == len(data)
 
 
-def test_a_source_closed_under_the_duplex_ends_its_way() -> None:
+@HOSTS
+def test_a_source_closed_under_the_duplex_ends_its_way(host: str) -> None:
     """What the relay does when the server closes its stdin: that way's callback closes
     the tap's stdin, the source of the same way; the way ends, the other one goes on."""
-    line = Line()
+    line = Line(host=host)
 
     def closed() -> None:
         line.events.append("closed")
@@ -212,6 +231,15 @@ def test_the_tap_uses_the_duplex_between_pipes_and_threads_otherwise(tmp_path: P
     assert tap.duplex is not None and [p.name for p in tap.pumps] == ["stderr"]
     os.close(host_in_w)
     assert tap.duplex.join(10) and tap.pumps[0].join(10)
+    host_in, host_in_w = host_pair("sockets")  # a Node host: socket pairs
+    host_out_r, host_out_s = host_pair("sockets")
+    tap = _streams_of(tmp_path, host_in, host_out_s)
+    assert tap.duplex is not None
+    assert tap.duplex.ways[1].can_tee  # server pipe -> host socket: tee and splice
+    assert not tap.duplex.ways[0].can_tee  # host socket -> server pipe: no tee from a socket
+    os.close(host_in_w)
+    assert tap.duplex.join(10)
+    os.close(host_out_r)
     with (tmp_path / "out.txt").open("wb") as f:  # a file as the tap's stdout: threads
         host_in, host_in_w = os.pipe()
         tap = _streams_of(tmp_path, host_in, f.fileno())

@@ -56,6 +56,44 @@ def test_bytes_go_through_unchanged_both_ways_and_are_all_recorded(tmp_path: Pat
     assert kinds == ["request", "invalid", "invalid", "notification", "invalid", "response"]
 
 
+def test_a_node_host_s_socket_pairs_go_through_unchanged(tmp_path: Path) -> None:
+    """Node hosts (Claude Desktop, VS Code, Cursor) give their server socket pairs as stdin
+    and stdout, not pipes: the same bytes both ways, all recorded."""
+    import socket
+    import threading
+
+    big = b'{"jsonrpc":"2.0","id":2,"result":{"blob":"' + b"z" * 300_000 + b'"}}\n'
+    data = WEIRD * 50 + big + WEIRD
+    host_in, tap_in = socket.socketpair()
+    host_out, tap_out = socket.socketpair()
+    tap = subprocess.Popen(
+        tap_argv(tmp_path / "s.jsonl", ["cat"]),
+        stdin=tap_in.fileno(),
+        stdout=tap_out.fileno(),
+        env=tap_env(tmp_path / "rt"),
+    )
+    tap_in.close()
+    tap_out.close()
+    got = bytearray()
+    reader = threading.Thread(target=lambda: got.extend(_read_socket(host_out)))
+    reader.start()
+    host_in.sendall(data)
+    host_in.close()  # EOF for the tap: the server's stdin is closed, cat ends
+    assert tap.wait(30) == 0
+    reader.join(15)
+    assert bytes(got) == data
+    assert recorded_bytes(tmp_path / "s.jsonl", "out") == data
+    assert recorded_bytes(tmp_path / "s.jsonl", "in") == data
+
+
+def _read_socket(sock: object) -> bytes:
+    out = bytearray()
+    while chunk := sock.recv(1 << 16):  # type: ignore[attr-defined]
+        out += chunk
+    sock.close()  # type: ignore[attr-defined]
+    return bytes(out)
+
+
 def test_stderr_is_passed_through_and_recorded(tmp_path: Path) -> None:
     script = "import sys; sys.stderr.write('warming up\\n'); sys.stderr.buffer.write(b'\\xff!\\n')"
     done = run_tap(tmp_path, [PY, "-c", script])
