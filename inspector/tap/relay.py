@@ -88,9 +88,13 @@ def _seconds_from_env(value: str, default: float) -> float:
     return seconds if seconds >= 0 and seconds != float("inf") else default
 
 
+SPIN_MAX: Final = 0.01  # a bigger value would only burn a CPU: the answer is long in coming
+
+
 def _spin_from_env(value: str) -> float:
-    """Microseconds from the environment (0: sleep at once); the default if unset or bad."""
-    return int(value) / 1e6 if value.strip().isdigit() else SPIN
+    """Microseconds from the environment (0: sleep at once), at most 10 ms; the default if
+    unset or bad."""
+    return min(_seconds_from_env(value, SPIN * 1e6) / 1e6, SPIN_MAX)
 
 
 def _say_on(fd: int) -> Callable[[str], None]:
@@ -221,10 +225,10 @@ class StdioTap:
         """Start relaying; returns how to wait for the server's stdout to be through.
 
         Between pipes and sockets (how hosts launch servers: Python hosts give pipes, Node
-        hosts socket pairs) the host's two streams share one thread
-        that stays awake a moment after each message (`duplex`); anything else (a
-        terminal, a file, a socket) gets a blocking thread per stream (`pumps`). The
-        server's stderr always has a thread of its own: nobody waits on it."""
+        hosts socket pairs) the host's two streams share one thread that stays awake a
+        moment after each message (`duplex`); anything else (a terminal, a file) gets a
+        blocking thread per stream (`pumps`). The server's stderr always has a thread of
+        its own: nobody waits on it."""
         o, link = self.o, self.link
         to_server = (o.stdin, server_in, "out", self._host_closed_stdin, self._server_closed_stdin)
         to_host = (

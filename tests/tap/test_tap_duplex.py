@@ -255,3 +255,5 @@ def test_the_spin_comes_from_the_environment() -> None:
     assert _spin_from_env("0") == 0.0
     assert _spin_from_env("250") == pytest.approx(0.00025)
     assert _spin_from_env("nonsense") == SPIN
+    assert _spin_from_env("-5") == SPIN
+    assert _spin_from_env("999999999") == 0.01  # at most 10 ms: more only burns a CPU
