@@ -19,12 +19,12 @@ import json
 import time
 from typing import Any
 
-from inspector.features.apps.consent import ConsentQuestion, Decision
-from inspector.features.apps.events import AppEvent
-from inspector.features.apps.handshake import HostContext
-from inspector.features.apps.host import AppHost
-from inspector.features.apps.limits import MessageBudget
-from inspector.features.apps.meta import AppResource
+from inspector.features.mcp_apps.consent import ConsentQuestion, Decision
+from inspector.features.mcp_apps.events import AppEvent
+from inspector.features.mcp_apps.handshake import HostContext
+from inspector.features.mcp_apps.host import AppHost
+from inspector.features.mcp_apps.limits import MessageBudget
+from inspector.features.mcp_apps.meta import AppResource
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord
 

@@ -46,7 +46,7 @@ def mark(cls):
 WINDOW = (
     _MARK
     + r"""
-from inspector.ui.window.main_window import MainWindow
+from inspector.ui.shell.main_window import MainWindow
 mark(MainWindow)
 from inspector.__main__ import main
 sys.exit(main(["gui", "--profile", "demo", "--screenshot", sys.argv[1]]))

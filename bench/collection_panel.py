@@ -23,15 +23,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtWidgets import QApplication, QTreeWidget, QTreeWidgetItem
 
-from inspector.app.model import AppModel
-from inspector.collections.model import Collection, OutcomeAssertion, SavedCall
+from inspector.collections.collection import Collection, OutcomeAssertion, SavedCall
+from inspector.core.inspector_model import AppModel
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.settings.profiles import ProfileStore
 from inspector.storage.secrets import SecretStore
+from inspector.ui.asks.gui_responder import GuiResponders
 from inspector.ui.collections.panel import CollectionsPanel
 from inspector.ui.controller.connection_controller import ConnectionController
-from inspector.ui.controller.gui_responder import GuiResponders
 
 
 def _best(runs: int, work: Callable[[], None]) -> float:

@@ -16,7 +16,7 @@ connect and list their catalogs, as a user's clicks would. Printed:
 
 A stall is the lateness of a 10 ms repeating QTimer on the GUI thread, less the time the
 thread waited for a CPU other processes held (/proc/thread-self/schedstat: these machines
-are shared), as tests/ui/test_ui_resources.py measures it; the wall-clock figure is
+are shared), as tests/ui/workspace/test_ui_resources.py measures it; the wall-clock figure is
 printed too.
 
     QT_QPA_PLATFORM=offscreen python bench/eight_tabs.py [--messages 100000]
@@ -44,10 +44,10 @@ from PySide6.QtWidgets import QApplication
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnState
-from inspector.ui.window.connection_tab import ConnectionTab
-from inspector.ui.window.event_loop import run_qt_async
-from inspector.ui.window.gui_command import build_gui_app, settle_heap
-from inspector.ui.window.main_window import MainWindow
+from inspector.ui.shell.event_loop import run_qt_async
+from inspector.ui.shell.gui_command import build_gui_app, settle_heap
+from inspector.ui.shell.main_window import MainWindow
+from inspector.ui.tabs.connection_tab import ConnectionTab
 
 REPO = Path(__file__).resolve().parents[1]
 FLOOD = REPO / "tests" / "servers" / "misbehaving" / "server.py"

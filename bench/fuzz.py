@@ -50,11 +50,11 @@ if str(ROOT) not in sys.path:
 import atheris  # noqa: E402
 
 with atheris.instrument_imports():
-    from inspector.protocol.connection import ClientConfig, ClientConnection
-    from inspector.protocol.errors import LocalProtocolError
-    from inspector.protocol.events import ServerAskReceived
-    from inspector.protocol.json_text import has_lone_surrogate
-    from inspector.protocol.jsonrpc import (
+    from inspector.protocol.machine.connection import ClientConfig, ClientConnection
+    from inspector.protocol.machine.events import ServerAskReceived
+    from inspector.protocol.wire.errors import LocalProtocolError
+    from inspector.protocol.wire.json_text import has_lone_surrogate
+    from inspector.protocol.wire.jsonrpc import (
         ErrorResponse,
         Invalid,
         Message,
@@ -64,7 +64,7 @@ with atheris.instrument_imports():
         encode,
         parse_frame,
     )
-    from inspector.protocol.versions import EraSetting
+    from inspector.protocol.wire.versions import EraSetting
     from inspector.transports.base import FrameReceived, FramesReceived
     from inspector.transports.lines import LineSplitter
     from inspector.transports.sse import SseDecoder

@@ -20,8 +20,8 @@ import time
 
 from inspector.lint import LintStore, LiveLinter
 from inspector.lint.live import loop_scheduler
-from inspector.protocol.connection import ClientConfig, ClientConnection
-from inspector.protocol.jsonrpc import parse_frame
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection
+from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of
 

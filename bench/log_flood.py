@@ -43,9 +43,9 @@ from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSett
 from inspector.storage.secrets import SecretStore
 from inspector.traffic.filter import TrafficFilter
 from inspector.ui.controller.connection_controller import ConnState
-from inspector.ui.window.event_loop import run_qt_async
-from inspector.ui.window.gui_command import build_gui_app, settle_heap
-from inspector.ui.window.main_window import MainWindow
+from inspector.ui.shell.event_loop import run_qt_async
+from inspector.ui.shell.gui_command import build_gui_app, settle_heap
+from inspector.ui.shell.main_window import MainWindow
 
 FLOOD_SERVER = r"""
 import json, sys

@@ -29,9 +29,9 @@ from PySide6.QtCore import QSettings
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnState
-from inspector.ui.window.event_loop import run_qt_async
-from inspector.ui.window.gui_command import build_gui_app, settle_heap
-from inspector.ui.window.main_window import MainWindow
+from inspector.ui.shell.event_loop import run_qt_async
+from inspector.ui.shell.gui_command import build_gui_app, settle_heap
+from inspector.ui.shell.main_window import MainWindow
 
 SERVER = r"""
 import json, sys

@@ -15,8 +15,8 @@ import sys
 import time
 import tracemalloc
 
-from inspector.protocol.connection import ClientConfig, ClientConnection
-from inspector.protocol.jsonrpc import parse_frame
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection
+from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of
 

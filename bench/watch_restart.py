@@ -36,8 +36,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from inspector.app.connection import ConnectionModel  # noqa: E402
-from inspector.app.connection_state import ConnState  # noqa: E402
+from inspector.core.connection import ConnectionModel  # noqa: E402
+from inspector.core.connection_state import ConnState  # noqa: E402
 from inspector.settings.profiles import EnvVar, Profile, StdioSettings  # noqa: E402
 from inspector.watch.catalog_wait import settled_snapshot  # noqa: E402
 from inspector.watch.changes import ChangeFeed  # noqa: E402

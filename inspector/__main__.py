@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_demo(ns.http, verbose=ns.verbose)
     if ns.command in (None, "gui"):
-        from inspector.ui.window.gui_command import GuiOptions, run_gui
+        from inspector.ui.shell.gui_command import GuiOptions, run_gui
 
         return run_gui(
             GuiOptions(

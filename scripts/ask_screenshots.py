@@ -24,11 +24,11 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
-from inspector.ui.dialogs.ask_dialog import AskDialog
+from inspector.ui.asks.ask_dialog import AskDialog
 from inspector.ui.widgets.theme import apply_theme
-from inspector.ui.window.event_loop import run_qt_async
-from inspector.ui.window.gui_command import build_gui_app
-from inspector.ui.window.main_window import MainWindow
+from inspector.ui.shell.event_loop import run_qt_async
+from inspector.ui.shell.gui_command import build_gui_app
+from inspector.ui.shell.main_window import MainWindow
 
 REPO = Path(__file__).resolve().parents[1]
 EVERYTHING = REPO / ".peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"

@@ -32,9 +32,9 @@ from inspector.settings.profiles import HttpSettings, Profile, ProfileStore
 from inspector.storage.secrets import SecretStore
 from inspector.ui.profiles.profiles_dialog import ProfilesDialog
 from inspector.ui.widgets.theme import apply_theme
-from inspector.ui.window.event_loop import run_qt_async
-from inspector.ui.window.gui_command import build_gui_app
-from inspector.ui.window.main_window import MainWindow
+from inspector.ui.shell.event_loop import run_qt_async
+from inspector.ui.shell.gui_command import build_gui_app
+from inspector.ui.shell.main_window import MainWindow
 
 REPO = Path(__file__).resolve().parents[1]
 

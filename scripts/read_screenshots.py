@@ -25,14 +25,14 @@ os.environ["MCP_INSPECTOR_CONFIG_DIR"] = str(_TMP / "config")
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
-from inspector.features.catalog.model import CatalogKind  # noqa: E402
+from inspector.features.catalog.lists import CatalogKind  # noqa: E402
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings  # noqa: E402
 from inspector.storage.secrets import SecretStore  # noqa: E402
 from inspector.ui.controller.connection_controller import ConnState  # noqa: E402
 from inspector.ui.widgets.theme import apply_theme  # noqa: E402
-from inspector.ui.window.event_loop import run_qt_async  # noqa: E402
-from inspector.ui.window.gui_command import build_gui_app  # noqa: E402
-from inspector.ui.window.main_window import MainWindow  # noqa: E402
+from inspector.ui.shell.event_loop import run_qt_async  # noqa: E402
+from inspector.ui.shell.gui_command import build_gui_app  # noqa: E402
+from inspector.ui.shell.main_window import MainWindow  # noqa: E402
 from inspector.ui.workspace.prompt_view import PromptGetView  # noqa: E402
 from inspector.ui.workspace.resource_view import ResourceReadView  # noqa: E402
 from inspector.ui.workspace.template_view import TemplateReadView  # noqa: E402

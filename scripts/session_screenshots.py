@@ -27,9 +27,9 @@ from inspector.recording.reader import read_session
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnState
-from inspector.ui.window.event_loop import run_qt_async
-from inspector.ui.window.gui_command import build_gui_app
-from inspector.ui.window.main_window import MainWindow
+from inspector.ui.shell.event_loop import run_qt_async
+from inspector.ui.shell.gui_command import build_gui_app
+from inspector.ui.shell.main_window import MainWindow
 
 REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable

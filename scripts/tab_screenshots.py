@@ -21,14 +21,14 @@ if not os.environ.get("DISPLAY"):
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from inspector.app.connection_state import ConnState
+from inspector.core.connection_state import ConnState
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
 from inspector.ui.widgets.theme import apply_theme
-from inspector.ui.window.connection_tab import ConnectionTab
-from inspector.ui.window.event_loop import run_qt_async
-from inspector.ui.window.gui_command import build_gui_app
-from inspector.ui.window.main_window import MainWindow
+from inspector.ui.tabs.connection_tab import ConnectionTab
+from inspector.ui.shell.event_loop import run_qt_async
+from inspector.ui.shell.gui_command import build_gui_app
+from inspector.ui.shell.main_window import MainWindow
 
 REPO = Path(__file__).resolve().parents[1]
 MISBEHAVING = REPO / "tests" / "servers" / "misbehaving" / "server.py"

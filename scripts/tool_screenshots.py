@@ -27,9 +27,9 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from inspector.settings.profiles import ProfileStore  # noqa: E402
 from inspector.storage.secrets import SecretStore  # noqa: E402
 from inspector.ui.widgets.theme import apply_theme  # noqa: E402
-from inspector.ui.window.event_loop import run_qt_async  # noqa: E402
-from inspector.ui.window.gui_command import build_gui_app  # noqa: E402
-from inspector.ui.window.main_window import MainWindow  # noqa: E402
+from inspector.ui.shell.event_loop import run_qt_async  # noqa: E402
+from inspector.ui.shell.gui_command import build_gui_app  # noqa: E402
+from inspector.ui.shell.main_window import MainWindow  # noqa: E402
 from inspector.ui.workspace.tool_view import ToolCallView  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

@@ -67,7 +67,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     """Once a GUI test moved cyclic collection to the Qt thread (tests/helpers/gui.py
     new_loop), tests that run no Qt loop still collect: here, on the main thread."""
     if not gc.isenabled():
-        from inspector.ui.window.qt_thread_gc import collect_if_due
+        from inspector.ui.shell.qt_thread_gc import collect_if_due
 
         threshold = gc.get_threshold()
         collect_if_due((threshold[0], threshold[1], threshold[2]))

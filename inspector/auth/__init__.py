@@ -2,7 +2,6 @@
 tokens, and where tokens are kept (the keyring, never a file). Qt-free."""
 
 from inspector.auth.bearer import BearerAuth, find_bearer_token, store_bearer_token
-from inspector.auth.browser import AuthorizationPrompt, Opener, cli_opener, headless_opener
 from inspector.auth.failures import (
     AuthCancelled,
     AuthError,
@@ -11,15 +10,16 @@ from inspector.auth.failures import (
     RegistrationError,
     TokenError,
 )
-from inspector.auth.flow_data import (
+from inspector.auth.flow.browser import AuthorizationPrompt, Opener, cli_opener, headless_opener
+from inspector.auth.flow.data import (
     AssertionContext,
     AssertionProvider,
     OAuthSettings,
     TokenSet,
 )
-from inspector.auth.flow_events import AuthEvent, AuthListener, AuthStep, StepHook
+from inspector.auth.flow.events import AuthEvent, AuthListener, AuthStep, StepHook
+from inspector.auth.flow.stepper import AuthTimeline, StepGate
 from inspector.auth.oauth import OAuth
-from inspector.auth.stepper import AuthTimeline, StepGate
 from inspector.auth.store import AuthStore
 
 __all__ = [

@@ -37,26 +37,26 @@ from typing import Any, Final
 
 import httpx
 
-from inspector.auth.browser import Opener, cli_opener
-from inspector.auth.challenge import ChallengeInfo, challenge_info
-from inspector.auth.discovery import Discovery
 from inspector.auth.failures import AuthError
-from inspector.auth.flow_context import FlowContext
-from inspector.auth.flow_data import (
+from inspector.auth.flow.browser import Opener, cli_opener
+from inspector.auth.flow.challenge import ChallengeInfo, challenge_info
+from inspector.auth.flow.context import FlowContext
+from inspector.auth.flow.data import (
     ClientInfo,
     OAuthSettings,
     ProtectedResource,
     ServerMetadata,
     TokenSet,
 )
-from inspector.auth.flow_events import AuthListener, AuthRedactor, StepHook
-from inspector.auth.grants import Grants
-from inspector.auth.pkce import pkce_pair
-from inspector.auth.registration import Registration
-from inspector.auth.scopes import select_scope, union_scopes
+from inspector.auth.flow.discovery import Discovery
+from inspector.auth.flow.events import AuthListener, AuthRedactor, StepHook
+from inspector.auth.flow.grants import Grants
+from inspector.auth.flow.pkce import pkce_pair
+from inspector.auth.flow.registration import Registration
+from inspector.auth.flow.scopes import select_scope, union_scopes
+from inspector.auth.flow.stored_tokens import StoredTokens
+from inspector.auth.flow.token_endpoint import TokenEndpoint
 from inspector.auth.store import AuthStore
-from inspector.auth.stored_tokens import StoredTokens
-from inspector.auth.token_endpoint import TokenEndpoint
 from inspector.common.listeners import Unsubscribe
 
 # pkce_pair, select_scope and union_scopes are re-exported: callers and tests have always

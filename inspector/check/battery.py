@@ -14,7 +14,7 @@ from inspector.check.protocol_checks import LINT_CHECK, PROTOCOL_CHECKS
 from inspector.check.report import CheckReport, CheckResult, Status
 from inspector.check.spec import Check
 from inspector.check.transport_checks import TRANSPORT_CHECKS
-from inspector.protocol.versions import Era
+from inspector.protocol.wire.versions import Era
 from inspector.session import ConnectError, RequestError
 from inspector.settings.connect import SetupError
 from inspector.settings.profiles import Profile

@@ -13,9 +13,9 @@ from typing import Any
 
 from inspector.lint import LintStore, LiveLinter
 from inspector.lint.live import loop_scheduler
-from inspector.protocol.config import META_CLIENT_CAPS, META_CLIENT_INFO, META_VERSION
-from inspector.protocol.http_headers import request_headers
-from inspector.protocol.versions import Era
+from inspector.protocol.machine.config import META_CLIENT_CAPS, META_CLIENT_INFO, META_VERSION
+from inspector.protocol.wire.http_headers import request_headers
+from inspector.protocol.wire.versions import Era
 from inspector.session import ConnectError, PolicyResponder, Session
 from inspector.settings.connect import client_config_for, roots_for, transport_for
 from inspector.settings.profiles import Profile

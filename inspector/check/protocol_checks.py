@@ -10,8 +10,8 @@ from typing import Any, Final
 from inspector.check.probe import CheckContext
 from inspector.check.spec import Check, Outcome, fail, ok, skip
 from inspector.features.uri_template import UriTemplate
-from inspector.protocol.errors import PaginationError
-from inspector.protocol.versions import ALL_VERSIONS, Era
+from inspector.protocol.wire.errors import PaginationError
+from inspector.protocol.wire.versions import ALL_VERSIONS, Era
 from inspector.session import RequestError, ServerError
 
 __all__ = ["LINT_CHECK", "PROTOCOL_CHECKS"]

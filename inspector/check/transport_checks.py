@@ -17,7 +17,7 @@ import httpx
 
 from inspector.check.probe import CheckContext
 from inspector.check.spec import Check, Outcome, fail, ok, skip
-from inspector.protocol.versions import LATEST_LEGACY, LATEST_MODERN
+from inspector.protocol.wire.versions import LATEST_LEGACY, LATEST_MODERN
 from inspector.settings.connect import resolved_env, resolved_headers
 from inspector.transports.stdio import StdioParams, minimal_environment
 

@@ -11,8 +11,8 @@ import argparse
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from inspector.features.models.names import DEFAULT_BASE_URL, INSTALL_HINT, KEY_ENV
-from inspector.protocol.versions import EraSetting
+from inspector.features.providers.names import DEFAULT_BASE_URL, INSTALL_HINT, KEY_ENV
+from inspector.protocol.wire.versions import EraSetting
 from inspector.recording.diff import DEFAULT_IGNORES
 
 __all__ = [

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from inspector.cli.usage import diag
-from inspector.protocol.events import (
+from inspector.protocol.machine.events import (
     InvalidFrame,
     LateResponse,
     NotificationReceived,

@@ -32,7 +32,7 @@ from inspector.compare import (
     profile_for_target,
 )
 from inspector.compare.snapshot import IDENTITY
-from inspector.features.catalog.model import KINDS
+from inspector.features.catalog.lists import KINDS
 from inspector.recording.diff import IgnoreRules
 from inspector.settings.profiles import HeaderEntry, Profile, ProfileStore
 from inspector.storage.secrets import SecretStore

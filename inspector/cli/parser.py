@@ -26,10 +26,10 @@ from inspector.cli.command_args import (
     exit_codes_text,
 )
 from inspector.cli.usage import UsageError
+from inspector.common.log_levels import LOG_LEVELS
 from inspector.demo.cli import add_demo_arguments
-from inspector.protocol.log_levels import LOG_LEVELS
-from inspector.protocol.methods import CLI_METHODS
-from inspector.protocol.versions import LEGACY_VERSIONS
+from inspector.protocol.wire.versions import LEGACY_VERSIONS
+from inspector.traffic.cli_methods import CLI_METHODS
 
 __all__ = [
     "EXIT_CODES",

@@ -108,7 +108,7 @@ def target_profile(
     """`check` and `test`: the server named by `--profile NAME` (a saved profile, with its
     secrets from the keyring), else by `--url` or the command after `--`. `--era` wins
     over the profile's era and over `default_era`."""
-    from inspector.protocol.versions import EraSetting
+    from inspector.protocol.wire.versions import EraSetting
 
     if ns.profile:
         if ns.url or ns.server_command:

@@ -29,9 +29,9 @@ from inspector.cli.parser import (
 )
 from inspector.cli.profile_args import cli_timeouts, profile_from_args
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
-from inspector.protocol.errors import PaginationError
-from inspector.protocol.jsonrpc import error_name
-from inspector.protocol.versions import Era
+from inspector.protocol.wire.errors import PaginationError
+from inspector.protocol.wire.jsonrpc import error_name
+from inspector.protocol.wire.versions import Era
 from inspector.recording.writer import RecordingResponder, SessionRecorder
 from inspector.session import (
     ConnectError,

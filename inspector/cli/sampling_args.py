@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 from inspector.cli.usage import UsageError
 
 if TYPE_CHECKING:  # the model machinery loads only when the flags are given (start-up)
-    from inspector.features.models.providers import ProviderConfig
-    from inspector.features.models.responder import ModelResponder
-    from inspector.features.models.types import ModelExchange
+    from inspector.features.providers.providers import ProviderConfig
+    from inspector.features.providers.responder import ModelResponder
+    from inspector.features.providers.types import ModelExchange
     from inspector.session import Session
     from inspector.session.responder import Responder
 
@@ -37,7 +37,7 @@ class ModelExchanges:
         self.count = 0
 
     def __call__(self, exchange: ModelExchange) -> None:
-        from inspector.features.models.rows import exchange_records
+        from inspector.features.providers.rows import exchange_records
 
         self.count += 1
         if self.session is not None:
@@ -59,8 +59,8 @@ def _provider(ns: argparse.Namespace) -> ProviderConfig | None:
         if base_url or model:
             raise UsageError("--sampling-base-url and --sampling-model need --sampling-provider")
         return None
-    from inspector.features.models.client import INSTALL_HINT, sdk_available
-    from inspector.features.models.providers import ModelEntry, ProviderConfig
+    from inspector.features.providers.client import INSTALL_HINT, sdk_available
+    from inspector.features.providers.providers import ModelEntry, ProviderConfig
 
     if not model:
         raise UsageError("--sampling-provider needs --sampling-model NAME")
@@ -80,7 +80,7 @@ def _provider(ns: argparse.Namespace) -> ProviderConfig | None:
 
 
 def _key(provider: ProviderConfig) -> str | None:
-    from inspector.features.models.providers import ModelSettings, provider_key
+    from inspector.features.providers.providers import ModelSettings, provider_key
     from inspector.storage.secrets import SecretStore
 
     key = provider_key(None, provider, env=True)
@@ -104,8 +104,8 @@ def sampling_responder(
     provider = _provider(ns)
     if provider is None:
         return None
-    from inspector.features.models.drafter import Drafter
-    from inspector.features.models.responder import ModelResponder
+    from inspector.features.providers.drafter import Drafter
+    from inspector.features.providers.responder import ModelResponder
 
     key = _key(provider)
     drafter = Drafter([provider], lambda _p: key, on_exchange=on_exchange)

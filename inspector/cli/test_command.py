@@ -22,9 +22,9 @@ from pathlib import Path
 from inspector.cli.diagnostics import diag
 from inspector.cli.profile_args import cli_timeouts, target_profile
 from inspector.cli.usage import UsageError
+from inspector.collections.collection import Collection
 from inspector.collections.file import CollectionError, load_collection, save_collection
 from inspector.collections.from_session import collection_from_session
-from inspector.collections.model import Collection
 from inspector.collections.results import CallResult, RunReport
 from inspector.collections.runner import CollectionRunner
 from inspector.collections.snapshots import rejudge, update_snapshots

@@ -14,10 +14,10 @@ import signal
 import sys
 from pathlib import Path
 
-from inspector.app.connection import ConnectionModel
 from inspector.cli.diagnostics import diag
 from inspector.cli.profile_args import profile_from_args
 from inspector.cli.usage import UsageError
+from inspector.core.connection import ConnectionModel
 from inspector.watch.changes import ChangeFeed
 from inspector.watch.paths import WatchSpec, WatchSpecError
 from inspector.watch.report import RunReport

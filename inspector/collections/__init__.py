@@ -12,7 +12,7 @@ File (`inspector.collections.file`)
     save_collection(path, collection)             atomic; raises OSError
     dumps_collection(collection) -> str           the exact text written
 
-Model (`inspector.collections.model`)
+Model (`inspector.collections.collection`)
     Collection(name, calls, description)          .call(name) .add(call) -> the call as
                                                   added (renamed "x (2)" if taken)
                                                   .put(call) (replace by name) .remove(name)

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from inspector.collections.model import SavedAnswer
-from inspector.protocol.asks import ask_kind
+from inspector.collections.collection import SavedAnswer
+from inspector.protocol.machine.asks import ask_kind
 
 __all__ = ["Frame", "answers_by_request", "answers_during"]
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from inspector.collections.model import (
+from inspector.collections.collection import (
     Assertion,
     InputSchemaAssertion,
     LatencyAssertion,

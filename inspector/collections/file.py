@@ -12,8 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
-from inspector.collections.located_json import line_of, loads_located
-from inspector.collections.model import (
+from inspector.collections.collection import (
     CALL_KINDS,
     FORMAT_VERSION,
     JSON_TYPES,
@@ -30,6 +29,7 @@ from inspector.collections.model import (
     SnapshotAssertion,
     ToolExistsAssertion,
 )
+from inspector.collections.located_json import line_of, loads_located
 from inspector.collections.pointer import parse_pointer
 
 __all__ = [

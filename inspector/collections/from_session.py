@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.collections.answers import answers_by_request
-from inspector.collections.file import save_collection
-from inspector.collections.model import (
+from inspector.collections.collection import (
     Assertion,
     Collection,
     InputSchemaAssertion,
@@ -20,8 +19,9 @@ from inspector.collections.model import (
     SavedCall,
     ToolExistsAssertion,
 )
+from inspector.collections.file import save_collection
 from inspector.collections.saving import KIND_OF_METHOD, saved_call_for
-from inspector.protocol.config import META_VERSION
+from inspector.protocol.machine.config import META_VERSION
 from inspector.recording.format import REDACTED
 from inspector.recording.reader import RecordedSession, read_session
 from inspector.recording.replay import clean_params, extract_calls

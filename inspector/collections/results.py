@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from inspector.collections.model import Assertion, OutcomeAssertion, SavedCall
+from inspector.collections.collection import Assertion, OutcomeAssertion, SavedCall
 from inspector.common.junit import JUnitCase, junit_xml
 from inspector.recording.diff import Change
 

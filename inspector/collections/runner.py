@@ -9,15 +9,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from inspector.collections.checks import judge_call
-from inspector.collections.env_refs import UnsetVariable, resolve_env
-from inspector.collections.model import (
+from inspector.collections.collection import (
     Collection,
     OutputSchemaAssertion,
     SavedAnswer,
     SavedCall,
 )
+from inspector.collections.env_refs import UnsetVariable, resolve_env
 from inspector.collections.results import CallResult, Outcome, RunReport
-from inspector.protocol.events import NotificationReceived
+from inspector.protocol.machine.events import NotificationReceived
 from inspector.recording.replay import RecordedAnswer, ReplayResponder
 from inspector.session import (
     Call,

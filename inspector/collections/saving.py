@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from inspector.collections.env_refs import secret_refs
-from inspector.collections.model import (
+from inspector.collections.collection import (
     Assertion,
     CallKind,
     OutcomeAssertion,
@@ -15,6 +14,7 @@ from inspector.collections.model import (
     SavedCall,
     SnapshotAssertion,
 )
+from inspector.collections.env_refs import secret_refs
 from inspector.collections.snapshots import snapshot_of
 
 __all__ = ["KIND_OF_METHOD", "default_name", "saved_call_for"]

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from inspector.collections.checks import judge_call, prune_ignored
-from inspector.collections.model import (
+from inspector.collections.collection import (
     Assertion,
     Collection,
     InputSchemaAssertion,

@@ -22,7 +22,7 @@ from typing import Any, Final, Literal
 
 from inspector.compare.hints import name_hints
 from inspector.compare.snapshot import DOC_KEY, IDENTITY, CatalogSnapshot
-from inspector.features.catalog.model import KINDS, CatalogKind
+from inspector.features.catalog.lists import KINDS, CatalogKind
 from inspector.recording.diff import Change, IgnoreRules, diff_json
 
 __all__ = [

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from inspector.compare.catalog_diff import CatalogDiff, ItemDiff
 from inspector.compare.snapshot import CatalogSnapshot
-from inspector.features.catalog.model import KINDS
+from inspector.features.catalog.lists import KINDS
 
 __all__ = ["describe_side", "diff_json_report", "diff_text"]
 

@@ -12,10 +12,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from inspector.features.catalog.lists import KINDS, Catalog, CatalogKind
 from inspector.features.catalog.loader import CAPABILITY_OF
-from inspector.features.catalog.model import KINDS, Catalog, CatalogKind
-from inspector.protocol.errors import PaginationError
-from inspector.protocol.pagination import Paginator
+from inspector.protocol.wire.errors import PaginationError
+from inspector.protocol.wire.pagination import Paginator
 from inspector.session import RequestTimeout, Session, SessionError
 
 __all__ = [

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Literal, cast
 
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.wire.versions import EraSetting
 from inspector.settings.profiles import HttpSettings, Profile, StdioSettings, Timeouts
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ import logging
 from typing import Any, Final
 
 from inspector.auth import AuthStore, OAuth, OAuthSettings, headless_opener
-from inspector.auth.enterprise import id_jag_provider
+from inspector.auth.flow.enterprise import id_jag_provider
 
 __all__ = ["CIMD_URL", "oauth_for_scenario", "settings_for_scenario"]
 

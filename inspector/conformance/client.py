@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.conformance.auth import oauth_for_scenario
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.versions import LATEST_LEGACY, Era, EraSetting, era_of
+from inspector.protocol.machine.asks import ServerAsk
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.wire.versions import LATEST_LEGACY, Era, EraSetting, era_of
 from inspector.session import Session, SessionError
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.factory import http_transport

@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
+from inspector.common.log_levels import LOG_LEVELS
 from inspector.demo import content
 from inspector.demo.content import JSONObject
 from inspector.demo.output import Output
@@ -50,7 +51,6 @@ from inspector.demo.rpc import (
 )
 from inspector.demo.tool_calls import ToolCalls
 from inspector.demo.tools import tool_specs
-from inspector.protocol.log_levels import LOG_LEVELS
 
 _log = logging.getLogger("inspector.demo")
 

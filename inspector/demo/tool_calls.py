@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.common.log_levels import LOG_LEVELS
 from inspector.demo.content import JSONObject
 from inspector.demo.output import Output
 from inspector.demo.rpc import (
@@ -45,7 +46,6 @@ from inspector.demo.tools import (
     find_tool,
     validate,
 )
-from inspector.protocol.log_levels import LOG_LEVELS
 
 __all__ = ["Call", "ToolCalls", "decode_state", "encode_state"]
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Protocol
 
+from inspector.common.log_levels import LOG_LEVELS
 from inspector.demo.png import bar_chart_png
-from inspector.protocol.log_levels import LOG_LEVELS
 
 JSONObject = dict[str, Any]
 

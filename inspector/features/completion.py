@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from inspector.protocol.versions import features
+from inspector.protocol.wire.versions import features
 
 __all__ = [
     "MAX_VALUES",

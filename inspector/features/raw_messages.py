@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from inspector.protocol.versions import LATEST_LEGACY, Era, era_of, features
+from inspector.protocol.wire.versions import LATEST_LEGACY, Era, era_of, features
 
 __all__ = ["check_message", "methods_for", "template_for"]
 

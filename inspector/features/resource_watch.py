@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from inspector.common.listeners import Listeners, Unsubscribe
-from inspector.protocol.events import (
+from inspector.protocol.machine.events import (
     NotificationReceived,
     ResourceUpdated,
     SubscriptionAcknowledged,
 )
-from inspector.protocol.versions import Era
+from inspector.protocol.wire.versions import Era
 from inspector.session import Call, RequestCancelled, Session, SessionError, SessionItem
 from inspector.transports.base import TransportClosed
 

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, TypeAlias
 
 from inspector.common.listeners import Listeners, Unsubscribe
-from inspector.protocol.asks import ServerAsk, ask_kind
-from inspector.protocol.versions import Era
+from inspector.protocol.machine.asks import ServerAsk, ask_kind
+from inspector.protocol.wire.versions import Era
 from inspector.session import AskRejected, Session, SessionError
 
 __all__ = [

@@ -22,9 +22,9 @@ from typing import Any, Literal, TypeAlias
 
 from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.features.content_blocks import JSON_PREVIEW_LIMIT
-from inspector.features.forms.model import FieldError, validate_values
-from inspector.protocol.events import ProgressUpdate
-from inspector.protocol.jsonrpc import error_name
+from inspector.features.forms.fields import FieldError, validate_values
+from inspector.protocol.machine.events import ProgressUpdate
+from inspector.protocol.wire.jsonrpc import error_name
 from inspector.session import (
     Call,
     ConnectionClosed,

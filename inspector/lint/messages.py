@@ -10,7 +10,7 @@ from inspector.lint.finding import Finding
 from inspector.lint.rules import LintContext
 from inspector.lint.schema_bundle import SchemaBundle, bundle_for
 from inspector.lint.schema_check import SchemaMemo, schema_findings, short
-from inspector.protocol.versions import ALL_VERSIONS, Era, era_of
+from inspector.protocol.wire.versions import ALL_VERSIONS, Era, era_of
 
 __all__ = ["MessageLinter"]
 

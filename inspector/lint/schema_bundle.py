@@ -13,7 +13,7 @@ from jsonschema.protocols import Validator
 from referencing import Registry
 from referencing.jsonschema import specification_with
 
-from inspector.protocol.versions import ALL_VERSIONS, LATEST_LEGACY, LATEST_MODERN, Era, era_of
+from inspector.protocol.wire.versions import ALL_VERSIONS, LATEST_LEGACY, LATEST_MODERN, Era, era_of
 
 __all__ = ["SchemaBundle", "bundle_for", "schema_version_for"]
 

@@ -15,8 +15,8 @@ import shlex
 from collections.abc import Mapping
 from typing import Any, Final
 
-from inspector.protocol.methods import CLI_METHODS
 from inspector.recording.format import REDACTED
+from inspector.traffic.cli_methods import CLI_METHODS
 
 __all__ = ["CliCommandError", "cli_command_for"]
 

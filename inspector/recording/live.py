@@ -15,9 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.events import NotificationReceived, RequestFailed, SessionReady
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.asks import ServerAsk
+from inspector.protocol.machine.events import NotificationReceived, RequestFailed, SessionReady
+from inspector.protocol.wire.versions import EraSetting
 from inspector.recording.format import header_line
 from inspector.recording.redaction import RecordingSpec, spec_for_profile
 from inspector.recording.retention import RecordingSettings, cleanup, new_session_path

@@ -16,10 +16,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from inspector.features.catalog.model import Catalog, CatalogKind
+from inspector.features.catalog.lists import Catalog, CatalogKind
 from inspector.lint.finding import Finding, LintStore
-from inspector.protocol.events import SessionReady
-from inspector.protocol.jsonrpc import (
+from inspector.protocol.machine.events import SessionReady
+from inspector.protocol.wire.jsonrpc import (
     ErrorResponse,
     Invalid,
     Notification,
@@ -27,7 +27,7 @@ from inspector.protocol.jsonrpc import (
     Response,
     parse_frame,
 )
-from inspector.protocol.versions import Era
+from inspector.protocol.wire.versions import Era
 from inspector.recording.reader import RecordedEvent, RecordedSession
 from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog

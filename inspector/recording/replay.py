@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from inspector.protocol.asks import ServerAsk, ask_kind
+from inspector.protocol.machine.asks import ServerAsk, ask_kind
 from inspector.recording.diff import Change, IgnoreRules, diff_json
 from inspector.recording.reader import RecordedSession
 from inspector.session import AskRejected, RequestError, RequestNotAllowed, ServerError, Session

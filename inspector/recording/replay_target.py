@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.versions import LEGACY_VERSIONS, EraSetting
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.wire.versions import LEGACY_VERSIONS, EraSetting
 from inspector.recording.diff import IgnoreRules
 from inspector.recording.format import REDACTED
 from inspector.recording.reader import RecordedSession

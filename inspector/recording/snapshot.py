@@ -12,9 +12,9 @@ import shutil
 from pathlib import Path
 
 from inspector.lint.finding import LintStore
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.events import SessionReady
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.machine.events import SessionReady
+from inspector.protocol.wire.versions import EraSetting
 from inspector.recording.format import header_line
 from inspector.recording.redaction import RecordingSpec
 from inspector.recording.writer import SessionRecorder

@@ -30,8 +30,8 @@ from inspector.transports.base import HttpExchange
 
 if TYPE_CHECKING:  # the session layer loads only where a responder is wrapped (not in
     # the tap's recorder process, which only writes frames)
-    from inspector.protocol.asks import ServerAsk
-    from inspector.protocol.events import SessionReady
+    from inspector.protocol.machine.asks import ServerAsk
+    from inspector.protocol.machine.events import SessionReady
     from inspector.session import Responder
 
 __all__ = ["RecordingResponder", "SessionRecorder"]

@@ -9,8 +9,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.errors import LocalProtocolError
+from inspector.protocol.machine.asks import ServerAsk
+from inspector.protocol.wire.errors import LocalProtocolError
 from inspector.session.responder import AskRejected
 
 __all__ = ["AskRunner"]

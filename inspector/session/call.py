@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from inspector.protocol.events import ProgressUpdate
-from inspector.protocol.versions import Era
+from inspector.protocol.machine.events import ProgressUpdate
+from inspector.protocol.wire.versions import Era
 
 __all__ = ["Call", "ProgressCallback", "RequestChannel", "Timeout", "new_call_future"]
 

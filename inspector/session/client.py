@@ -15,8 +15,8 @@ from typing import Any, TypedDict
 
 from typing_extensions import Unpack
 
-from inspector.protocol.pagination import Paginator
-from inspector.protocol.versions import Era
+from inspector.protocol.wire.pagination import Paginator
+from inspector.protocol.wire.versions import Era
 from inspector.session.call import Call, ProgressCallback, RequestChannel, Timeout
 from inspector.session.tool_headers import ToolHeaderRegistry
 

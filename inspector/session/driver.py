@@ -17,10 +17,9 @@ from typing import Any, Literal
 
 from inspector.common.listeners import Unsubscribe
 from inspector.common.tasks import settle_tasks
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
-from inspector.protocol.errors import LocalProtocolError
-from inspector.protocol.events import (
+from inspector.protocol.machine.asks import ServerAsk
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.machine.events import (
     AskCancelled,
     Event,
     NotificationReceived,
@@ -30,7 +29,8 @@ from inspector.protocol.events import (
     ServerAskReceived,
     SessionReady,
 )
-from inspector.protocol.jsonrpc import (
+from inspector.protocol.wire.errors import LocalProtocolError
+from inspector.protocol.wire.jsonrpc import (
     ErrorResponse,
     Invalid,
     Message,
@@ -38,7 +38,7 @@ from inspector.protocol.jsonrpc import (
     encode,
     parse_frame,
 )
-from inspector.protocol.versions import Era
+from inspector.protocol.wire.versions import Era
 from inspector.session.ask_runner import AskRunner
 from inspector.session.call import Call, ProgressCallback, new_call_future
 from inspector.session.client import McpClient

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.protocol.errors import LocalProtocolError
-from inspector.protocol.events import RequestFailed
+from inspector.protocol.machine.events import RequestFailed
+from inspector.protocol.wire.errors import LocalProtocolError
 
 __all__ = [
     "ConnectError",

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from inspector.protocol.events import RequestFailed
+from inspector.protocol.machine.events import RequestFailed
 from inspector.session.call import Call, ProgressCallback
 from inspector.session.exceptions import NotSentAgain, SessionError, error_for
 

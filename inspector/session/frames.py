@@ -6,10 +6,15 @@ from __future__ import annotations
 import json
 import re
 
-from inspector.protocol.events import Event, LateResponse, ProtocolViolation, UnmatchedResponse
-from inspector.protocol.json_text import split_array
-from inspector.protocol.jsonrpc import Invalid, RequestId
-from inspector.protocol.versions import features, is_supported
+from inspector.protocol.machine.events import (
+    Event,
+    LateResponse,
+    ProtocolViolation,
+    UnmatchedResponse,
+)
+from inspector.protocol.wire.json_text import split_array
+from inspector.protocol.wire.jsonrpc import Invalid, RequestId
+from inspector.protocol.wire.versions import features, is_supported
 from inspector.transports.base import FrameReceived
 
 __all__ = [

@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from inspector.protocol.connection import ClientConnection
-from inspector.protocol.events import Event, NotificationReceived, RequestCompleted
-from inspector.protocol.jsonrpc import Invalid, ParsedFrame, parse_frame
+from inspector.protocol.machine.connection import ClientConnection
+from inspector.protocol.machine.events import Event, NotificationReceived, RequestCompleted
+from inspector.protocol.wire.jsonrpc import Invalid, ParsedFrame, parse_frame
 from inspector.session.frames import batch_members, frame_note, oversized
 from inspector.session.traffic_reporter import TrafficReporter
 from inspector.traffic.record import TrafficRecord

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from inspector.common.listeners import Listeners, Unsubscribe
-from inspector.protocol.events import Event, NotificationReceived
+from inspector.protocol.machine.events import Event, NotificationReceived
 from inspector.transports.base import HttpExchange, SessionExpired, StderrLine, TransportClosed
 
 __all__ = ["SessionItem", "SessionListener", "SessionListeners"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from inspector.protocol.http_headers import request_headers
-from inspector.protocol.jsonrpc import (
+from inspector.protocol.wire.http_headers import request_headers
+from inspector.protocol.wire.jsonrpc import (
     ErrorResponse,
     Invalid,
     Message,
@@ -15,7 +15,7 @@ from inspector.protocol.jsonrpc import (
     Request,
     Response,
 )
-from inspector.protocol.versions import LATEST_MODERN, Era
+from inspector.protocol.wire.versions import LATEST_MODERN, Era
 from inspector.session.tool_headers import ToolHeaderRegistry
 from inspector.transports.base import Outgoing
 

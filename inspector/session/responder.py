@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from inspector.protocol.asks import ServerAsk
+from inspector.protocol.machine.asks import ServerAsk
 
 __all__ = ["AskRejected", "PolicyResponder", "Responder", "load_answers"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from inspector.protocol.http_headers import ToolHeaderSpec, parse_tool_headers
+from inspector.protocol.wire.http_headers import ToolHeaderSpec, parse_tool_headers
 
 __all__ = ["ToolHeaderRegistry"]
 

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from inspector.common.listeners import Listeners, Unsubscribe
-from inspector.protocol.jsonrpc import Invalid, Message, ParsedFrame
+from inspector.protocol.wire.jsonrpc import Invalid, Message, ParsedFrame
 from inspector.traffic.record import (
     TrafficBatchObserver,
     TrafficObserver,

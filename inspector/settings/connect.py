@@ -10,9 +10,9 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Any
 
-from inspector.protocol.config import ui_extension
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.config import ui_extension
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.wire.versions import EraSetting
 from inspector.settings.profiles import Profile, RootEntry
 from inspector.storage.secrets import SecretStore
 from inspector.transports.base import Transport

@@ -38,8 +38,8 @@ from inspector.auth import (
     StepGate,
     TokenSet,
 )
-from inspector.auth.challenge import challenge_info
-from inspector.auth.flow_events import Level
+from inspector.auth.flow.challenge import challenge_info
+from inspector.auth.flow.events import Level
 from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from inspector.protocol.jsonrpc import Invalid, ParsedFrame, parse_frame
+from inspector.protocol.wire.jsonrpc import Invalid, ParsedFrame, parse_frame
 from inspector.traffic.record import Direction, TrafficRecord, kind_of
 
 __all__ = ["DEFAULT_MAX_LINE", "HEAD_KEPT", "LineFramer", "decode_line"]

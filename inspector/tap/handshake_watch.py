@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from inspector.protocol.events import SessionReady
-from inspector.protocol.jsonrpc import Request, Response
-from inspector.protocol.versions import Era
+from inspector.protocol.machine.events import SessionReady
+from inspector.protocol.wire.jsonrpc import Request, Response
+from inspector.protocol.wire.versions import Era
 from inspector.traffic.record import TrafficRecord
 
 __all__ = ["HandshakeWatch"]

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import h11
 import httpx
 
-from inspector.protocol.jsonrpc import parse_frame
+from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.recording.format import Redactor
 from inspector.recording.writer import SessionRecorder
 from inspector.tap.http_checks import host_allowed, origin_allowed

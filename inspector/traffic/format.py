@@ -12,8 +12,14 @@ from collections.abc import Sequence
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from inspector.protocol.jsonrpc import ErrorResponse, Invalid, Notification, Request, error_name
-from inspector.protocol.methods import CLI_METHODS
+from inspector.protocol.wire.jsonrpc import (
+    ErrorResponse,
+    Invalid,
+    Notification,
+    Request,
+    error_name,
+)
+from inspector.traffic.cli_methods import CLI_METHODS
 from inspector.traffic.log import TrafficEntry
 
 __all__ = [
@@ -47,7 +53,7 @@ def _one_line(text: str, limit: int = _SUMMARY_LIMIT) -> str:
 
 
 def _model_summary(entry: TrafficEntry) -> str:
-    """A model exchange's row (inspector/features/models/rows.py): where it went, or what
+    """A model exchange's row (inspector/features/providers/rows.py): where it went, or what
     came back; the note (set only when it failed) says why."""
     try:
         data = json.loads(entry.text()) if len(entry.raw) <= _PARSE_LIMIT else None

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, overload
 
 from inspector.common.listeners import Listeners, Unsubscribe
-from inspector.protocol.jsonrpc import (
+from inspector.protocol.wire.jsonrpc import (
     ErrorResponse,
     Invalid,
     Notification,

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from inspector.common.listeners import Listeners, Unsubscribe
-from inspector.protocol.jsonrpc import Notification
-from inspector.protocol.log_levels import LOG_LEVELS, level_index
+from inspector.common.log_levels import LOG_LEVELS, level_index
+from inspector.protocol.wire.jsonrpc import Notification
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.traffic.record import TrafficRecord
 

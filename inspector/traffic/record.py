@@ -7,7 +7,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, TypeAlias
 
-from inspector.protocol.jsonrpc import ErrorResponse, Notification, ParsedFrame, Request, Response
+from inspector.protocol.wire.jsonrpc import (
+    ErrorResponse,
+    Notification,
+    ParsedFrame,
+    Request,
+    Response,
+)
 from inspector.transports.base import HttpExchange
 
 __all__ = [

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from inspector.common.listeners import Listeners, Unsubscribe
-from inspector.protocol.jsonrpc import RequestId
+from inspector.protocol.wire.jsonrpc import RequestId
 from inspector.traffic.log import TrafficEntry, TrafficLog
 
 __all__ = ["RequestRounds", "conversation_text"]

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from inspector.app.connection import ConnectionModel
 from inspector.compare import CatalogSnapshot, snapshot_from_catalog
-from inspector.features.catalog.model import KINDS
+from inspector.core.connection import ConnectionModel
+from inspector.features.catalog.lists import KINDS
 from inspector.session import Session
 
 __all__ = ["settled_snapshot"]

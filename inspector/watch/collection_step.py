@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from inspector.collections.collection import Collection
 from inspector.collections.file import CollectionError, load_collection
-from inspector.collections.model import Collection
 from inspector.collections.results import CallResult
 from inspector.collections.runner import CollectionRunner
 from inspector.session import Session

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from inspector.compare import CatalogDiff, CatalogSnapshot, ItemDiff
-from inspector.features.catalog.model import KINDS
+from inspector.features.catalog.lists import KINDS
 from inspector.watch.changes import ChangeBurst
 
 __all__ = [

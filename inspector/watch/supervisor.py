@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from inspector.app.connection import ConnectionModel
-from inspector.app.connection_state import ConnState
 from inspector.common.listeners import Listeners
 from inspector.compare import CatalogSnapshot, diff_catalogs
+from inspector.core.connection import ConnectionModel
+from inspector.core.connection_state import ConnState
 from inspector.session import Session
 from inspector.settings.profiles import Profile
 from inspector.watch.catalog_wait import settled_snapshot

@@ -10,7 +10,7 @@ import pytest
 from tests.helpers.peers import REPO
 
 PACKAGE = REPO / "inspector"
-PURE = sorted((PACKAGE / "protocol").glob("*.py"))
+PURE = sorted((PACKAGE / "protocol").rglob("*.py"))
 IO_MODULES = frozenset(
     {"asyncio", "httpx", "PySide6", "qasync", "anyio", "socket", "subprocess", "threading"}
 )

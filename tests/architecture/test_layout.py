@@ -161,3 +161,29 @@ def test_the_import_contracts_hold() -> None:
         [lint, "--no-cache"], cwd=REPO, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+MAX_MODULES_PER_FOLDER = 20
+
+
+def test_no_folder_holds_more_than_twenty_modules() -> None:
+    """A folder past 20 modules is a grab-bag: split it by concept (issue 25)."""
+    crowded = {
+        str(folder.relative_to(REPO)): n
+        for folder in [PACKAGE, *(p for p in PACKAGE.rglob("*") if p.is_dir())]
+        if (n := len([m for m in folder.glob("*.py") if m.name != "__init__.py"]))
+        > MAX_MODULES_PER_FOLDER
+    }
+    assert crowded == {}
+
+
+def test_ui_tests_mirror_the_ui_folders() -> None:
+    """No test stands flat in tests/ui/: each lives in the folder of the ui feature it tests."""
+    tests_ui = REPO / "tests" / "ui"
+    flat = sorted(
+        p.name for p in tests_ui.glob("*.py") if p.name not in ("__init__.py", "conftest.py")
+    )
+    assert flat == []
+    ui_folders = {p.name for p in (PACKAGE / "ui").iterdir() if (p / "__init__.py").exists()}
+    test_folders = {p.name for p in tests_ui.iterdir() if (p / "__init__.py").exists()}
+    assert test_folders <= ui_folders

@@ -11,14 +11,14 @@ import httpx
 import pytest
 
 from inspector.auth import AuthEvent, AuthStore, AuthTimeline, OAuth, headless_opener
-from inspector.auth.browser import AuthorizationPrompt
-from inspector.auth.discovery import Discovery
-from inspector.auth.dpop_state import DpopState
-from inspector.auth.flow_context import FlowContext
-from inspector.auth.grants import Grants
-from inspector.auth.registration import Registration
-from inspector.auth.stored_tokens import StoredTokens
-from inspector.auth.token_endpoint import TokenEndpoint
+from inspector.auth.flow.browser import AuthorizationPrompt
+from inspector.auth.flow.context import FlowContext
+from inspector.auth.flow.discovery import Discovery
+from inspector.auth.flow.dpop_state import DpopState
+from inspector.auth.flow.grants import Grants
+from inspector.auth.flow.registration import Registration
+from inspector.auth.flow.stored_tokens import StoredTokens
+from inspector.auth.flow.token_endpoint import TokenEndpoint
 from tests.helpers.auth_fakes import MCP_URL, FakeWorld
 from tests.helpers.peers import REPO
 
@@ -26,13 +26,13 @@ pytestmark = pytest.mark.timeout(30)
 
 STEPS = (Discovery, Registration, TokenEndpoint, Grants, StoredTokens, FlowContext, DpopState)
 STEP_MODULES = (
-    "discovery",
-    "registration",
-    "token_endpoint",
-    "grants",
-    "stored_tokens",
-    "flow_context",
-    "dpop_state",
+    "flow/discovery",
+    "flow/registration",
+    "flow/token_endpoint",
+    "flow/grants",
+    "flow/stored_tokens",
+    "flow/context",
+    "flow/dpop_state",
     "oauth",
 )
 

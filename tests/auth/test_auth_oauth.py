@@ -29,8 +29,8 @@ from inspector.auth import (
     RegistrationError,
     headless_opener,
 )
-from inspector.auth.browser import AuthorizationPrompt
-from inspector.auth.flow_events import REDACTED
+from inspector.auth.flow.browser import AuthorizationPrompt
+from inspector.auth.flow.events import REDACTED
 from inspector.auth.oauth import pkce_pair, select_scope, union_scopes
 from tests.helpers.auth_fakes import AS_URL, MCP_URL, FakeWorld, b64url_sha256
 from tests.helpers.memory_keyring import (
@@ -354,7 +354,7 @@ async def test_only_http_authorization_urls_are_opened() -> None:
 
 # ---------------------------------------------------------------- scopes
 def test_scope_selection_strategy() -> None:
-    from inspector.auth.flow_data import ProtectedResource, ServerMetadata
+    from inspector.auth.flow.data import ProtectedResource, ServerMetadata
 
     prm = ProtectedResource("u", MCP_URL, (AS_URL,), ("a", "b"))
     meta = ServerMetadata(

@@ -13,10 +13,10 @@ import httpx
 import pytest
 
 from inspector.auth import AuthError, BearerAuth, find_bearer_token, store_bearer_token
-from inspector.auth.browser import AuthorizationPrompt, check_openable, cli_opener
-from inspector.auth.challenge import challenge_info, parse_www_authenticate
 from inspector.auth.failures import AuthCancelled, RedirectError
-from inspector.auth.redirect import LoopbackRedirect, send_loopback_get
+from inspector.auth.flow.browser import AuthorizationPrompt, check_openable, cli_opener
+from inspector.auth.flow.challenge import challenge_info, parse_www_authenticate
+from inspector.auth.flow.redirect import LoopbackRedirect, send_loopback_get
 from inspector.auth.store import AuthStore
 from inspector.auth.urls import as_metadata_urls, canonical_resource, prm_urls, resource_covers
 from tests.helpers.memory_keyring import (
@@ -266,7 +266,7 @@ def test_cli_logout_without_keyring_says_so() -> None:
 # ---------------------------------------------------------------- GUI helpers, layering
 async def test_step_gate_pauses_until_advanced_and_can_stop() -> None:
     from inspector.auth import AuthStep, AuthTimeline, StepGate
-    from inspector.auth.flow_events import AuthEvent
+    from inspector.auth.flow.events import AuthEvent
 
     shown: list[str | None] = []
     gate = StepGate(enabled=True, on_waiting=lambda s: shown.append(s.name if s else None))

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from inspector.auth import AuthEvent, AuthStore, OAuth, OAuthSettings, headless_opener
-from inspector.protocol.connection import ClientConfig
+from inspector.protocol.machine.connection import ClientConfig
 from inspector.session import PolicyResponder, Session
 from inspector.transports.factory import http_transport
 from tests.helpers.http_servers import free_port

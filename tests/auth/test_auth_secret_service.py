@@ -24,7 +24,7 @@ CHILD = r"""
 import asyncio, sys
 import httpx, keyring
 from inspector.auth import AuthStore, OAuth, OAuthSettings, headless_opener
-from inspector.auth.flow_events import fingerprint
+from inspector.auth.flow.events import fingerprint
 from inspector.storage.secrets import keyring_status
 from tests.helpers.auth_fakes import MCP_URL, FakeWorld
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import inspector.ui.window.gui_command as gui_command
+import inspector.ui.shell.gui_command as gui_command
 from inspector.__main__ import main
-from inspector.ui.window.gui_command import GuiOptions
+from inspector.ui.shell.gui_command import GuiOptions
 
 
 @pytest.fixture

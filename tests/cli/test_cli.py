@@ -239,7 +239,7 @@ def test_bad_answers_file_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def test_no_arguments_opens_the_gui(monkeypatch: pytest.MonkeyPatch) -> None:
-    import inspector.ui.window.gui_command as gui
+    import inspector.ui.shell.gui_command as gui
     from inspector.__main__ import main
 
     seen: list[gui.GuiOptions] = []

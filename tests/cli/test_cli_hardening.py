@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig, ClientConnection
-from inspector.protocol.events import ProtocolViolation
-from inspector.protocol.jsonrpc import METHOD_NOT_FOUND
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection
+from inspector.protocol.machine.events import ProtocolViolation
+from inspector.protocol.wire.jsonrpc import METHOD_NOT_FOUND
+from inspector.protocol.wire.versions import EraSetting
 from tests.cli.test_cli import DEMO, run_cli
 from tests.helpers.fake_server import FakeServer, error, of_type
 from tests.helpers.peers import SERVERS

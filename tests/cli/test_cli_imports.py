@@ -108,9 +108,9 @@ def test_the_help_names_the_bearer_variable_the_auth_package_reads() -> None:
 _ON_DEMAND = (
     "jsonschema",
     "inspector.lint.live",
-    "inspector.features.models.client",
-    "inspector.features.models.providers",
-    "inspector.features.models.responder",
+    "inspector.features.providers.client",
+    "inspector.features.providers.providers",
+    "inspector.features.providers.responder",
 )
 _DEMO = ("--", sys.executable, "-m", "inspector", "demo-server")
 

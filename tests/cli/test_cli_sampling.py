@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from inspector.features.models.providers import KEY_ENV
+from inspector.features.providers.providers import KEY_ENV
 from inspector.recording.offline import load_offline
 from inspector.recording.reader import read_session
 from inspector.traffic.format import summarize

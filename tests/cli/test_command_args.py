@@ -15,7 +15,7 @@ from inspector.cli.command_args import (
     exit_codes_text,
 )
 from inspector.cli.parser import build_parser
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.wire.versions import EraSetting
 
 
 def test_exit_codes_text_lists_each_code_on_its_own_line() -> None:

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from inspector.protocol.config import ClientConfig
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.config import ClientConfig
+from inspector.protocol.wire.versions import EraSetting
 from inspector.recording.format import Redactor, connection_summary, header_line
 from inspector.recording.writer import SessionRecorder
 from inspector.session import PolicyResponder, Session, SessionError

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 
-from inspector.collections.model import Collection
+from inspector.collections.collection import Collection
 from inspector.collections.results import RunReport
 from inspector.collections.runner import CollectionRunner
-from inspector.protocol.config import ClientConfig
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.config import ClientConfig
+from inspector.protocol.wire.versions import EraSetting
 from inspector.session import Session
 from inspector.transports.base import Transport
 from inspector.transports.stdio import StdioParams, StdioTransport

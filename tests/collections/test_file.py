@@ -8,15 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.collections.file import (
-    MAX_FILE_BYTES,
-    CollectionError,
-    dumps_collection,
-    load_collection,
-    loads_collection,
-    save_collection,
-)
-from inspector.collections.model import (
+from inspector.collections.collection import (
     Collection,
     InputSchemaAssertion,
     LatencyAssertion,
@@ -27,6 +19,14 @@ from inspector.collections.model import (
     SavedCall,
     SnapshotAssertion,
     ToolExistsAssertion,
+)
+from inspector.collections.file import (
+    MAX_FILE_BYTES,
+    CollectionError,
+    dumps_collection,
+    load_collection,
+    loads_collection,
+    save_collection,
 )
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from inspector.collections.collection import SnapshotAssertion
 from inspector.collections.file import dumps_collection, loads_collection
 from inspector.collections.from_session import collection_from_session
-from inspector.collections.model import SnapshotAssertion
 from inspector.recording.reader import read_session
 from tests.collections.recorded import (
     ECHO_CALLS,

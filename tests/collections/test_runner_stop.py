@@ -10,11 +10,11 @@ import json
 
 import pytest
 
+from inspector.collections.collection import SavedCall
 from inspector.collections.file import loads_collection
-from inspector.collections.model import SavedCall
 from inspector.collections.runner import CollectionRunner
-from inspector.protocol.config import ClientConfig
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.config import ClientConfig
+from inspector.protocol.wire.versions import EraSetting
 from inspector.session import Session
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import StderrLine

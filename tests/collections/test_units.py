@@ -9,14 +9,14 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from inspector.collections.checks import json_equal, json_type, judge
-from inspector.collections.env_refs import UnsetVariable, resolve_env, secret_refs
-from inspector.collections.model import (
+from inspector.collections.collection import (
     Collection,
     OutcomeAssertion,
     PointerAssertion,
     SavedCall,
     SnapshotAssertion,
 )
+from inspector.collections.env_refs import UnsetVariable, resolve_env, secret_refs
 from inspector.collections.pointer import MISSING, parse_pointer, resolve_pointer
 from inspector.collections.results import CallResult, Outcome, RunReport
 from inspector.collections.saving import saved_call_for
@@ -200,7 +200,7 @@ class _F:
 
 def test_answers_during_a_request_in_both_eras_and_hostile_ids() -> None:
     from inspector.collections.answers import answers_during
-    from inspector.collections.model import SavedAnswer
+    from inspector.collections.collection import SavedAnswer
 
     sampled = {"role": "assistant", "content": {"type": "text", "text": "x"}, "model": "m"}
     ask = {"messages": [], "maxTokens": 5}

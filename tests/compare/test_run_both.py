@@ -5,8 +5,8 @@ connected says so and the other side's answer stays."""
 from __future__ import annotations
 
 from inspector.compare import run_on_both
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.wire.versions import EraSetting
 from inspector.transports.stdio import StdioParams, StdioTransport
 from tests.helpers.peers import PY, REPO, SERVERS, subprocess_env
 from tests.helpers.sessions import OpenSessions

@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from inspector.app.connection import ConnectionModel
-from inspector.app.model import AppModel
 from inspector.compare import (
     CatalogSnapshot,
     diff_catalogs,
@@ -18,6 +16,8 @@ from inspector.compare import (
     snapshot_from_connection,
     snapshot_from_session,
 )
+from inspector.core.connection import ConnectionModel
+from inspector.core.inspector_model import AppModel
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings

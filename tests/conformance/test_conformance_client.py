@@ -18,11 +18,11 @@ from inspector.conformance.client import (
     sample_arguments,
     scenario_from_env,
 )
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
-from inspector.protocol.events import RequestCompleted, RequestFailed, VersionRenegotiated
-from inspector.protocol.jsonrpc import UNSUPPORTED_PROTOCOL_VERSION
-from inspector.protocol.versions import Era, EraSetting
+from inspector.protocol.machine.asks import ServerAsk
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.machine.events import RequestCompleted, RequestFailed, VersionRenegotiated
+from inspector.protocol.wire.jsonrpc import UNSUPPORTED_PROTOCOL_VERSION
+from inspector.protocol.wire.versions import Era, EraSetting
 from tests.conformance.evaluate import parse_expected, parse_list
 from tests.helpers.fake_server import META, MODERN, FakeServer, discover_result, modern_session, one
 

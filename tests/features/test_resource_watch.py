@@ -17,8 +17,8 @@ import pytest
 
 from inspector.features.completion import Completer, prompt_ref, resource_ref
 from inspector.features.resource_watch import ResourceWatches, Watch, subscribe_supported
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.wire.versions import EraSetting
 from inspector.session import Session
 from inspector.traffic.log import TrafficLog
 from inspector.transports.stdio import StdioParams, StdioTransport

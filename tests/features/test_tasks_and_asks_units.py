@@ -29,9 +29,9 @@ from inspector.features.tasks import (
     task_request_params,
     tasks_mode,
 )
-from inspector.protocol.events import ProtocolViolation, RequestCompleted
-from inspector.protocol.jsonrpc import Notification, Request, Response, encode
-from inspector.protocol.versions import Era
+from inspector.protocol.machine.events import ProtocolViolation, RequestCompleted
+from inspector.protocol.wire.jsonrpc import Notification, Request, Response, encode
+from inspector.protocol.wire.versions import Era
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of
 from inspector.traffic.rounds import RequestRounds, conversation_text

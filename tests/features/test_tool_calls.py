@@ -11,8 +11,8 @@ import pytest
 from inspector.features.forms.argument_memory import ArgumentMemory, strip_secrets
 from inspector.features.forms.json_tree import CHILD_LIMIT, JsonNode
 from inspector.features.tool_calls import ToolCallRecord, check_result
-from inspector.protocol.events import ProgressUpdate, RequestFailed
-from inspector.protocol.jsonrpc import ErrorResponse
+from inspector.protocol.machine.events import ProgressUpdate, RequestFailed
+from inspector.protocol.wire.jsonrpc import ErrorResponse
 from inspector.session import RequestCancelled, RequestTimeout, ServerError
 
 OUTPUT = {

@@ -7,9 +7,9 @@ from typing import Any, TypeVar
 
 from inspector.session import Call, Session
 from inspector.settings.profiles import Profile
-from inspector.ui.controller.gui_responder import GuiResponder
-from inspector.ui.dialogs.ask_dialog import AskDialog
-from inspector.ui.window.main_window import MainWindow
+from inspector.ui.asks.ask_dialog import AskDialog
+from inspector.ui.asks.gui_responder import GuiResponder
+from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.gui import connected, until
 
 D = TypeVar("D", bound=AskDialog)

@@ -17,9 +17,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
-from inspector.protocol.events import Event
-from inspector.protocol.jsonrpc import (
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.machine.events import Event
+from inspector.protocol.wire.jsonrpc import (
     ErrorResponse,
     Message,
     Notification,
@@ -29,7 +29,7 @@ from inspector.protocol.jsonrpc import (
     encode,
     parse_frame,
 )
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.wire.versions import EraSetting
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"

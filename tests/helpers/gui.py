@@ -16,20 +16,20 @@ import qasync
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from inspector.app.connection_state import ConnState
-from inspector.app.front_end import OpenerFactory
-from inspector.app.model import AppModel
+from inspector.core.connection_state import ConnState
+from inspector.core.front_end import OpenerFactory
+from inspector.core.inspector_model import AppModel
 from inspector.features.asks.canned_replies import CannedReplies
-from inspector.features.catalog.model import CatalogKind
+from inspector.features.catalog.lists import CatalogKind
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
-from inspector.ui.controller.auth_opener import desktop_opener
+from inspector.ui.asks.gui_responder import GuiResponders
+from inspector.ui.auth.auth_opener import desktop_opener
 from inspector.ui.controller.connection_controller import ConnectionController
-from inspector.ui.controller.gui_responder import GuiResponders
-from inspector.ui.window.gui_command import build_gui_app
-from inspector.ui.window.main_window import MainWindow
-from inspector.ui.window.qt_thread_gc import collect_on_qt_thread
+from inspector.ui.shell.gui_command import build_gui_app
+from inspector.ui.shell.main_window import MainWindow
+from inspector.ui.shell.qt_thread_gc import collect_on_qt_thread
 from tests.helpers.peers import PY, REPO
 
 T = TypeVar("T")

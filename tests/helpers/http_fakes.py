@@ -18,9 +18,9 @@ from typing import Any
 
 import httpx
 
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.asks import ServerAsk
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.wire.versions import EraSetting
 from inspector.session import Session
 from inspector.transports.base import HttpExchange
 from inspector.transports.factory import HttpKind, http_transport

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.protocol.jsonrpc import (
+from inspector.protocol.wire.jsonrpc import (
     ErrorResponse,
     Invalid,
     Message,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from inspector.protocol.connection import ClientConfig
+from inspector.protocol.machine.connection import ClientConfig
 from inspector.session import Responder, Session, SessionListener
 from inspector.traffic.record import TrafficObserver
 from inspector.transports.base import Transport

@@ -12,7 +12,7 @@ import pytest
 from inspector.lint.messages import MessageLinter
 from inspector.lint.schema_bundle import bundle_for
 from inspector.lint.schema_check import schema_findings
-from inspector.protocol.versions import ALL_VERSIONS
+from inspector.protocol.wire.versions import ALL_VERSIONS
 from tests.helpers.peers import REPO, SPEC_DIR
 
 DATA = Path(__file__).parent / "data" / "examples-2026-07-28"

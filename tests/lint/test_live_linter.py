@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 
 from inspector.lint import LintStore, LiveLinter
-from inspector.protocol.jsonrpc import parse_frame
+from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of
 

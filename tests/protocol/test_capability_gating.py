@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig, ClientConnection
-from inspector.protocol.errors import CapabilityNotDeclared, LocalProtocolError
-from inspector.protocol.jsonrpc import METHOD_NOT_FOUND
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection
+from inspector.protocol.wire.errors import CapabilityNotDeclared, LocalProtocolError
+from inspector.protocol.wire.jsonrpc import METHOD_NOT_FOUND
+from inspector.protocol.wire.versions import EraSetting
 from tests.helpers.fake_server import FakeServer, legacy_session, modern_session
 
 NO_TOOLS: dict[str, Any] = {"resources": {}, "prompts": {}}

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
-from inspector.protocol.errors import LocalProtocolError
-from inspector.protocol.events import (
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.machine.events import (
     NotificationReceived,
     ProtocolViolation,
     RequestCompleted,
@@ -14,8 +13,9 @@ from inspector.protocol.events import (
     ServerAskReceived,
     SessionReady,
 )
-from inspector.protocol.jsonrpc import Notification, Request, Response
-from inspector.protocol.versions import LEGACY_VERSIONS, Era
+from inspector.protocol.wire.errors import LocalProtocolError
+from inspector.protocol.wire.jsonrpc import Notification, Request, Response
+from inspector.protocol.wire.versions import LEGACY_VERSIONS, Era
 from tests.helpers.fake_server import (
     LEGACY,
     FakeServer,

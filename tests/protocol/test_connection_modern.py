@@ -6,16 +6,16 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
-from inspector.protocol.events import (
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.machine.events import (
     ProtocolViolation,
     RequestCompleted,
     RequestFailed,
     SessionReady,
     VersionRenegotiated,
 )
-from inspector.protocol.jsonrpc import METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, Request
-from inspector.protocol.versions import Era, EraSetting
+from inspector.protocol.wire.jsonrpc import METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, Request
+from inspector.protocol.wire.versions import Era, EraSetting
 from tests.helpers.fake_server import (
     META,
     MODERN,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
-from inspector.protocol.events import (
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.machine.events import (
     LateResponse,
     RequestCompleted,
     RequestFailed,
@@ -13,12 +13,12 @@ from inspector.protocol.events import (
     UnmatchedResponse,
     VersionRenegotiated,
 )
-from inspector.protocol.jsonrpc import (
+from inspector.protocol.wire.jsonrpc import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
-from inspector.protocol.versions import Era, EraSetting
+from inspector.protocol.wire.versions import Era, EraSetting
 from tests.helpers.fake_server import (
     LEGACY,
     META,
@@ -175,7 +175,7 @@ def test_auto_with_scripts_end_to_end() -> None:
 @pytest.mark.parametrize("code", [-32020, -32021])
 def test_auto_does_not_fall_back_on_a_recognised_modern_error(code: int) -> None:
     """spec 2026-07-28 backward compatibility: a modern error means a modern server."""
-    from inspector.protocol.jsonrpc import ErrorResponse as _Err
+    from inspector.protocol.wire.jsonrpc import ErrorResponse as _Err
 
     conn = ClientConnection(ClientConfig(era=EraSetting.AUTO))
     conn.start(0.0)

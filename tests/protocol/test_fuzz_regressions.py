@@ -12,9 +12,9 @@ import math
 
 import pytest
 
-from inspector.protocol.errors import LocalProtocolError
-from inspector.protocol.events import NotificationReceived, ProtocolViolation, RequestFailed
-from inspector.protocol.jsonrpc import (
+from inspector.protocol.machine.events import NotificationReceived, ProtocolViolation, RequestFailed
+from inspector.protocol.wire.errors import LocalProtocolError
+from inspector.protocol.wire.jsonrpc import (
     ErrorResponse,
     Invalid,
     Notification,
@@ -201,7 +201,7 @@ def test_params_with_a_meta_that_is_not_an_object_are_refused_clearly() -> None:
 
 
 def test_split_array_keeps_each_members_exact_text() -> None:
-    from inspector.protocol.json_text import split_array
+    from inspector.protocol.wire.json_text import split_array
 
     text = ' [ {"a": "x,]"} ,\n[1, [2]],3 , "s\\"]" ]'
     assert split_array(text) == ['{"a": "x,]"}', "[1, [2]]", "3", '"s\\"]"']
@@ -222,7 +222,7 @@ def test_params_json_cannot_carry_are_refused_before_they_are_queued() -> None:
 
 
 def test_skipping_a_deeply_nested_value_is_fast_and_exact() -> None:
-    from inspector.protocol.json_text import top_level_member
+    from inspector.protocol.wire.json_text import top_level_member
 
     deep = '[{"a":"]}"},' * 50_000 + "1" + "]" * 50_000
     text = '{"x":' + deep + ',"id":"k"}'

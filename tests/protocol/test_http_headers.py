@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.http_headers import (
+from inspector.protocol.wire.http_headers import (
     encode_header_value,
     parse_tool_headers,
     request_headers,

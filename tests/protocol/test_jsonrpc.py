@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from inspector.protocol.jsonrpc import (
+from inspector.protocol.wire.jsonrpc import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     UNSUPPORTED_PROTOCOL_VERSION,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.protocol import jsonrpc
-from inspector.protocol.jsonrpc import Invalid, Notification, Response, parse_frame
+from inspector.protocol.wire import jsonrpc
+from inspector.protocol.wire.jsonrpc import Invalid, Notification, Response, parse_frame
 
 FRAMES = [
     '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}',

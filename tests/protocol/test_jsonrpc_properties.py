@@ -11,7 +11,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from inspector.protocol.jsonrpc import (  # noqa: E402
+from inspector.protocol.wire.jsonrpc import (  # noqa: E402
     ErrorResponse,
     Invalid,
     Notification,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.events import (
+from inspector.protocol.machine.events import (
     AskCancelled,
     ProtocolViolation,
     RequestCompleted,
@@ -14,8 +14,8 @@ from inspector.protocol.events import (
     ServerAskReceived,
     UnmatchedResponse,
 )
-from inspector.protocol.jsonrpc import ErrorResponse, Request
-from inspector.protocol.versions import Era
+from inspector.protocol.wire.jsonrpc import ErrorResponse, Request
+from inspector.protocol.wire.versions import Era
 from tests.helpers.fake_server import META, MODERN, legacy_session, modern_session, of_type, one
 
 ELICIT: dict[str, Any] = {

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.events import (
+from inspector.protocol.machine.events import (
     ListChanged,
     LogMessage,
     NotificationReceived,
@@ -16,8 +16,8 @@ from inspector.protocol.events import (
     ServerCancelled,
     SubscriptionAcknowledged,
 )
-from inspector.protocol.jsonrpc import Notification
-from inspector.protocol.notifications import type_notification
+from inspector.protocol.machine.notifications import type_notification
+from inspector.protocol.wire.jsonrpc import Notification
 from tests.helpers.fake_server import META, legacy_session, modern_session, of_type, one
 
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.errors import PaginationError, RemoteProtocolError
-from inspector.protocol.events import RequestCompleted
-from inspector.protocol.pagination import Paginator
+from inspector.protocol.machine.events import RequestCompleted
+from inspector.protocol.wire.errors import PaginationError, RemoteProtocolError
+from inspector.protocol.wire.pagination import Paginator
 from tests.helpers.fake_server import legacy_session, one
 
 

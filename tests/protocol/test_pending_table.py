@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
-from inspector.protocol.errors import LocalProtocolError
-from inspector.protocol.events import (
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.machine.events import (
     AskCancelled,
     InvalidFrame,
     LateResponse,
@@ -15,8 +14,9 @@ from inspector.protocol.events import (
     ServerAskReceived,
     UnmatchedResponse,
 )
-from inspector.protocol.jsonrpc import Request
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.wire.errors import LocalProtocolError
+from inspector.protocol.wire.jsonrpc import Request
+from inspector.protocol.wire.versions import EraSetting
 from tests.helpers.fake_server import FakeServer, legacy_session, modern_session, of_type, one
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.events import (
+from inspector.protocol.machine.events import (
     AskCancelled,
     NotificationReceived,
     ProtocolViolation,
@@ -14,8 +14,8 @@ from inspector.protocol.events import (
     ServerAskReceived,
     ServerCancelled,
 )
-from inspector.protocol.jsonrpc import METHOD_NOT_FOUND, ErrorResponse, Response
-from inspector.protocol.versions import Era
+from inspector.protocol.wire.jsonrpc import METHOD_NOT_FOUND, ErrorResponse, Response
+from inspector.protocol.wire.versions import Era
 from tests.helpers.fake_server import legacy_session, modern_session, of_type, one
 
 SAMPLING = {
@@ -191,7 +191,7 @@ def test_several_asks_are_answered_independently() -> None:
 
 
 def test_malformed_server_request_with_an_id_is_answered_invalid_request() -> None:
-    from inspector.protocol.jsonrpc import INVALID_REQUEST, parse_frame
+    from inspector.protocol.wire.jsonrpc import INVALID_REQUEST, parse_frame
 
     conn, _server = legacy_session()
     conn.data_to_send()

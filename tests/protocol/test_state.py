@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from inspector.protocol import connection
-from inspector.protocol.errors import LocalProtocolError
-from inspector.protocol.state import (
+from inspector.protocol.machine import connection
+from inspector.protocol.machine.state import (
     TRANSITIONS,
     ConnectionState,
     ConnectionStateMachine,
     IllegalTransition,
     Trigger,
 )
+from inspector.protocol.wire.errors import LocalProtocolError
 
 S = ConnectionState
 T = Trigger

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig, ClientConnection, ConnectionState
-from inspector.protocol.events import (
+from inspector.protocol.machine.connection import ClientConfig, ClientConnection, ConnectionState
+from inspector.protocol.machine.events import (
     LateResponse,
     NotificationReceived,
     RequestCompleted,
     RequestFailed,
     ServerAskReceived,
 )
-from inspector.protocol.jsonrpc import Notification
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.wire.jsonrpc import Notification
+from inspector.protocol.wire.versions import EraSetting
 from tests.helpers.fake_server import (
     FakeServer,
     initialize_result,

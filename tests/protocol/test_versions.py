@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.protocol.versions import (
+from inspector.protocol.wire.versions import (
     ALL_VERSIONS,
     LATEST_LEGACY,
     LATEST_MODERN,

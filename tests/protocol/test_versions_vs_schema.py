@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.versions import ALL_VERSIONS, MODERN_VERSIONS, Era, features
+from inspector.protocol.wire.versions import ALL_VERSIONS, MODERN_VERSIONS, Era, features
 from tests.helpers.peers import SPEC_DIR
 
 SPEC = SPEC_DIR

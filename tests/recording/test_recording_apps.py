@@ -8,9 +8,9 @@ import asyncio
 import json
 from pathlib import Path
 
-from inspector.features.apps.handshake import HostContext
-from inspector.features.apps.host import AppHost
-from inspector.features.apps.meta import AppResource
+from inspector.features.mcp_apps.handshake import HostContext
+from inspector.features.mcp_apps.host import AppHost
+from inspector.features.mcp_apps.meta import AppResource
 from inspector.recording.live import spec_for_profile
 from inspector.recording.offline import load_offline
 from inspector.recording.reader import read_session
@@ -21,7 +21,7 @@ from inspector.settings.profiles import EnvVar, Profile, StdioSettings
 from inspector.storage.secrets import SecretStore
 from inspector.traffic.format import DIRECTION_ARROWS
 from inspector.traffic.log import TrafficLog
-from tests.features.apps.fake_services import FakeServices
+from tests.features.mcp_apps.fake_services import FakeServices
 from tests.helpers.peers import PY, REPO
 
 

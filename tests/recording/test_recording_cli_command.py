@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from inspector.cli.parser import METHODS
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.wire.versions import EraSetting
 from inspector.recording.cli_command import _CLI_METHODS, CliCommandError, cli_command_for
 from inspector.recording.diff import diff_json
 from inspector.recording.format import REDACTED, Redactor, connection_summary, header_line

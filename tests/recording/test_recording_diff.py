@@ -181,8 +181,8 @@ class _FakeSession:
 
 
 def _server_error(code: int, message: str) -> ServerError:
-    from inspector.protocol.events import RequestFailed
-    from inspector.protocol.jsonrpc import ErrorResponse
+    from inspector.protocol.machine.events import RequestFailed
+    from inspector.protocol.wire.jsonrpc import ErrorResponse
 
     return ServerError(
         RequestFailed(1, "tools/call", "error", message, ErrorResponse(9, code, message))

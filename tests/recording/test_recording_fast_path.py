@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 
-from inspector.protocol.jsonrpc import parse_frame
+from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.recording.format import plain_frame_line, record_line
 from inspector.traffic.record import TrafficRecord, kind_of
 

@@ -167,7 +167,7 @@ def test_an_unwritable_path_fails_at_start_and_a_dead_writer_never_blocks(
 CHILD = textwrap.dedent(
     """
     import asyncio, sys
-    from inspector.protocol.connection import ClientConfig
+    from inspector.protocol.machine.connection import ClientConfig
     from inspector.recording.format import connection_summary, header_line
     from inspector.recording.writer import SessionRecorder
     from inspector.session import Session

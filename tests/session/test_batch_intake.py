@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.events import (
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.machine.events import (
     NotificationReceived,
     ProtocolViolation,
     UnmatchedResponse,

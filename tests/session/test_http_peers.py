@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.events import NotificationReceived, ProgressUpdate
-from inspector.protocol.versions import Era, EraSetting
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.machine.events import NotificationReceived, ProgressUpdate
+from inspector.protocol.wire.versions import Era, EraSetting
 from inspector.session import ServerError, Session
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange

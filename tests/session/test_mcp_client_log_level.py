@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.protocol.versions import Era
+from inspector.protocol.wire.versions import Era
 from inspector.session import Call, McpClient
 from inspector.session.tool_headers import ToolHeaderRegistry
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.events import ProgressUpdate
-from inspector.protocol.jsonrpc import Response
-from inspector.protocol.versions import Era, EraSetting
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.machine.events import ProgressUpdate
+from inspector.protocol.wire.jsonrpc import Response
+from inspector.protocol.wire.versions import Era, EraSetting
 from inspector.session import (
     ConnectionClosed,
     PolicyResponder,

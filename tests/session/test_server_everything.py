@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.events import NotificationReceived, ProgressUpdate
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.machine.asks import ServerAsk
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.machine.events import NotificationReceived, ProgressUpdate
+from inspector.protocol.wire.versions import EraSetting
 from inspector.session import Session
 from inspector.traffic.log import TrafficLog
 from inspector.transports.stdio import StdioParams, StdioTransport

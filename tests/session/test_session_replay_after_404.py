@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig
+from inspector.protocol.machine.connection import ClientConfig
 from inspector.session import NotSentAgain, Session
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.http_common import HttpParams

@@ -18,16 +18,16 @@ from typing import Any, TypeVar
 
 import pytest
 
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.events import (
+from inspector.protocol.machine.asks import ServerAsk
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.machine.events import (
     Event,
     LogMessage,
     NotificationReceived,
     ProgressUpdate,
     ProtocolViolation,
 )
-from inspector.protocol.versions import Era, EraSetting
+from inspector.protocol.wire.versions import Era, EraSetting
 from inspector.session import AskRejected, InputRejected, RequestCancelled, ServerError, Session
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.transports.base import HttpExchange, StderrLine, TransportClosed

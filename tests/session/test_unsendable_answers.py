@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.jsonrpc import ErrorResponse
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.wire.jsonrpc import ErrorResponse
 from inspector.session import Session
 from inspector.session.responder import Responder
 from tests.helpers.fake_server import initialize_result

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from inspector.protocol.jsonrpc import parse_frame
+from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.recording.format import header_line
 from inspector.recording.writer import SessionRecorder
 from inspector.traffic.log import TrafficLog

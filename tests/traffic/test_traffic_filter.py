@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 
-from inspector.protocol.jsonrpc import parse_frame
+from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of

@@ -6,7 +6,7 @@ import json
 import shlex
 import time
 
-from inspector.protocol.jsonrpc import parse_frame
+from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.traffic.format import cli_command, detail_text, hexdump, summarize
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of

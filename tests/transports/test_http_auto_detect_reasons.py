@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.wire.versions import EraSetting
 from inspector.session import ConnectError
 from tests.helpers.http_fakes import Seen
 from tests.transports.test_http_transport import OldSseServer, Opened, opened, start

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.events import NotificationReceived
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.machine.events import NotificationReceived
 from inspector.session import (
     ConnectionClosed,
     RequestTimeout,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.wire.versions import EraSetting
 from tests.helpers.http_fakes import Seen, result
 from tests.transports.test_http_transport import (
     HEADER_TOOL,

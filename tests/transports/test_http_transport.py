@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from inspector.protocol.events import NotificationReceived
-from inspector.protocol.versions import Era, EraSetting
+from inspector.protocol.machine.events import NotificationReceived
+from inspector.protocol.wire.versions import Era, EraSetting
 from inspector.session import (
     ConnectError,
     ConnectionClosed,

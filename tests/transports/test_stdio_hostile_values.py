@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from inspector.protocol.events import NotificationReceived, ProtocolViolation
+from inspector.protocol.machine.events import NotificationReceived, ProtocolViolation
 from inspector.session import ProtocolFailure
 from tests.transports.test_stdio_misbehaving import (
     Harness,

@@ -20,16 +20,16 @@ from typing import Any, TypeVar
 
 import pytest
 
-from inspector.protocol.asks import ServerAsk
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.events import (
+from inspector.protocol.machine.asks import ServerAsk
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.machine.events import (
     Event,
     LogMessage,
     NotificationReceived,
     ProtocolViolation,
     UnmatchedResponse,
 )
-from inspector.protocol.versions import EraSetting
+from inspector.protocol.wire.versions import EraSetting
 from inspector.session import (
     ConnectError,
     ConnectionClosed,

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from inspector.ui.controller.connection_controller import ConnectionController
-from inspector.ui.window.main_window import MainWindow
+from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.gui import close_window, make_controller, make_window, new_loop, run
 
 

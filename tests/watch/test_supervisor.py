@@ -10,8 +10,8 @@ import os
 import signal
 from pathlib import Path
 
-from inspector.app.connection import ConnectionModel
-from inspector.app.connection_state import ConnState
+from inspector.core.connection import ConnectionModel
+from inspector.core.connection_state import ConnState
 from inspector.recording.live import AutoRecorder
 from inspector.watch.changes import ChangeFeed
 from inspector.watch.marks import WATCH_NOTE

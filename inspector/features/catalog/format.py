@@ -14,9 +14,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
-from inspector.features.catalog.model import CatalogItem
-from inspector.protocol.http_headers import parse_tool_headers
-from inspector.protocol.models import Icon, Tool, ToolAnnotations
+from inspector.features.catalog.lists import CatalogItem
+from inspector.features.mcp_models import Icon, Tool, ToolAnnotations
+from inspector.protocol.wire.http_headers import parse_tool_headers
 
 __all__ = [
     "Badge",

@@ -15,9 +15,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Final, Literal
 
 from inspector.common.listeners import Listeners
-from inspector.features.catalog.model import KINDS, Catalog, CatalogKind, CatalogList, ListDiff
+from inspector.features.catalog.lists import KINDS, Catalog, CatalogKind, CatalogList, ListDiff
 from inspector.features.catalog.pins import PinChange, PinStore
-from inspector.protocol.versions import Era
+from inspector.protocol.wire.versions import Era
 from inspector.session import Call, Session, SessionError
 
 __all__ = ["CAPABILITY_OF", "CatalogLoader", "LoadMode"]

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from inspector.features.forms.model import Path, path_str
+from inspector.features.forms.fields import Path, path_str
 
 __all__ = ["CHILD_LIMIT", "JsonNode", "json_kind", "summary"]
 

@@ -28,8 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.collections.checks import json_type
-from inspector.ui.collections.assertion_rows import (
+from inspector.collections.assertion_rows import (
     JSON_TYPE_NAMES,
     KINDS,
     AssertionRow,
@@ -39,10 +38,11 @@ from inspector.ui.collections.assertion_rows import (
     kind_info,
     unavailable,
 )
-from inspector.ui.collections.drafts import suggested_pointer
+from inspector.collections.call_draft import CallDraft
+from inspector.collections.checks import json_type
+from inspector.collections.drafts import suggested_pointer
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
-from inspector.ui.workspace.call_draft import CallDraft
 
 __all__ = ["AssertionEditor"]
 

@@ -18,18 +18,19 @@ from PySide6.QtCore import QObject, QSettings, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QTabWidget, QWidget
 
-from inspector.app.model import AppModel
-from inspector.collections.file import save_collection
-from inspector.collections.from_session import collection_from_session
-from inspector.recording.reader import RecordedSession, SessionFileError
-from inspector.settings.profiles import Profile
-from inspector.traffic.log import TrafficEntry
-from inspector.ui.collections.drafts import (
+from inspector.collections.call_draft import CallDraft
+from inspector.collections.drafts import (
     SAVABLE_METHODS,
     DraftError,
     draft_from_entry,
     with_answer,
 )
+from inspector.collections.file import save_collection
+from inspector.collections.from_session import collection_from_session
+from inspector.core.inspector_model import AppModel
+from inspector.recording.reader import RecordedSession, SessionFileError
+from inspector.settings.profiles import Profile
+from inspector.traffic.log import TrafficEntry
 from inspector.ui.collections.memory import CollectionMemory, default_file_name, default_folder
 from inspector.ui.collections.panel import CollectionsPanel
 from inspector.ui.collections.save_dialog import SaveCallDialog
@@ -37,7 +38,6 @@ from inspector.ui.controller.connection_controller import ConnectionController, 
 from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.widgets.message_box import open_warning
-from inspector.ui.workspace.call_draft import CallDraft
 from inspector.ui.workspace.workspace import Workspace
 
 __all__ = ["CollectionsFeature"]

@@ -36,13 +36,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.collections.file import CollectionError, load_collection, save_collection
-from inspector.collections.model import (
+from inspector.collections.collection import (
     Collection,
     InputSchemaAssertion,
     SavedCall,
     SnapshotAssertion,
 )
+from inspector.collections.file import CollectionError, load_collection, save_collection
 from inspector.collections.results import CallResult
 from inspector.collections.runner import CollectionRunner
 from inspector.collections.snapshots import update_call_snapshot, update_snapshots

@@ -11,7 +11,7 @@ from typing import Final
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
-from inspector.collections.model import InputSchemaAssertion, SavedCall, SnapshotAssertion
+from inspector.collections.collection import InputSchemaAssertion, SavedCall, SnapshotAssertion
 from inspector.collections.results import AssertionResult, CallResult
 from inspector.ui.recording.diff_view import SideBySideView
 from inspector.ui.widgets.code_view import code_view

@@ -28,22 +28,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.collections.file import CollectionError, load_collection, save_collection
-from inspector.collections.model import Assertion, Collection, SavedCall
-from inspector.collections.saving import default_name
-from inspector.features.forms.secret_fields import DEFAULT_SECRET_NAMES
-from inspector.ui.collections.assertion_editor import AssertionEditor
-from inspector.ui.collections.assertion_rows import (
+from inspector.collections.assertion_rows import (
     add_catalog_entry,
     build_assertions,
     catalog_entry,
 )
-from inspector.ui.collections.drafts import DraftError, saved_call, secret_arguments
+from inspector.collections.call_draft import CallDraft
+from inspector.collections.collection import Assertion, Collection, SavedCall
+from inspector.collections.drafts import DraftError, saved_call, secret_arguments
+from inspector.collections.file import CollectionError, load_collection, save_collection
+from inspector.collections.saving import default_name
+from inspector.features.forms.secret_fields import DEFAULT_SECRET_NAMES
+from inspector.ui.collections.assertion_editor import AssertionEditor
 from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.screen_fit import fit_to_screen
 from inspector.ui.widgets.theme import colors
-from inspector.ui.workspace.call_draft import CallDraft
 
 __all__ = ["SaveCallDialog", "add_to_file"]
 

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.app.connection_state import ConnState
 from inspector.compare import (
     CatalogDiff,
     CatalogSnapshot,
@@ -38,7 +37,8 @@ from inspector.compare import (
     diff_text,
     snapshot_from_session,
 )
-from inspector.features.catalog.model import KINDS, CatalogKind
+from inspector.core.connection_state import ConnState
+from inspector.features.catalog.lists import KINDS, CatalogKind
 from inspector.session import Session
 from inspector.ui.compare.diff_tree import INFO_KEY, CatalogDiffTree
 from inspector.ui.compare.run_both_panel import RunBothPanel
@@ -46,7 +46,7 @@ from inspector.ui.recording.diff_view import SideBySideView
 from inspector.ui.widgets.plain_text import PlainLabel
 
 if TYPE_CHECKING:
-    from inspector.app.connection import ConnectionModel
+    from inspector.core.connection import ConnectionModel
 
 __all__ = ["CompareWindow", "open_compare"]
 

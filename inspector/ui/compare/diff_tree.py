@@ -12,7 +12,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QWidget
 
 from inspector.compare import CatalogDiff, ItemDiff, Status
-from inspector.features.catalog.model import KINDS, CatalogKind
+from inspector.features.catalog.lists import KINDS, CatalogKind
 from inspector.ui.widgets.plain_text import plain_tooltip
 from inspector.ui.widgets.theme import colors
 

@@ -7,8 +7,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QHeaderView, QTreeView, QWidget
 
+from inspector.features.forms.fields import Path
 from inspector.features.forms.json_tree import JsonNode
-from inspector.features.forms.model import Path
 from inspector.ui.widgets.plain_text import plain_tooltip
 from inspector.ui.widgets.theme import colors
 

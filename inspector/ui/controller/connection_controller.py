@@ -1,6 +1,6 @@
 """The connection controller: the Qt face of one `ConnectionModel`.
 
-The model (inspector/app, Qt-free) holds the session, its stores and the connect logic,
+The model (inspector/core, Qt-free) holds the session, its stores and the connect logic,
 and reports changes with listeners. Widgets want signals (queued across their lifetimes,
 disconnected when they are destroyed), so this adapter turns each listener into the
 signal widgets connect to, and passes their intents and reads on to the model under the
@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from inspector.app.connection import ConnectionModel
-from inspector.app.connection_state import ConnState
-from inspector.app.recording import ConnectionRecording
+from inspector.core.connection import ConnectionModel
+from inspector.core.connection_state import ConnState
+from inspector.core.recording import ConnectionRecording
+from inspector.features.catalog.lists import Catalog
 from inspector.features.catalog.loader import CatalogLoader
-from inspector.features.catalog.model import Catalog
 from inspector.features.catalog.pins import PinStore
 from inspector.features.forms.argument_memory import ArgumentMemory
-from inspector.features.models.rows import exchange_records
-from inspector.features.models.types import ModelExchange
+from inspector.features.providers.rows import exchange_records
+from inspector.features.providers.types import ModelExchange
 from inspector.features.resource_watch import ResourceWatches
 from inspector.features.tasks import TaskClient, TaskStore
 from inspector.session import Session
@@ -32,7 +32,7 @@ from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
 from inspector.traffic.rounds import RequestRounds
-from inspector.ui.controller.gui_responder import GuiResponder
+from inspector.ui.asks.gui_responder import GuiResponder
 
 if TYPE_CHECKING:
     from inspector.settings.profile_auth import ProfileAuth  # built on first use

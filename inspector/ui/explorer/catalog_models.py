@@ -21,7 +21,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QIcon, QPixmap
 
 from inspector.features.catalog.format import Badge, data_icon, item_badges, secondary_text
-from inspector.features.catalog.model import CatalogItem, CatalogList, matches, namespace_of
+from inspector.features.catalog.lists import CatalogItem, CatalogList, matches, namespace_of
 from inspector.ui.widgets.plain_text import plain_tooltip
 from inspector.ui.widgets.theme import colors, is_dark
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.catalog.model import CatalogItem, CatalogKind, CatalogList
+from inspector.features.catalog.lists import CatalogItem, CatalogKind, CatalogList
 from inspector.ui.explorer.catalog_models import ITEM_ROLE, CatalogFilterProxy, CatalogListModel
 from inspector.ui.explorer.delegate import CatalogDelegate
 from inspector.ui.widgets.elided_label import ElidedLabel

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.catalog.model import KINDS, CatalogKind, ListDiff
-from inspector.protocol.events import SessionReady
+from inspector.features.catalog.lists import KINDS, CatalogKind, ListDiff
+from inspector.protocol.machine.events import SessionReady
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.explorer.pane import NOUNS, CatalogPane
 from inspector.ui.explorer.pin_dialog import PinDiffDialog

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.protocol.events import SessionReady
+from inspector.protocol.machine.events import SessionReady
 from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["ServerInfoPanel"]

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.forms.model import UNSET, FieldSpec, format_number, parse_number
+from inspector.features.forms.fields import UNSET, FieldSpec, format_number, parse_number
 from inspector.ui.forms.number_edit import NumberEdit
 
 __all__ = [

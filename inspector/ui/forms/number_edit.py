@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QValidator, QWheelEvent
 from PySide6.QtWidgets import QAbstractSpinBox, QWidget
 
-from inspector.features.forms.model import format_number, parse_number
+from inspector.features.forms.fields import format_number, parse_number
 
 __all__ = ["NumberEdit"]
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.forms.model import MAX_ITEMS, UNSET, FieldSpec, Path, initial_value
+from inspector.features.forms.fields import MAX_ITEMS, UNSET, FieldSpec, Path, initial_value
 from inspector.ui.forms.editors import (
     BoolEditor,
     Editor,

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.forms.model import (
+from inspector.features.forms.fields import (
     FieldError,
     FormPlan,
     ValidationReport,

@@ -36,8 +36,8 @@ from inspector.settings.config_import import (
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings, validate_profile
 from inspector.storage.secrets import NoKeyringError
 from inspector.tap.host_config import is_tapped
-from inspector.ui.profiles.config_tap import ConfigTapActions
 from inspector.ui.profiles.profile_editor import ProfileEditor
+from inspector.ui.tap.config_tap import ConfigTapActions
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.screen_fit import fit_to_screen
 

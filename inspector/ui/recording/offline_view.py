@@ -25,15 +25,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.catalog.model import KINDS, CatalogItem
+from inspector.features.catalog.lists import KINDS, CatalogItem
 from inspector.recording.offline import OfflineSession
 from inspector.recording.timeline import format_duration, local_time, timeline_of
+from inspector.ui.check.lint_panel import LintPanel
 from inspector.ui.explorer.pane import NOUNS, CatalogPane
 from inspector.ui.explorer.server_panel import ServerInfoPanel
-from inspector.ui.panels import ErrorsPanel, NotificationsPanel, ServerConsole
-from inspector.ui.panels.lint_panel import LintPanel
 from inspector.ui.recording.timeline_panel import TimelinePanel
+from inspector.ui.traffic.errors_panel import ErrorsPanel
 from inspector.ui.traffic.log_panel import TrafficLogPanel
+from inspector.ui.traffic.notifications_panel import NotificationsPanel
+from inspector.ui.traffic.server_console import ServerConsole
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 

@@ -21,8 +21,8 @@ from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QStatusBar, QWidget
 
-from inspector.app.model import AppModel
-from inspector.app.recording import ConnectionRecording
+from inspector.core.inspector_model import AppModel
+from inspector.core.recording import ConnectionRecording
 from inspector.recording.har import export_har
 from inspector.recording.live import AutoRecorder
 from inspector.recording.offline import OfflineSession, load_offline

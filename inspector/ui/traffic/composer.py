@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.features.raw_messages import check_message, methods_for, template_for
-from inspector.protocol.versions import LATEST_LEGACY
+from inspector.protocol.wire.versions import LATEST_LEGACY
 from inspector.session import Call, SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.highlighter import JsonHighlighter

@@ -3,7 +3,7 @@
 Qt guesses whether a string is rich text (Qt.mightBeRichText) for labels and tooltips, so a
 server's description starting with a tag would be rendered as HTML. These helpers make the
 choice explicit: labels are PlainText, and tooltips are escaped before Qt sees them.
-tests/ui/test_plain_text_rule.py keeps every module of `inspector/ui/` to them.
+tests/ui/widgets/test_plain_text_rule.py keeps every module of `inspector/ui/` to them.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ def plain_tooltip(text: str, limit: int = TOOLTIP_LIMIT) -> str:
 class PlainLabel(QLabel):
     """The one label of the app: its text is always plain (a server's `<b>` stays `<b>`).
 
-    Every label in `inspector/ui/` is a PlainLabel (tests/ui/test_plain_text_rule.py fails on
-    a bare QLabel); text we write ourselves is plain too, so nothing depends on Qt's guess.
+    Every label in `inspector/ui/` is a PlainLabel (tests/ui/widgets/test_plain_text_rule.py
+    fails on a bare QLabel); text we write ourselves is plain too, so nothing depends on Qt's guess.
     `selectable` lets the user select and copy the text (a URI, an error message).
     """
 

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.forms.model import Path
+from inspector.features.forms.fields import Path
 from inspector.features.tool_calls import ToolCallRecord
-from inspector.protocol.jsonrpc import error_name
+from inspector.protocol.wire.jsonrpc import error_name
 from inspector.ui.content.blocks_view import ContentBlocksView
 from inspector.ui.content.json_tree_model import JsonTreeView
 from inspector.ui.content.panes import TextPane

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.catalog.model import CatalogItem
+from inspector.collections.call_draft import CallDraft, completion_draft
+from inspector.features.catalog.lists import CatalogItem
 from inspector.features.completion import Completer, prompt_ref
 from inspector.features.prompts import (
     Conversation,
@@ -47,7 +48,6 @@ from inspector.ui.forms.server_completions import ServerCompletions
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
-from inspector.ui.workspace.call_draft import CallDraft, completion_draft
 from inspector.ui.workspace.message_card import MessageCard
 from inspector.ui.workspace.resource_reader import open_resource
 from inspector.ui.workspace.save_menu import add_completion_saves, save_call_button

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from PySide6.QtWidgets import QWidget
 
-from inspector.features.catalog.model import CatalogItem, CatalogKind
+from inspector.features.catalog.lists import CatalogItem, CatalogKind
 
 if TYPE_CHECKING:
     from inspector.ui.controller.connection_controller import ConnectionController

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.collections.call_draft import CallDraft
 from inspector.features.resource_content import ReadResult, parse_read_result
 from inspector.features.resource_watch import Watch, subscribe_supported
 from inspector.session import (
@@ -41,7 +42,6 @@ from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.screen_fit import fit_to_screen
 from inspector.ui.widgets.theme import colors
-from inspector.ui.workspace.call_draft import CallDraft
 from inspector.ui.workspace.save_menu import save_call_button
 
 __all__ = ["ResourceReadDialog", "ResourceReader", "open_resource", "watch_text"]

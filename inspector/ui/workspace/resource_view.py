@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from inspector.features.catalog.model import CatalogItem
+from inspector.features.catalog.lists import CatalogItem
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors

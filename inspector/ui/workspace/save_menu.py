@@ -13,7 +13,8 @@ __all__ = ["add_completion_saves", "save_call_button"]
 
 def save_call_button(on_click: Callable[[], object]) -> QPushButton:
     """The "Save call…" button of a tool, prompt or resource view (`saveCallButton`). The
-    view sets its tooltip (a literal, saying what it saves: tests/ui/test_plain_text_rule)."""
+    view sets its tooltip (a literal, saying what it saves:
+    tests/ui/widgets/test_plain_text_rule)."""
     button = QPushButton("Save call…")
     button.setObjectName("saveCallButton")
     button.clicked.connect(on_click)

@@ -14,7 +14,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QFormLayout, QVBoxLayout, QWidget
 
-from inspector.features.catalog.model import CatalogItem
+from inspector.collections.call_draft import CallDraft, completion_draft
+from inspector.features.catalog.lists import CatalogItem
 from inspector.features.completion import Completer, resource_ref
 from inspector.features.uri_template import UriTemplate, variables_schema
 from inspector.ui.controller.connection_controller import ConnectionController
@@ -24,7 +25,6 @@ from inspector.ui.forms.server_completions import ServerCompletions
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
-from inspector.ui.workspace.call_draft import CallDraft, completion_draft
 from inspector.ui.workspace.resource_reader import ResourceReader
 from inspector.ui.workspace.save_menu import add_completion_saves
 

@@ -22,21 +22,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.apps.meta import app_resource_uri
-from inspector.features.catalog.model import CatalogItem
+from inspector.collections.call_draft import CallDraft
+from inspector.features.catalog.lists import CatalogItem
+from inspector.features.mcp_apps.meta import app_resource_uri
 from inspector.features.tasks import tasks_mode
 from inspector.features.tool_calls import ToolCallRecord, follow_call
 from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.forms.form_splitter import FormSplitter
 from inspector.ui.forms.schema_form import SchemaForm
+from inspector.ui.tasks.run_as_task import RunAsTaskOption, tool_task_support
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip, short
 from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.call_card import CallCard
-from inspector.ui.workspace.call_draft import CallDraft
 from inspector.ui.workspace.resource_reader import open_resource
-from inspector.ui.workspace.run_as_task import RunAsTaskOption, tool_task_support
 from inspector.ui.workspace.save_menu import save_call_button
 
 __all__ = ["ToolCallView", "tool_view"]

@@ -26,21 +26,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.features.apps.meta import app_resource_uri
 from inspector.features.catalog.format import Badge, detail_sections, item_badges, mirrored_headers
 from inspector.features.catalog.format import resource_annotations as annotations_line
-from inspector.features.catalog.model import CatalogItem, ListDiff
+from inspector.features.catalog.lists import CatalogItem, ListDiff
+from inspector.features.mcp_apps.meta import app_resource_uri
+from inspector.features.mcp_models import Tool
 from inspector.features.tool_calls import ToolCallRecord
-from inspector.protocol.models import Tool
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.explorer.delegate import tone_color
 from inspector.ui.explorer.pane import NOUNS
+from inspector.ui.mcp_apps.app_tab import AppTab
 from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.highlighter import JsonHighlighter
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
-from inspector.ui.workspace.app_tab import AppTab
 from inspector.ui.workspace.registry import view_for
 
 __all__ = ["DetailsView", "ItemPage", "Workspace"]

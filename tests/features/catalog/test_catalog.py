@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.features.catalog.model import Catalog, CatalogList, ListDiff, definition_hash
+from inspector.features.catalog.lists import Catalog, CatalogList, ListDiff, definition_hash
 
 
 def flags(lst: CatalogList) -> tuple[bool, bool, str | None]:

@@ -16,8 +16,15 @@ from inspector.features.catalog.format import (
     secondary_text,
     tool_badges,
 )
-from inspector.features.catalog.model import CatalogItem, CatalogKind
-from inspector.protocol.models import Icon, Prompt, Resource, ResourceTemplate, Tool, parse_lenient
+from inspector.features.catalog.lists import CatalogItem, CatalogKind
+from inspector.features.mcp_models import (
+    Icon,
+    Prompt,
+    Resource,
+    ResourceTemplate,
+    Tool,
+    parse_lenient,
+)
 
 MODELS: dict[CatalogKind, Any] = {
     "tools": Tool,

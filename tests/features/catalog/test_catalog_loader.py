@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
+from inspector.features.catalog.lists import Catalog, CatalogKind, CatalogList, ListDiff
 from inspector.features.catalog.loader import PAGES_PER_LOAD_ALL, CatalogLoader
-from inspector.features.catalog.model import Catalog, CatalogKind, CatalogList, ListDiff
 from inspector.features.catalog.pins import PinStore
-from inspector.protocol.connection import ClientConfig
-from inspector.protocol.events import ListChanged, NotificationReceived
-from inspector.protocol.versions import Era, EraSetting
+from inspector.protocol.machine.connection import ClientConfig
+from inspector.protocol.machine.events import ListChanged, NotificationReceived
+from inspector.protocol.wire.versions import Era, EraSetting
 from inspector.session import Session
 from inspector.transports.base import Transport
 from inspector.transports.memory import MemoryTransport

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from inspector.features.forms.model import (
+from inspector.features.forms.fields import (
     MAX_DEPTH,
     MAX_PROPERTIES,
     UNSET,

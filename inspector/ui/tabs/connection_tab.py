@@ -1,0 +1,481 @@
+"""One connection's view, a tab of the main window: its connection bar, the explorer (left:
+server info and the catalog's trees), the centre tabs ("Workspace": the selected item;
+"Traffic": the log), the bottom tabs (server console, notifications, errors, lint,
+statistics, auth, tasks) and its own status bar.
+
+A tab opens its own connection from the app model, answers that connection's server asks
+with dialogs that name the tab, records it to its own file and shows an opened recording
+in place of its live view. Nothing here reaches into another tab: a server that floods or
+dies is one tab's business. The window keeps the tabs and points its menus at the current
+one; a tab tells it what changed (`changed`: title or state; `asks_changed`: asks waiting).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtWidgets import (
+    QMenu,
+    QSplitter,
+    QStatusBar,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.connection import ConnectionModel
+from inspector.core.inspector_model import AppModel
+from inspector.protocol.machine.events import SessionReady
+from inspector.recording.redaction import connection_for_profile
+from inspector.settings.profiles import Profile
+from inspector.traffic.error_store import ErrorStore
+from inspector.traffic.log import TrafficLog
+from inspector.traffic.log_messages import LogMessageStore
+from inspector.ui.asks.gui_responder import GuiResponders
+from inspector.ui.check.lint_panel import LintPanel
+from inspector.ui.collections.feature import CollectionsFeature
+from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.explorer import ExplorerPanel
+from inspector.ui.recording.session_files import SessionFiles
+from inspector.ui.tabs.client_features import ClientFeatures
+from inspector.ui.tabs.connection_bar import ConnectionBar
+from inspector.ui.tabs.session_controls import LogLevelControl, PingControl
+from inspector.ui.tabs.tab_name import clean_tab_name
+from inspector.ui.traffic.composer import RawComposerDialog
+from inspector.ui.traffic.errors_panel import ErrorsPanel
+from inspector.ui.traffic.log_panel import TrafficLogPanel
+from inspector.ui.traffic.notifications_panel import NotificationsPanel
+from inspector.ui.traffic.server_console import ServerConsole
+from inspector.ui.traffic.stats_panel import MethodStatsPanel
+from inspector.ui.watch.watch_mode import WatchMode
+from inspector.ui.widgets.lazy_panel import LazyPanel
+from inspector.ui.widgets.plain_text import PlainLabel, short_status
+from inspector.ui.workspace.workspace import Workspace
+
+if TYPE_CHECKING:
+    from inspector.ui.auth.auth_panel import AuthPanel
+
+__all__ = ["ConnectionTab", "TabState"]
+
+_NEW_TAB: Final = "New tab"
+
+
+class TabState:
+    """What a tab shows at a glance (its dot and the words of its tooltip)."""
+
+    CONNECTED: Final = "connected"
+    CONNECTING: Final = "connecting"
+    FAILED: Final = "failed"
+    LOST: Final = "lost"
+    OFFLINE: Final = "offline session"
+    IDLE: Final = "not connected"
+
+
+class ConnectionTab(QWidget):
+    changed = Signal()  # its title or state changed
+    asks_changed = Signal(int)  # server asks waiting for an answer in this tab
+    profiles_requested = Signal()  # the bar's "Profiles…"
+    close_requested = Signal()  # a tab opened for a recording: the recording was closed
+
+    def __init__(
+        self,
+        app: AppModel,
+        settings: QSettings,
+        *,
+        remember: Callable[[Profile], None],
+        recent: Callable[[], list[str]],
+    ) -> None:
+        """`remember(profile)`: the window's Recent list hears of a connect. `recent()`:
+        that list (the bar starts on its first profile). `settings`: the window's."""
+        super().__init__()
+        self.setObjectName("connectionTab")
+        self.app = app
+        self.settings = settings
+        self._remember = remember
+        self._recent = recent
+        self.custom_name: str | None = None  # the user renamed the tab
+        self.server_name: str | None = None
+        self.asks_waiting = 0
+        self.for_recording = False  # opened to show a recording: closing it closes the tab
+        # The server's asks open dialogs modal to the window, titled with this tab's name.
+        self.responders = GuiResponders(
+            self,
+            app.canned,
+            secrets=app.secrets,
+            label=self.display_title,
+            on_asks=self._asks,
+        )
+        self.connection: ConnectionModel = app.open_connection(self.responders, ui_apps=True)
+        recording = self.connection.recording
+        if recording is None:
+            raise ValueError("a tab records its connection: build the app with recording")
+        self.controller = ConnectionController(self.connection, app.arguments)
+        self.console = ServerConsole()
+        self.controller.console_line.connect(self.console.append)
+        self.composer: RawComposerDialog | None = None
+        self._workspace_profile: str | None = None
+        self.bar = ConnectionBar()
+        self._build_views()
+        self.status = QStatusBar()
+        self.status.setObjectName("tabStatusBar")
+        self.status.setSizeGripEnabled(False)
+        self.errors_label = PlainLabel()
+        self.status.addPermanentWidget(self.errors_label)
+        self.status.addPermanentWidget(self.log_panel.count_label)
+        # Server asks, roots, MRTR rounds in the log, tasks.
+        self.client_features = ClientFeatures(
+            app,
+            self.controller,
+            self.log_panel,
+            self.bottom,
+            self.chosen_profile,
+            self.status.showMessage,
+            self,
+        )
+        # Session files: recording, Open Session (offline view), Save As, HAR, Replay.
+        self.session_files = SessionFiles(
+            app, self.controller, recording, self.main_split, self.status, settings, self
+        )
+        # Collections: "Save call…", the Collections tab, File ▸ Save Session as Test Collection.
+        self.collections = CollectionsFeature(
+            app,
+            self.controller,
+            self.workspace,
+            self.log_panel,
+            self.bottom,
+            self.session_files,
+            self.chosen_profile,
+            settings,
+            self.status.showMessage,
+            self,
+        )
+        # Watch mode: restart on file changes, re-run on demand, the results strip.
+        self.watch_mode = WatchMode(
+            self.controller,
+            self.chosen_profile,
+            settings,
+            self.status.showMessage,
+            lambda: self.bottom.setCurrentWidget(self.console),
+            self,
+            tab_collection=lambda: self.collections.panel.path,
+        )
+        replays = self.session_files.menu_groups[1]
+        replays.insert(
+            replays.index(self.session_files.replay_action) + 1, self.collections.session_action
+        )
+        self.toolbar = QToolBar("Connection")
+        self.toolbar.setObjectName("connectionToolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.addWidget(self.bar)
+        self.ping = PingControl(self.controller)
+        self.toolbar.addWidget(self.ping)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.watch_mode.toolbar)
+        layout.addWidget(self.session_files.stack, 1)
+        layout.addWidget(self.status)
+        self._wire()
+        self.refresh_profiles()
+
+    def menus(self) -> list[QMenu]:
+        """This tab's own menus in the window's menu bar while it is current."""
+        return [self.client_features.menu, self.watch_mode.menu]
+
+    def _build_views(self) -> None:
+        self.explorer = ExplorerPanel(self.controller, self.settings)
+        self.server_panel = self.explorer.server
+        self.workspace = Workspace(self.controller)
+        self.log_panel = TrafficLogPanel(self.traffic)
+        self.log_panel.set_lint(self.connection.lint, self.connection.linter.lint_now)
+        self.notifications = NotificationsPanel(self.messages)
+        self.notifications.add_control(LogLevelControl(self.controller))
+        self.errors_panel = ErrorsPanel(self.errors)
+        self.stats_panel = MethodStatsPanel(self.traffic)
+        self.bottom = QTabWidget()
+        self.bottom.setObjectName("bottomTabs")
+        self.bottom.setMinimumHeight(100)  # its tabs' own minimums would take 200 px
+        self.bottom.addTab(self.console, "Server console")
+        self.bottom.addTab(self.notifications, "Notifications")
+        self.bottom.addTab(self.errors_panel, "Errors")
+        self.lint_panel = LintPanel(self.connection.lint)
+        self.bottom.addTab(self.lint_panel, "Lint")
+        self.bottom.addTab(self.stats_panel, "Statistics")
+        # The OAuth steps, log in / log out, for the profile chosen in the bar: built (and
+        # the auth stack imported) when its tab is first shown or the connection needs auth.
+        self._auth_panel: AuthPanel | None = None
+        self._auth_host = LazyPanel(self._build_auth_panel)
+        self.bottom.addTab(self._auth_host, "Auth")
+        self.connection.auth_created.add(lambda _auth: self._auth_host.ensure())
+        self.centre = QTabWidget()
+        self.centre.setObjectName("centreTabs")
+        self.centre.addTab(self.workspace, "Workspace")
+        self.centre.addTab(self.log_panel, "Traffic")
+        self.right_split = QSplitter(Qt.Orientation.Vertical)
+        self.right_split.setObjectName("rightSplitter")
+        self.right_split.addWidget(self.centre)
+        self.right_split.addWidget(self.bottom)
+        self.right_split.setStretchFactor(0, 1)  # a taller window grows what is looked at
+        self.right_split.setStretchFactor(1, 0)
+        self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        self.main_split.setObjectName("mainSplitter")
+        self.main_split.addWidget(self.explorer)
+        self.main_split.addWidget(self.right_split)
+        self.main_split.setStretchFactor(0, 1)
+        self.main_split.setStretchFactor(1, 4)
+        for splitter in (self.main_split, self.right_split, self.log_panel.splitter):
+            splitter.setChildrenCollapsible(False)  # hiding is View ▸ (a way back)
+
+    def _wire(self) -> None:
+        bar, c = self.bar, self.controller
+        bar.connect_clicked.connect(self.connect_selected)
+        bar.disconnect_clicked.connect(self.disconnect_server)
+        bar.reconnect_clicked.connect(self.reconnect)
+        bar.profiles_clicked.connect(self.profiles_requested.emit)
+        bar.send_raw_clicked.connect(self.open_composer)
+        bar.profile_chosen.connect(lambda _id: self._profile_chosen())
+        self._stop_store = self.app.store.on_changed(self._refresh_auth)
+        c.state_changed.connect(self._state_changed)
+        c.server_ready.connect(self._server_ready)
+        self.explorer.item_selected.connect(self._item_selected)
+        self.workspace.pin_diff_requested.connect(self.explorer.show_pin_diff)
+        c.notice.connect(lambda text: self.status.showMessage(text, 8000))
+        self.log_panel.detail.notice.connect(lambda text: self.status.showMessage(text, 6000))
+        self.errors_panel.count_changed.connect(self._errors_changed)
+        self.errors_panel.jump_to_entry.connect(self.log_panel.select_entry)
+        self.lint_panel.jump_to_entry.connect(self.show_entry)
+        self.lint_panel.count_changed.connect(self._lint_changed)
+        self.session_files.offline_changed.connect(self._offline_changed)
+
+    # ---------------------------------------------------------------- public accessors
+    @property
+    def model(self) -> ConnectionModel:
+        """This tab's connection (Qt-free): what a compare view reads."""
+        return self.connection
+
+    @property
+    def traffic(self) -> TrafficLog:
+        return self.connection.traffic
+
+    @property
+    def messages(self) -> LogMessageStore:
+        return self.connection.messages
+
+    @property
+    def errors(self) -> ErrorStore:
+        return self.connection.errors
+
+    @property
+    def offline(self) -> bool:
+        """A recording (or a followed tap) is shown instead of the live view."""
+        return self.session_files.view is not None
+
+    def display_title(self) -> str:
+        """The tab's name: the user's, else the recording's, the server's or the profile's."""
+        if self.custom_name:
+            return self.custom_name
+        view = self.session_files.view if hasattr(self, "session_files") else None
+        if view is not None:
+            return view.path.name
+        if self.server_name:
+            return self.server_name
+        profile = self.controller.profile
+        return profile.name if profile is not None else _NEW_TAB
+
+    def tab_state(self) -> str:
+        if self.offline:
+            return TabState.OFFLINE
+        state = self.controller.state
+        if state is ConnState.CONNECTED:
+            return TabState.CONNECTED
+        if state in (ConnState.CONNECTING, ConnState.DISCONNECTING):
+            return TabState.CONNECTING
+        if state is ConnState.FAILED:
+            return TabState.FAILED
+        if state is ConnState.LOST:
+            return TabState.LOST
+        return TabState.IDLE
+
+    def tooltip(self) -> str:
+        """The tab's tooltip: its name, its state and why, asks waiting."""
+        lines = [self.display_title(), f"State: {self.tab_state()}"]
+        profile = self.controller.profile
+        if profile is not None and not self.offline:
+            lines.append(f"Profile: {profile.name}")
+        detail = self.controller.detail
+        if detail and self.tab_state() in (TabState.FAILED, TabState.LOST):
+            lines.append(short_status(detail))
+        if self.asks_waiting:
+            lines.append(f"{self.asks_waiting} server ask(s) waiting for an answer")
+        return "\n".join(lines)
+
+    def window_title(self) -> str:
+        """The window's title while this tab is current (Qt adds " — MCP Inspector")."""
+        offline = self.session_files.offline_title()
+        if offline is not None:
+            return offline
+        if self.controller.state in (ConnState.CONNECTED, ConnState.DISCONNECTING):
+            return self.server_name or "MCP Inspector"
+        return "MCP Inspector"
+
+    def remembered_profile(self) -> Profile | None:
+        """The profile this tab connects to (what the window remembers between runs)."""
+        return self.controller.profile
+
+    def rename(self, name: str | None) -> None:
+        """A name of the user's for this tab (None or blank: the automatic one again; see
+        `clean_tab_name` for control characters and a name too long)."""
+        self.custom_name = clean_tab_name(name)
+        self.changed.emit()
+
+    # ---------------------------------------------------------------- profiles
+    def chosen_profile(self) -> Profile | None:
+        """The profile picked in the connection bar."""
+        return self.app.profiles.get(self.bar.current_profile_id())
+
+    def refresh_profiles(self) -> None:
+        current_id = self.bar.current_profile_id()
+        if current_id is None:
+            recent = self._recent()
+            current_id = recent[0] if recent else None
+        self.bar.set_profiles(self.app.profiles.all(), current_id)
+
+    def _profile_chosen(self) -> None:
+        self._refresh_auth()
+
+    def _build_auth_panel(self) -> AuthPanel:
+        from inspector.ui.auth.auth_panel import AuthPanel
+
+        panel = AuthPanel(self.controller, self.chosen_profile)
+        panel.attention.connect(lambda: self.bottom.setCurrentWidget(self._auth_host))
+        self._auth_panel = panel
+        return panel
+
+    @property
+    def auth_panel(self) -> AuthPanel:
+        """The Auth panel, built now if its tab was never shown."""
+        self._auth_host.ensure()
+        if self._auth_panel is None:
+            raise RuntimeError("the Auth panel is being built")
+        return self._auth_panel
+
+    def _refresh_auth(self) -> None:
+        if self._auth_panel is not None:
+            self._auth_panel.refresh()
+
+    # ---------------------------------------------------------------- intents
+    def connect_selected(self) -> asyncio.Task[object] | None:
+        profile = self.chosen_profile()
+        return self.connect_profile(profile) if profile is not None else None
+
+    def connect_profile(self, profile: Profile) -> asyncio.Task[object] | None:
+        if self.bar.current_profile_id() != profile.id:
+            self.bar.set_profiles(self.app.profiles.all(), profile.id)
+        self._remember(profile)
+        self.log_panel.detail.set_connection(connection_for_profile(profile), profile.era)
+        task = self.controller.connect_profile(profile)
+        self.changed.emit()
+        return task
+
+    def disconnect_server(self) -> None:
+        self.controller.disconnect_server()
+
+    def reconnect(self) -> None:
+        if self.controller.profile is None:
+            self.connect_selected()
+        else:
+            self.controller.reconnect()
+
+    def open_composer(self) -> None:
+        if self.composer is None:
+            self.composer = RawComposerDialog(self.controller, self)
+            self.composer.setWindowTitle(f"{self.composer.windowTitle()} — {self.display_title()}")
+        self.composer.refresh_session()
+        self.composer.show()
+        self.composer.raise_()
+
+    def show_entry(self, index: int) -> None:
+        self.centre.setCurrentWidget(self.log_panel)
+        self.log_panel.select_entry(index)
+
+    def refresh_colors(self) -> None:
+        """Colors we computed from the palette (highlighting, rows, the state label)."""
+        self.log_panel.detail.highlighter.refresh_colors()
+        self.log_panel.model.refresh_colors()
+        self.explorer.refresh_colors()
+        self.bar.set_state(self.controller.state, self.controller.detail)
+
+    async def close_tab(self) -> None:
+        """Disconnect the server cleanly (its recording ends) and let the tab go."""
+        self._stop_store()  # the app-wide stores outlive the tab
+        self.client_features.close()
+        self.session_files.close_replays()  # each stops its replay (and closes its server)
+        if self.composer is not None:
+            self.composer.close()
+        await self.app.close_connection(self.connection)
+        if self.connection.recording is not None and self.connection.recording.recorder.recording:
+            self.connection.recording.recorder.finish()
+
+    # ---------------------------------------------------------------- controller
+    def _asks(self, waiting: int) -> None:
+        self.asks_waiting = waiting
+        self.asks_changed.emit(waiting)
+
+    def _state_changed(self, state: str, detail: str) -> None:
+        st = ConnState(state)
+        self.bar.set_state(st, detail)
+        if st is ConnState.CONNECTING:
+            self.server_panel.clear("Connecting…")
+            profile = self.controller.profile
+            if profile is not None and profile.id != self._workspace_profile:
+                self._workspace_profile = profile.id
+                self.server_name = None
+                self.workspace.clear()  # another server: the old items' pages go
+        elif st is ConnState.FAILED:
+            self.server_panel.clear("Could not connect")
+            self.status.showMessage(f"Could not connect: {short_status(detail)}", 15000)
+        elif st is ConnState.LOST:
+            self.server_panel.title.setText("Server exited")
+            self.status.showMessage(f"The server went away: {detail}", 15000)
+            self.bottom.setCurrentWidget(self.errors_panel)
+        if self.composer is not None:
+            self.composer.refresh_session()
+        self.changed.emit()
+
+    def _server_ready(self, ready: SessionReady) -> None:
+        self.server_panel.show_ready(ready)
+        info = ready.server_info if isinstance(ready.server_info, dict) else {}
+        name = str(info.get("name", "?"))
+        self.server_name = name
+        self.bar.set_server(name, ready.protocol_version, ready.era.value)
+        self.changed.emit()
+
+    def _offline_changed(self, offline: bool) -> None:
+        """A recording is shown instead of the live view (nothing may connect here), or
+        the live view is back."""
+        self.errors_label.setVisible(not offline)
+        self.log_panel.count_label.setVisible(not offline)
+        self.toolbar.setEnabled(not offline)
+        if not offline:
+            self.refresh_profiles()
+        self.changed.emit()
+        if not offline and self.for_recording:
+            self.close_requested.emit()
+
+    def _item_selected(self, item: object) -> None:
+        self.workspace.show_item(item)
+        self.centre.setCurrentWidget(self.workspace)
+
+    def _errors_changed(self, count: int) -> None:
+        index = self.bottom.indexOf(self.errors_panel)
+        self.bottom.setTabText(index, f"Errors ({count})" if count else "Errors")
+        self.errors_label.setText(f"⚠ {count} in Errors" if count else "")
+
+    def _lint_changed(self, count: int) -> None:
+        index = self.bottom.indexOf(self.lint_panel)
+        self.bottom.setTabText(index, f"Lint ({count})" if count else "Lint")

@@ -1,0 +1,1 @@
+"""Tasks on screen: the Tasks panel and Run as task."""

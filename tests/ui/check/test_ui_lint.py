@@ -1,0 +1,132 @@
+"""Lint in the window: a server that breaks rules gets badges on its rows, the findings in
+the detail pane's Lint tab and in the Lint tab with counts per rule; "Check server" shows
+the check report; an offline session shows the recorded findings."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from inspector.check.report import Status
+from inspector.recording.offline import load_offline
+from inspector.recording.reader import read_session
+from inspector.ui.check.check_dialog import CheckDialog
+from inspector.ui.recording.offline_view import OfflineView
+from inspector.ui.shell.main_window import MainWindow
+from inspector.ui.traffic.traffic_model import COL_KIND
+from tests.helpers.gui import connected, python_profile, run, until
+from tests.helpers.peers import SERVERS
+
+BREAKS = "tool-name,dup-names,input-schema,undeclared-log,log-level,notify-reply"
+
+
+def lint_profile(breaks: str = BREAKS):  # type: ignore[no-untyped-def]
+    return python_profile(
+        "lint breaker", str(SERVERS / "misbehaving" / "lint_server.py"), "--break", breaks
+    )
+
+
+def test_findings_in_the_log_the_detail_pane_and_the_lint_tab(
+    loop: asyncio.AbstractEventLoop, window: MainWindow
+) -> None:
+    async def scenario() -> None:
+        await connected(window, lint_profile(), listed=["tools"])
+        store = window.connection.lint
+        await until(lambda: store.counts.get("tool-name-format"), "the tools list linted")
+        await until(
+            lambda: window.lint_panel.rules.rowCount() > 4, "the Lint tab recounted", timeout=5
+        )
+        # the Lint tab: counts per rule
+        rules = {r[0]: r[1] for r in window.lint_panel.rules.rows}
+        assert rules["tool-name-format"] == 1 and rules["unique-names"] == 1
+        assert rules["input-schema-invalid"] == 1 and rules["schema.enum"] == 1
+        assert rules["undeclared-capability"] == 1 and rules["response-to-notification"] == 1
+        assert window.bottom.tabText(window.bottom.indexOf(window.lint_panel)).startswith("Lint (")
+        # the log: a badge on the row
+        [row] = [f.index for f in store.findings if f.rule == "tool-name-format"]
+        model = window.log_panel.model
+        model.flush()
+        shown = model.row_of(row)
+        assert shown is not None
+        assert "⚑" in model.data(model.index(shown, COL_KIND))
+        # the detail pane: pointer, rule, value
+        window.log_panel.select_entry(row)
+        detail = window.log_panel.detail
+        text = detail.lint_view.toPlainText()
+        assert "tool-name-format" in text and "/result/tools/2/name" in text
+        assert '"bad name!"' in text and "Tool names" in text
+        assert detail.tabs.tabText(detail.tabs.indexOf(detail.lint_view)).startswith("Lint (")
+        assert "lint finding(s)" in detail.header.text()
+        # picking a rule narrows the findings; a double-click shows the message
+        panel = window.lint_panel
+        rule_row = next(i for i, r in enumerate(panel.rules.rows) if r[0] == "unique-names")
+        panel.rule_table.selectRow(rule_row)
+        panel.findings.flush()
+        assert panel.findings.rowCount() == 1
+        assert panel.findings.finding(0).pointer == "/result/tools/3/name"
+        panel._activated(panel.findings.index(0, 0))
+        assert window.log_panel.selected_entry().index == panel.findings.finding(0).index
+        await window.controller.shutdown()
+
+    run(loop, scenario(), timeout=60)
+
+
+def test_check_server_shows_the_report(loop: asyncio.AbstractEventLoop, window: MainWindow) -> None:
+    async def scenario() -> None:
+        dialog = CheckDialog(
+            lint_profile("no-ping,unknown-tool"), window.connection.start, None, window
+        )
+        dialog.show()
+        task = dialog.run()
+        assert task is not None
+        await asyncio.wait_for(task, 90)
+        report = dialog.report
+        assert report is not None
+        failed = {r.id for r in report.results if r.status is Status.FAILED}
+        assert failed == {"errors.ping", "errors.unknown-tool"}
+        assert dialog.model.rowCount() == len(report.results)
+        assert "2 failed" in dialog.summary.text()
+        row = next(i for i, r in enumerate(dialog.model.results) if r.id == "errors.ping")
+        assert dialog.model.data(dialog.model.index(row, 0)) == "✘ failed"
+        dialog.table.selectRow(row)
+        assert "rule: basic/utilities/ping" in dialog.detail.toPlainText()
+        dialog.close()
+
+    run(loop, scenario(), timeout=120)
+
+
+def test_an_offline_session_shows_its_findings(
+    loop: asyncio.AbstractEventLoop, window: MainWindow, tmp_path: Path
+) -> None:
+    async def scenario() -> Path:
+        await connected(window, lint_profile("tool-name,dup-names"), listed=["tools"])
+        store = window.connection.lint
+        await until(lambda: len(store) >= 2, "the tools list linted")
+        target = tmp_path / "saved.jsonl"
+        recording = window.connection.recording
+        assert recording is not None
+        recording.write_live(target)
+        # the session's own recording got the findings as they were found
+        live = recording.recorder.recorder
+        assert live is not None
+
+        def recorded_rules() -> set[str]:
+            lines = live.path.read_text(encoding="utf-8").splitlines()
+            return {json.loads(line).get("rule") for line in lines if '"type":"lint"' in line}
+
+        await until(
+            lambda: recorded_rules() == {"tool-name-format", "unique-names"},
+            "the findings in the live recording",
+        )
+        await window.controller.shutdown()
+        return target
+
+    target = run(loop, scenario(), timeout=60)
+    offline = load_offline(read_session(target))
+    assert offline.lint.counts == {"tool-name-format": 1, "unique-names": 1}
+    view = OfflineView(offline)
+    assert view.bottom.tabText(view.bottom.indexOf(view.lint_panel)) == "Lint (2)"
+    row = offline.lint.findings[0].index
+    view.log_panel.select_entry(row)
+    assert "tool-name-format" in view.log_panel.detail.lint_view.toPlainText()
