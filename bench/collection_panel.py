@@ -24,7 +24,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtWidgets import QApplication, QTreeWidget, QTreeWidgetItem
 
 from inspector.collections.collection import Collection, OutcomeAssertion, SavedCall
-from inspector.core.inspector_model import AppModel
+from inspector.core.inspector_model import InspectorModel
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.settings.profiles import ProfileStore
@@ -50,7 +50,7 @@ def main() -> int:
     args = parser.parse_args()
     app = QApplication.instance() or QApplication([])
     tmp = Path(tempfile.mkdtemp(prefix="bench-panel-"))
-    model = AppModel(
+    model = InspectorModel(
         profiles=ProfileStore(tmp / "profiles.json", SecretStore()),
         canned=CannedReplies(tmp / "canned.json"),
         arguments=ArgumentMemory.shared(),

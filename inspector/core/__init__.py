@@ -1,2 +1,3 @@
-"""The application model: the one Qt-free composition root. It owns every store and the
-connections, is built in one place, and is handed to the window (or any other front end)."""
+"""The Qt-free core: the composition root (`InspectorModel`, every store and the
+connections, built in one place and handed to the window or any other front end) and one
+`ConnectionModel` per server."""

@@ -1,6 +1,6 @@
-"""The application model: every app-wide store, and the connections, built in one place.
+"""The inspector model: every app-wide store, and the connections, built in one place.
 
-A front end (the Qt window, a script, a test) builds one `AppModel` (usually with
+A front end (the Qt window, a script, a test) builds one `InspectorModel` (usually with
 `build_app`) and opens connections from it. App-wide are the profiles, the secret store,
 the tool pins, the remembered arguments, the canned sampling replies and the recording
 settings; each connection gets what it needs of them when it is opened, and keeps the
@@ -25,10 +25,10 @@ from inspector.settings.profiles import ProfileStore, RootEntry
 from inspector.storage.paths import sessions_dir
 from inspector.storage.secrets import SecretStore
 
-__all__ = ["AppModel", "build_app"]
+__all__ = ["InspectorModel", "build_app"]
 
 
-class AppModel:
+class InspectorModel:
     def __init__(
         self,
         *,
@@ -140,11 +140,11 @@ def build_app(
     recording: RecordingSettings | None = None,
     responders: ResponderFactory = policy_responders,
     opener: OpenerFactory | None = None,
-) -> AppModel:
+) -> InspectorModel:
     """The app model with its stores next to the profiles file (pins, canned replies) and
     the remembered arguments of the config directory."""
     folder = profiles.path.parent
-    return AppModel(
+    return InspectorModel(
         profiles=profiles,
         canned=CannedReplies(folder / "canned-replies.json"),
         arguments=ArgumentMemory.shared(),

@@ -17,7 +17,7 @@ from inspector.compare import (
     snapshot_from_session,
 )
 from inspector.core.connection import ConnectionModel
-from inspector.core.inspector_model import AppModel
+from inspector.core.inspector_model import InspectorModel
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
@@ -36,7 +36,7 @@ def profile(*args: str, era: str = "legacy") -> Profile:
 
 
 async def connected(tmp: Path, prof: Profile) -> ConnectionModel:
-    app = AppModel(
+    app = InspectorModel(
         profiles=ProfileStore(tmp / "profiles.json", SecretStore()),
         canned=CannedReplies(tmp / "canned.json"),
         arguments=ArgumentMemory.shared(),

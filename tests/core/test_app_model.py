@@ -12,7 +12,7 @@ import pytest
 
 from inspector.core.connection import ConnectionModel
 from inspector.core.connection_state import ConnState
-from inspector.core.inspector_model import AppModel, build_app
+from inspector.core.inspector_model import InspectorModel, build_app
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.catalog.lists import CatalogKind, ListDiff
 from inspector.features.catalog.pins import PinStore
@@ -34,8 +34,8 @@ def demo_profile(name: str = "Demo server") -> Profile:
     return Profile(name=name, stdio=StdioSettings(command=command, args=args, env=env))
 
 
-def stores(tmp: Path) -> AppModel:
-    return AppModel(
+def stores(tmp: Path) -> InspectorModel:
+    return InspectorModel(
         profiles=ProfileStore(tmp / "profiles.json", SecretStore()),
         canned=CannedReplies(tmp / "canned.json"),
         arguments=ArgumentMemory(tmp / "arguments.json"),
@@ -52,7 +52,7 @@ async def until(predicate: Callable[[], object], what: str, timeout: float = 20.
 
 
 @pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[AppModel]:
+async def app(tmp_path: Path) -> AsyncIterator[InspectorModel]:
     model = stores(tmp_path)
     yield model
     await model.shutdown()
@@ -67,7 +67,7 @@ def test_the_app_model_holds_the_stores_it_is_given(tmp_path: Path) -> None:
     arguments = ArgumentMemory(tmp_path / "arguments.json")
     pins = PinStore(tmp_path / "pins.json")
     recording = RecordingSettings(enabled=False)
-    app = AppModel(
+    app = InspectorModel(
         profiles=profiles, canned=canned, arguments=arguments, pins=pins, recording=recording
     )
     assert app.store is profiles and app.profiles.store is profiles
@@ -142,7 +142,7 @@ def test_roots_are_kept_in_the_profile_they_belong_to(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- one connection, live
 
 
-async def test_a_connection_drives_the_demo_into_its_stores(app: AppModel) -> None:
+async def test_a_connection_drives_the_demo_into_its_stores(app: InspectorModel) -> None:
     connection = app.open_connection()
     other = app.open_connection()
     states: list[tuple[ConnState, str]] = []
@@ -191,7 +191,7 @@ async def test_a_connection_drives_the_demo_into_its_stores(app: AppModel) -> No
     assert connection.session is None and console[-1] == "── disconnected"
 
 
-async def test_two_connections_are_connected_side_by_side(app: AppModel) -> None:
+async def test_two_connections_are_connected_side_by_side(app: InspectorModel) -> None:
     first, second = app.open_connection(), app.open_connection()
     await asyncio.gather(
         first.connect_profile(demo_profile("first")), second.connect_profile(demo_profile())
@@ -218,7 +218,7 @@ async def test_two_connections_are_connected_side_by_side(app: AppModel) -> None
 
 
 async def test_a_failed_connect_is_reported_in_the_connection_stores(
-    app: AppModel, tmp_path: Path
+    app: InspectorModel, tmp_path: Path
 ) -> None:
     connection = app.open_connection()
     states: list[ConnState] = []
@@ -235,7 +235,7 @@ async def test_a_failed_connect_is_reported_in_the_connection_stores(
 
 async def test_every_session_is_recorded_when_the_app_records(tmp_path: Path) -> None:
     folder = tmp_path / "sessions"
-    app = AppModel(
+    app = InspectorModel(
         profiles=ProfileStore(tmp_path / "profiles.json", SecretStore()),
         canned=CannedReplies(tmp_path / "canned.json"),
         arguments=ArgumentMemory(tmp_path / "arguments.json"),
@@ -256,7 +256,7 @@ async def test_every_session_is_recorded_when_the_app_records(tmp_path: Path) ->
     assert connection.recording.recorder.settings.enabled is False
 
 
-async def test_a_failing_task_is_reported_not_lost(app: AppModel) -> None:
+async def test_a_failing_task_is_reported_not_lost(app: InspectorModel) -> None:
     connection = app.open_connection()
 
     async def broken() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from inspector.core.connection_state import ConnState
-from inspector.core.inspector_model import AppModel
+from inspector.core.inspector_model import InspectorModel
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.protocol.machine.config import META_CLIENT_CAPS, UI_APP_MIME, UI_EXTENSION
@@ -52,8 +52,8 @@ def sdk_profile(era: str, *, apps: bool = True) -> Profile:
 
 
 @pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[AppModel]:
-    model = AppModel(
+async def app(tmp_path: Path) -> AsyncIterator[InspectorModel]:
+    model = InspectorModel(
         profiles=ProfileStore(tmp_path / "profiles.json", SecretStore()),
         canned=CannedReplies(tmp_path / "canned.json"),
         arguments=ArgumentMemory(tmp_path / "arguments.json"),
@@ -123,7 +123,7 @@ def test_an_old_profile_file_without_the_switch_declares_it() -> None:
 
 @pytest.mark.parametrize(("era", "method"), [("legacy", "initialize"), ("modern", "tools/call")])
 async def test_a_gui_connection_declares_it_and_the_server_sees_it(
-    app: AppModel, era: str, method: str
+    app: InspectorModel, era: str, method: str
 ) -> None:
     connection = app.open_connection(ui_apps=True)
     await connection.connect_profile(sdk_profile(era))
@@ -141,7 +141,7 @@ async def test_a_gui_connection_declares_it_and_the_server_sees_it(
 
 @pytest.mark.parametrize(("era", "method"), [("legacy", "initialize"), ("modern", "tools/call")])
 async def test_a_headless_connection_does_not_claim_ui_support(
-    app: AppModel, era: str, method: str
+    app: InspectorModel, era: str, method: str
 ) -> None:
     connection = app.open_connection()
     await connection.connect_profile(sdk_profile(era))
@@ -154,7 +154,7 @@ async def test_a_headless_connection_does_not_claim_ui_support(
     assert sent and all("extensions" not in c for c in sent)
 
 
-async def test_the_profile_switch_turns_it_off_in_the_gui(app: AppModel) -> None:
+async def test_the_profile_switch_turns_it_off_in_the_gui(app: InspectorModel) -> None:
     connection = app.open_connection(ui_apps=True)
     await connection.connect_profile(sdk_profile("legacy", apps=False))
     session = connection.session

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.core.connection_state import ConnState
 from inspector.core.front_end import OpenerFactory
-from inspector.core.inspector_model import AppModel
+from inspector.core.inspector_model import InspectorModel
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.catalog.lists import CatalogKind
 from inspector.features.forms.argument_memory import ArgumentMemory
@@ -117,7 +117,7 @@ def make_controller(
 ) -> ConnectionController:
     """A connection and its Qt adapter without a window: no pins, no recording, asks
     answered by dialogs without a parent; `console` hears the server console's lines."""
-    app = AppModel(
+    app = InspectorModel(
         profiles=ProfileStore(tmp / "profiles.json", SecretStore()),
         canned=CannedReplies(tmp / "canned-replies.json"),
         arguments=ArgumentMemory.shared(),

@@ -27,7 +27,7 @@ from inspector.collections.drafts import (
 )
 from inspector.collections.file import save_collection
 from inspector.collections.from_session import collection_from_session
-from inspector.core.inspector_model import AppModel
+from inspector.core.inspector_model import InspectorModel
 from inspector.recording.reader import RecordedSession, SessionFileError
 from inspector.settings.profiles import Profile
 from inspector.traffic.log import TrafficEntry
@@ -48,7 +48,7 @@ _FILTER: Final = "Collections (*.json);;All files (*)"
 class CollectionsFeature(QObject):
     def __init__(
         self,
-        app: AppModel,
+        app: InspectorModel,
         controller: ConnectionController,
         workspace: Workspace,
         log_panel: TrafficLogPanel,

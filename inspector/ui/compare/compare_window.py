@@ -1,7 +1,7 @@
 """The compare window: two connections' catalogs side by side.
 
 It is given two `ConnectionModel`s (two tabs of the main window, or any two connections of
-the AppModel) and their titles. "Refresh" lists everything on both servers at once (all
+the InspectorModel) and their titles. "Refresh" lists everything on both servers at once (all
 pages, over each connection's own session, so the requests show in each tab's traffic
 log), and the Qt-free `inspector.compare` diffs them. The tree marks each item added,
 removed, changed or the same; a picked item shows its structural diff (JSON Pointer

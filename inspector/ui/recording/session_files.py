@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QStatusBar, QWidget
 
-from inspector.core.inspector_model import AppModel
+from inspector.core.inspector_model import InspectorModel
 from inspector.core.recording import ConnectionRecording
 from inspector.recording.har import export_har
 from inspector.recording.live import AutoRecorder
@@ -56,7 +56,7 @@ class SessionFiles(QObject):
 
     def __init__(
         self,
-        app: AppModel,
+        app: InspectorModel,
         controller: ConnectionController,
         recording: ConnectionRecording,
         live: QWidget,

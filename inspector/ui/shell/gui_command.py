@@ -23,7 +23,7 @@ from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from inspector.core.front_end import AuthNote, OpenerFactory
-from inspector.core.inspector_model import AppModel, build_app
+from inspector.core.inspector_model import InspectorModel, build_app
 from inspector.settings.profiles import Profile, ProfileStore
 from inspector.settings.targets import stdio_profile, url_profile
 from inspector.storage.paths import config_dir, sessions_dir, settings_path
@@ -136,7 +136,7 @@ def desktop_opener(note: AuthNote) -> Opener:
 
 def build_gui_app(
     store: ProfileStore, settings: QSettings, *, opener: OpenerFactory = desktop_opener
-) -> AppModel:
+) -> InspectorModel:
     """The composition root of the GUI: the app model over `store`, recording as the
     window's settings say, logging in through the system browser (`opener`)."""
     return build_app(store, recording=load_recording_settings(settings), opener=opener)

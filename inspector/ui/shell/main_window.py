@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.inspector_model import AppModel
+from inspector.core.inspector_model import InspectorModel
 from inspector.settings.profiles import Profile, ProfileStore
 from inspector.storage.paths import settings_path
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
@@ -68,7 +68,7 @@ class MainWindow(QMainWindow):
     tab_opened = Signal(object)  # ConnectionTab
     tab_closed = Signal(object)  # ConnectionTab (its connection is being shut down)
 
-    def __init__(self, app: AppModel, settings: QSettings | None = None) -> None:
+    def __init__(self, app: InspectorModel, settings: QSettings | None = None) -> None:
         """`app`: built with recording settings (each tab records its connection)."""
         super().__init__()
         self.setObjectName("mainWindow")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMenu, QTabWidget, QWidget
 
-from inspector.core.inspector_model import AppModel
+from inspector.core.inspector_model import InspectorModel
 from inspector.features.providers.providers import ModelSettings
 from inspector.features.tasks import TaskClient, TaskStore
 from inspector.settings.profiles import Profile, RootEntry
@@ -35,7 +35,7 @@ __all__ = ["ClientFeatures"]
 class ClientFeatures:
     def __init__(
         self,
-        app: AppModel,
+        app: InspectorModel,
         controller: ConnectionController,
         log_panel: TrafficLogPanel,
         bottom: QTabWidget,
@@ -232,7 +232,7 @@ class ClientFeatures:
 
     def apply_roots(self, profile_id: str, roots: list[RootEntry]) -> str:
         """Keep the roots in the profile, then answer roots/list with them and tell the
-        server (`AppModel.apply_roots`). Raises ValueError when the profile cannot be
+        server (`InspectorModel.apply_roots`). Raises ValueError when the profile cannot be
         saved."""
         return self.app.apply_roots(self.controller.model, profile_id, roots)
 

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.connection import ConnectionModel
-from inspector.core.inspector_model import AppModel
+from inspector.core.inspector_model import InspectorModel
 from inspector.protocol.machine.events import SessionReady
 from inspector.recording.redaction import connection_for_profile
 from inspector.settings.profiles import Profile
@@ -83,7 +83,7 @@ class ConnectionTab(QWidget):
 
     def __init__(
         self,
-        app: AppModel,
+        app: InspectorModel,
         settings: QSettings,
         *,
         remember: Callable[[Profile], None],

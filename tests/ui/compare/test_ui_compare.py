@@ -1,4 +1,4 @@
-"""The compare window over two real connections of one AppModel (no tabs needed): two
+"""The compare window over two real connections of one InspectorModel (no tabs needed): two
 `mcp` 2.x builds that differ by one tool and one schema field, their structural diff,
 "Run on both", a side that cannot connect, and a side that dies mid-listing."""
 
@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from inspector.core.connection import ConnectionModel
-from inspector.core.inspector_model import AppModel
+from inspector.core.inspector_model import InspectorModel
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.forms.argument_memory import ArgumentMemory
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings
@@ -37,7 +37,7 @@ def keep_running(qapp: QApplication) -> Iterator[None]:
 
 
 def two_connections(tmp: Path) -> tuple[ConnectionModel, ConnectionModel]:
-    app = AppModel(
+    app = InspectorModel(
         profiles=ProfileStore(tmp / "profiles.json", SecretStore()),
         canned=CannedReplies(tmp / "canned-replies.json"),
         arguments=ArgumentMemory.shared(),
