@@ -1,7 +1,7 @@
 """Protocol versions, the two eras, and what each version can say.
 
 The feature table is written out by hand (the app must not read the spec
-folder at run time); tests/protocol/test_versions_vs_schema.py checks it against the
+folder at run time); tests/protocol/wire/test_versions_vs_schema.py checks it against the
 official schema.json of every version.
 """
 

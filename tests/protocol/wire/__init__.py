@@ -1,0 +1,1 @@
+"""Tests of inspector/protocol/wire."""
