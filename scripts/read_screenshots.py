@@ -51,7 +51,7 @@ async def _until(predicate: Callable[[], object], what: str, timeout: float = 20
 
 
 def _shown(window: MainWindow, cls: type[QWidget]) -> Any:
-    return next(v for v in window.workspace.findChildren(cls) if v.isVisible())
+    return next(v for v in window.current_tab.workspace.findChildren(cls) if v.isVisible())
 
 
 async def _read(view: Any) -> None:
@@ -103,13 +103,13 @@ async def _one_theme(theme: str, out: Path) -> None:
         stdio=StdioSettings(command=sys.executable, args=["-m", "inspector.demo"], env=env),
     )
     window.connect_profile(profile)
-    c = window.controller
+    c = window.current_tab.controller
     await _until(lambda: c.state is ConnState.CONNECTED, "connect")
     kinds: tuple[CatalogKind, ...] = ("resources", "templates", "prompts")
     await _until(lambda: all(c.catalog[k].loaded for k in kinds), "the catalog")
     for name, kind, key, cls, act in SHOTS:
-        window.explorer.select(kind, key)
-        window.right_split.setSizes([860, 0])  # the workspace, not the bottom tabs
+        window.current_tab.explorer.select(kind, key)
+        window.current_tab.right_split.setSizes([860, 0])  # the workspace, not the bottom tabs
         await asyncio.sleep(0.1)
         await act(_shown(window, cls))
         await asyncio.sleep(0.3)
