@@ -26,7 +26,8 @@ Run:
   python bench/fuzz.py conn -runs=200000         # one target (libFuzzer flags pass through)
 
 The summary prints cases, crashes and seconds per target. Regressions of what it found
-are tests: tests/protocol/machine/test_fuzz_regressions.py, tests/transports/test_stdio_hostile_values.py.
+are tests: tests/protocol/machine/test_fuzz_regressions.py,
+tests/transports/test_stdio_hostile_values.py.
 """
 
 from __future__ import annotations

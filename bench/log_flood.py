@@ -126,7 +126,7 @@ def store_overhead(window: MainWindow) -> tuple[float, float]:
     Counts the traffic log's columns and sparse maps as allocated (over-allocation
     included) and the Notifications store (a row index and a level byte per message).
     """
-    log = window.traffic
+    log = window.current_tab.traffic
     n = max(1, len(log))
     columns = [
         log._raw,
@@ -143,8 +143,8 @@ def store_overhead(window: MainWindow) -> tuple[float, float]:
         log._other_ids,
         log._notes,
         log._extras,
-        window.messages.rows,
-        window.messages.levels,
+        window.current_tab.messages.rows,
+        window.current_tab.messages.levels,
     ]
     kept = sum(sys.getsizeof(c) for c in columns)
     kept += sum(sys.getsizeof(v) for v in log._other_ids.values())
@@ -176,16 +176,19 @@ async def flood(args: argparse.Namespace) -> int:
     profile.timeouts.request = 600
     window.connect_profile(profile)
     deadline = time.monotonic() + 30
-    while not (window.controller.state is ConnState.CONNECTED and window.controller.tools):
-        if time.monotonic() > deadline or window.controller.state is ConnState.FAILED:
-            print(f"could not connect: {window.controller.detail}", file=sys.stderr)
+    while not (
+        window.current_tab.controller.state is ConnState.CONNECTED
+        and window.current_tab.controller.tools
+    ):
+        if time.monotonic() > deadline or window.current_tab.controller.state is ConnState.FAILED:
+            print(f"could not connect: {window.current_tab.controller.detail}", file=sys.stderr)
             return 3
         await asyncio.sleep(0.01)
-    session = window.controller.session
+    session = window.current_tab.controller.session
     assert session is not None
-    model = window.log_panel.model
+    model = window.current_tab.log_panel.model
     model.flush()
-    first = len(window.traffic)
+    first = len(window.current_tab.traffic)
     n = args.messages
 
     # The stall probe: a 10 ms repeating timer; its lateness is how long the loop was busy.
@@ -246,7 +249,7 @@ async def flood(args: argparse.Namespace) -> int:
     per_msg, raw_per_msg = store_overhead(window)
     rss_per_msg = (rss_after - rss_before) / n - raw_per_msg
 
-    panel = window.log_panel
+    panel = window.current_tab.log_panel
     timings: list[tuple[str, float, float, int]] = []
     for label, flt in (
         ("method 'tools/call'", TrafficFilter(method="tools/call")),
@@ -258,13 +261,13 @@ async def flood(args: argparse.Namespace) -> int:
         ("no filter", TrafficFilter()),
     ):
         t = time.perf_counter()
-        window.traffic.filter_indices(flt)  # the store alone
+        window.current_tab.traffic.filter_indices(flt)  # the store alone
         store_time = time.perf_counter() - t
         t = time.perf_counter()
         panel.model.set_filter(flt)  # the store, the model reset and the view
         timings.append((label, store_time, time.perf_counter() - t, panel.model.rowCount()))
 
-    rows = len(window.traffic)
+    rows = len(window.current_tab.traffic)
     print(f"messages flooded:        {n:,} (log rows: {rows:,})")
     print(
         f"ingest into the model:   {rate:,.0f} msg/s ({elapsed:.2f} s; server answered after "
@@ -301,7 +304,7 @@ async def flood(args: argparse.Namespace) -> int:
         )
     if profiler:
         pstats.Stats(profiler).sort_stats(os.environ.get("BENCH_SORT", "tottime")).print_stats(25)
-    await window.controller.shutdown()
+    await window.current_tab.controller.shutdown()
     window.close()
     return 0
 

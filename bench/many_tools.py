@@ -69,21 +69,24 @@ async def one_run(tmp: Path, n: int) -> float:
     profile = Profile(
         name=f"many-{n}", stdio=StdioSettings(command=sys.executable, args=[str(server), str(n)])
     )
-    pane = window.explorer.panes["tools"]
+    pane = window.current_tab.explorer.panes["tools"]
     t0 = time.perf_counter()
     window.connect_profile(profile)
     deadline = t0 + 60
     while not (
-        window.controller.state is ConnState.CONNECTED
+        window.current_tab.controller.state is ConnState.CONNECTED
         and len(pane.list) >= n
         and pane.model.rowCount()
     ):
-        if time.perf_counter() > deadline or window.controller.state is ConnState.FAILED:
-            raise SystemExit(f"could not list the tools: {window.controller.detail}")
+        if (
+            time.perf_counter() > deadline
+            or window.current_tab.controller.state is ConnState.FAILED
+        ):
+            raise SystemExit(f"could not list the tools: {window.current_tab.controller.detail}")
         await asyncio.sleep(0.005)
     window.repaint()  # the list as the user sees it (a synchronous paint)
     elapsed = time.perf_counter() - t0
-    await window.controller.shutdown()
+    await window.current_tab.controller.shutdown()
     window.close()
     return elapsed
 

@@ -25,10 +25,10 @@ from PySide6.QtWidgets import QApplication
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
 from inspector.ui.asks.ask_dialog import AskDialog
-from inspector.ui.widgets.theme import apply_theme
 from inspector.ui.shell.event_loop import run_qt_async
 from inspector.ui.shell.gui_command import build_gui_app
 from inspector.ui.shell.main_window import MainWindow
+from inspector.ui.widgets.theme import apply_theme
 
 REPO = Path(__file__).resolve().parents[1]
 EVERYTHING = REPO / ".peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
@@ -37,7 +37,7 @@ EVERYTHING = REPO / ".peers/npm/node_modules/@modelcontextprotocol/server-everyt
 async def _dialog(window: MainWindow, kind: str, timeout: float = 15) -> AskDialog:
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
-        responder = window.controller.responder
+        responder = window.current_tab.controller.responder
         dialog = responder.dialog if responder is not None else None
         if dialog is not None and type(dialog).__name__ == kind and dialog.isVisible():
             await asyncio.sleep(0.3)  # let it lay out and paint
@@ -51,14 +51,14 @@ async def _connect(window: MainWindow, profile: Profile) -> None:
     task = window.connect_profile(profile)
     assert task is not None
     await asyncio.wait_for(task, 30)
-    assert window.controller.session is not None, window.controller.detail
+    assert window.current_tab.controller.session is not None, window.current_tab.controller.detail
 
 
 async def _demo_shots(out: Path, window: MainWindow, theme: str) -> list[str]:
     demo = window.store.find("demo")
     assert demo is not None
     await _connect(window, demo)
-    session = window.controller.session
+    session = window.current_tab.controller.session
     assert session is not None
     saved: list[str] = []
     call = session.start_request(
@@ -76,7 +76,7 @@ async def _demo_shots(out: Path, window: MainWindow, theme: str) -> list[str]:
     saved.append(f"sampling-dialog-{theme}.png")
     # The dialog is window-modal over the main window; the log keeps going underneath.
     await session.client.ping()
-    window.centre.setCurrentWidget(window.log_panel)
+    window.current_tab.centre.setCurrentWidget(window.current_tab.log_panel)
     await asyncio.sleep(0.3)
     screen = QApplication.primaryScreen()
     if os.environ.get("DISPLAY") and screen is not None:  # the whole screen: dialog included
@@ -99,22 +99,22 @@ async def _demo_shots(out: Path, window: MainWindow, theme: str) -> list[str]:
     saved.append(f"elicitation-errors-{theme}.png")
     getattr(dialog, "cancel_button").click()  # noqa: B009
     await asyncio.wait_for(call.result(), 10)
-    roots = window.client_features.open_roots()
+    roots = window.current_tab.client_features.open_roots()
     if roots is not None:
         await asyncio.sleep(0.3)
         roots.grab().save(str(out / f"roots-dialog-{theme}.png"))
         saved.append(f"roots-dialog-{theme}.png")
         roots.close()
-    await window.controller.shutdown()
+    await window.current_tab.controller.shutdown()
     saved += await _mrtr_shots(out, window, theme, demo)
     return saved
 
 
 async def _mrtr_shots(out: Path, window: MainWindow, theme: str, demo: Profile) -> list[str]:
     """The modern era: an MRTR round trip, its rounds marked in the log, the conversation."""
-    window.log_panel.clear()
+    window.current_tab.log_panel.clear()
     await _connect(window, demo.model_copy(update={"era": "modern"}))
-    session = window.controller.session
+    session = window.current_tab.controller.session
     assert session is not None
     call = session.start_request(
         "tools/call", {"name": "ask_user", "arguments": {"message": "MRTR round trip"}}
@@ -124,10 +124,12 @@ async def _mrtr_shots(out: Path, window: MainWindow, theme: str, demo: Profile) 
     form.set_values({"name": "Grace", "age": 85})
     getattr(dialog, "accept_button").click()  # noqa: B009
     await asyncio.wait_for(call.result(), 10)
-    panel = window.log_panel
+    panel = window.current_tab.log_panel
     panel.model.flush()
-    request = next(e for e in window.traffic if e.method == "tools/call" and e.kind == "request")
-    window.centre.setCurrentWidget(panel)
+    request = next(
+        e for e in window.current_tab.traffic if e.method == "tools/call" and e.kind == "request"
+    )
+    window.current_tab.centre.setCurrentWidget(panel)
     panel.splitter.setSizes([620, 260])
     panel.select_entry(request.index)
     await asyncio.sleep(0.3)
@@ -135,14 +137,14 @@ async def _mrtr_shots(out: Path, window: MainWindow, theme: str, demo: Profile) 
     bar.setValue(bar.maximum())  # the summary column, where the rounds are marked
     await asyncio.sleep(0.1)
     window.grab().save(str(out / f"mrtr-log-{theme}.png"))
-    conversation = window.client_features.show_conversation(request.index)
+    conversation = window.current_tab.client_features.show_conversation(request.index)
     saved = [f"mrtr-log-{theme}.png"]
     if conversation is not None:
         await asyncio.sleep(0.3)
         conversation.grab().save(str(out / f"mrtr-conversation-{theme}.png"))
         saved.append(f"mrtr-conversation-{theme}.png")
         conversation.close()
-    await window.controller.shutdown()
+    await window.current_tab.controller.shutdown()
     return saved
 
 
@@ -156,7 +158,7 @@ async def _everything_shots(out: Path, window: MainWindow, theme: str) -> list[s
     )
     window.add_adhoc(profile)
     await _connect(window, profile)
-    session = window.controller.session
+    session = window.current_tab.controller.session
     assert session is not None
     saved: list[str] = []
     for _ in range(50):  # it lists the ask tools once it has seen our capabilities
@@ -189,17 +191,17 @@ async def _everything_shots(out: Path, window: MainWindow, theme: str) -> list[s
     saved.append(f"url-elicitation-{theme}.png")
     getattr(dialog, "cancel_button").click()  # noqa: B009
     await asyncio.wait_for(call.result(), 10)
-    features = window.client_features
+    features = window.current_tab.client_features
     await features.tasks.call_tool("simulate-research-query", {"topic": "tide pools"}, 60_000)
     features.show_tasks()
-    window.right_split.setSizes([420, 340])
+    window.current_tab.right_split.setSizes([420, 340])
     await asyncio.sleep(2.5)
     panel = features.tasks_panel
     panel.select(features.task_store.ids()[0])
     await asyncio.sleep(0.3)
     window.grab().save(str(out / f"tasks-panel-{theme}.png"))
     saved.append(f"tasks-panel-{theme}.png")
-    await window.controller.shutdown()
+    await window.current_tab.controller.shutdown()
     return saved
 
 
@@ -220,7 +222,7 @@ async def _shots(out: Path) -> int:
             saved += await _demo_shots(out, window, theme)
             saved += await _everything_shots(out, window, theme)
         finally:
-            await window.controller.shutdown()
+            await window.current_tab.controller.shutdown()
             window.close()
     sys.stderr.write(f"saved {len(saved)} screenshots in {out}: {', '.join(saved)}\n")
     return 0

@@ -31,10 +31,10 @@ from inspector.settings.auth_options import HttpAuth, OAuthOptions, SecretValue
 from inspector.settings.profiles import HttpSettings, Profile, ProfileStore
 from inspector.storage.secrets import SecretStore
 from inspector.ui.profiles.profiles_dialog import ProfilesDialog
-from inspector.ui.widgets.theme import apply_theme
 from inspector.ui.shell.event_loop import run_qt_async
 from inspector.ui.shell.gui_command import build_gui_app
 from inspector.ui.shell.main_window import MainWindow
+from inspector.ui.widgets.theme import apply_theme
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -107,13 +107,13 @@ async def _shots(out: Path, base: str) -> int:
         window.refresh_colors()
         try:
             if theme == "dark":  # a second run: the stored token, then a fresh login
-                window.controller.auth.logout(profile)
+                window.current_tab.controller.auth.logout(profile)
             task = window.connect_profile(profile)
             assert task is not None
             await asyncio.wait_for(task, 30)
-            window.bottom.setCurrentWidget(window.auth_panel)
-            window.right_split.setSizes([380, 360])
-            panel = window.auth_panel
+            window.current_tab.bottom.setCurrentWidget(window.current_tab.auth_panel)
+            window.current_tab.right_split.setSizes([380, 360])
+            panel = window.current_tab.auth_panel
             rows = panel.model.rowCount()
             for row in range(rows):
                 if panel.model.event(row).step == "token" and panel.model.event(row).level == "ok":
@@ -129,7 +129,7 @@ async def _shots(out: Path, base: str) -> int:
             dialog.grab().save(str(out / f"auth-section-{theme}.png"))
             dialog.close()
         finally:
-            await window.controller.shutdown()
+            await window.current_tab.controller.shutdown()
             window.close()
     await _paused_and_failed(out, store, profile, tmp)
     sys.stderr.write(f"saved 6 screenshots in {out}\n")
@@ -147,10 +147,10 @@ async def _paused_and_failed(out: Path, store: ProfileStore, profile: Profile, t
     window.resize(1280, 800)
     window.show()
     window.refresh_colors()
-    window.right_split.setSizes([380, 360])
-    panel = window.auth_panel
+    window.current_tab.right_split.setSizes([380, 360])
+    panel = window.current_tab.auth_panel
     try:
-        window.controller.auth.logout(profile)
+        window.current_tab.controller.auth.logout(profile)
         panel.step_box.setChecked(True)
         window.connect_profile(profile)
         for _ in range(2000):
@@ -174,7 +174,7 @@ async def _paused_and_failed(out: Path, store: ProfileStore, profile: Profile, t
         await asyncio.sleep(0.3)
         window.grab().save(str(out / "auth-error-light.png"))
     finally:
-        await window.controller.shutdown()
+        await window.current_tab.controller.shutdown()
         window.close()
 
 

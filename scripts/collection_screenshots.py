@@ -100,10 +100,10 @@ async def shoot(out: Path) -> int:
     win = MainWindow(build_gui_app(store, settings), settings)
     win.resize(1400, 900)
     win.show()
-    c = win.controller
+    c = win.current_tab.controller
     path = TMP / "demo.collection.json"
     path.write_text(json.dumps({"version": 1, "name": "demo", "calls": CALLS}, indent=2))
-    panel = win.collections.panel
+    panel = win.current_tab.collections.panel
     try:
         demo = Profile(
             name="Demo server",
@@ -116,12 +116,12 @@ async def shoot(out: Path) -> int:
         win.connect_profile(demo)
         await until(lambda: c.state is ConnState.CONNECTED and c.catalog.tools.loaded, "demo")
         panel.open_file(path)
-        win.collections.show_panel()
+        win.current_tab.collections.show_panel()
         task = panel.run_all()
         assert task is not None
         await task
         panel.select("add 2 3")
-        win.right_split.setSizes([300, 560])
+        win.current_tab.right_split.setSizes([300, 560])
         panel.split.setSizes([520, 860])
         await asyncio.sleep(0.3)
         out.mkdir(parents=True, exist_ok=True)

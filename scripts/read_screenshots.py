@@ -29,10 +29,10 @@ from inspector.features.catalog.lists import CatalogKind  # noqa: E402
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings  # noqa: E402
 from inspector.storage.secrets import SecretStore  # noqa: E402
 from inspector.ui.controller.connection_controller import ConnState  # noqa: E402
-from inspector.ui.widgets.theme import apply_theme  # noqa: E402
 from inspector.ui.shell.event_loop import run_qt_async  # noqa: E402
 from inspector.ui.shell.gui_command import build_gui_app  # noqa: E402
 from inspector.ui.shell.main_window import MainWindow  # noqa: E402
+from inspector.ui.widgets.theme import apply_theme  # noqa: E402
 from inspector.ui.workspace.prompt_view import PromptGetView  # noqa: E402
 from inspector.ui.workspace.resource_view import ResourceReadView  # noqa: E402
 from inspector.ui.workspace.template_view import TemplateReadView  # noqa: E402
@@ -51,7 +51,7 @@ async def _until(predicate: Callable[[], object], what: str, timeout: float = 20
 
 
 def _shown(window: MainWindow, cls: type[QWidget]) -> Any:
-    return next(v for v in window.workspace.findChildren(cls) if v.isVisible())
+    return next(v for v in window.current_tab.workspace.findChildren(cls) if v.isVisible())
 
 
 async def _read(view: Any) -> None:
@@ -103,13 +103,13 @@ async def _one_theme(theme: str, out: Path) -> None:
         stdio=StdioSettings(command=sys.executable, args=["-m", "inspector.demo"], env=env),
     )
     window.connect_profile(profile)
-    c = window.controller
+    c = window.current_tab.controller
     await _until(lambda: c.state is ConnState.CONNECTED, "connect")
     kinds: tuple[CatalogKind, ...] = ("resources", "templates", "prompts")
     await _until(lambda: all(c.catalog[k].loaded for k in kinds), "the catalog")
     for name, kind, key, cls, act in SHOTS:
-        window.explorer.select(kind, key)
-        window.right_split.setSizes([860, 0])  # the workspace, not the bottom tabs
+        window.current_tab.explorer.select(kind, key)
+        window.current_tab.right_split.setSizes([860, 0])  # the workspace, not the bottom tabs
         await asyncio.sleep(0.1)
         await act(_shown(window, cls))
         await asyncio.sleep(0.3)

@@ -64,8 +64,8 @@ async def shoot(out: Path) -> int:
     win = MainWindow(build_gui_app(store, settings), settings)
     win.resize(1400, 860)
     win.show()
-    c = win.controller
-    files = win.session_files
+    c = win.current_tab.controller
+    files = win.current_tab.session_files
     try:
         win.connect_profile(profile("Demo server", "-m", "inspector.demo"))
         await until(lambda: c.state is ConnState.CONNECTED and c.catalog.tools.loaded, "demo")

@@ -24,11 +24,11 @@ from PySide6.QtWidgets import QApplication
 from inspector.core.connection_state import ConnState
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.storage.secrets import SecretStore
-from inspector.ui.widgets.theme import apply_theme
-from inspector.ui.tabs.connection_tab import ConnectionTab
 from inspector.ui.shell.event_loop import run_qt_async
 from inspector.ui.shell.gui_command import build_gui_app
 from inspector.ui.shell.main_window import MainWindow
+from inspector.ui.tabs.connection_tab import ConnectionTab
+from inspector.ui.widgets.theme import apply_theme
 
 REPO = Path(__file__).resolve().parents[1]
 MISBEHAVING = REPO / "tests" / "servers" / "misbehaving" / "server.py"

@@ -26,10 +26,10 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from inspector.settings.profiles import ProfileStore  # noqa: E402
 from inspector.storage.secrets import SecretStore  # noqa: E402
-from inspector.ui.widgets.theme import apply_theme  # noqa: E402
 from inspector.ui.shell.event_loop import run_qt_async  # noqa: E402
 from inspector.ui.shell.gui_command import build_gui_app  # noqa: E402
 from inspector.ui.shell.main_window import MainWindow  # noqa: E402
+from inspector.ui.widgets.theme import apply_theme  # noqa: E402
 from inspector.ui.workspace.tool_view import ToolCallView  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -64,9 +64,9 @@ async def _until(predicate: Any, what: str, timeout: float = 20) -> None:
 
 
 async def _shot(window: MainWindow, tool: str, calls: list[dict[str, Any]], wait: bool) -> None:
-    await _until(lambda: window.explorer.select("tools", tool), f"the {tool} row")
+    await _until(lambda: window.current_tab.explorer.select("tools", tool), f"the {tool} row")
     await asyncio.sleep(0.2)
-    page = window.workspace.current
+    page = window.current_tab.workspace.current
     assert page is not None and isinstance(page.action, ToolCallView)
     view = page.action
     for arguments in calls:
@@ -99,13 +99,13 @@ async def _shots(out: Path) -> int:
             task = window.connect_profile(demo)
             assert task is not None
             await asyncio.wait_for(task, 30)
-            window.right_split.setSizes([860, 0])  # the workspace, not the bottom tabs
+            window.current_tab.right_split.setSizes([860, 0])  # the workspace, not the bottom tabs
             for name, tool, calls, wait in SHOTS:
                 await _shot(window, tool, calls, wait)
                 window.grab().save(str(out / f"{name}-{theme}.png"))
                 saved.append(f"{name}-{theme}.png")
         finally:
-            await window.controller.shutdown()
+            await window.current_tab.controller.shutdown()
             window.close()
     sys.stderr.write(f"saved {len(saved)} screenshots in {out}: {', '.join(saved)}\n")
     return 0

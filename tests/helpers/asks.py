@@ -11,6 +11,7 @@ from inspector.ui.asks.ask_dialog import AskDialog
 from inspector.ui.asks.gui_responder import GuiResponder
 from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.gui import connected, until
+from tests.helpers.tabs import current_tab
 
 D = TypeVar("D", bound=AskDialog)
 
@@ -18,16 +19,16 @@ D = TypeVar("D", bound=AskDialog)
 async def connect(win: MainWindow, profile: Profile, timeout: float = 30) -> Session:
     """Connect, and let the dialogs' withdrawal show briefly (the tests watch it)."""
     await connected(win, profile, timeout=timeout)
-    session = win.controller.session
+    session = current_tab(win).controller.session
     assert session is not None
-    responder = win.controller.responder
+    responder = current_tab(win).controller.responder
     assert responder is not None
     responder.withdraw_delay_ms = 150
     return session
 
 
 def responder(win: MainWindow) -> GuiResponder:
-    r = win.controller.responder
+    r = current_tab(win).controller.responder
     assert r is not None
     return r
 

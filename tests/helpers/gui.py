@@ -31,6 +31,7 @@ from inspector.ui.shell.gui_command import build_gui_app
 from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.shell.qt_thread_gc import collect_on_qt_thread
 from tests.helpers.peers import PY, REPO
+from tests.helpers.tabs import current_tab
 
 T = TypeVar("T")
 MISBEHAVING = str(REPO / "tests" / "servers" / "misbehaving" / "server.py")
@@ -140,7 +141,7 @@ async def connected(
     intent, as a click would (it remembers the profile, the log knows the connection)."""
     if isinstance(target, MainWindow):
         target.connect_profile(profile)
-        c = target.controller
+        c = current_tab(target).controller
     else:
         c = target
         c.connect_profile(profile)
@@ -195,11 +196,13 @@ def with_demo(
         assert demo is not None
         try:
             win.connect_profile(demo)
-            await until(lambda: win.controller.tools is not None, "the demo's tools")
+            await until(lambda: current_tab(win).controller.tools is not None, "the demo's tools")
             if prompts:
-                await until(lambda: win.controller.catalog.prompts.loaded, "the demo's prompts")
+                await until(
+                    lambda: current_tab(win).controller.catalog.prompts.loaded, "the demo's prompts"
+                )
             await body()
         finally:
-            await win.controller.shutdown()
+            await current_tab(win).controller.shutdown()
 
     run(loop, scenario(), timeout=timeout)

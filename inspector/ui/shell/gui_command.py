@@ -267,7 +267,7 @@ async def take_screenshot(
 ) -> int:
     """Wait for server info and tools (or a failure), optionally open an item and call it,
     then save the window as PNG."""
-    controller = window.controller
+    controller = window.current_tab.controller
     deadline = time.monotonic() + timeout
     if not await _settled(window, deadline):
         _say(
@@ -290,7 +290,7 @@ async def take_screenshot(
             return EXIT_TIMEOUT if "timed out" in problem else EXIT_USAGE
     if tab == "traffic":
         _select_app_result(window)
-        window.centre.setCurrentWidget(window.log_panel)
+        window.current_tab.centre.setCurrentWidget(window.current_tab.log_panel)
         await asyncio.sleep(0.15)  # let it lay out and paint on the loop
     path.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(path)):
@@ -308,9 +308,9 @@ async def take_screenshot(
 def _select_app_result(window: MainWindow) -> None:
     """An MCP App was opened: its tool result, as sent to the app, is the telling row (and
     the app's long method names are shown whole)."""
-    panel = window.log_panel
+    panel = window.current_tab.log_panel
     panel.model.flush()
-    for entry in reversed(window.traffic.entries):
+    for entry in reversed(window.current_tab.traffic.entries):
         if entry.direction == "to-app" and entry.method == "ui/notifications/tool-result":
             panel.table.resizeColumnToContents(COL_METHOD)
             panel.select_entry(entry.index)
@@ -320,15 +320,15 @@ def _select_app_result(window: MainWindow) -> None:
 async def _settle(window: MainWindow) -> None:
     """Let batched rows land and pick a telling row for the detail pane."""
     await asyncio.sleep(0.2)
-    panel = window.log_panel
+    panel = window.current_tab.log_panel
     panel.model.flush()
-    for entry in reversed(window.traffic.entries):
+    for entry in reversed(window.current_tab.traffic.entries):
         if entry.kind == "response" and entry.method == "tools/list":
             panel.select_entry(entry.index)
             break
-    tools = window.explorer.tool_names()
+    tools = window.current_tab.explorer.tool_names()
     if tools:
-        window.explorer.select("tools", tools[0])
+        window.current_tab.explorer.select("tools", tools[0])
     # Waiting on the qasync loop lets Qt lay out and paint. A nested processEvents() here
     # would run the loop's callbacks inside this task: a stdio pump woken that way fails
     # ("Cannot enter into task") and the shutdown then waits for it forever.

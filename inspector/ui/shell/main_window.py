@@ -5,7 +5,7 @@ to reopen next time.
 
 The menus and the shortcuts act on the current tab; when another tab becomes current the
 window points them at it (its File groups, its Client menu, what may connect). The
-properties `connection`, `controller`, `log_panel`, `workspace`, ... are the current tab's.
+current tab's parts are reached through `current_tab` (`window.current_tab.workspace`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from inspector.settings.profiles import Profile, ProfileStore
 from inspector.storage.paths import settings_path
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.recording.session_files import SessionFiles
-from inspector.ui.shell.current_tab_attr import CurrentTab
 from inspector.ui.shell.help_menu import report_problem, show_about, show_guide, show_shortcuts
 from inspector.ui.shell.menus import WindowMenus
 from inspector.ui.shell.window_state import WindowState
@@ -49,6 +48,7 @@ from inspector.ui.tabs.tab_layout import (
 from inspector.ui.tabs.tab_memory import RememberedTab, ReopenBar, TabMemory
 from inspector.ui.tabs.tab_strip import TabStrip
 from inspector.ui.tap.live_taps import LiveTaps
+from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.widgets.app_resources import app_icon
 from inspector.ui.widgets.theme import ThemeChoice, apply_theme
 from inspector.ui.workspace.views import register_all
@@ -105,7 +105,7 @@ class MainWindow(QMainWindow):
             self.recent_menu,
         )
         # File ▸ Live Taps: follow a host's session through a running tap, read-only.
-        self.live_taps = LiveTaps(lambda: self.session_files, self)
+        self.live_taps = LiveTaps(lambda: self.current_tab.session_files, self)
         self.menus.add_file_groups([[self.live_taps.menu.menuAction()]])
         self.resize(1280, 800)
         self._default_split_done = False
@@ -271,38 +271,12 @@ class MainWindow(QMainWindow):
         """`part` of every tab (a View toggle hides or shows it in all of them)."""
         return lambda: [part(t) for t in self.connection_tabs()]
 
+    def _log(self) -> TrafficLogPanel:
+        """The current tab's traffic log (what the Log menu acts on)."""
+        return self.current_tab.log_panel
+
     def _splitters(self) -> dict[str, QSplitter]:
         return splitters_of(self.current_tab)
-
-    # ---------------------------------------------------------------- the current tab's
-    connection = CurrentTab(lambda tab: tab.connection)
-    controller = CurrentTab(lambda tab: tab.controller)
-    bar = CurrentTab(lambda tab: tab.bar)
-    ping = CurrentTab(lambda tab: tab.ping)
-    toolbar = CurrentTab(lambda tab: tab.toolbar)
-    console = CurrentTab(lambda tab: tab.console)
-    composer = CurrentTab(lambda tab: tab.composer)
-    explorer = CurrentTab(lambda tab: tab.explorer)
-    server_panel = CurrentTab(lambda tab: tab.server_panel)
-    workspace = CurrentTab(lambda tab: tab.workspace)
-    log_panel = CurrentTab(lambda tab: tab.log_panel)
-    notifications = CurrentTab(lambda tab: tab.notifications)
-    errors_panel = CurrentTab(lambda tab: tab.errors_panel)
-    stats_panel = CurrentTab(lambda tab: tab.stats_panel)
-    lint_panel = CurrentTab(lambda tab: tab.lint_panel)
-    auth_panel = CurrentTab(lambda tab: tab.auth_panel)
-    bottom = CurrentTab(lambda tab: tab.bottom)
-    centre = CurrentTab(lambda tab: tab.centre)
-    main_split = CurrentTab(lambda tab: tab.main_split)
-    right_split = CurrentTab(lambda tab: tab.right_split)
-    errors_label = CurrentTab(lambda tab: tab.errors_label)
-    client_features = CurrentTab(lambda tab: tab.client_features)
-    session_files = CurrentTab(lambda tab: tab.session_files)
-    collections = CurrentTab(lambda tab: tab.collections)
-    watch_mode = CurrentTab(lambda tab: tab.watch_mode)
-    traffic = CurrentTab(lambda tab: tab.traffic)
-    messages = CurrentTab(lambda tab: tab.messages)
-    errors = CurrentTab(lambda tab: tab.errors)
 
     @property
     def store(self) -> ProfileStore:
@@ -333,16 +307,14 @@ class MainWindow(QMainWindow):
         self.recent_menu = file.addMenu("Recent")
         m.mark_tab_groups()
         m.end_file_menu(action("&Quit", self.close, QKeySequence.StandardKey.Quit))
-        logm.addAction(action("&Find in log…", lambda: self.log_panel.show_search(), "Ctrl+F"))
-        logm.addAction(action("Find &next", lambda: self.log_panel.find_next(), "F3"))
-        logm.addAction(action("Find &previous", lambda: self.log_panel.find_previous(), "Shift+F3"))
+        logm.addAction(action("&Find in log…", lambda: self._log().show_search(), "Ctrl+F"))
+        logm.addAction(action("Find &next", lambda: self._log().find_next(), "F3"))
+        logm.addAction(action("Find &previous", lambda: self._log().find_previous(), "Shift+F3"))
         logm.addSeparator()
-        logm.addAction(action("&Jump to pair", lambda: self.log_panel.detail._jump(), "Ctrl+J"))
-        copy_json = action(
-            "Copy as &JSON", lambda: self.log_panel.detail.copy_json(), "Ctrl+Shift+C"
-        )
+        logm.addAction(action("&Jump to pair", lambda: self._log().detail._jump(), "Ctrl+J"))
+        copy_json = action("Copy as &JSON", lambda: self._log().detail.copy_json(), "Ctrl+Shift+C")
         logm.addAction(copy_json)
-        logm.addAction(action("Copy as CLI &command", lambda: self.log_panel.detail.copy_cli()))
+        logm.addAction(action("Copy as CLI &command", lambda: self._log().detail.copy_cli()))
         logm.addSeparator()
         self.pause_action = action("&Pause autoscroll", self._toggle_pause, "Ctrl+Shift+P")
         self.pause_action.setCheckable(True)
@@ -411,7 +383,7 @@ class MainWindow(QMainWindow):
         """A profile from the command line (kept for this run only), chosen in the bar."""
         self.app.profiles.add_adhoc(profile)
         self.refresh_profiles()
-        self.bar.set_profiles(self.all_profiles(), profile.id)
+        self.current_tab.bar.set_profiles(self.all_profiles(), profile.id)
 
     # ---------------------------------------------------------------- intents
     def connect_selected(self) -> asyncio.Task[object] | None:
@@ -427,14 +399,14 @@ class MainWindow(QMainWindow):
         self.current_tab.reconnect()
 
     def clear_log(self) -> None:
-        self.log_panel.clear()
+        self._log().clear()
 
     def _toggle_pause(self) -> None:
-        self.log_panel.set_paused(self.pause_action.isChecked())
+        self._log().set_paused(self.pause_action.isChecked())
 
     def open_profiles(self) -> None:
         dialog = ProfilesDialog(self.store, self)
-        current = self.bar.current_profile_id()
+        current = self.current_tab.bar.current_profile_id()
         if current and self.store.get(current):
             dialog.select(current)
         dialog.connect_requested.connect(self.connect_profile)
@@ -448,13 +420,13 @@ class MainWindow(QMainWindow):
 
     def open_check(self) -> CheckDialog | None:
         """The `check` battery against the chosen server, in a window of its own."""
-        profile = self.chosen_profile() or self.connection.profile
+        profile = self.chosen_profile() or self.current_tab.connection.profile
         if profile is None:
             self.statusBar().showMessage("Choose a server to check first.", 6000)
             return None
         from inspector.ui.check.check_dialog import CheckDialog  # httpx: only when asked
 
-        dialog = CheckDialog(profile, self.connection.start, self.app.secrets, self)
+        dialog = CheckDialog(profile, self.current_tab.connection.start, self.app.secrets, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         dialog.run()
@@ -520,4 +492,4 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     def central(self) -> QWidget:
-        return self.main_split
+        return self.current_tab.main_split

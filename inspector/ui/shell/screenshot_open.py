@@ -66,18 +66,18 @@ async def _wait(predicate: Any, deadline: float) -> bool:
 
 async def open_and_run(window: MainWindow, opening: Opening, deadline: float) -> str | None:
     """Select, fill and run. Returns a problem sentence, or None when it worked."""
-    catalog = window.controller.catalog
+    catalog = window.current_tab.controller.catalog
     listing = catalog[opening.kind]
     if not await _wait(lambda: listing.loaded, deadline):
         return f"timed out waiting for the {opening.kind} list"
     if listing.find(opening.key) is None:
         known = ", ".join(i.key for i in list(listing)[:20]) or "none"
         return f"no {opening.kind[:-1]} {opening.key!r} on this server (it has: {known})"
-    window.centre.setCurrentWidget(window.workspace)
-    if not window.explorer.select(opening.kind, opening.key):
+    window.current_tab.centre.setCurrentWidget(window.current_tab.workspace)
+    if not window.current_tab.explorer.select(opening.kind, opening.key):
         return f"could not select {opening.key!r} in the explorer"
     await asyncio.sleep(0.1)
-    page = window.workspace.current
+    page = window.current_tab.workspace.current
     action = getattr(page, "action", None) if page is not None else None
     if action is None:
         return f"{opening.key!r} has no action view"

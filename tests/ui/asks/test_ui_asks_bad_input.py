@@ -30,6 +30,7 @@ from tests.helpers.gui import (
     until,
 )
 from tests.helpers.peers import REPO
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(60)
 SERVER = str(REPO / "tests" / "servers" / "gui" / "bad_asks_server.py")
@@ -101,7 +102,9 @@ def test_server_withdraws_its_own_request(
         assert not dialog.form.isEnabled()
         assert text_of(await result_of(call)) == "withdrawn"
         await no_dialog(window)  # closed by itself
-        sent = [e for e in window.traffic if e.direction == "out" and e.kind == "response"]
+        sent = [
+            e for e in current_tab(window).traffic if e.direction == "out" and e.kind == "response"
+        ]
         assert not [e for e in sent if "ask-" in e.text()]  # nothing answered the withdrawn ask
 
     run(loop, then_shutdown(window, scenario()))

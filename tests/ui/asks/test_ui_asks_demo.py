@@ -35,6 +35,7 @@ from tests.helpers.asks import (
     type_into,
 )
 from tests.helpers.gui import run, then_shutdown, until
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -48,7 +49,7 @@ def demo(win: MainWindow, era: str = "legacy") -> Profile:
 def sent_results(win: MainWindow, method_hint: str) -> list[dict[str, object]]:
     """Our responses (direction out) whose text mentions `method_hint`-shaped results."""
     out = []
-    for entry in win.traffic:
+    for entry in current_tab(win).traffic:
         if entry.direction == "out" and entry.kind in ("response", "error"):
             value = json.loads(entry.text())
             if method_hint in entry.text():
@@ -102,7 +103,9 @@ def test_sampling_reject(window: MainWindow, loop: asyncio.AbstractEventLoop, er
             # Error -1 goes back to the server; the demo turns it into a tool error.
             result = await result_of(call)
             assert result.get("isError") is True
-            errors = [e for e in window.traffic if e.direction == "out" and e.kind == "error"]
+            errors = [
+                e for e in current_tab(window).traffic if e.direction == "out" and e.kind == "error"
+            ]
             assert errors and json.loads(errors[-1].text())["error"]["code"] == -1
         else:
             # MRTR has no error slot: the paused request is abandoned locally.
@@ -167,16 +170,16 @@ def test_traffic_keeps_flowing_while_a_dialog_is_open(
         session = await connect(window, demo(window))
         call = call_tool(session, "ask_user")
         dialog = await dialog_of(window, ElicitationDialog)
-        before = len(window.traffic)
+        before = len(current_tab(window).traffic)
         # The dialog is window-modal, opened with open(): the loop runs, requests go out
         # and come back, and the log shows them.
         for _ in range(3):
             await asyncio.wait_for(session.client.ping(), 5)
         other = await result_of(call_tool(session, "echo", {"message": "still here"}))
         assert "still here" in text_of(other)
-        window.log_panel.model.flush()
-        assert len(window.traffic) >= before + 8
-        assert window.log_panel.model.rowCount() == len(window.traffic)
+        current_tab(window).log_panel.model.flush()
+        assert len(current_tab(window).traffic) >= before + 8
+        assert current_tab(window).log_panel.model.rowCount() == len(current_tab(window).traffic)
         assert dialog.isVisible() and not dialog.answer.done()
         dialog.cancel_button.click()
         await result_of(call)
@@ -206,7 +209,7 @@ def test_server_withdrawn_ask_closes_its_dialog_with_a_note(
         # Nothing was answered for the withdrawn request.
         answers = [
             e
-            for e in window.traffic
+            for e in current_tab(window).traffic
             if e.direction == "out" and e.kind == "response" and "demo-srv" in e.text()
         ]
         assert answers == []
@@ -250,13 +253,17 @@ def test_mrtr_rounds_grouped_in_the_log(
         type_into(dialog, "name", "Grace")
         dialog.accept_button.click()
         await result_of(call)
-        panel = window.log_panel
+        panel = current_tab(window).log_panel
         panel.model.flush()
-        calls = [e for e in window.traffic if e.method == "tools/call" and e.kind == "request"]
+        calls = [
+            e
+            for e in current_tab(window).traffic
+            if e.method == "tools/call" and e.kind == "request"
+        ]
         assert len(calls) == 2
-        rounds = window.client_features.rounds
+        rounds = current_tab(window).client_features.rounds
         assert [rounds.mark(e.index) for e in calls] == ["round 1/2", "round 2/2"]
-        answers = [window.traffic.pair_of(e) for e in calls]
+        answers = [current_tab(window).traffic.pair_of(e) for e in calls]
         assert all(a is not None for a in answers)
         assert rounds.mark(answers[0].index) == "round 1/2"  # type: ignore[union-attr]
         # The log shows the marks in the summary column, for requests and answers.
@@ -271,7 +278,7 @@ def test_mrtr_rounds_grouped_in_the_log(
         assert panel.select_entry(calls[1].index)
         assert not panel.detail.conversation_button.isHidden()
         panel.detail.conversation_button.click()
-        conversation = window.client_features.conversation
+        conversation = current_tab(window).client_features.conversation
         assert conversation is not None and conversation.list.count() == 4
         text = conversation.text.toPlainText()
         assert "original request" in text and "input required (inputRequests: user_details)" in text
@@ -280,7 +287,11 @@ def test_mrtr_rounds_grouped_in_the_log(
         assert panel.selected_entry() == answers[0]
         conversation.close()
         # A single-round request has no mark and no conversation button.
-        single = next(e for e in window.traffic if e.method == "tools/list" and e.kind == "request")
+        single = next(
+            e
+            for e in current_tab(window).traffic
+            if e.method == "tools/list" and e.kind == "request"
+        )
         assert rounds.mark(single.index) == ""
         panel.select_entry(single.index)
         assert panel.detail.conversation_button.isHidden()
@@ -300,7 +311,7 @@ def test_auto_answer_sampling_with_a_canned_reply(
         dialog.auto_answer.setChecked(True)
         dialog.approve_button.click()
         await result_of(call)
-        features = window.client_features
+        features = current_tab(window).client_features
         features._update_menu()
         assert features.auto_action.isEnabled() and features.auto_action.isChecked()
         # The next request is answered at once, with no dialog.
@@ -351,7 +362,7 @@ def test_closing_the_session_withdraws_the_open_dialog(
         call = call_tool(session, "ask_user")
         dialog = await dialog_of(window, ElicitationDialog)
         dialog.withdraw_delay_ms = 10_000
-        await window.controller.shutdown()
+        await current_tab(window).controller.shutdown()
         await until(lambda: dialog.withdrawn is not None, "the withdrawal on close")
         assert "session was closed" in dialog.notice.label.text()
         with pytest.raises(ConnectionClosed):

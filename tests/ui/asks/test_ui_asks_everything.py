@@ -30,6 +30,7 @@ from tests.helpers.asks import (
     type_into,
 )
 from tests.helpers.gui import run, then_shutdown, until
+from tests.helpers.tabs import current_tab
 
 pytestmark = [pytest.mark.timeout(90), pytest.mark.peers]
 
@@ -50,7 +51,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def sent_requests(win: MainWindow, method: str) -> list[str]:
     return [
         e.text()
-        for e in win.traffic
+        for e in current_tab(win).traffic
         if e.direction == "out" and e.kind == "request" and e.method == method
     ]
 
@@ -65,7 +66,7 @@ def everything(command: list[str], roots: list[RootEntry] | None = None) -> Prof
 
 async def tool_listed(win: MainWindow, name: str) -> None:
     """server-everything adds the ask tools after it has seen the client's capabilities."""
-    session = win.controller.session
+    session = current_tab(win).controller.session
     assert session is not None
 
     async def names() -> list[str]:
@@ -219,7 +220,7 @@ def test_roots_answered_from_the_profile_and_list_changed_on_edit(
 
     def roots_answers() -> list[list[dict[str, Any]]]:
         out = []
-        for entry in window.traffic:
+        for entry in current_tab(window).traffic:
             if entry.direction == "out" and entry.kind == "response":
                 value = json.loads(entry.text())
                 if "roots" in value.get("result", {}):
@@ -230,7 +231,7 @@ def test_roots_answered_from_the_profile_and_list_changed_on_edit(
         await connect(window, profile)
         await until(lambda: roots_answers(), "the answer to roots/list")
         assert roots_answers()[0] == [{"uri": first.uri, "name": "one"}]
-        features = window.client_features
+        features = current_tab(window).client_features
         dialog = features.open_roots()
         assert dialog is not None
         assert dialog.roots() == [first]
@@ -241,7 +242,7 @@ def test_roots_answered_from_the_profile_and_list_changed_on_edit(
         assert "list_changed sent" in dialog.status.text()
         sent = [
             e
-            for e in window.traffic
+            for e in current_tab(window).traffic
             if e.direction == "out" and e.method == "notifications/roots/list_changed"
         ]
         assert len(sent) == 1
@@ -268,9 +269,9 @@ def test_task_with_input_required_in_the_tasks_panel(
 ) -> None:
     async def scenario() -> None:
         await connect(window, everything(everything_command))
-        features = window.client_features
+        features = current_tab(window).client_features
         assert features.task_store.mode == "legacy"
-        bottom = window.bottom
+        bottom = current_tab(window).bottom
         index = bottom.indexOf(features.tasks_panel)
         assert bottom.isTabVisible(index)
         task, raw = await features.tasks.call_tool(
@@ -307,7 +308,7 @@ def test_task_with_input_required_in_the_tasks_panel(
         # tasks/list knows it too.
         panel.refresh()
         await until(lambda: "done" in panel.status.text(), "tasks/list")
-        methods = [e.method for e in window.traffic if e.direction == "out"]
+        methods = [e.method for e in current_tab(window).traffic if e.direction == "out"]
         assert "tasks/get" in methods and "tasks/result" in methods and "tasks/list" in methods
 
     run(loop, then_shutdown(window, scenario()), timeout=60)
@@ -318,7 +319,7 @@ def test_task_cancel(
 ) -> None:
     async def scenario() -> None:
         await connect(window, everything(everything_command))
-        features = window.client_features
+        features = current_tab(window).client_features
         task, _ = await features.tasks.call_tool("simulate-research-query", {"topic": "x"})
         assert task is not None
         panel = features.tasks_panel
@@ -344,17 +345,17 @@ def test_run_as_task_from_the_tool_view(
 
     async def scenario() -> None:
         await connect(window, everything(everything_command))
-        catalog = window.controller.catalog
+        catalog = current_tab(window).controller.catalog
         await until(lambda: catalog.tools.find("simulate-research-query") is not None, "tools")
         item = catalog.tools.find("simulate-research-query")
         assert item is not None
-        view = ToolCallView(item, window.controller)
+        view = ToolCallView(item, current_tab(window).controller)
         option = view.task_option
         assert option.check.isChecked() and not option.check.isEnabled()  # required
         assert "required" in option.why.text()
         view.form.set_values({"topic": "coral"})
         assert view.run() is not None
-        features = window.client_features
+        features = current_tab(window).client_features
         store = features.task_store
 
         def adopted() -> bool:  # by the view, with the tool's name as its origin
@@ -367,7 +368,7 @@ def test_run_as_task_from_the_tool_view(
         task_id = features.task_store.ids()[0]
         call = next(
             json.loads(e.text())
-            for e in window.traffic
+            for e in current_tab(window).traffic
             if e.direction == "out" and e.method == "tools/call"
         )
         assert call["params"]["task"] == {"ttl": 300_000}

@@ -23,6 +23,7 @@ from tests.helpers.asks import (
 )
 from tests.helpers.gui import run, then_shutdown
 from tests.helpers.peers import PY, REPO
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 SDK_PEER = str(REPO / "tests" / "servers" / "sdk" / "sdk_server.py")
@@ -72,8 +73,12 @@ def test_modern_mrtr_sampling_and_elicitation_through_the_dialogs(
         assert text_of(await result_of(call)) == "accepted: name=Lin, age=41"
 
         # Both calls went out twice (the original and the retry), grouped in the log.
-        rounds = window.client_features.rounds
-        calls = [e for e in window.traffic if e.method == "tools/call" and e.kind == "request"]
+        rounds = current_tab(window).client_features.rounds
+        calls = [
+            e
+            for e in current_tab(window).traffic
+            if e.method == "tools/call" and e.kind == "request"
+        ]
         assert [rounds.mark(e.index) for e in calls] == [
             "round 1/2",
             "round 2/2",
@@ -105,8 +110,8 @@ def test_legacy_elicitation_through_the_same_dialog(
         type_into(dialog, "age", "7")
         dialog.accept_button.click()
         assert text_of(await result_of(call)) == "accepted: name=Kay, age=7"
-        rounds = window.client_features.rounds
-        request = next(e for e in window.traffic if e.method == "tools/call")
+        rounds = current_tab(window).client_features.rounds
+        request = next(e for e in current_tab(window).traffic if e.method == "tools/call")
         assert rounds.mark(request.index) == ""  # a legacy call is one round
 
     run(loop, then_shutdown(window, scenario()), timeout=60)

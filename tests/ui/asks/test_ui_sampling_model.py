@@ -37,6 +37,7 @@ from tests.helpers.asks import (
 from tests.helpers.gui import run, then_shutdown, until
 from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
 from tests.helpers.model_stubs import ModelStub, Reply, model_stub
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -103,7 +104,7 @@ def test_draft_with_the_model_then_approve(
         sent = stub.received[-1].body
         assert sent["max_tokens"] == 123 and sent["model"] == "stub-large"
         # The exchange is in the traffic log as its own kind of row, not an MCP frame.
-        rows = [e for e in window.traffic if e.kind == "model"]
+        rows = [e for e in current_tab(window).traffic if e.kind == "model"]
         assert [e.direction for e in rows] == ["out", "in"]
         assert json.loads(rows[0].text())["body"]["model"] == "stub-large"
         assert summarize(rows[0]).startswith("to stub-large: POST http://127.0.0.1:")
@@ -155,7 +156,9 @@ def test_a_failing_model_can_be_retried_or_answered_by_hand(
         assert "HTTP 429" in panel.status.text() and "retry after 120 s" in panel.status.text()
         assert dialog.notice.isVisible() and "answer by hand" in dialog.notice.label.text()
         assert panel.draft_button.text() == "Retry with stub-small"
-        failed = [e for e in window.traffic if e.kind == "model" and e.direction == "in"]
+        failed = [
+            e for e in current_tab(window).traffic if e.kind == "model" and e.direction == "in"
+        ]
         assert failed and "HTTP 429" in (failed[-1].note or "")  # flagged in the log
         panel.draft_button.click()  # the stub answers this time
         await until(lambda: panel.draft is not None, "the retried draft")
@@ -294,7 +297,7 @@ def test_the_client_menu_opens_the_providers_with_the_profiles_mapping(
 ) -> None:
     profile = demo(window)
     save_provider(config, stub, {profile.id: [MappingRule("gpt", "stubprov", "stub-small")]})
-    features = window.client_features
+    features = current_tab(window).client_features
     assert features.models_action in features.menu.actions()
 
     async def scenario() -> None:
@@ -377,7 +380,7 @@ def test_a_saved_session_keeps_the_model_rows_without_the_key(
             dialog.approve_button.click()
             await result_of(call)
             assert keyed.received[-1].headers["authorization"] == "Bearer sk-gui-secret-42"
-            recording = window.controller.model.recording
+            recording = current_tab(window).controller.model.recording
             assert recording is not None
             target = tmp_path / "saved.jsonl"
             recording.write_live(target)

@@ -41,6 +41,7 @@ from tests.helpers.memory_keyring import (
     installed_memory_keyring,
 )
 from tests.helpers.peers import PY, REPO
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -168,7 +169,7 @@ def open_window(store: ProfileStore, tmp: Path) -> MainWindow:
 
 
 def panel_rows(window: MainWindow) -> list[tuple[str, str, str]]:
-    model = window.auth_panel.model
+    model = current_tab(window).auth_panel.model
     return [
         (
             str(model.index(r, 1).data()),
@@ -181,10 +182,12 @@ def panel_rows(window: MainWindow) -> list[tuple[str, str, str]]:
 
 async def connect(window: MainWindow, profile: Profile | None = None) -> None:
     """Connect (or reconnect, without a profile) and wait for the outcome: connected."""
-    task = window.connect_profile(profile) if profile else window.controller.reconnect()
+    task = (
+        window.connect_profile(profile) if profile else current_tab(window).controller.reconnect()
+    )
     assert task is not None
     await asyncio.wait_for(task, 40)
-    c = window.controller
+    c = current_tab(window).controller
     assert c.state is ConnState.CONNECTED, c.detail
 
 
@@ -265,20 +268,22 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
     store = ProfileStore(tmp_path / "profiles.json", SecretStore())
     profile = store.put(oauth_profile(base))
     window = open_window(store, tmp_path)
-    panel = window.auth_panel
+    panel = current_tab(window).auth_panel
     recorders: list[SessionRecorder] = []
 
     def record(session: Session) -> None:
         path = tmp_path / f"session-{len(recorders)}.jsonl"
         recorders.append(start_recorder(path, spec_for_profile(profile, store.secrets), session))
 
-    window.connection.session_started.add(record)
+    current_tab(window).connection.session_started.add(record)
 
     async def scenario() -> None:
         before = counts(base)
         await connect(window, profile)
         assert counts(base)["authorize"] == before["authorize"] + 1
-        assert window.bottom.currentWidget().isAncestorOf(panel)  # the login raised the Auth tab
+        assert (
+            current_tab(window).bottom.currentWidget().isAncestorOf(panel)
+        )  # the login raised the Auth tab
         steps = [step for step, _level, _text in panel_rows(window)]
         for step in (
             "connect",
@@ -300,7 +305,7 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
         assert any(t.startswith("received an access token (Bearer, sha256:") for t in texts)
         assert "logged in at" in panel.status.text()
         assert not panel.error_bar.isVisible()
-        session = window.controller.session
+        session = current_tab(window).controller.session
         assert session is not None
         result = await session.client.call_tool("whoami", {})
         assert "authorized caller" in json.dumps(result)
@@ -326,7 +331,7 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
         task = panel.log_out()
         assert task is not None
         await task
-        assert window.controller.state is ConnState.DISCONNECTED
+        assert current_tab(window).controller.state is ConnState.DISCONNECTED
         assert "not logged in" in panel.status.text()
         assert not any(
             k[1].startswith(("oauth:token:", "oauth:client:")) for k in memory_keyring.store
@@ -344,7 +349,7 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
         "profile file": (tmp_path / "profiles.json").read_text(),
         "keyring values are the only place": "",
         "recordings": "\n".join(p.read_text() for p in tmp_path.glob("session-*.jsonl")),
-        "traffic log": "\n".join(entry.text() for entry in window.traffic),
+        "traffic log": "\n".join(entry.text() for entry in current_tab(window).traffic),
         "auth panel": "\n".join(" ".join(row) for row in panel_rows(window)),
     }
     details = []
@@ -370,28 +375,32 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
     store = ProfileStore(tmp_path / "profiles.json", SecretStore())
     profile = store.put(oauth_profile(oauth_server, "stepped"))
     window = open_window(store, tmp_path)
-    panel = window.auth_panel
-    window.bar.set_profiles(window.all_profiles(), profile.id)
+    panel = current_tab(window).auth_panel
+    current_tab(window).bar.set_profiles(window.all_profiles(), profile.id)
     panel.step_box.setChecked(True)
 
     async def scenario() -> None:
         window.connect_profile(profile)
         paused: list[str] = []
-        while window.controller.state is not ConnState.CONNECTED:
+        while current_tab(window).controller.state is not ConnState.CONNECTED:
             await until(
                 lambda: (
                     panel.next_button.isEnabled()
-                    or window.controller.state in (ConnState.CONNECTED, ConnState.FAILED)
+                    or current_tab(window).controller.state
+                    in (ConnState.CONNECTED, ConnState.FAILED)
                 ),
                 "a pause or the connection",
             )
-            assert window.controller.state is not ConnState.FAILED, window.controller.detail
+            controller = current_tab(window).controller
+            assert controller.state is not ConnState.FAILED, controller.detail
             if panel.next_button.isEnabled():
                 assert panel.pause_bar.isVisible()
                 assert panel.auth.gate.waiting is not None
                 paused.append(panel.auth.gate.waiting.name)
                 assert "Paused before:" in panel.pause_bar.label.text()
-                assert window.controller.state is ConnState.CONNECTING  # held, not timed out
+                assert (
+                    current_tab(window).controller.state is ConnState.CONNECTING
+                )  # held, not timed out
                 panel.next_button.click()
                 await asyncio.sleep(0.01)
         assert paused[:3] == ["probe", "discover-resource", "discover-server"]
@@ -403,8 +412,10 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
         window.connect_profile(profile)
         await until(lambda: panel.stop_button.isEnabled(), "the first pause")
         panel.stop_button.click()
-        await until(lambda: window.controller.state is ConnState.FAILED, "the failed connect")
-        assert "cancelled" in window.controller.detail
+        await until(
+            lambda: current_tab(window).controller.state is ConnState.FAILED, "the failed connect"
+        )
+        assert "cancelled" in current_tab(window).controller.detail
         assert panel.error_bar.isVisible()
         assert "stopped by the user" in panel.error_bar.label.text()
         # Connecting elsewhere while a login is paused cancels that login, not the connect.
@@ -421,9 +432,10 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
         panel.step_box.setChecked(False)
         assert task is not None
         await asyncio.wait_for(task, 40)
-        assert window.controller.state is ConnState.CONNECTED, window.controller.detail
-        assert window.controller.profile is not None
-        assert window.controller.profile.id == other.id
+        controller = current_tab(window).controller
+        assert controller.state is ConnState.CONNECTED, controller.detail
+        assert current_tab(window).controller.profile is not None
+        assert current_tab(window).controller.profile.id == other.id
 
     run(loop, then_shutdown(window, scenario()), timeout=90)
     run(loop, close_window(window))
@@ -441,22 +453,22 @@ def test_a_bad_authorization_server_is_a_plain_error_and_the_app_keeps_running(
     no_as = store.put(oauth_profile(f"{bad_auth_server}/noas", "no AS"))
     good = store.put(oauth_profile(oauth_server, "good"))
     window = open_window(store, tmp_path)
-    panel = window.auth_panel
+    panel = current_tab(window).auth_panel
 
     async def failed(profile: Profile) -> str:
         task = window.connect_profile(profile)
         assert task is not None
         await asyncio.wait_for(task, 40)
-        assert window.controller.state is ConnState.FAILED
-        return window.controller.detail
+        assert current_tab(window).controller.state is ConnState.FAILED
+        return current_tab(window).controller.detail
 
     async def scenario() -> None:
         detail = await failed(dead)
         assert detail.startswith("authorization failed: no authorization server metadata")
         assert panel.error_bar.isVisible()
         assert "no authorization server metadata was found" in panel.error_bar.label.text()
-        assert window.bottom.currentWidget().isAncestorOf(panel)
-        assert any("could not connect" in e.message for e in window.errors.items)
+        assert current_tab(window).bottom.currentWidget().isAncestorOf(panel)
+        assert any("could not connect" in e.message for e in current_tab(window).errors.items)
 
         detail = await failed(no_as)
         assert "names no authorization server" in detail
@@ -493,8 +505,8 @@ def test_without_a_keyring_the_panel_says_so_and_the_session_keeps_the_token(
         store.put(with_secret)  # the profile dialog then offers "this session only"
     profile = store.put(oauth_profile(oauth_server, "no keyring"))
     window = open_window(store, tmp_path)
-    panel = window.auth_panel
-    window.bar.set_profiles(window.all_profiles(), profile.id)
+    panel = current_tab(window).auth_panel
+    current_tab(window).bar.set_profiles(window.all_profiles(), profile.id)
     panel.refresh()
     assert panel.keyring_note.isVisibleTo(panel)
     assert "No system keyring" in panel.keyring_note.text()
@@ -523,7 +535,7 @@ def test_an_oauth_connect_builds_the_unseen_auth_panel_and_raises_its_tab(
     store = ProfileStore(tmp_path / "profiles.json", SecretStore())
     profile = store.put(oauth_profile(oauth_server))
     window = open_window(store, tmp_path)
-    tabs = window.bottom
+    tabs = current_tab(window).bottom
     auth_tab = next(i for i in range(tabs.count()) if tabs.tabText(i) == "Auth")
     assert tabs.currentIndex() != auth_tab
 

@@ -17,6 +17,7 @@ from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.traffic.traffic_model import COL_KIND
 from tests.helpers.gui import connected, python_profile, run, until
 from tests.helpers.peers import SERVERS
+from tests.helpers.tabs import current_tab
 
 BREAKS = "tool-name,dup-names,input-schema,undeclared-log,log-level,notify-reply"
 
@@ -32,42 +33,50 @@ def test_findings_in_the_log_the_detail_pane_and_the_lint_tab(
 ) -> None:
     async def scenario() -> None:
         await connected(window, lint_profile(), listed=["tools"])
-        store = window.connection.lint
+        store = current_tab(window).connection.lint
         await until(lambda: store.counts.get("tool-name-format"), "the tools list linted")
         await until(
-            lambda: window.lint_panel.rules.rowCount() > 4, "the Lint tab recounted", timeout=5
+            lambda: current_tab(window).lint_panel.rules.rowCount() > 4,
+            "the Lint tab recounted",
+            timeout=5,
         )
         # the Lint tab: counts per rule
-        rules = {r[0]: r[1] for r in window.lint_panel.rules.rows}
+        rules = {r[0]: r[1] for r in current_tab(window).lint_panel.rules.rows}
         assert rules["tool-name-format"] == 1 and rules["unique-names"] == 1
         assert rules["input-schema-invalid"] == 1 and rules["schema.enum"] == 1
         assert rules["undeclared-capability"] == 1 and rules["response-to-notification"] == 1
-        assert window.bottom.tabText(window.bottom.indexOf(window.lint_panel)).startswith("Lint (")
+        assert (
+            current_tab(window)
+            .bottom.tabText(current_tab(window).bottom.indexOf(current_tab(window).lint_panel))
+            .startswith("Lint (")
+        )
         # the log: a badge on the row
         [row] = [f.index for f in store.findings if f.rule == "tool-name-format"]
-        model = window.log_panel.model
+        model = current_tab(window).log_panel.model
         model.flush()
         shown = model.row_of(row)
         assert shown is not None
         assert "⚑" in model.data(model.index(shown, COL_KIND))
         # the detail pane: pointer, rule, value
-        window.log_panel.select_entry(row)
-        detail = window.log_panel.detail
+        current_tab(window).log_panel.select_entry(row)
+        detail = current_tab(window).log_panel.detail
         text = detail.lint_view.toPlainText()
         assert "tool-name-format" in text and "/result/tools/2/name" in text
         assert '"bad name!"' in text and "Tool names" in text
         assert detail.tabs.tabText(detail.tabs.indexOf(detail.lint_view)).startswith("Lint (")
         assert "lint finding(s)" in detail.header.text()
         # picking a rule narrows the findings; a double-click shows the message
-        panel = window.lint_panel
+        panel = current_tab(window).lint_panel
         rule_row = next(i for i, r in enumerate(panel.rules.rows) if r[0] == "unique-names")
         panel.rule_table.selectRow(rule_row)
         panel.findings.flush()
         assert panel.findings.rowCount() == 1
         assert panel.findings.finding(0).pointer == "/result/tools/3/name"
         panel._activated(panel.findings.index(0, 0))
-        assert window.log_panel.selected_entry().index == panel.findings.finding(0).index
-        await window.controller.shutdown()
+        assert (
+            current_tab(window).log_panel.selected_entry().index == panel.findings.finding(0).index
+        )
+        await current_tab(window).controller.shutdown()
 
     run(loop, scenario(), timeout=60)
 
@@ -75,7 +84,7 @@ def test_findings_in_the_log_the_detail_pane_and_the_lint_tab(
 def test_check_server_shows_the_report(loop: asyncio.AbstractEventLoop, window: MainWindow) -> None:
     async def scenario() -> None:
         dialog = CheckDialog(
-            lint_profile("no-ping,unknown-tool"), window.connection.start, None, window
+            lint_profile("no-ping,unknown-tool"), current_tab(window).connection.start, None, window
         )
         dialog.show()
         task = dialog.run()
@@ -101,10 +110,10 @@ def test_an_offline_session_shows_its_findings(
 ) -> None:
     async def scenario() -> Path:
         await connected(window, lint_profile("tool-name,dup-names"), listed=["tools"])
-        store = window.connection.lint
+        store = current_tab(window).connection.lint
         await until(lambda: len(store) >= 2, "the tools list linted")
         target = tmp_path / "saved.jsonl"
-        recording = window.connection.recording
+        recording = current_tab(window).connection.recording
         assert recording is not None
         recording.write_live(target)
         # the session's own recording got the findings as they were found
@@ -119,7 +128,7 @@ def test_an_offline_session_shows_its_findings(
             lambda: recorded_rules() == {"tool-name-format", "unique-names"},
             "the findings in the live recording",
         )
-        await window.controller.shutdown()
+        await current_tab(window).controller.shutdown()
         return target
 
     target = run(loop, scenario(), timeout=60)

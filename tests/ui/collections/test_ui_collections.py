@@ -26,23 +26,27 @@ from inspector.ui.workspace.prompt_view import PromptGetView
 from inspector.ui.workspace.resource_view import ResourceReadView
 from inspector.ui.workspace.tool_view import ToolCallView
 from tests.helpers.gui import until, with_demo
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def open_item(win: MainWindow, kind: str, key: str) -> Any:
-    lists = {"tools": win.controller.catalog.tools, "prompts": win.controller.catalog.prompts}
+    lists = {
+        "tools": current_tab(win).controller.catalog.tools,
+        "prompts": current_tab(win).controller.catalog.prompts,
+    }
     found = lists[kind].find(key) if kind in lists else None
     if kind == "resources":
-        found = win.controller.catalog.resources.find(key)
+        found = current_tab(win).controller.catalog.resources.find(key)
     assert found is not None, key
-    page = win.workspace.show_item(found)
+    page = current_tab(win).workspace.show_item(found)
     assert page is not None
     return page.action
 
 
 def dialog_of(win: MainWindow) -> SaveCallDialog:
-    dialog = win.collections.dialog
+    dialog = current_tab(win).collections.dialog
     assert dialog is not None, "no Save call dialog"
     return dialog
 
@@ -55,14 +59,14 @@ async def call_tool(view: ToolCallView, values: dict[str, Any]) -> None:
 
 
 def snapshot_text(win: MainWindow, name: str) -> str:
-    row = win.collections.panel.row(name)
+    row = current_tab(win).collections.panel.row(name)
     assert row is not None
     snaps = [a for a in row.call.assertions if isinstance(a, SnapshotAssertion)]
     return json.dumps(snaps[0].snapshot) if snaps else ""
 
 
 async def run_all(win: MainWindow) -> None:
-    panel = win.collections.panel
+    panel = current_tab(win).collections.panel
     task = panel.run_all()
     assert task is not None, "Run all did nothing"
     await task
@@ -73,7 +77,7 @@ def test_save_a_tool_call_run_it_fail_it_and_update_its_snapshot(
 ) -> None:
     win = window
     target = tmp_path / "demo.collection.json"
-    panel = win.collections.panel
+    panel = current_tab(win).collections.panel
 
     async def body() -> None:
         view = open_item(win, "tools", "echo")
@@ -131,7 +135,10 @@ def test_save_a_tool_call_run_it_fail_it_and_update_its_snapshot(
         row = panel.row("echo hello")
         assert row is not None and row.result is not None and not row.result.passed
         assert panel.tree.topLevelItem(0).text(0) == "✗"  # type: ignore[union-attr]
-        assert win.bottom.tabText(win.bottom.indexOf(panel)) == "Collections (1 ✗)"
+        assert (
+            current_tab(win).bottom.tabText(current_tab(win).bottom.indexOf(panel))
+            == "Collections (1 ✗)"
+        )
         panel.select("echo hello")
         view_ = panel.result_view
         text = view_.assertions.toPlainText()
@@ -157,7 +164,7 @@ def test_save_from_the_json_editor_a_prompt_a_resource_and_a_log_row(
 ) -> None:
     win = window
     target = tmp_path / "mixed.json"
-    panel = win.collections.panel
+    panel = current_tab(win).collections.panel
 
     def save(name: str | None = None) -> None:
         dialog = dialog_of(win)
@@ -207,13 +214,13 @@ def test_save_from_the_json_editor_a_prompt_a_resource_and_a_log_row(
         # a tools/call row of the traffic log (its response row: the request is found)
         echo = open_item(win, "tools", "echo")
         await call_tool(echo, {"message": "from the log"})
-        log = win.controller.traffic
+        log = current_tab(win).controller.traffic
         response = next(
             e
             for e in log.entries
             if e.kind == "response" and e.method == "tools/call" and e.direction == "in"
         )
-        menu = win.log_panel.row_menu(response)
+        menu = current_tab(win).log_panel.row_menu(response)
         texts = [a.text() for a in menu.actions()]
         assert "Save call…" in texts
         next(a for a in menu.actions() if a.text() == "Save call…").trigger()
@@ -222,7 +229,9 @@ def test_save_from_the_json_editor_a_prompt_a_resource_and_a_log_row(
         save("from the log")
         # a row that is not a call offers no Save call
         initialize = next(e for e in log.entries if e.method == "initialize")
-        assert "Save call…" not in [a.text() for a in win.log_panel.row_menu(initialize).actions()]
+        assert "Save call…" not in [
+            a.text() for a in current_tab(win).log_panel.row_menu(initialize).actions()
+        ]
 
         calls = load_collection(target).calls
         assert [c.name for c in calls] == [

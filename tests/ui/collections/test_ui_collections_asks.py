@@ -14,6 +14,7 @@ from inspector.ui.asks.sampling_dialog import SamplingDialog
 from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.asks import call_tool, connect, dialog_of, no_dialog, responder, result_of
 from tests.helpers.gui import run, then_shutdown
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -38,13 +39,13 @@ def test_a_saved_call_carries_the_sampling_answer(
         assert "A protocol for tools." in str(result)
         await no_dialog(win)
         # the final answer row (in the modern era: of the retried round)
-        log = win.controller.traffic
+        log = current_tab(win).controller.traffic
         answer = [
             e
             for e in log.entries
             if e.direction == "in" and e.kind == "response" and e.method == "tools/call"
         ][-1]
-        saving = win.collections.save_row(answer)
+        saving = current_tab(win).collections.save_row(answer)
         assert saving is not None
         draft = saving.draft
         assert draft.params == {"name": "ask_llm", "arguments": {"question": "What is MCP?"}}
@@ -59,7 +60,7 @@ def test_a_saved_call_carries_the_sampling_answer(
         assert "A protocol for tools." in str(saved.answers[0].result)
 
         answered = responder(win).answered
-        panel = win.collections.panel
+        panel = current_tab(win).collections.panel
         task = panel.run_all()
         assert task is not None
         await task

@@ -15,6 +15,7 @@ from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.workspace.prompt_view import PromptGetView
 from inspector.ui.workspace.tool_view import ToolCallView
 from tests.helpers.gui import connected, run, until
+from tests.helpers.tabs import current_tab
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.peers]
 
@@ -27,10 +28,10 @@ def test_save_and_run_a_tool_call_and_a_completion(
 ) -> None:
     win = window
     target = tmp_path / "everything.collection.json"
-    panel = win.collections.panel
+    panel = current_tab(win).collections.panel
 
     def save(name: str, *, snapshot: bool = False) -> None:
-        dialog = win.collections.dialog
+        dialog = current_tab(win).collections.dialog
         assert dialog is not None
         dialog.use_file(target)
         dialog.name_edit.setText(name)
@@ -44,7 +45,9 @@ def test_save_and_run_a_tool_call_and_a_completion(
         profile.stdio.args = everything_command[1:]
         try:
             await connected(win, profile, listed=("tools", "prompts"))
-            page = win.workspace.show_item(win.controller.catalog.tools.find("get-sum"))
+            page = current_tab(win).workspace.show_item(
+                current_tab(win).controller.catalog.tools.find("get-sum")
+            )
             assert page is not None and isinstance(page.action, ToolCallView)
             view = page.action
             view.form.set_values({"a": 2, "b": 3})
@@ -54,8 +57,8 @@ def test_save_and_run_a_tool_call_and_a_completion(
             assert view.request_save() is not None
             save("sum 2 3", snapshot=True)
 
-            found = win.controller.catalog.prompts.find("completable-prompt")
-            page = win.workspace.show_item(found)
+            found = current_tab(win).controller.catalog.prompts.find("completable-prompt")
+            page = current_tab(win).workspace.show_item(found)
             assert page is not None and isinstance(page.action, PromptGetView)
             prompt = page.action
             prompt.form.set_values({"department": "Support", "name": "K"})
@@ -85,6 +88,6 @@ def test_save_and_run_a_tool_call_and_a_completion(
             assert completion.result.result is not None
             assert completion.result.result["completion"]["values"] == ["Kim"]
         finally:
-            await win.controller.shutdown()
+            await current_tab(win).controller.shutdown()
 
     run(loop, scenario(), timeout=100)

@@ -19,6 +19,7 @@ from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.workspace.tool_view import ToolCallView
 from tests.helpers.gui import run, until, with_demo
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -40,7 +41,7 @@ def test_an_invalid_file_is_shown_with_its_place_and_the_app_keeps_working(
     window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:
     win = window
-    panel = win.collections.panel
+    panel = current_tab(win).collections.panel
     path = tmp_path / "broken.json"
     path.write_text('{"version": 1, "calls": [\n  {"name": "x", "kind": "tool",\n')
 
@@ -59,7 +60,7 @@ def test_an_invalid_file_is_shown_with_its_place_and_the_app_keeps_working(
         # saving into it is refused and leaves the file as it is
         before = path.read_text()
         draft = CallDraft("tools/call", {"name": "echo", "arguments": {"message": "a"}})
-        dialog = win.collections.save_call(draft)
+        dialog = current_tab(win).collections.save_call(draft)
         assert dialog is not None
         dialog.use_file(path)
         assert dialog.save() is None
@@ -67,7 +68,9 @@ def test_an_invalid_file_is_shown_with_its_place_and_the_app_keeps_working(
         assert path.read_text() == before
         dialog.reject()
         # the app still works: a tool call goes through
-        page = win.workspace.show_item(win.controller.catalog.tools.find("echo"))
+        page = current_tab(win).workspace.show_item(
+            current_tab(win).controller.catalog.tools.find("echo")
+        )
         assert page is not None and isinstance(page.action, ToolCallView)
         page.action.form.set_values({"message": "still here"})
         record = page.action.run()
@@ -92,7 +95,7 @@ def test_a_half_saved_file_keeps_the_selection_and_results_once_it_reads_again(
     """An editor that truncates then writes: the panel reads an empty file in between.
     The call picked and its last result come back when the file reads again."""
     win = window
-    panel = win.collections.panel
+    panel = current_tab(win).collections.panel
     path = tmp_path / "saved.json"
     write(path, [ECHO, {**ECHO, "name": "echo again"}])
 
@@ -117,7 +120,7 @@ def test_a_half_saved_file_keeps_the_selection_and_results_once_it_reads_again(
 
 def _outgoing(win: MainWindow, method: str) -> list[dict[str, Any]]:
     out = []
-    for e in win.controller.traffic.entries:
+    for e in current_tab(win).controller.traffic.entries:
         if e.direction == "out" and e.method == method:
             out.append(json.loads(e.text()))
     return out
@@ -131,7 +134,7 @@ def test_a_run_stays_live_shows_progress_and_stop_cancels_the_call_in_flight(
     notifications/cancelled for it, its row says cancelled (neither passed nor failed), the
     calls after it are not sent, and the session stays connected for the next run."""
     win = window
-    panel = win.collections.panel
+    panel = current_tab(win).collections.panel
     path = tmp_path / "slow.json"
     slow: dict[str, Any] = {
         "name": "slow",
@@ -151,12 +154,12 @@ def test_a_run_stays_live_shows_progress_and_stop_cancels_the_call_in_flight(
         assert demo is not None
         try:
             win.connect_profile(demo.model_copy(update={"era": era}))
-            await until(lambda: win.controller.tools is not None, "the demo's tools")
-            session = win.controller.session
+            await until(lambda: current_tab(win).controller.tools is not None, "the demo's tools")
+            session = current_tab(win).controller.session
             assert session is not None and session.era.value == era
             await body()
         finally:
-            await win.controller.shutdown()
+            await current_tab(win).controller.shutdown()
 
     async def body() -> None:
         await until(lambda: panel.run_all_button.isEnabled(), "Run all to be enabled")
@@ -196,7 +199,7 @@ def test_a_run_stays_live_shows_progress_and_stop_cancels_the_call_in_flight(
         assert [c["params"]["requestId"] for c in cancels] == slow_ids
         assert panel.run_all_button.isEnabled() and panel.progress.isHidden()
         # still connected: the next run works, on the same session
-        assert win.controller.state is ConnState.CONNECTED
+        assert current_tab(win).controller.state is ConnState.CONNECTED
         task = panel.run_names(["after"])
         assert task is not None
         await task
@@ -216,23 +219,25 @@ def test_save_session_as_test_collection(
     assert actions[replay + 1] == "Save Session as &Test Collection…"
 
     async def body() -> None:
-        page = win.workspace.show_item(win.controller.catalog.tools.find("add"))
+        page = current_tab(win).workspace.show_item(
+            current_tab(win).controller.catalog.tools.find("add")
+        )
         assert page is not None and isinstance(page.action, ToolCallView)
         page.action.form.set_values({"a": 20, "b": 22})
         record = page.action.run()
         assert record is not None
         await until(lambda: not record.running, "the call")
         await asyncio.sleep(0.3)  # the recorder's thread writes within 50 ms
-        recorded = win.session_files.current_recording()
-        text = win.collections.convert_session(recorded, target)
+        recorded = current_tab(win).session_files.current_recording()
+        text = current_tab(win).collections.convert_session(recorded, target)
         assert text is not None and "saved call" in text
         calls = load_collection(target).calls
         tool_calls = [c for c in calls if c.kind == "tool"]
         assert [(c.tool, c.arguments) for c in tool_calls] == [("add", {"a": 20, "b": 22})]
         assert any(c.kind == "catalog" for c in calls)
-        panel = win.collections.panel
+        panel = current_tab(win).collections.panel
         assert panel.path == target.absolute()
-        assert win.bottom.currentWidget() is panel
+        assert current_tab(win).bottom.currentWidget() is panel
         task = panel.run_all()
         assert task is not None
         await task
@@ -251,15 +256,15 @@ def test_the_profiles_last_collection_opens_on_connect(
     write(path, [ECHO])
     demo = win.store.find("demo")
     assert demo is not None
-    win.collections.memory.used(path, demo.id)
-    assert win.collections.panel.path is None
+    current_tab(win).collections.memory.used(path, demo.id)
+    assert current_tab(win).collections.panel.path is None
 
     async def body() -> None:
-        assert win.collections.panel.path == path.absolute()
-        assert [r.call.name for r in win.collections.panel.rows] == ["echo hi"]
+        assert current_tab(win).collections.panel.path == path.absolute()
+        assert [r.call.name for r in current_tab(win).collections.panel.rows] == ["echo hi"]
         # and the Save call dialog offers it first
         draft = CallDraft("tools/call", {"name": "echo", "arguments": {"message": "x"}})
-        dialog = win.collections.save_call(draft)
+        dialog = current_tab(win).collections.save_call(draft)
         assert dialog is not None and dialog.current_file() == path.absolute()
         dialog.reject()
 
@@ -272,7 +277,7 @@ def test_update_snapshot_adds_one_and_update_all_failed_over_the_modern_era(
     """Against the demo in the 2026-07-28 era: "Update snapshot" on a call without one adds
     it; a stale snapshot fails, and "Update all failed" fixes it in the file."""
     win = window
-    panel = win.collections.panel
+    panel = current_tab(win).collections.panel
     path = tmp_path / "modern.json"
     stale = {
         **ECHO,
@@ -288,8 +293,8 @@ def test_update_snapshot_adds_one_and_update_all_failed_over_the_modern_era(
         modern = demo.model_copy(update={"era": "modern"})
         try:
             win.connect_profile(modern)
-            await until(lambda: win.controller.tools is not None, "the demo's tools")
-            session = win.controller.session
+            await until(lambda: current_tab(win).controller.tools is not None, "the demo's tools")
+            session = current_tab(win).controller.session
             assert session is not None and session.era.value == "modern"
             task = panel.run_all()
             assert task is not None
@@ -315,7 +320,7 @@ def test_update_snapshot_adds_one_and_update_all_failed_over_the_modern_era(
             await task
             assert all(r.result is not None and r.result.passed for r in panel.rows)
         finally:
-            await win.controller.shutdown()
+            await current_tab(win).controller.shutdown()
 
     run(loop, scenario(), timeout=100)
 
@@ -324,7 +329,7 @@ def test_a_big_collection_is_read_on_a_thread_and_the_window_stays_live(
     window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:
     win = window
-    panel = win.collections.panel
+    panel = current_tab(win).collections.panel
     path = tmp_path / "big.json"
     snapshot = {"content": [{"type": "text", "text": "x" * 100}]}
     calls = [

@@ -28,6 +28,7 @@ from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.workspace.tool_view import ToolCallView
 from tests.helpers.gui import connected, python_profile, run, until
 from tests.helpers.peers import PY, REPO, SERVERS
+from tests.helpers.tabs import current_tab
 from tests.ui.collections.test_ui_collections import call_tool, dialog_of, open_item
 
 pytestmark = pytest.mark.timeout(120)
@@ -68,7 +69,7 @@ def test_every_kind_is_offered_checked_saved_and_judged(
         try:
             await body()
         finally:
-            await win.controller.shutdown()
+            await current_tab(win).controller.shutdown()
 
     async def body() -> None:
         view = open_item(win, "tools", "weather")
@@ -146,7 +147,7 @@ def test_every_kind_is_offered_checked_saved_and_judged(
         assert names == ["catalog: weather", "weather now", "weather"]
 
         # it passes in the Collections tab, over the connection it was saved from
-        panel = win.collections.panel
+        panel = current_tab(win).collections.panel
         await until(lambda: panel.path == target.absolute(), "the tab to open the file")
         task = panel.run_all()
         assert task is not None

@@ -11,6 +11,7 @@ from PySide6.QtTest import QTest
 
 from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.gui import run, until
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -23,21 +24,23 @@ def test_typing_filters_without_opening_and_enter_opens(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.tools is not None, "the demo's tools")
-            pane = window.explorer.panes["tools"]
+            await until(
+                lambda: current_tab(window).controller.tools is not None, "the demo's tools"
+            )
+            pane = current_tab(window).explorer.panes["tools"]
             opened: list[str] = []
             pane.selected.connect(lambda item: opened.append(item.key))
-            assert window.explorer.select("tools", "echo")
+            assert current_tab(window).explorer.select("tools", "echo")
             opened.clear()
-            before = window.workspace.current
+            before = current_tab(window).workspace.current
             for text in ("c", "co", "cou", "count"):  # "echo" is hidden on the way
                 pane.search.setText(text)
                 await asyncio.sleep(0.01)
-            assert opened == [] and window.workspace.current is before
+            assert opened == [] and current_tab(window).workspace.current is before
             assert pane.proxy.rowCount() == 1
             QTest.keyClick(pane.search, Qt.Key.Key_Return)
             assert opened == ["slow_count"]
-            current = window.workspace.current
+            current = current_tab(window).workspace.current
             assert current is not None and current.item.key == "slow_count"
             pane.search.clear()
             assert opened == ["slow_count"]
@@ -46,6 +49,6 @@ def test_typing_filters_without_opening_and_enter_opens(
             pane.tree.clicked.emit(echo)
             assert opened[-1] == "echo"
         finally:
-            await window.controller.shutdown()
+            await current_tab(window).controller.shutdown()
 
     run(loop, scenario())

@@ -218,12 +218,13 @@ def test_the_window_declares_mcp_apps_to_the_server(
     `initialize`; the mcp SDK server reads it back as ext-apps' getUiCapability would."""
     from inspector.protocol.machine.config import UI_APP_MIME, UI_EXTENSION
     from tests.helpers.gui import connected, python_profile
+    from tests.helpers.tabs import current_tab
 
     profile = python_profile("sdk", str(REPO / "tests" / "servers" / "sdk" / "sdk_server.py"))
 
     async def scenario() -> None:
         controller = await connected(window, profile)
-        assert window.connection.ui_apps
+        assert current_tab(window).connection.ui_apps
         init = next(
             e
             for e in controller.traffic.entries
@@ -231,7 +232,7 @@ def test_the_window_declares_mcp_apps_to_the_server(
         )
         capabilities = json.loads(init.text())["params"]["capabilities"]
         assert capabilities["extensions"] == {UI_EXTENSION: {"mimeTypes": [UI_APP_MIME]}}
-        session = window.connection.session
+        session = current_tab(window).connection.session
         result = await session.request("tools/call", {"name": "ui_support", "arguments": {}})
         assert json.loads(result["content"][0]["text"]) == {"mimeTypes": [UI_APP_MIME]}
 

@@ -17,6 +17,7 @@ from tests.helpers.gui import close_window, run, then_shutdown, until, window_fo
 from tests.helpers.http_servers import Served, free_port, serving
 from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
 from tests.helpers.peers import PY, REPO
+from tests.helpers.tabs import current_tab
 
 SERVER = str(REPO / "tests" / "servers" / "misbehaving" / "http_server.py")
 SECRET = "Bearer gui-secret-777"
@@ -62,26 +63,27 @@ def test_http_profile_with_a_secret_header(
         window.connect_profile(profile)
         await until(
             lambda: (
-                window.controller.state is ConnState.CONNECTED
-                and window.controller.tools is not None
+                current_tab(window).controller.state is ConnState.CONNECTED
+                and current_tab(window).controller.tools is not None
             ),
-            f"the HTTP connection ({window.controller.state}: {window.controller.detail})",
+            f"the HTTP connection ({current_tab(window).controller.state}: "
+            f"{current_tab(window).controller.detail})",
         )
-        assert window.explorer.tool_names() == ["echo"]
+        assert current_tab(window).explorer.tool_names() == ["echo"]
 
     run(loop, then_shutdown(window, scenario()))
     assert f"authorization={SECRET!r}" in server.log()  # it reached the server
-    http_rows = [e for e in window.traffic if e.kind == "http"]
+    http_rows = [e for e in current_tab(window).traffic if e.kind == "http"]
     assert http_rows, "the HTTP exchanges are in the log"
-    window.log_panel.select_entry(http_rows[0].index)
-    details = window.log_panel.detail.details.toPlainText()
+    current_tab(window).log_panel.select_entry(http_rows[0].index)
+    details = current_tab(window).log_panel.detail.details.toPlainText()
     assert "HTTP POST" in details and "status: 200" in details
-    for entry in window.traffic:
+    for entry in current_tab(window).traffic:
         assert SECRET not in entry.text()
-        assert SECRET not in window.log_panel.model.summary(entry)
+        assert SECRET not in current_tab(window).log_panel.model.summary(entry)
     for entry in http_rows:
-        window.log_panel.select_entry(entry.index)
-        assert "gui-secret-777" not in window.log_panel.detail.details.toPlainText()
+        current_tab(window).log_panel.select_entry(entry.index)
+        assert "gui-secret-777" not in current_tab(window).log_panel.detail.details.toPlainText()
     # Issue 18.8: a normal session's HTTP rows (SSE responses, the GET stream) are not red.
     assert not [e.note for e in http_rows if went_wrong(e)]
     run(loop, close_window(window))

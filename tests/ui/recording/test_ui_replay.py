@@ -22,6 +22,7 @@ from inspector.ui.recording.replay_window import ReplayWindow
 from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.gui import close_window, make_window, python_profile, run, until
 from tests.helpers.peers import PY, REPO
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -48,10 +49,10 @@ async def finish(replay: ReplayWindow) -> None:
 def test_a_gui_recording_replays_clean_then_shows_drift(
     window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:
-    files = window.session_files
+    files = current_tab(window).session_files
 
     async def record() -> Path:
-        c = window.controller
+        c = current_tab(window).controller
         try:
             window.connect_profile(python_profile("SDK peer", SDK_PEER))
             await until(
@@ -136,7 +137,7 @@ def test_the_recorded_command_runs_only_after_confirmation(
 ) -> None:
     marker = tmp_path / "marker"
     recorded = read_session(crafted_session(tmp_path, marker))
-    replay = window.session_files.open_replay(recorded)
+    replay = current_tab(window).session_files.open_replay(recorded)
     assert str(marker) in replay.recorded_label.text()
     replay.use_recorded.setChecked(True)
 

@@ -44,6 +44,7 @@ from tests.helpers.gui import (
 from tests.helpers.http_servers import Served, free_port, serving
 from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
 from tests.helpers.peers import PY, REPO
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -67,7 +68,7 @@ def window(loop: asyncio.AbstractEventLoop, tmp_path: Path, data_dir: Path) -> I
 
 def open_file(loop: asyncio.AbstractEventLoop, win: MainWindow, path: Path) -> None:
     async def opening() -> None:
-        await win.session_files.open_session(path)
+        await current_tab(win).session_files.open_session(path)
 
     run(loop, opening())
 
@@ -79,9 +80,11 @@ def demo() -> Profile:
 async def record_demo_session(win: MainWindow) -> Path:
     """Connect to the demo, list, call, cancel a slow call, disconnect: one recording."""
     win.connect_profile(demo())
-    c = win.controller
+    c = current_tab(win).controller
     await until(lambda: c.state is ConnState.CONNECTED and c.tools is not None, "the demo")
-    await until(lambda: win.session_files.rec_label.text() == "● REC", "the REC indicator")
+    await until(
+        lambda: current_tab(win).session_files.rec_label.text() == "● REC", "the REC indicator"
+    )
     session = c.session
     assert session is not None
     await session.request("tools/call", {"name": "echo", "arguments": {"message": "hi"}})
@@ -93,8 +96,10 @@ async def record_demo_session(win: MainWindow) -> Path:
     with contextlib.suppress(RequestError):
         await slow.result()
     await c.shutdown()
-    await until(lambda: not win.session_files.recorder.recording, "the recording to end")
-    path = win.session_files.recorder.last_path
+    await until(
+        lambda: not current_tab(win).session_files.recorder.recording, "the recording to end"
+    )
+    path = current_tab(win).session_files.recorder.last_path
     assert path is not None
     return path
 
@@ -102,13 +107,13 @@ async def record_demo_session(win: MainWindow) -> Path:
 def test_every_connection_is_recorded_and_opens_offline(
     window: MainWindow, loop: asyncio.AbstractEventLoop, data_dir: Path, tmp_path: Path
 ) -> None:
-    files = window.session_files
+    files = current_tab(window).session_files
 
     async def scenario() -> Path:
         try:
             return await record_demo_session(window)
         finally:
-            await window.controller.shutdown()
+            await current_tab(window).controller.shutdown()
 
     path = run(loop, scenario())
     assert path.parent == data_dir and path.name.startswith("demo-server_")
@@ -116,7 +121,7 @@ def test_every_connection_is_recorded_and_opens_offline(
     assert recorded.problems == [] and recorded.ready is not None
     actions = [e.data["text"] for e in recorded.events if e.type == "action"]
     assert any(a.startswith("cancelled request") and "tools/call" in a for a in actions)
-    assert window.session_files.rec_label.text() == ""
+    assert current_tab(window).session_files.rec_label.text() == ""
 
     # File ▸ Open Session: the same log, read-only, with its pairs, lists, stderr, timeline,
     # in a tab of its own (the live tab, which has connected, stays as it was).
@@ -124,13 +129,13 @@ def test_every_connection_is_recorded_and_opens_offline(
     open_file(loop, window, path)
     assert len(window.connection_tabs()) == 2 and window.current_tab is not live_tab
     assert live_tab.session_files.view is None
-    files = window.session_files
+    files = current_tab(window).session_files
     view = files.view
     assert isinstance(view, OfflineView) and files.stack.currentWidget() is view
     assert "read-only" in window.windowTitle() and view.banner.isVisible()
     assert window.current_tab.tab_state() == "offline session"
     assert not window.connect_action.isEnabled()
-    toolbar = window.toolbar
+    toolbar = current_tab(window).toolbar
     assert toolbar is not None and not toolbar.isEnabled()
     assert view.rows() == sum(1 for e in recorded.events if e.type != "ready")
     traffic = view.offline.traffic
@@ -167,7 +172,7 @@ def test_every_connection_is_recorded_and_opens_offline(
     view.banner.close_button.click()
     assert files.view is None and files.stack.currentWidget() is files.live
     assert window.connection_tabs() == [live_tab] and window.current_tab is live_tab
-    toolbar = window.toolbar
+    toolbar = current_tab(window).toolbar
     assert window.connect_action.isEnabled() and toolbar.isEnabled()
     assert "read-only" not in window.windowTitle()
 
@@ -175,7 +180,7 @@ def test_every_connection_is_recorded_and_opens_offline(
 def test_bad_files_give_a_clear_message_and_the_app_keeps_running(
     window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:
-    files = window.session_files
+    files = current_tab(window).session_files
     garbage = tmp_path / "garbage.jsonl"
     garbage.write_bytes(b"\x00\xffnot json at all\n")
     newer = tmp_path / "newer.jsonl"
@@ -258,7 +263,7 @@ def test_a_secret_header_never_reaches_the_recording(
     window.show()
 
     async def scenario() -> None:
-        c = window.controller
+        c = current_tab(window).controller
         try:
             window.connect_profile(profile)
             await until(
@@ -282,7 +287,7 @@ def test_a_secret_header_never_reaches_the_recording(
         assert recorded.connection["header_names"] == ["X-Team-Key"]
         assert any(e.type == "http" for e in recorded.events)
         har = tmp_path / "s.har"
-        assert "HTTP exchange" in window.session_files.export_har(recorded, har)
+        assert "HTTP exchange" in current_tab(window).session_files.export_har(recorded, har)
         assert SECRET not in har.read_text()
     finally:
         run(loop, close_window(window))
@@ -291,14 +296,14 @@ def test_a_secret_header_never_reaches_the_recording(
 def test_recording_off_and_save_as_from_the_traffic_log(
     window: MainWindow, loop: asyncio.AbstractEventLoop, data_dir: Path, tmp_path: Path
 ) -> None:
-    files = window.session_files
+    files = current_tab(window).session_files
     files.recording_action.trigger()  # File ▸ Record Sessions: off
     assert not files.recorder.settings.enabled
     assert files.rec_label.text() == "REC off"
     assert window.settings.value("recording/enabled") in (False, "false")
 
     async def scenario() -> None:
-        c = window.controller
+        c = current_tab(window).controller
         try:
             window.connect_profile(demo())
             await until(lambda: c.state is ConnState.CONNECTED and c.tools is not None, "demo")
@@ -322,14 +327,14 @@ def test_the_recording_settings_clean_up_old_sessions(
     old.write_text("{}\n")
     week_ago = time.time() - 10 * 86400
     os.utime(old, (week_ago, week_ago))
-    dialog = window.session_files.open_settings()
+    dialog = current_tab(window).session_files.open_settings()
     assert "1 recording(s)" in dialog.usage.text()
     dialog.max_days.setValue(7)
     dialog._clean_now()
     assert not old.exists() and "1 deleted" in dialog.usage.text()
     dialog.max_mb.setValue(5)
     dialog.accept()
-    settings = window.session_files.recorder.settings
+    settings = current_tab(window).session_files.recorder.settings
     assert settings == RecordingSettings(enabled=True, max_total_mb=5, max_age_days=7)
     assert window.settings.value("recording/maxAgeDays") in (7, "7")
 
@@ -350,10 +355,10 @@ def test_answers_given_by_hand_are_actions_in_the_recording(
             dialog.reject_button.click()
             await result_of(call)  # the demo turns the rejection into a tool error
         finally:
-            await window.controller.shutdown()
+            await current_tab(window).controller.shutdown()
 
     run(loop, scenario())
-    path = window.session_files.recorder.last_path
+    path = current_tab(window).session_files.recorder.last_path
     assert path is not None
     actions = [e.data["text"] for e in read_session(path).events if e.type == "action"]
     answered = [a for a in actions if a.startswith("answered sampling (server request")]
@@ -374,17 +379,17 @@ def test_a_failed_connection_is_recorded_with_its_reason(
         reason = "command not found"
 
     async def scenario() -> None:
-        c = window.controller
+        c = current_tab(window).controller
         try:
             window.connect_profile(broken)
             await until(lambda: c.state is ConnState.FAILED, "the failure")
-            await until(lambda: not window.session_files.recorder.recording, "the end")
+            await until(lambda: not current_tab(window).session_files.recorder.recording, "the end")
         finally:
             await c.shutdown()
 
     run(loop, scenario())
-    path = window.session_files.recorder.last_path
+    path = current_tab(window).session_files.recorder.last_path
     assert path is not None and path.name.startswith("broken_")
     notes = [e.data.get("text", "") for e in read_session(path).events if e.type == "note"]
     assert any(reason in n for n in notes), notes
-    assert window.session_files.rec_label.text() == ""
+    assert current_tab(window).session_files.rec_label.text() == ""

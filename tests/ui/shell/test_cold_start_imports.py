@@ -53,11 +53,12 @@ window = MainWindow(build_gui_app(ProfileStore(profiles_path()), settings), sett
 window.show()
 qt.processEvents()
 before = sorted(n for n in sys.modules if n == "inspector.auth" or n == "httpx")
-tabs = window.bottom
+tab = window.current_tab
+tabs = tab.bottom
 tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i) == "Auth"))
 qt.processEvents()
-code = {"before": before, "tab": window.bottom.tabText(window.bottom.currentIndex()),
-        "rows": window.auth_panel.model.rowCount()}
+code = {"before": before, "tab": tab.bottom.tabText(tab.bottom.currentIndex()),
+        "rows": tab.auth_panel.model.rowCount()}
 """
     + _LOADED
 )

@@ -1,52 +1,80 @@
-"""`CurrentTab`: the window's attributes that are its current tab's, read through a getter
-typed by the tab (so the window does not spell the tab's types a second time)."""
+"""The current tab's parts: the window forwards none of them; tests reach them through
+`tests.helpers.tabs.current_tab`, and the window's own menus through its `current_tab`."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any
-
-from inspector.ui.shell.current_tab_attr import CurrentTab
 from inspector.ui.shell.main_window import MainWindow
+from tests.helpers.tabs import current_tab
+
+# The parts of a tab that the window used to forward as its own attributes.
+_TAB_PARTS = [
+    "connection",
+    "controller",
+    "bar",
+    "ping",
+    "toolbar",
+    "console",
+    "composer",
+    "explorer",
+    "server_panel",
+    "workspace",
+    "log_panel",
+    "notifications",
+    "errors_panel",
+    "stats_panel",
+    "lint_panel",
+    "auth_panel",
+    "bottom",
+    "centre",
+    "main_split",
+    "right_split",
+    "errors_label",
+    "client_features",
+    "session_files",
+    "collections",
+    "watch_mode",
+    "traffic",
+    "messages",
+    "errors",
+]
 
 
-class _Window:
-    """A stand-in window: its current tab is whatever the test says."""
-
-    workspace = CurrentTab(lambda tab: tab.workspace)
-    traffic = CurrentTab(lambda tab: tab.traffic)
-
-    def __init__(self) -> None:
-        self.tab: Any = SimpleNamespace(workspace="w1", traffic=["a"])
-
-    @property
-    def current_tab(self) -> Any:
-        return self.tab
-
-
-def test_each_read_is_the_current_tabs() -> None:
-    stand_in = _Window()
-    window: Any = stand_in  # the stand-in tabs are not ConnectionTabs
-    assert window.workspace == "w1" and window.traffic == ["a"]
-    stand_in.tab = SimpleNamespace(workspace="w2", traffic=[])
-    assert window.workspace == "w2" and window.traffic == []
-
-
-def test_on_the_class_it_is_the_descriptor() -> None:
-    assert isinstance(_Window.workspace, CurrentTab)
-
-
-def test_every_window_part_is_the_current_tabs(window: MainWindow) -> None:
-    names = [n for n, v in vars(MainWindow).items() if isinstance(v, CurrentTab)]
-    # the parts the menus and the tests reach through the window, and the stores
-    assert {"workspace", "controller", "log_panel", "traffic", "messages", "errors"} <= set(names)
-    first = window.current_tab
+def test_the_helper_is_the_current_tab_on_each_call(window: MainWindow) -> None:
+    first = current_tab(window)
+    assert first is window.current_tab
     second = window.new_tab()
-    for tab in (second, first):
-        window.tabs.setCurrentWidget(tab)
-        assert window.current_tab is tab
-        for name in names:
-            assert getattr(window, name) is getattr(tab, name), name
-        assert window.traffic is tab.connection.traffic
-        assert window.messages is tab.connection.messages
-        assert window.errors is tab.connection.errors
+    assert current_tab(window) is second  # a new tab becomes current
+    window.tabs.setCurrentWidget(first)
+    assert current_tab(window) is first
+    assert current_tab(window).controller is first.controller
+    assert current_tab(window).traffic is first.connection.traffic
+    assert current_tab(window).messages is first.connection.messages
+    assert current_tab(window).errors is first.connection.errors
+
+
+def test_the_window_forwards_no_tab_part(window: MainWindow) -> None:
+    tab = current_tab(window)
+    for name in _TAB_PARTS:
+        assert hasattr(tab, name), name  # the list is still the tab's parts
+        assert not hasattr(window, name), name
+
+
+def test_the_log_menu_acts_on_the_current_tab(window: MainWindow) -> None:
+    first = current_tab(window)
+    second = window.new_tab()
+    window.pause_action.trigger()  # Log ▸ Pause autoscroll
+    assert not second.log_panel.autoscroll and first.log_panel.autoscroll
+    window.tabs.setCurrentWidget(first)
+    assert not window.pause_action.isChecked()  # the menu shows the current tab's state
+    window.tabs.setCurrentWidget(second)
+    assert window.pause_action.isChecked()
+    window.pause_action.trigger()
+    assert second.log_panel.autoscroll
+
+
+def test_the_window_shell_shows_the_current_tabs(window: MainWindow) -> None:
+    first = current_tab(window)
+    second = window.new_tab()
+    assert window.central() is second.main_split and window.statusBar() is second.status
+    window.tabs.setCurrentWidget(first)
+    assert window.central() is first.main_split and window.statusBar() is first.status

@@ -19,12 +19,13 @@ from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.traffic.composer import RawComposerDialog
 from inspector.ui.traffic.traffic_model import COL_KIND, COL_LATENCY, COL_METHOD
 from tests.helpers.gui import until, with_demo
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
 
 def rows(win: MainWindow) -> list[tuple[str, str, str]]:
-    model = win.log_panel.model
+    model = current_tab(win).log_panel.model
     model.flush()
     return [
         (
@@ -40,8 +41,8 @@ def test_connected_state_server_info_and_tools(
     window: MainWindow, loop: asyncio.AbstractEventLoop
 ) -> None:
     async def body() -> None:
-        assert window.controller.state is ConnState.CONNECTED
-        bar = window.bar
+        assert current_tab(window).controller.state is ConnState.CONNECTED
+        bar = current_tab(window).bar
         assert bar.state_label.text() == "Connected"
         assert bar.version_label.text() == f"protocol {LATEST_LEGACY}"
         assert bar.era_label.text() == "legacy era"
@@ -49,15 +50,15 @@ def test_connected_state_server_info_and_tools(
         assert window.windowTitle() == "mcp-inspector-qt demo"  # Qt adds " — MCP Inspector"
 
     with_demo(loop, window, body)
-    panel = window.server_panel
+    panel = current_tab(window).server_panel
     assert "demo" in panel.title.text()
     assert '"tools"' in panel.capabilities.toPlainText()
     assert panel.instructions.toPlainText()
-    names = window.explorer.tool_names()
+    names = current_tab(window).explorer.tool_names()
     assert "echo" in names and "add" in names
-    tabs = window.explorer.tabs
+    tabs = current_tab(window).explorer.tabs
     assert tabs.tabText(0) == f"Tools {len(names)}"
-    assert window.bar.state_label.text() == "Disconnected"
+    assert current_tab(window).bar.state_label.text() == "Disconnected"
 
 
 def test_log_pairs_requests_with_responses_and_shows_latency(
@@ -71,11 +72,13 @@ def test_log_pairs_requests_with_responses_and_shows_latency(
     assert ("request", "initialize", "") in table
     responses = [r for r in table if r[0] == "response" and r[1] == "tools/list"]
     assert responses and responses[0][2].endswith(" ms")
-    panel = window.log_panel
+    panel = current_tab(window).log_panel
     request = next(
-        e for e in window.traffic.entries if e.method == "tools/list" and e.kind == "request"
+        e
+        for e in current_tab(window).traffic.entries
+        if e.method == "tools/list" and e.kind == "request"
     )
-    response = window.traffic.pair_of(request)
+    response = current_tab(window).traffic.pair_of(request)
     assert response is not None and response.latency is not None
     # Selecting the request highlights its response; jump to pair goes there and back.
     assert panel.select_entry(request.index)
@@ -99,10 +102,10 @@ def test_log_pairs_requests_with_responses_and_shows_latency(
 
 def test_stderr_lands_in_the_console(window: MainWindow, loop: asyncio.AbstractEventLoop) -> None:
     async def body() -> None:
-        await until(lambda: "demo server ready" in window.console.text(), "stderr")
+        await until(lambda: "demo server ready" in current_tab(window).console.text(), "stderr")
 
     with_demo(loop, window, body)
-    assert "connecting to Demo server" in window.console.text()
+    assert "connecting to Demo server" in current_tab(window).console.text()
 
 
 def test_filters_and_search(window: MainWindow, loop: asyncio.AbstractEventLoop) -> None:
@@ -110,10 +113,10 @@ def test_filters_and_search(window: MainWindow, loop: asyncio.AbstractEventLoop)
         pass
 
     with_demo(loop, window, body)
-    panel = window.log_panel
+    panel = current_tab(window).log_panel
     model = panel.model
     model.flush()
-    total = len(window.traffic)
+    total = len(current_tab(window).traffic)
 
     def shown() -> list[TrafficEntry]:
         return [e for r in range(model.rowCount()) if (e := model.entry_at(r)) is not None]
@@ -143,7 +146,7 @@ def test_filters_and_search(window: MainWindow, loop: asyncio.AbstractEventLoop)
     assert all(e.method not in ("ping", "notifications/progress") for e in shown())
     panel.hide_noise.setChecked(False)
     panel.apply_filters()
-    assert model.rowCount() == len(window.traffic) and not model.filtered
+    assert model.rowCount() == len(current_tab(window).traffic) and not model.filtered
     # Search: next and previous wrap around the rows.
     panel.show_search()
     panel.search_edit.setText('"method":"notifications/initialized"')
@@ -161,7 +164,7 @@ def test_raw_composer_sends_pairs_and_warns(
 ) -> None:
     async def body() -> None:
         window.open_composer()
-        composer = window.composer
+        composer = current_tab(window).composer
         assert isinstance(composer, RawComposerDialog)
         methods = [composer.method_combo.itemText(i) for i in range(composer.method_combo.count())]
         assert "tools/call" in methods and "logging/setLevel" in methods
@@ -183,7 +186,7 @@ def test_raw_composer_sends_pairs_and_warns(
         await task
         await until(lambda: composer.last_result is not None, "the answer")
         assert composer.last_result is not None and "42" in composer.last_result
-        sent = [e for e in window.traffic.entries if e.msg_id == 4242]
+        sent = [e for e in current_tab(window).traffic.entries if e.msg_id == 4242]
         assert [e.kind for e in sent] == ["request", "response"]
         assert sent[1].pair == sent[0].index and sent[1].latency is not None
         # Invalid JSON-RPC: warned, and still sent when the user insists.
@@ -199,10 +202,14 @@ def test_raw_composer_sends_pairs_and_warns(
         assert task is not None
         await task
         await until(
-            lambda: any(e.msg_id == 4343 and e.direction == "in" for e in window.traffic),
+            lambda: any(
+                e.msg_id == 4343 and e.direction == "in" for e in current_tab(window).traffic
+            ),
             "the server's answer",
         )
-        answer = next(e for e in window.traffic if e.msg_id == 4343 and e.direction == "in")
+        answer = next(
+            e for e in current_tab(window).traffic if e.msg_id == 4343 and e.direction == "in"
+        )
         assert answer.kind == "error"
         composer.close()
 
@@ -211,19 +218,19 @@ def test_raw_composer_sends_pairs_and_warns(
 
 def test_statistics_panel_updates(window: MainWindow, loop: asyncio.AbstractEventLoop) -> None:
     async def body() -> None:
-        window.bottom.setCurrentWidget(window.stats_panel)
-        window.stats_panel.refresh_if_changed()
-        row = window.stats_panel.row_for("tools/list")
+        current_tab(window).bottom.setCurrentWidget(current_tab(window).stats_panel)
+        current_tab(window).stats_panel.refresh_if_changed()
+        row = current_tab(window).stats_panel.row_for("tools/list")
         assert row is not None
         _method, count, errors, p50, p95, worst = row
         assert int(count) >= 1 and errors == "0"
         assert p50.endswith(" ms") and p95.endswith(" ms") and worst.endswith(" ms")
-        session = window.controller.session
+        session = current_tab(window).controller.session
         assert session is not None
         await session.client.call_tool("add", {"a": 1, "b": 2})
         await session.client.call_tool("add", {"a": 1, "b": 3})
-        window.stats_panel.refresh_if_changed()  # live: the new calls show up
-        call_row = window.stats_panel.row_for("tools/call")
+        current_tab(window).stats_panel.refresh_if_changed()  # live: the new calls show up
+        call_row = current_tab(window).stats_panel.row_for("tools/call")
         assert call_row is not None and call_row[1] == "2"
 
     with_demo(loop, window, body)

@@ -16,13 +16,14 @@ from inspector.storage.secrets import SecretStore
 from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.workspace.tool_view import ToolCallView
 from tests.helpers.gui import close_window, run, until, window_for
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
 
 def open_tool(window: MainWindow, name: str) -> ToolCallView:
-    assert window.explorer.select("tools", name)
-    page = window.workspace.current
+    assert current_tab(window).explorer.select("tools", name)
+    page = current_tab(window).workspace.current
     assert page is not None and isinstance(page.action, ToolCallView)
     return page.action
 
@@ -31,9 +32,13 @@ def test_default_layout_gives_the_workspace_the_room(
     window: MainWindow, loop: asyncio.AbstractEventLoop, qapp: QApplication
 ) -> None:
     assert (window.width(), window.height()) == (1280, 800)
-    centre, bottom = window.right_split.sizes()
+    centre, bottom = current_tab(window).right_split.sizes()
     assert bottom <= 160 and centre >= 2.5 * bottom
-    for splitter in (window.main_split, window.right_split, window.log_panel.splitter):
+    for splitter in (
+        current_tab(window).main_split,
+        current_tab(window).right_split,
+        current_tab(window).log_panel.splitter,
+    ):
         assert not splitter.childrenCollapsible()
 
     async def scenario() -> None:
@@ -41,7 +46,9 @@ def test_default_layout_gives_the_workspace_the_room(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.tools is not None, "the demo's tools")
+            await until(
+                lambda: current_tab(window).controller.tools is not None, "the demo's tools"
+            )
             form_view = open_tool(window, "create_ticket")
             await asyncio.sleep(0.05)
             form = form_view.form.form_area
@@ -59,7 +66,7 @@ def test_default_layout_gives_the_workspace_the_room(
             bottom_edge = card.mapTo(results.viewport(), card.rect().bottomLeft()).y()
             assert bottom_edge <= results.viewport().height(), (bottom_edge, results.height())
         finally:
-            await window.controller.shutdown()
+            await current_tab(window).controller.shutdown()
 
     run(loop, scenario())
 
@@ -75,19 +82,22 @@ def test_view_menu_hides_and_shows_every_panel_and_it_is_kept(
     assert shortcuts["&Explorer"] == "Ctrl+B"
     assert shortcuts["&Bottom panel"] == "Ctrl+Shift+B"
     window.panels.actions["bottom"].trigger()
-    assert not window.bottom.isVisible()
+    assert not current_tab(window).bottom.isVisible()
     window.panels.actions["explorer"].trigger()
-    assert not window.explorer.isVisible()
+    assert not current_tab(window).explorer.isVisible()
     window.save_state()
     again = window_for(ProfileStore(tmp_path / "profiles.json", SecretStore()), tmp_path)
     again.show()
     try:
-        assert not again.bottom.isVisible() and not again.explorer.isVisible()
+        assert (
+            not current_tab(again).bottom.isVisible()
+            and not current_tab(again).explorer.isVisible()
+        )
         assert not again.panels.actions["bottom"].isChecked()
         again.panels.actions["bottom"].trigger()  # the way back
-        assert again.bottom.isVisible()
+        assert current_tab(again).bottom.isVisible()
         again.panels.reset_layout()
-        assert again.explorer.isVisible()
+        assert current_tab(again).explorer.isVisible()
     finally:
         run(loop, close_window(again))
 
@@ -106,10 +116,11 @@ def test_a_saved_split_that_hides_a_panel_is_not_restored(
     again = window_for(ProfileStore(tmp_path / "profiles.json", SecretStore()), tmp_path)
     again.show()
     try:
-        assert again.bottom.isVisible()
-        assert all(size > 0 for size in again.right_split.sizes()), again.right_split.sizes()
+        assert current_tab(again).bottom.isVisible()
+        sizes = current_tab(again).right_split.sizes()
+        assert all(size > 0 for size in sizes), sizes
         # (That state is a horizontal splitter's: the vertical one is not turned by it.)
-        assert again.right_split.orientation() == Qt.Orientation.Vertical
-        assert not again.right_split.childrenCollapsible()
+        assert current_tab(again).right_split.orientation() == Qt.Orientation.Vertical
+        assert not current_tab(again).right_split.childrenCollapsible()
     finally:
         run(loop, close_window(again))

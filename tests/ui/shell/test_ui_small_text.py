@@ -21,6 +21,7 @@ from inspector.ui.widgets.emoji import shown_text
 from inspector.ui.widgets.plain_text import PlainLabel, short_status
 from inspector.ui.workspace.resource_reader import watch_text
 from tests.helpers.gui import run, until
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -47,11 +48,13 @@ def test_the_window_title_names_the_app_once(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.state is ConnState.CONNECTED, "connected")
+            await until(
+                lambda: current_tab(window).controller.state is ConnState.CONNECTED, "connected"
+            )
             await until(lambda: window.windowTitle() != "MCP Inspector", "the title")
             assert "MCP Inspector" not in window.windowTitle()
         finally:
-            await window.controller.shutdown()
+            await current_tab(window).controller.shutdown()
 
     run(loop, scenario())
     assert window.windowTitle() == "MCP Inspector"

@@ -11,12 +11,13 @@ from inspector.settings.profiles import Profile, StdioSettings
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.gui import MISBEHAVING, connected, python_profile, run, until
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
 
 def assert_nothing_connected(window: MainWindow) -> None:
-    bar = window.bar
+    bar = current_tab(window).bar
     assert bar.version_label.text() == ""
     assert bar.era_label.text() == ""
     assert "demo" not in bar.server_label.text().lower()
@@ -33,17 +34,21 @@ def test_a_failed_connect_after_a_session_shows_nothing_of_the_old_one(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.tools is not None, "the demo's tools")
-            assert window.bar.era_label.text() == "legacy era"
+            await until(
+                lambda: current_tab(window).controller.tools is not None, "the demo's tools"
+            )
+            assert current_tab(window).bar.era_label.text() == "legacy era"
             assert "demo" in window.windowTitle().lower()
             window.connect_profile(missing)
-            await until(lambda: window.controller.state is ConnState.FAILED, "the failure")
+            await until(
+                lambda: current_tab(window).controller.state is ConnState.FAILED, "the failure"
+            )
             assert_nothing_connected(window)
-            assert window.bar.state_label.text() == "Could not connect"
-            assert window.server_panel.title.text() == "Could not connect"
-            assert window.server_panel.protocol.text() == "–"
+            assert current_tab(window).bar.state_label.text() == "Could not connect"
+            assert current_tab(window).server_panel.title.text() == "Could not connect"
+            assert current_tab(window).server_panel.protocol.text() == "–"
         finally:
-            await window.controller.shutdown()
+            await current_tab(window).controller.shutdown()
 
     run(loop, scenario())
 
@@ -58,21 +63,25 @@ def test_disconnect_and_a_crash_reset_the_title_and_the_bar(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.tools is not None, "the demo's tools")
+            await until(
+                lambda: current_tab(window).controller.tools is not None, "the demo's tools"
+            )
             window.disconnect_server()
-            await until(lambda: window.controller.state is ConnState.DISCONNECTED, "disconnect")
+            await until(
+                lambda: current_tab(window).controller.state is ConnState.DISCONNECTED, "disconnect"
+            )
             assert_nothing_connected(window)
             await connected(window, crash, listed=("tools",))
-            assert window.bar.era_label.text() == "legacy era"
+            assert current_tab(window).bar.era_label.text() == "legacy era"
             assert window.windowTitle() == "crashy" or "MCP" not in window.windowTitle()
-            session = window.controller.session
+            session = current_tab(window).controller.session
             assert session is not None
             session.start_request("tools/call", {"name": "boom", "arguments": {}})
-            await until(lambda: window.controller.state is ConnState.LOST, "the crash")
-            assert window.bar.version_label.text() == ""
+            await until(lambda: current_tab(window).controller.state is ConnState.LOST, "the crash")
+            assert current_tab(window).bar.version_label.text() == ""
             assert window.windowTitle() == "MCP Inspector"
-            assert window.server_panel.title.text() == "Server exited"
+            assert current_tab(window).server_panel.title.text() == "Server exited"
         finally:
-            await window.controller.shutdown()
+            await current_tab(window).controller.shutdown()
 
     run(loop, scenario())

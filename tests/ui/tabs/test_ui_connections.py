@@ -27,6 +27,7 @@ from tests.helpers.gui import (
     until,
 )
 from tests.helpers.peers import PY, REPO
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -42,32 +43,39 @@ def test_server_everything_connect_disconnect_reconnect(
 
     async def scenario() -> None:
         await connected(window, profile, listed=("tools",))
-        names = window.explorer.tool_names()
+        names = current_tab(window).explorer.tool_names()
         assert "echo" in names and "get-sum" in names
-        assert window.bar.state_label.text() == "Connected"
+        assert current_tab(window).bar.state_label.text() == "Connected"
         # It asks for roots right after initialized; answered from the profile, quietly.
         await until(
-            lambda: any(e.method == "roots/list" and e.direction == "out" for e in window.traffic),
+            lambda: any(
+                e.method == "roots/list" and e.direction == "out"
+                for e in current_tab(window).traffic
+            ),
             "the roots/list answer",
         )
         window.disconnect_server()
-        await until(lambda: window.controller.state is ConnState.DISCONNECTED, "disconnect")
-        assert window.bar.state_label.text() == "Disconnected"
-        assert window.bar.connect_button.isEnabled()
-        assert not window.bar.send_raw_button.isEnabled()
-        before = len(window.traffic)
+        await until(
+            lambda: current_tab(window).controller.state is ConnState.DISCONNECTED, "disconnect"
+        )
+        assert current_tab(window).bar.state_label.text() == "Disconnected"
+        assert current_tab(window).bar.connect_button.isEnabled()
+        assert not current_tab(window).bar.send_raw_button.isEnabled()
+        before = len(current_tab(window).traffic)
         window.reconnect()
         await until(
             lambda: (
-                window.controller.state is ConnState.CONNECTED
-                and window.controller.tools is not None
+                current_tab(window).controller.state is ConnState.CONNECTED
+                and current_tab(window).controller.tools is not None
             ),
             "reconnect",
             timeout=30,
         )
-        assert len(window.traffic) > before  # one log across connections
+        assert len(current_tab(window).traffic) > before  # one log across connections
         initializes = [
-            e for e in window.traffic if e.method == "initialize" and e.kind == "request"
+            e
+            for e in current_tab(window).traffic
+            if e.method == "initialize" and e.kind == "request"
         ]
         assert len(initializes) == 2
 
@@ -79,14 +87,14 @@ def test_invalid_frames_show_flagged(window: MainWindow, loop: asyncio.AbstractE
 
     async def scenario() -> None:
         await connected(window, profile, listed=("tools",))
-        session = window.controller.session
+        session = current_tab(window).controller.session
         assert session is not None
         result = await session.client.call_tool("x")
         assert result["content"][0]["text"] == "answered after garbage"
         await asyncio.sleep(0.1)
 
     run(loop, then_shutdown(window, scenario()))
-    model = window.log_panel.model
+    model = current_tab(window).log_panel.model
     model.flush()
     invalid_rows = [
         r for r in range(model.rowCount()) if model.index(r, COL_KIND).data() == "⚠ invalid"
@@ -95,15 +103,18 @@ def test_invalid_frames_show_flagged(window: MainWindow, loop: asyncio.AbstractE
     entry = model.entry_at(invalid_rows[0])
     assert entry is not None and "stdout pollution" in (entry.note or "")
     assert model.index(invalid_rows[0], 0).data(Qt.ItemDataRole.BackgroundRole) is not None
-    window.log_panel.select_entry(entry.index)
-    details = window.log_panel.detail.details.toPlainText()
+    current_tab(window).log_panel.select_entry(entry.index)
+    details = current_tab(window).log_panel.detail.details.toPlainText()
     assert "parse error:" in details and "raw bytes:" in details
-    assert window.log_panel.detail.tabs.currentWidget() is window.log_panel.detail.details
-    assert any(item.category == "invalid frame" for item in window.errors.items)
-    kinds = window.log_panel.kind_actions
+    assert (
+        current_tab(window).log_panel.detail.tabs.currentWidget()
+        is current_tab(window).log_panel.detail.details
+    )
+    assert any(item.category == "invalid frame" for item in current_tab(window).errors.items)
+    kinds = current_tab(window).log_panel.kind_actions
     for kind, action in kinds.items():
         action.setChecked(kind == "invalid")
-    window.log_panel.apply_filters()
+    current_tab(window).log_panel.apply_filters()
     assert model.rowCount() == len(invalid_rows)
 
 
@@ -114,31 +125,33 @@ def test_crash_shows_clear_state_app_stays_usable_and_reconnect_works(
 
     async def scenario() -> None:
         await connected(window, profile, listed=("tools",))
-        session = window.controller.session
+        session = current_tab(window).controller.session
         assert session is not None
         call = session.start_request("tools/call", {"name": "boom", "arguments": {}})
-        await until(lambda: window.controller.state is ConnState.LOST, "the crash to show")
+        await until(
+            lambda: current_tab(window).controller.state is ConnState.LOST, "the crash to show"
+        )
         assert call.done
-        assert window.bar.state_label.text() == "Server exited"
-        assert "exit" in window.bar.server_label.text()
-        assert window.bottom.currentWidget() is window.errors_panel
-        lost = [i for i in window.errors.items if i.category == "connection"]
+        assert current_tab(window).bar.state_label.text() == "Server exited"
+        assert "exit" in current_tab(window).bar.server_label.text()
+        assert current_tab(window).bottom.currentWidget() is current_tab(window).errors_panel
+        lost = [i for i in current_tab(window).errors.items if i.category == "connection"]
         assert lost and "simulated crash" in lost[-1].message  # the last stderr lines
-        assert "RuntimeError: simulated crash in the tool" in window.console.text()
-        assert window.bar.reconnect_button.isEnabled()
+        assert "RuntimeError: simulated crash in the tool" in current_tab(window).console.text()
+        assert current_tab(window).bar.reconnect_button.isEnabled()
         # Still usable: filtering the log and opening the composer work.
-        window.log_panel.method_edit.setText("tools/call")
-        window.log_panel.apply_filters()
-        assert window.log_panel.model.rowCount() >= 1
+        current_tab(window).log_panel.method_edit.setText("tools/call")
+        current_tab(window).log_panel.apply_filters()
+        assert current_tab(window).log_panel.model.rowCount() >= 1
         window.reconnect()
         await until(
             lambda: (
-                window.controller.state is ConnState.CONNECTED
-                and window.controller.tools is not None
+                current_tab(window).controller.state is ConnState.CONNECTED
+                and current_tab(window).controller.tools is not None
             ),
             "the reconnect",
         )
-        assert window.bar.state_label.text() == "Connected"
+        assert current_tab(window).bar.state_label.text() == "Connected"
 
     run(loop, then_shutdown(window, scenario()))
 
@@ -150,14 +163,14 @@ def test_a_server_that_exits_at_once_fails_with_its_reason(
 
     async def scenario() -> None:
         window.connect_profile(profile)
-        await until(lambda: window.controller.state is ConnState.FAILED, "the failure")
-        assert window.bar.state_label.text() == "Could not connect"
-        assert "API_KEY" in window.controller.detail
-        assert "API_KEY" in window.bar.server_label.text()
+        await until(lambda: current_tab(window).controller.state is ConnState.FAILED, "the failure")
+        assert current_tab(window).bar.state_label.text() == "Could not connect"
+        assert "API_KEY" in current_tab(window).controller.detail
+        assert "API_KEY" in current_tab(window).bar.server_label.text()
 
     run(loop, then_shutdown(window, scenario()))
-    assert "API_KEY" in window.console.text()
-    assert window.server_panel.title.text() == "Could not connect"
+    assert "API_KEY" in current_tab(window).console.text()
+    assert current_tab(window).server_panel.title.text() == "Could not connect"
 
 
 def test_server_text_is_never_rendered_as_rich_text(
@@ -167,28 +180,30 @@ def test_server_text_is_never_rendered_as_rich_text(
 
     async def scenario() -> None:
         await connected(window, profile, listed=("tools",))
-        assert window.bar.server_label.text() == "<b>html-server</b>"
-        await until(lambda: "<b>stderr markup</b>" in window.console.text(), "stderr")
+        assert current_tab(window).bar.server_label.text() == "<b>html-server</b>"
+        await until(lambda: "<b>stderr markup</b>" in current_tab(window).console.text(), "stderr")
 
     run(loop, then_shutdown(window, scenario()))
-    panel = window.server_panel
-    for label in [*panel.findChildren(QLabel), *window.bar.findChildren(QLabel)]:
+    panel = current_tab(window).server_panel
+    for label in [*panel.findChildren(QLabel), *current_tab(window).bar.findChildren(QLabel)]:
         if "<" in label.text():
             assert label.textFormat() == Qt.TextFormat.PlainText, label.text()
     assert panel.title.text() == "<b>html-server</b>"
     assert panel.version.text() == "<b>html-server</b> <i>1</i>"
     assert "<img src=x" in panel.instructions.toPlainText()
-    assert window.explorer.select("tools", "<b>markup</b>")
-    page = window.workspace.current
+    assert current_tab(window).explorer.select("tools", "<b>markup</b>")
+    page = current_tab(window).workspace.current
     assert page is not None and page.title.text() == "<b>markup</b>"
     page.details.fill()
     assert '<img src=x onerror="alert(1)">' in page.details.description.toPlainText()
-    assert "<b>stderr markup</b>" in window.console.text()
+    assert "<b>stderr markup</b>" in current_tab(window).console.text()
     # The detail pane is a plain-text document: the markup is there as characters.
-    response = next(e for e in window.traffic if e.kind == "response" and e.method == "tools/list")
-    window.log_panel.select_entry(response.index)
-    assert "<img src=x" in window.log_panel.detail.pretty.toPlainText()
-    assert window.log_panel.detail.header.textFormat() == Qt.TextFormat.PlainText
+    response = next(
+        e for e in current_tab(window).traffic if e.kind == "response" and e.method == "tools/list"
+    )
+    current_tab(window).log_panel.select_entry(response.index)
+    assert "<img src=x" in current_tab(window).log_panel.detail.pretty.toPlainText()
+    assert current_tab(window).log_panel.detail.header.textFormat() == Qt.TextFormat.PlainText
 
 
 def _gui(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -11,6 +11,7 @@ from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.workspace.tool_view import ToolCallView
 from tests.helpers.gui import run, until
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -23,36 +24,38 @@ def test_reconnect_keeps_the_selected_tool_its_form_and_results(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.tools is not None, "the demo's tools")
-            assert window.explorer.select("tools", "add")
-            page = window.workspace.current
+            await until(
+                lambda: current_tab(window).controller.tools is not None, "the demo's tools"
+            )
+            assert current_tab(window).explorer.select("tools", "add")
+            page = current_tab(window).workspace.current
             assert page is not None and isinstance(page.action, ToolCallView)
             view = page.action
             view.form.set_values({"a": 2, "b": 40})
             view.run()
             await until(lambda: view.cards and not view.cards[0].record.running, "the sum")
             view.form.set_values({"a": 5, "b": 6})  # typed after the call
-            first_connection = window.controller.session
+            first_connection = current_tab(window).controller.session
             window.reconnect()
             await until(
                 lambda: (
-                    window.controller.state is ConnState.CONNECTED
-                    and window.controller.session is not first_connection
-                    and window.controller.tools is not None
+                    current_tab(window).controller.state is ConnState.CONNECTED
+                    and current_tab(window).controller.session is not first_connection
+                    and current_tab(window).controller.tools is not None
                 ),
                 "the reconnect",
             )
             await asyncio.sleep(0.2)
-            pane = window.explorer.panes["tools"]
+            pane = current_tab(window).explorer.panes["tools"]
             current = pane.current_item()
             assert current is not None and current.key == "add"
-            assert window.explorer.tabs.currentWidget() is pane
-            again = window.workspace.current
+            assert current_tab(window).explorer.tabs.currentWidget() is pane
+            again = current_tab(window).workspace.current
             assert again is page  # the same page: its form and its results
-            assert window.workspace.stack.currentWidget() is page
+            assert current_tab(window).workspace.stack.currentWidget() is page
             assert view.form.values() == {"a": 5, "b": 6}
             assert len(view.cards) == 1
         finally:
-            await window.controller.shutdown()
+            await current_tab(window).controller.shutdown()
 
     run(loop, scenario())

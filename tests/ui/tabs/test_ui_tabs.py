@@ -32,6 +32,7 @@ from tests.helpers.gui import (
     window_for,
 )
 from tests.helpers.peers import PY, REPO
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -59,10 +60,13 @@ def test_tabs_open_close_each_with_its_own_connection(
         assert window.current_tab is second and window.tabs.count() == 2
         assert not window.tabs.tabBar().isHidden()  # two tabs: the strip shows
         # The window's parts are the current tab's.
-        assert window.controller is second.controller and window.log_panel is second.log_panel
-        assert window.connection is not first.connection
+        assert (
+            current_tab(window).controller is second.controller
+            and current_tab(window).log_panel is second.log_panel
+        )
+        assert current_tab(window).connection is not first.connection
         assert second.connection in window.app.connections
-        assert window.controller.state is ConnState.DISCONNECTED
+        assert current_tab(window).controller.state is ConnState.DISCONNECTED
         assert not window.disconnect_action.isEnabled()  # the menus follow the tab
         await tab_connected(second, demo("Right"))
         assert window.disconnect_action.isEnabled()
@@ -95,7 +99,8 @@ def test_tabs_open_close_each_with_its_own_connection(
         # Switching tabs points the menus and the title at the current one.
         window.tabs.setCurrentWidget(first)
         assert (
-            window.controller is first.controller and window.windowTitle() == first.window_title()
+            current_tab(window).controller is first.controller
+            and window.windowTitle() == first.window_title()
         )
         # Close the second tab: its server is disconnected and its connection let go.
         recording = second.connection.recording

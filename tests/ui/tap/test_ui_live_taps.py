@@ -16,6 +16,7 @@ from inspector.recording.reader import read_session
 from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.gui import connected, run, until
 from tests.helpers.peers import PY, SERVERS, demo_command
+from tests.helpers.tabs import current_tab
 from tests.helpers.tap import tap_argv, tap_env
 
 HOST = SERVERS / "tap" / "paced_host.py"
@@ -58,7 +59,7 @@ def test_a_live_tap_is_followed_while_the_host_talks(
         follow = taps.follow
         assert follow is not None
         view = follow.view
-        assert window.session_files.stack.currentWidget() is view
+        assert current_tab(window).session_files.stack.currentWidget() is view
         assert view.banner.title.text().startswith("Live tap (read-only)")
         assert not window.connect_action.isEnabled()  # read-only: the host's session
         offline = view.offline

@@ -18,6 +18,7 @@ from inspector.ui.tasks.run_as_task import RunAsTaskOption, tool_task_support
 from tests.helpers.asks import connect, dialog_of, field, no_dialog, result_of, text_of
 from tests.helpers.gui import run, then_shutdown, until
 from tests.helpers.peers import PY, REPO
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(60)
 PEER = str(REPO / "tests" / "servers" / "sdk" / "tasks_server.py")
@@ -30,7 +31,7 @@ def peer() -> Profile:
 def sent(win: MainWindow, method: str) -> list[dict[str, object]]:
     return [
         json.loads(e.text())
-        for e in win.traffic
+        for e in current_tab(win).traffic
         if e.direction == "out" and e.kind == "request" and e.method == method
     ]
 
@@ -40,7 +41,7 @@ def test_run_as_task_polls_to_an_inline_result(
 ) -> None:
     async def scenario() -> None:
         session = await connect(window, peer())
-        features = window.client_features
+        features = current_tab(window).client_features
         assert features.task_store.mode == "modern"
         panel = features.tasks_panel
         assert "io.modelcontextprotocol/tasks" in panel.mode_label.text()
@@ -80,7 +81,9 @@ def test_run_as_task_polls_to_an_inline_result(
         declared = call_meta["io.modelcontextprotocol/clientCapabilities"]  # type: ignore[index]
         assert EXTENSION in declared["extensions"] and "sampling" in declared  # type: ignore[operator]
         # No protocol violation was reported for the task result.
-        assert [e for e in window.errors.items if e.category == "protocol violation"] == []
+        assert [
+            e for e in current_tab(window).errors.items if e.category == "protocol violation"
+        ] == []
 
     run(loop, then_shutdown(window, scenario()))
 
@@ -90,7 +93,7 @@ def test_input_required_answered_in_the_dialog_then_tasks_update(
 ) -> None:
     async def scenario() -> None:
         await connect(window, peer())
-        features = window.client_features
+        features = current_tab(window).client_features
         task, _ = await features.tasks.call_tool("confirm_task", {})
         assert task is not None
         dialog = await dialog_of(window, ElicitationDialog)
@@ -122,7 +125,7 @@ def test_input_required_answered_in_the_dialog_then_tasks_update(
 def test_failed_and_cancelled_tasks(window: MainWindow, loop: asyncio.AbstractEventLoop) -> None:
     async def scenario() -> None:
         await connect(window, peer())
-        features = window.client_features
+        features = current_tab(window).client_features
         failing, _ = await features.tasks.call_tool("failing_task", {})
         assert failing is not None
         await until(
@@ -184,7 +187,7 @@ def test_disconnecting_withdraws_a_task_input_dialog(
 ) -> None:
     async def scenario() -> None:
         await connect(window, peer())
-        features = window.client_features
+        features = current_tab(window).client_features
         task, _ = await features.tasks.call_tool("confirm_task", {})
         assert task is not None
         dialog = await dialog_of(window, ElicitationDialog)

@@ -20,6 +20,7 @@ from inspector.watch.marks import WATCH_NOTE
 from inspector.watch.report import RunReport
 from tests.helpers.demo_http import demo_http_server
 from tests.helpers.gui import connected, run, then_shutdown, until
+from tests.helpers.tabs import current_tab
 from tests.helpers.watched import ADD_TOOL, MARKER, edit, server_folder, stdio_profile
 
 pytestmark = pytest.mark.timeout(120)
@@ -40,7 +41,7 @@ def _no_watcher_thread_left() -> None:
 
 
 def _history(window: MainWindow) -> list[RunReport]:
-    sup = window.watch_mode.supervisor
+    sup = current_tab(window).watch_mode.supervisor
     return sup.history if sup is not None else []
 
 
@@ -51,7 +52,7 @@ def test_the_strip_after_a_restart_and_a_failed_start(
     (folder / "calls.json").write_text(COLLECTION)
     profile = stdio_profile(folder)
     window.add_adhoc(profile)
-    wm = window.watch_mode
+    wm = current_tab(window).watch_mode
     wm.save_settings(profile, WatchSettings([], 0.3, str(folder / "calls.json")))
     assert wm.toggle_action.shortcut().toString() == TOGGLE_KEY
     assert wm.rerun_action.shortcut().toString() == RERUN_KEY
@@ -61,7 +62,7 @@ def test_the_strip_after_a_restart_and_a_failed_start(
         wm.toggle_action.trigger()  # not connected: watch mode connects
         assert wm.toolbar.isVisibleTo(window)
         await until(lambda: len(_history(window)) == 1, "the first start", 30)
-        assert window.controller.state is ConnState.CONNECTED
+        assert current_tab(window).controller.state is ConnState.CONNECTED
         assert "start" in wm.strip.result.text()
         assert "collection 1/1 passed" in wm.strip.result.text()
 
@@ -70,8 +71,12 @@ def test_the_strip_after_a_restart_and_a_failed_start(
         text = wm.strip.result.text()
         assert text.startswith("restart #1 · ") and "+1 tool" in text, text
         assert "collection 1/1 passed" in text
-        assert "add" in [t["name"] for t in window.controller.tools or []]
-        notes = [e.text() for e in window.traffic if e.kind == "note" and e.note == WATCH_NOTE]
+        assert "add" in [t["name"] for t in current_tab(window).controller.tools or []]
+        notes = [
+            e.text()
+            for e in current_tab(window).traffic
+            if e.kind == "note" and e.note == WATCH_NOTE
+        ]
         assert any(n.startswith("watch: restart #1") for n in notes), notes
         wm.show_results()
         assert wm.results is not None
@@ -79,23 +84,25 @@ def test_the_strip_after_a_restart_and_a_failed_start(
         assert "PASS echo hi" in wm.results.text.toPlainText()
         wm.results.close()
 
-        window.bottom.setCurrentIndex(0)
+        current_tab(window).bottom.setCurrentIndex(0)
         edit(folder / "server.py", "def add(a: int", "def add(a: int,,")
         await until(lambda: len(_history(window)) == 3, "the failed restart", 30)
         assert "failed" in wm.strip.result.text()
-        assert window.bottom.currentWidget() is window.console
-        await until(lambda: "SyntaxError" in window.console.view.toPlainText(), "the stderr", 5)
+        assert current_tab(window).bottom.currentWidget() is current_tab(window).console
+        await until(
+            lambda: "SyntaxError" in current_tab(window).console.view.toPlainText(), "the stderr", 5
+        )
         assert wm.toggle_action.isChecked()  # still watching: the fix will restart it
 
         edit(folder / "server.py", "def add(a: int,,", "def add(a: int")
         await until(lambda: len(_history(window)) == 4, "the restart after the fix", 30)
-        assert window.controller.state is ConnState.CONNECTED
+        assert current_tab(window).controller.state is ConnState.CONNECTED
         window.grab().save(str(tmp_path / "watch.png"))
 
         wm.toggle_action.trigger()  # off: the connection stays
         assert wm.supervisor is None and not wm.toggle_action.isChecked()
         assert not wm.toolbar.isVisibleTo(window)
-        assert window.controller.state is ConnState.CONNECTED
+        assert current_tab(window).controller.state is ConnState.CONNECTED
 
     run(loop, then_shutdown(window, scenario()), 110)
     _no_watcher_thread_left()
@@ -107,14 +114,14 @@ def test_rerun_now_on_an_http_server_lists_and_runs_without_a_restart(
     with demo_http_server() as url:
         profile = Profile(name="demo http", transport="http", http=HttpSettings(url=url))
         window.add_adhoc(profile)
-        wm = window.watch_mode
+        wm = current_tab(window).watch_mode
 
         async def scenario() -> None:
             wm.toggle_action.trigger()  # an HTTP server that is not connected: refused
             assert not wm.toggle_action.isChecked()
             assert "HTTP" in window.statusBar().currentMessage()
             await connected(window, profile, listed="all")
-            initializes = sum(1 for e in window.traffic if e.method == "initialize")
+            initializes = sum(1 for e in current_tab(window).traffic if e.method == "initialize")
             wm.rerun_action.trigger()
             assert wm.toolbar.isVisibleTo(window)
             await until(lambda: len(_history(window)) == 1, "the re-run", 20)
@@ -126,8 +133,11 @@ def test_rerun_now_on_an_http_server_lists_and_runs_without_a_restart(
             assert wm.strip.result.text().startswith("re-run · ")
             assert "no catalog change" in wm.strip.result.text()
             # no restart: one session, its lists sent again
-            assert sum(1 for e in window.traffic if e.method == "initialize") == initializes
-            assert sum(1 for e in window.traffic if e.method == "tools/list") >= 3
+            assert (
+                sum(1 for e in current_tab(window).traffic if e.method == "initialize")
+                == initializes
+            )
+            assert sum(1 for e in current_tab(window).traffic if e.method == "tools/list") >= 3
 
         run(loop, then_shutdown(window, scenario()), 60)
 
@@ -161,7 +171,7 @@ def test_bad_settings_are_refused_with_the_reason(
     (folder / "bad.json").write_text('{"version": 1, "calls": [{"name": 1}]}')
     profile = stdio_profile(folder)
     window.add_adhoc(profile)
-    wm = window.watch_mode
+    wm = current_tab(window).watch_mode
     status = window.statusBar()
 
     async def scenario() -> None:
@@ -169,7 +179,7 @@ def test_bad_settings_are_refused_with_the_reason(
         wm.toggle_action.trigger()
         assert not wm.toggle_action.isChecked() and wm.supervisor is None
         assert "does not exist" in status.currentMessage()
-        assert window.controller.state is ConnState.DISCONNECTED  # nothing was started
+        assert current_tab(window).controller.state is ConnState.DISCONNECTED  # nothing was started
 
         wm.save_settings(profile, WatchSettings([], 0.3, str(folder / "bad.json")))
         wm.toggle_action.trigger()  # a broken collection: watch without it, and say so
@@ -193,7 +203,7 @@ def test_closing_the_window_while_watching_ends_the_watcher(
     folder = server_folder(tmp_path)
     profile = stdio_profile(folder)
     window.add_adhoc(profile)
-    wm = window.watch_mode
+    wm = current_tab(window).watch_mode
 
     async def scenario() -> None:
         wm.save_settings(profile, WatchSettings([], 0.3, ""))
@@ -210,7 +220,7 @@ def test_the_profile_collection_else_the_tab_collection(window: MainWindow, tmp_
 
     tab_file = tmp_path / "tab.json"
     wm = WatchMode(
-        window.controller,
+        current_tab(window).controller,
         window.chosen_profile,
         window.settings,
         window.statusBar().showMessage,
@@ -221,4 +231,4 @@ def test_the_profile_collection_else_the_tab_collection(window: MainWindow, tmp_
     assert wm.collection_path(WatchSettings([])) == tab_file
     mine = tmp_path / "mine.json"
     assert wm.collection_path(WatchSettings([], 0.5, str(mine))) == mine
-    assert window.watch_mode.collection_path(WatchSettings([])) is None
+    assert current_tab(window).watch_mode.collection_path(WatchSettings([])) is None

@@ -28,6 +28,7 @@ from tests.helpers.gui import (
     then_shutdown,
     until,
 )
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -46,8 +47,8 @@ def assert_all_plain(widget: QWidget) -> None:
 
 
 def open_page(window: MainWindow, kind: str, key: str) -> ItemPage:
-    assert window.explorer.select(kind, key), f"{key} is not in the {kind} list"
-    page = window.workspace.current
+    assert current_tab(window).explorer.select(kind, key), f"{key} is not in the {kind} list"
+    page = current_tab(window).workspace.current
     assert page is not None and page.item.key == key
     return page
 
@@ -57,7 +58,7 @@ def test_server_markup_is_shown_as_text_in_the_views(
 ) -> None:
     async def scenario() -> None:
         window.connect_profile(python_profile("html", RICH_TEXT, "--prompts-and-resources"))
-        controller = window.controller
+        controller = current_tab(window).controller
         await until(lambda: controller.state is ConnState.CONNECTED, "the connection")
         await until(
             lambda: all(controller.catalog[k].loaded for k in ("tools", "prompts", "resources")),
@@ -66,7 +67,7 @@ def test_server_markup_is_shown_as_text_in_the_views(
 
         # The explorer row is painted as text (drawText); the description is in its
         # tooltip, escaped, so Qt cannot take it for HTML.
-        row = window.explorer.panes["tools"].model.index(0)
+        row = current_tab(window).explorer.panes["tools"].model.index(0)
         assert row.data(Qt.ItemDataRole.DisplayRole) == "<b>markup</b>"
         tip = row.data(Qt.ItemDataRole.ToolTipRole)
         assert "A tool whose description has &lt;img src=x" in tip

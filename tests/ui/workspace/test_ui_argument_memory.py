@@ -13,6 +13,7 @@ from inspector.features.catalog.lists import CatalogItem
 from inspector.features.mcp_models import Tool, parse_lenient
 from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.workspace.tool_view import ToolCallView
+from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -38,7 +39,7 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def tool_view(window: MainWindow) -> ToolCallView:
     item = CatalogItem("tools", "complete", RAW, parse_lenient(Tool, RAW))
-    return ToolCallView(item, window.controller)
+    return ToolCallView(item, current_tab(window).controller)
 
 
 def test_the_form_says_what_is_not_remembered_and_max_tokens_is(
@@ -51,13 +52,13 @@ def test_the_form_says_what_is_not_remembered_and_max_tokens_is(
     assert "apiKey (its name is in the secret field names)" in note
     assert "maxTokens" not in note and "tenant" not in note
     assert "Client ▸ Secret field names" in note
-    memory = window.controller.arguments
+    memory = current_tab(window).controller.arguments
     memory.remember("p", "complete", {"maxTokens": 256, "apiKey": "sk-1"}, RAW["inputSchema"])
     assert memory.recall("p", "complete") == {"maxTokens": 256}
     # The user adds a name from the Client menu; the note follows.
-    actions = [a.text() for a in window.client_features.menu.actions()]
+    actions = [a.text() for a in current_tab(window).client_features.menu.actions()]
     assert "Secret &field names…" in actions
-    dialog = window.client_features.edit_secret_names()
+    dialog = current_tab(window).client_features.edit_secret_names()
     assert "token" in dialog.textValue().splitlines()
     dialog.setTextValue(dialog.textValue() + "\ntenant")
     dialog.accept()
@@ -73,7 +74,7 @@ def test_no_note_when_everything_is_remembered(
 ) -> None:
     raw = {"name": "plain", "inputSchema": {"type": "object", "properties": {"n": {}}}}
     view = ToolCallView(
-        CatalogItem("tools", "plain", raw, parse_lenient(Tool, raw)), window.controller
+        CatalogItem("tools", "plain", raw, parse_lenient(Tool, raw)), current_tab(window).controller
     )
     view.show()
     assert not view.memory_note.isVisible()

@@ -21,6 +21,7 @@ from tests.helpers.gui import (
     run,
     until,
 )
+from tests.helpers.tabs import current_tab
 from tests.ui.workspace.test_ui_resources import BIG, STALL_LIMIT, StallMeter
 
 pytestmark = pytest.mark.timeout(120)
@@ -32,7 +33,7 @@ async def connect_to(win: MainWindow, *args: str, max_message_mb: int = 64) -> N
 
 
 def shown(win: MainWindow, cls: type) -> object:
-    views = [v for v in win.workspace.findChildren(cls) if v.isVisible()]
+    views = [v for v in current_tab(win).workspace.findChildren(cls) if v.isVisible()]
     assert len(views) == 1, views
     return views[0]
 
@@ -42,9 +43,9 @@ def test_workspace_views_ping_and_level(
 ) -> None:
     async def scenario() -> None:
         await connect_to(window, "-m", "inspector.demo")
-        c = window.controller
+        c = current_tab(window).controller
         await until(lambda: c.catalog.prompts.loaded and c.catalog.templates.loaded, "lists")
-        assert window.explorer.select("resources", "demo://config.json")
+        assert current_tab(window).explorer.select("resources", "demo://config.json")
         await asyncio.sleep(0.05)
         view = shown(window, ResourceReadView)
         assert isinstance(view, ResourceReadView)
@@ -52,10 +53,10 @@ def test_workspace_views_ping_and_level(
         assert task is not None
         await task
         assert '"retries": 3' in view.reader.contents.parts[0].text_view.toPlainText()
-        assert window.explorer.select("templates", "demo://notes/{topic}")
+        assert current_tab(window).explorer.select("templates", "demo://notes/{topic}")
         await asyncio.sleep(0.05)
         assert isinstance(shown(window, TemplateReadView), TemplateReadView)
-        assert window.explorer.select("prompts", "greet")
+        assert current_tab(window).explorer.select("prompts", "greet")
         await asyncio.sleep(0.05)
         prompt = shown(window, PromptGetView)
         assert isinstance(prompt, PromptGetView)
@@ -64,13 +65,13 @@ def test_workspace_views_ping_and_level(
         assert task is not None
         await task
         assert len(prompt.cards) == 2
-        task = window.ping.ping()
+        task = current_tab(window).ping.ping()
         assert task is not None
         await task
-        assert window.ping.result.text().endswith("ms")
-        level = window.notifications.findChild(LogLevelControl)
+        assert current_tab(window).ping.result.text().endswith("ms")
+        level = current_tab(window).notifications.findChild(LogLevelControl)
         assert level is not None and level.combo.isEnabled()
-        await window.controller.shutdown()
+        await current_tab(window).controller.shutdown()
 
     run(loop, scenario())
 
@@ -80,7 +81,7 @@ def test_huge_resource_with_the_whole_window(
 ) -> None:
     async def scenario() -> None:
         await connect_to(window, BIG, max_message_mb=16)  # text-20mb is over this limit
-        assert window.explorer.select("resources", "big://text-15mb")
+        assert current_tab(window).explorer.select("resources", "big://text-15mb")
         await asyncio.sleep(0.05)
         view = shown(window, ResourceReadView)
         assert isinstance(view, ResourceReadView)
@@ -92,10 +93,12 @@ def test_huge_resource_with_the_whole_window(
             load = part.load_all()
             assert load is not None
             await load
-            window.centre.setCurrentWidget(window.log_panel)  # the traffic log with the row
+            current_tab(window).centre.setCurrentWidget(
+                current_tab(window).log_panel
+            )  # the traffic log with the row
             await asyncio.sleep(0.3)
-            window.centre.setCurrentWidget(window.workspace)
-            assert window.explorer.select("resources", "big://text-20mb")
+            current_tab(window).centre.setCurrentWidget(current_tab(window).workspace)
+            assert current_tab(window).explorer.select("resources", "big://text-20mb")
             await asyncio.sleep(0.05)
             over = shown(window, ResourceReadView)
             assert isinstance(over, ResourceReadView)
@@ -106,7 +109,7 @@ def test_huge_resource_with_the_whole_window(
         assert part.fully_shown
         assert "exceeds the size limit" in over.reader.status.text()
         assert meter.worst < STALL_LIMIT, f"the window stalled {meter.worst * 1000:.0f} ms"
-        await window.controller.shutdown()
+        await current_tab(window).controller.shutdown()
 
     run(loop, scenario(), timeout=100)
 
@@ -120,7 +123,7 @@ def test_destroyed_views_ignore_later_connections(
         from PySide6.QtCore import QEvent
 
         await connect_to(window, "-m", "inspector.demo")
-        c = window.controller
+        c = current_tab(window).controller
         await until(lambda: c.catalog.prompts.loaded and c.catalog.templates.loaded, "lists")
         views = [
             ResourceReadView(c.catalog.resources.items[0], c),
