@@ -21,8 +21,9 @@ from tests.helpers.gui import (
     run,
     until,
 )
+from tests.helpers.stall import STALL_LIMIT, StallMeter
 from tests.helpers.tabs import current_tab
-from tests.ui.workspace.test_ui_resources import BIG, STALL_LIMIT, StallMeter
+from tests.ui.workspace.test_ui_resources import BIG
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
 
 from inspector.features.resource_content import INITIAL_DISPLAY_CHARS
 from inspector.protocol.wire.versions import EraSetting
@@ -18,55 +17,13 @@ from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.workspace.resource_reader import ResourceReader
 from tests.helpers.gui import connected, python_profile, run, until
 from tests.helpers.peers import REPO
+from tests.helpers.stall import STALL_LIMIT, StallMeter
 
 MB = 1_000_000  # as in tests/servers/misbehaving/big_resource_server.py
 
 pytestmark = pytest.mark.timeout(120)
 
 BIG = str(REPO / "tests" / "servers" / "misbehaving" / "big_resource_server.py")
-STALL_LIMIT = 0.2
-
-
-def _run_queue_wait() -> float:
-    """Seconds this thread has spent runnable but not running (waiting for a CPU that
-    other processes had), from Linux's schedstat; 0.0 where there is none."""
-    try:
-        with open("/proc/thread-self/schedstat", encoding="ascii") as stat:
-            return int(stat.read().split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
-        return 0.0
-
-
-class StallMeter:
-    """A 10 ms QTimer; the longest gap between its ticks is how long the loop was stuck.
-
-    A gap counts the time the GUI thread was busy or blocked, not the time it waited for a
-    CPU that other processes held (these machines are shared: a test must not fail because
-    a neighbour was busy); `worst_wall` keeps the plain wall-clock gap for messages."""
-
-    def __init__(self) -> None:
-        self.timer = QTimer()
-        self.timer.setInterval(10)
-        self.timer.timeout.connect(self._tick)
-        self.last = 0.0
-        self.last_wait = 0.0
-        self.worst = 0.0
-        self.worst_wall = 0.0
-
-    def _tick(self) -> None:
-        now, wait = time.monotonic(), _run_queue_wait()
-        wall = now - self.last
-        self.worst_wall = max(self.worst_wall, wall)
-        self.worst = max(self.worst, wall - (wait - self.last_wait))
-        self.last, self.last_wait = now, wait
-
-    def __enter__(self) -> StallMeter:
-        self.last, self.last_wait = time.monotonic(), _run_queue_wait()
-        self.timer.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.timer.stop()
 
 
 async def connect(controller: ConnectionController, profile: Profile) -> None:
