@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from inspector.cli.usage import diag
+from inspector.cli.errors import diag
 from inspector.protocol.events import (
     InvalidFrame,
     LateResponse,

@@ -15,9 +15,9 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from inspector.cli.arg_words import key_values
-from inspector.cli.cli_usage import not_in_modern
 from inspector.cli.diagnostics import SessionDiagnostics, diag
 from inspector.cli.early_server import adopt_early
+from inspector.cli.method_usage import not_in_modern
 from inspector.cli.parser import (
     EXIT_CONNECTION,
     EXIT_OK,
@@ -214,7 +214,7 @@ def _oauth(profile: Profile, ns: argparse.Namespace) -> OAuth | None:
     person to log in in a browser, the run's timeouts grow to let it."""
     if profile.transport != "http":
         return None  # a stdio server: no auth machinery to load
-    from inspector.cli.auth import browser_login_wait, terminal_oauth
+    from inspector.cli.auth_args import browser_login_wait, terminal_oauth
     from inspector.settings.profile_auth import uses_oauth
 
     if not uses_oauth(profile):

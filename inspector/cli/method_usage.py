@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from inspector.cli.arg_words import server_command
-from inspector.cli.usage import UsageError
+from inspector.cli.errors import UsageError
 
 __all__ = ["check_usage", "not_in_modern"]
 

@@ -25,7 +25,7 @@ from inspector.cli.command_args import (
     add_watch_parser,
     exit_codes_text,
 )
-from inspector.cli.usage import UsageError
+from inspector.cli.errors import UsageError
 from inspector.demo.cli import add_demo_arguments
 from inspector.protocol.log_levels import LOG_LEVELS
 from inspector.protocol.methods import CLI_METHODS
@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
             "demo-server", help="run the bundled demo MCP server (stdio, or --http HOST:PORT)"
         )
     )
-    sub.add_parser(  # parsed by inspector.cli.tap (everything after `--` is the server's)
+    sub.add_parser(  # parsed by inspector.cli.commands.tap (everything after `--` is the server's)
         "tap",
         help="relay a stdio server between its host and it, recording every frame "
         "(mcp-inspector-qt tap --help)",
