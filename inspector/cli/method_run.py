@@ -1,5 +1,7 @@
 """`mcp-inspector-qt cli ...`: one MCP method, headless, over the same Session API as the
 app. The JSON result goes to stdout; diagnostics to stderr (inspector/cli/diagnostics.py).
+The heavy part of the command, imported by its light entry (`inspector.cli.commands.cli`)
+while the server starts.
 
 Exit codes: 0 ok, 1 tool result with isError, 2 usage, 3 connection or transport
 failure, 4 JSON-RPC error response, 5 timeout.
@@ -227,7 +229,7 @@ def _oauth(profile: Profile, ns: argparse.Namespace) -> OAuth | None:
 
 
 async def run_cli(ns: argparse.Namespace, early: StdioTransport | None = None) -> int:
-    """Run the method `ns` names (its usage checked already: `cli_usage.check_usage`).
+    """Run the method `ns` names (its usage checked already: `method_usage.check_usage`).
     `early`: the server, started before this module was loaded (`cli.early_server`); it is
     used if it is the one the profile describes, and closed otherwise."""
     profile = profile_from_args(ns)

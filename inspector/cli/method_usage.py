@@ -1,5 +1,5 @@
 """What `cli --method ...` must be given, checked before anything heavy is loaded or any
-server is started (`inspector.cli.cli_command`): light imports only."""
+server is started (`inspector.cli.commands.cli`): light imports only."""
 
 from __future__ import annotations
 
