@@ -18,7 +18,7 @@ from inspector.protocol.events import (
 )
 from inspector.transports.base import HttpExchange, StderrLine, TransportClosed
 
-__all__ = ["SessionDiagnostics", "diag"]
+__all__ = ["SessionDiagnostics"]
 
 
 class SessionDiagnostics:

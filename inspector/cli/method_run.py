@@ -17,8 +17,9 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from inspector.cli.arg_words import key_values
-from inspector.cli.diagnostics import SessionDiagnostics, diag
+from inspector.cli.diagnostics import SessionDiagnostics
 from inspector.cli.early_server import adopt_early
+from inspector.cli.errors import diag
 from inspector.cli.method_usage import not_in_modern
 from inspector.cli.parser import (
     EXIT_CONNECTION,
@@ -54,7 +55,7 @@ from inspector.settings.profiles import Profile
 
 if TYPE_CHECKING:
     from inspector.auth import OAuth
-    from inspector.cli.lint_report import RunLint
+    from inspector.cli.live_lint import RunLint
     from inspector.transports.stdio import StdioTransport
 
 __all__ = ["run_cli"]
@@ -193,7 +194,7 @@ def _run_lint(
     about a quarter of a stdio run's start-up) is not even loaded."""
     if not ns.verbose and recorder is None:
         return None
-    from inspector.cli.lint_report import RunLint
+    from inspector.cli.live_lint import RunLint
 
     return RunLint(session, verbose=ns.verbose, recorder=recorder)
 

@@ -25,7 +25,7 @@ from inspector.cli.command_args import (
     add_watch_parser,
     exit_codes_text,
 )
-from inspector.cli.errors import UsageError
+from inspector.cli.errors import EXIT_USAGE, UsageError
 from inspector.demo.cli import add_demo_arguments
 from inspector.protocol.log_levels import LOG_LEVELS
 from inspector.protocol.methods import CLI_METHODS
@@ -48,7 +48,6 @@ __all__ = [
 
 EXIT_OK: Final = 0
 EXIT_TOOL_ERROR: Final = 1
-EXIT_USAGE: Final = 2
 EXIT_CONNECTION: Final = 3
 EXIT_RPC_ERROR: Final = 4
 EXIT_TIMEOUT: Final = 5
