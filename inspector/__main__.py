@@ -6,11 +6,9 @@ stack (tests/cli/test_cli_imports.py)."""
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from typing import Final
 
 __all__ = ["main"]
 
@@ -51,20 +49,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _command(ns.command)(ns, parser)
 
 
-# Every subcommand but `gui` (the ui floor's) and `tap` (parsed on its own, above): the
-# module `inspector.cli.commands.<name, a dash as an underscore>`. Anything else runs `cli`.
-_COMMANDS: Final = frozenset(
-    {"cli", "replay", "export-har", "logout", "check", "diff", "test", "watch", "demo-server"}
-)
-
-
 def _command(name: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser], int]:
-    """The entry of the command's module (every one has the same, `run(ns, parser) ->
-    int`), imported now: each command imports its own machinery when it is asked for (a
-    stdio `cli` run loads no auth, no httpx)."""
-    module = name.replace("-", "_") if name in _COMMANDS else "cli"
-    run: Callable[[argparse.Namespace, argparse.ArgumentParser], int]
-    run = importlib.import_module(f"inspector.cli.commands.{module}").run
+    """The entry of the command's module, `inspector.cli.commands.<name, a dash as an
+    underscore>` (every one has the same, `run(ns, parser) -> int`), imported now: each
+    command imports its own machinery when it is asked for (a stdio `cli` run loads no
+    auth, no httpx). `gui` is the ui floor's, `tap` parses its own words (above); anything
+    else runs `cli`."""
+    if name == "logout":
+        from inspector.cli.commands.logout import run
+    elif name == "replay":
+        from inspector.cli.commands.replay import run
+    elif name == "export-har":
+        from inspector.cli.commands.export_har import run
+    elif name == "check":
+        from inspector.cli.commands.check import run
+    elif name == "watch":
+        from inspector.cli.commands.watch import run
+    elif name == "diff":
+        from inspector.cli.commands.diff import run
+    elif name == "test":
+        from inspector.cli.commands.test import run
+    elif name == "demo-server":
+        from inspector.cli.commands.demo_server import run
+    else:
+        from inspector.cli.commands.cli import run
     return run
 
 
