@@ -99,7 +99,7 @@ def main() -> int:
         ours.append(until_first_line([*cli, "--", *server]))
         bare.append(run_time([sys.executable, "-c", "pass"]))
         imports.append(run_time([sys.executable, "-c", "import inspector.__main__"]))
-        cli_imports.append(run_time([sys.executable, "-c", "import inspector.cli.run"]))
+        cli_imports.append(run_time([sys.executable, "-c", "import inspector.cli.method_run"]))
     best, base = min(ours), min(floor)
     print(
         f"cli tools/list, server-everything: {best:.3f} s to the result (goal <= 0.5 s; runs: "
@@ -116,7 +116,7 @@ def main() -> int:
         f"import inspector.__main__:         {min(imports) - min(bare):.3f} s beyond "
         f"`python -c pass` ({min(bare):.3f} s)"
     )
-    print(f"import inspector.cli.run:          {min(cli_imports) - min(bare):.3f} s beyond it")
+    print(f"import inspector.cli.method_run:   {min(cli_imports) - min(bare):.3f} s beyond it")
     print(f"other work on the machine meanwhile: {_busy(busy0):.2f} of {os.cpu_count()} cores")
     return 0
 

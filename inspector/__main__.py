@@ -5,9 +5,10 @@ stack (tests/cli/test_cli_imports.py)."""
 
 from __future__ import annotations
 
+import argparse
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 __all__ = ["main"]
 
@@ -16,9 +17,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["tap"]:
         # Before anything heavy is imported: the host waits for the tap to start.
-        from inspector.cli.tap import run_tap
+        from inspector.cli.commands import tap
 
-        return run_tap(argv[1:])
+        tap_ns, tap_parser = tap.parse(argv[1:])
+        return tap.run(tap_ns, tap_parser)
     from inspector.cli.command_args import split_server_command
     from inspector.cli.parser import (
         build_parser,
@@ -42,59 +44,55 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # -v shows exchanges our own way
-    # Each command imports its own machinery (a stdio `cli` run loads no auth, no httpx).
-    if ns.command == "logout":
-        from inspector.cli.auth import run_logout
-
-        return run_logout(ns)
-    if ns.command == "replay":
-        from inspector.cli.replay import run_replay
-
-        return run_replay(ns)
-    if ns.command == "export-har":
-        from inspector.cli.export import run_export_har
-
-        return run_export_har(ns)
-    if ns.command == "check":
-        from inspector.cli.check_command import run_check_command
-
-        return run_check_command(ns, parser)
-    if ns.command == "watch":
-        from inspector.cli.watch_command import run_watch_command
-
-        return run_watch_command(ns, parser)
-    if ns.command == "diff":
-        from inspector.cli.diff_command import run_diff_command
-
-        return run_diff_command(ns, parser)
-    if ns.command == "test":
-        from inspector.cli.test_command import run_test_command
-
-        return run_test_command(ns, parser)
-    if ns.command == "demo-server":
-        from inspector.demo.cli import run as run_demo
-
-        return run_demo(ns.http, verbose=ns.verbose)
     if ns.command in (None, "gui"):
-        from inspector.ui.shell.gui_command import GuiOptions, run_gui
+        return _run_gui(ns)
+    return _command(ns.command)(ns, parser)
 
-        return run_gui(
-            GuiOptions(
-                profile=getattr(ns, "profile", None),
-                stdio=getattr(ns, "stdio", None),
-                url=getattr(ns, "url", None),
-                targets=list(getattr(ns, "targets", None) or []),
-                screenshot=getattr(ns, "screenshot", None),
-                theme=getattr(ns, "theme", None),
-                timeout=getattr(ns, "timeout", 30.0),
-                open_item=getattr(ns, "open", None),
-                call_args=getattr(ns, "call_args", None),
-                tab=getattr(ns, "tab", None),
-            )
+
+def _command(name: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser], int]:
+    """The entry of the command's module, `inspector.cli.commands.<name, a dash as an
+    underscore>` (every one has the same, `run(ns, parser) -> int`), imported now: each
+    command imports its own machinery when it is asked for (a stdio `cli` run loads no
+    auth, no httpx). `gui` is the ui floor's, `tap` parses its own words (above); anything
+    else runs `cli`."""
+    if name == "logout":
+        from inspector.cli.commands.logout import run
+    elif name == "replay":
+        from inspector.cli.commands.replay import run
+    elif name == "export-har":
+        from inspector.cli.commands.export_har import run
+    elif name == "check":
+        from inspector.cli.commands.check import run
+    elif name == "watch":
+        from inspector.cli.commands.watch import run
+    elif name == "diff":
+        from inspector.cli.commands.diff import run
+    elif name == "test":
+        from inspector.cli.commands.test import run
+    elif name == "demo-server":
+        from inspector.cli.commands.demo_server import run
+    else:
+        from inspector.cli.commands.cli import run
+    return run
+
+
+def _run_gui(ns: argparse.Namespace) -> int:
+    from inspector.ui.shell.gui_command import GuiOptions, run_gui
+
+    return run_gui(
+        GuiOptions(
+            profile=getattr(ns, "profile", None),
+            stdio=getattr(ns, "stdio", None),
+            url=getattr(ns, "url", None),
+            targets=list(getattr(ns, "targets", None) or []),
+            screenshot=getattr(ns, "screenshot", None),
+            theme=getattr(ns, "theme", None),
+            timeout=getattr(ns, "timeout", 30.0),
+            open_item=getattr(ns, "open", None),
+            call_args=getattr(ns, "call_args", None),
+            tab=getattr(ns, "tab", None),
         )
-    from inspector.cli.cli_command import run_cli_command
-
-    return run_cli_command(ns, parser)
+    )
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from inspector.cli.usage import UsageError
+from inspector.cli.errors import UsageError
 
 __all__ = ["header_values", "key_values", "server_command"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from inspector.cli.usage import diag
+from inspector.cli.errors import diag
 from inspector.protocol.machine.events import (
     InvalidFrame,
     LateResponse,
@@ -18,7 +18,7 @@ from inspector.protocol.machine.events import (
 )
 from inspector.transports.base import HttpExchange, StderrLine, TransportClosed
 
-__all__ = ["SessionDiagnostics", "diag"]
+__all__ = ["SessionDiagnostics"]
 
 
 class SessionDiagnostics:

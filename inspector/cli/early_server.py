@@ -19,7 +19,7 @@ import argparse
 import logging
 
 from inspector.cli.arg_words import key_values, server_command
-from inspector.cli.usage import UsageError
+from inspector.cli.errors import UsageError
 from inspector.transports.base import Transport, TransportError
 from inspector.transports.stdio import StdioParams, StdioTransport
 

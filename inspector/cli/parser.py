@@ -25,7 +25,7 @@ from inspector.cli.command_args import (
     add_watch_parser,
     exit_codes_text,
 )
-from inspector.cli.usage import UsageError
+from inspector.cli.errors import EXIT_USAGE, UsageError
 from inspector.common.log_levels import LOG_LEVELS
 from inspector.demo.cli import add_demo_arguments
 from inspector.protocol.wire.versions import LEGACY_VERSIONS
@@ -48,7 +48,6 @@ __all__ = [
 
 EXIT_OK: Final = 0
 EXIT_TOOL_ERROR: Final = 1
-EXIT_USAGE: Final = 2
 EXIT_CONNECTION: Final = 3
 EXIT_RPC_ERROR: Final = 4
 EXIT_TIMEOUT: Final = 5
@@ -151,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
             "demo-server", help="run the bundled demo MCP server (stdio, or --http HOST:PORT)"
         )
     )
-    sub.add_parser(  # parsed by inspector.cli.tap (everything after `--` is the server's)
+    sub.add_parser(  # parsed by inspector.cli.commands.tap (everything after `--` is the server's)
         "tap",
         help="relay a stdio server between its host and it, recording every frame "
         "(mcp-inspector-qt tap --help)",

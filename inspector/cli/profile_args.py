@@ -14,7 +14,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from inspector.cli.arg_words import header_values, key_values, server_command
-from inspector.cli.usage import UsageError
+from inspector.cli.errors import UsageError
 from inspector.settings.profiles import (
     EnvVar,
     HeaderEntry,
@@ -70,7 +70,7 @@ def profile_from_args(ns: argparse.Namespace) -> Profile:
 def _http_settings(ns: argparse.Namespace) -> HttpSettings:
     if ns.transport == "stdio":
         raise UsageError("--transport stdio needs a command after --, not --url")
-    from inspector.cli.auth import auth_from_args  # an HTTP server: its stack, its auth
+    from inspector.cli.auth_args import auth_from_args  # an HTTP server: its stack, its auth
     from inspector.transports.http_common import check_url
 
     try:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from inspector.cli.usage import UsageError
+from inspector.cli.errors import UsageError
 
 if TYPE_CHECKING:  # the model machinery loads only when the flags are given (start-up)
     from inspector.features.providers.providers import ProviderConfig

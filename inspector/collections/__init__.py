@@ -3,7 +3,7 @@
 A collection is a plain JSON file kept next to a server's code (docs/collections.md): a
 `version`, a `name`, and `calls`, each a saved tool call, resource read, prompt get,
 completion or catalog entry with its assertions. The GUI (`ui/`), `mcp-inspector-qt test`
-(`cli/test_command.py`) and watch mode use this API:
+(`cli/commands/test.py`) and watch mode use this API:
 
 File (`inspector.collections.file`)
     load_collection(path) -> Collection          raises CollectionError (`.source`,

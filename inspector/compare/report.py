@@ -11,9 +11,9 @@ from inspector.compare.catalog_diff import CatalogDiff, ItemDiff
 from inspector.compare.snapshot import CatalogSnapshot
 from inspector.features.catalog.lists import KINDS
 
-__all__ = ["describe_side", "diff_json_report", "diff_text"]
+__all__ = ["MARK", "describe_side", "diff_json_report", "diff_text", "item_lines"]
 
-_MARK: Final = {"added": "+", "removed": "-", "changed": "~", "same": "=", "unlisted": "?"}
+MARK: Final = {"added": "+", "removed": "-", "changed": "~", "same": "=", "unlisted": "?"}
 _NOUN: Final = {
     "tools": "tool",
     "resources": "resource",
@@ -35,18 +35,27 @@ def describe_side(snap: CatalogSnapshot) -> str:
     return f"{_q(str(name))} {_q(str(version))} ({how}): {counts}"
 
 
-def _item_lines(item: ItemDiff, max_changes: int) -> list[str]:
-    noun = _NOUN[item.kind]
-    head = f"  {_MARK[item.status]} {item.status} {noun} {_q(item.key)}"
+def item_lines(
+    item: ItemDiff,
+    head: str,
+    *,
+    max_changes: int,
+    hint: str = "hint: {}",
+    more: str = " (--json has all)",
+) -> list[str]:
+    """One item's difference as text: `head` (its mark and name, the changed fields
+    added), its hint (`hint` formats it), and at most `max_changes` of its changes, with
+    `… N more change(s)` and `more` after them. The `diff` command's report and watch
+    mode's write it this way, each with its own head."""
     if item.status == "changed":
         head += ": " + ", ".join(item.fields)
     lines = [head]
     if item.hint:
-        lines.append(f"      hint: {item.hint}")
+        lines.append("      " + hint.format(item.hint))
     shown = item.changes[:max_changes]
     lines += [f"      {c.describe()}" for c in shown]
     if len(item.changes) > len(shown):
-        lines.append(f"      … {len(item.changes) - len(shown)} more change(s) (--json has all)")
+        lines.append(f"      … {len(item.changes) - len(shown)} more change(s){more}")
     return lines
 
 
@@ -72,7 +81,8 @@ def diff_text(diff: CatalogDiff, *, max_changes: int = 20) -> str:
         lines.append("")
         lines.append(f"{kind}: {summary}")
         for item in items:
-            lines += _item_lines(item, max_changes)
+            head = f"  {MARK[item.status]} {item.status} {_NOUN[item.kind]} {_q(item.key)}"
+            lines += item_lines(item, head, max_changes=max_changes)
         if tally["unlisted"]:
             lines.append(
                 f"  ? {tally['unlisted']} {kind} listed on one side only, where the other "

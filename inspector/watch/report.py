@@ -12,7 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from inspector.compare import CatalogDiff, CatalogSnapshot, ItemDiff
+from inspector.compare import CatalogDiff, CatalogSnapshot
+from inspector.compare.report import MARK, item_lines
 from inspector.features.catalog.lists import KINDS
 from inspector.watch.changes import ChangeBurst
 
@@ -26,7 +27,6 @@ __all__ = [
 ]
 
 Trigger = Literal["start", "change", "rerun"]
-_MARK: Final = {"added": "+", "removed": "-", "changed": "~", "same": "=", "unlisted": "?"}
 _MAX_CHANGES: Final = 10  # per item in the text; --json has them all
 _NOUN: Final = {
     "tools": ("tool", "tools"),
@@ -117,19 +117,6 @@ def catalog_words(diff: CatalogDiff | None, snapshot: CatalogSnapshot | None) ->
     return ", ".join(words)
 
 
-def _item_lines(item: ItemDiff) -> list[str]:
-    head = f"  {_MARK[item.status]} {_NOUN[item.kind][0]} {item.key}"
-    if item.status == "changed":
-        head += ": " + ", ".join(item.fields)
-    lines = [head]
-    if item.hint:
-        lines.append(f"      ({item.hint})")
-    lines += [f"      {c.describe()}" for c in item.changes[:_MAX_CHANGES]]
-    if len(item.changes) > _MAX_CHANGES:
-        lines.append(f"      … {len(item.changes) - _MAX_CHANGES} more change(s)")
-    return lines
-
-
 def catalog_json(diff: CatalogDiff | None, snapshot: CatalogSnapshot) -> dict[str, Any]:
     """This run's counts and, from the second run on, what changed since the last good one
     (`differences`: the compare package's items, with their JSON Pointer changes)."""
@@ -152,7 +139,8 @@ def catalog_lines(diff: CatalogDiff) -> list[str]:
     for change in diff.info:
         lines.append(f"  ~ server: {change.describe()}")
     for item in diff.differences:
-        lines += _item_lines(item)
+        head = f"  {MARK[item.status]} {_NOUN[item.kind][0]} {item.key}"
+        lines += item_lines(item, head, max_changes=_MAX_CHANGES, hint="({})", more="")
     for kind, why in {**diff.right.errors, **diff.right.incomplete}.items():
         lines.append(f"  ! {kind} listing incomplete: {why}")
     return lines

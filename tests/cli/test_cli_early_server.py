@@ -88,7 +88,7 @@ def test_a_command_that_does_not_start_is_reported_by_the_usual_path() -> None:
 def test_the_entry_point_loads_no_profile_model_and_no_session() -> None:
     """What makes the overlap possible: the server starts before these are imported."""
     probe = (
-        "import sys, inspector.cli.cli_command; "
+        "import sys, inspector.cli.commands.cli; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic' "
         "or m.startswith(('inspector.session', 'inspector.settings'))))"
     )

@@ -15,11 +15,11 @@ import pytest
 from inspector.cli.parser import METHODS
 from inspector.protocol.machine.connection import ClientConfig
 from inspector.protocol.wire.versions import EraSetting
-from inspector.recording.cli_command import _CLI_METHODS, CliCommandError, cli_command_for
 from inspector.recording.diff import diff_json
 from inspector.recording.format import REDACTED, Redactor, connection_summary, header_line
 from inspector.recording.reader import RecordedSession, read_session
 from inspector.recording.replay import extract_calls
+from inspector.recording.request_to_cli import _CLI_METHODS, CliCommandError, cli_command_for
 from inspector.recording.writer import SessionRecorder
 from inspector.session import Session
 from inspector.transports.stdio import StdioParams, StdioTransport

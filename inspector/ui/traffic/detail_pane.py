@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from inspector.lint.finding import Finding, LintStore, describe
 from inspector.protocol.wire.jsonrpc import Request
-from inspector.recording.cli_command import CliCommandError, cli_command_for
+from inspector.recording.request_to_cli import CliCommandError, cli_command_for
 from inspector.traffic.format import DIRECTION_ARROWS, detail_text
 from inspector.traffic.log import TrafficEntry
 from inspector.ui.traffic.traffic_model import went_wrong

@@ -10,33 +10,31 @@ import json
 import sys
 from pathlib import Path
 
+from inspector.cli.errors import EXIT_USAGE, CommandFailed, diag, guarded
 from inspector.recording.har import export_har
 from inspector.recording.reader import SessionFileError, read_session
 
-__all__ = ["run_export_har"]
+__all__ = ["run"]
 
 EXIT_OK = 0
-EXIT_USAGE = 2
 
 
-def _diag(text: str) -> None:
-    sys.stderr.write(text + "\n")
-    sys.stderr.flush()
+def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    return guarded("mcp-inspector-qt export-har", parser, lambda: _run(ns))
 
 
-def run_export_har(ns: argparse.Namespace) -> int:
+def _run(ns: argparse.Namespace) -> int:
     try:
         recorded = read_session(ns.file)
     except SessionFileError as exc:
-        _diag(f"error: {exc}")
-        return EXIT_USAGE
+        raise CommandFailed(f"error: {exc}", EXIT_USAGE) from None
     for problem in recorded.problems:
-        _diag(f"note: {problem}")
+        diag(f"note: {problem}")
     har = export_har(recorded)
     entries = har["log"]["entries"]
     if not entries:
         transport = recorded.connection.get("transport", "?")
-        _diag(f"note: the session has no HTTP exchanges (transport: {transport}); the HAR is empty")
+        diag(f"note: the session has no HTTP exchanges (transport: {transport}); the HAR is empty")
     text = json.dumps(har, indent=2, ensure_ascii=False) + "\n"
     if ns.output == "-":
         sys.stdout.write(text)
@@ -45,7 +43,8 @@ def run_export_har(ns: argparse.Namespace) -> int:
     try:
         Path(ns.output).write_text(text, encoding="utf-8")
     except OSError as exc:
-        _diag(f"error: cannot write {ns.output}: {exc.strerror or exc}")
-        return EXIT_USAGE
-    _diag(f"wrote {len(entries)} HTTP exchange(s) to {ns.output}")
+        raise CommandFailed(
+            f"error: cannot write {ns.output}: {exc.strerror or exc}", EXIT_USAGE
+        ) from None
+    diag(f"wrote {len(entries)} HTTP exchange(s) to {ns.output}")
     return EXIT_OK

@@ -8,22 +8,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import signal
-import sys
 from pathlib import Path
 
-from inspector.cli.diagnostics import diag
+from inspector.cli.errors import UsageError, diag, guarded
 from inspector.cli.profile_args import profile_from_args
-from inspector.cli.usage import UsageError
+from inspector.cli.reports import print_json, print_text
 from inspector.core.connection import ConnectionModel
 from inspector.watch.changes import ChangeFeed
 from inspector.watch.paths import WatchSpec, WatchSpecError
 from inspector.watch.report import RunReport
 from inspector.watch.supervisor import CollectionStep, WatchOptions, WatchSupervisor
 
-__all__ = ["run_watch_command"]
+__all__ = ["run"]
 
 
 class _Printer:
@@ -34,11 +32,9 @@ class _Printer:
 
     def __call__(self, report: RunReport) -> None:
         if self.as_json:
-            text = json.dumps(report.to_json(), ensure_ascii=False, separators=(",", ":"))
+            print_json(report.to_json(), one_line=True)
         else:
-            text = report.details() + "\n"
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+            print_text(report.details() + "\n")
 
 
 def _profile_args(ns: argparse.Namespace) -> None:
@@ -109,10 +105,5 @@ async def _run(ns: argparse.Namespace) -> int:
     return 1
 
 
-def run_watch_command(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    try:
-        return asyncio.run(_run(ns))
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        diag(f"mcp-inspector-qt watch: error: {exc}")
-        return 2
+def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    return guarded("mcp-inspector-qt watch", parser, lambda: asyncio.run(_run(ns)))

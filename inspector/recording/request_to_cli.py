@@ -21,7 +21,7 @@ from inspector.traffic.cli_methods import CLI_METHODS
 __all__ = ["CliCommandError", "cli_command_for"]
 
 PROGRAM: Final = "mcp-inspector-qt"
-# What `cli --method` accepts (inspector/cli/run.py METHODS; a test keeps the two equal).
+# What `cli --method` accepts (inspector/cli/parser.py METHODS; a test keeps the two equal).
 _CLI_METHODS: Final = frozenset(CLI_METHODS)
 _SHELL_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 

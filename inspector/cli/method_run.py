@@ -1,5 +1,7 @@
 """`mcp-inspector-qt cli ...`: one MCP method, headless, over the same Session API as the
 app. The JSON result goes to stdout; diagnostics to stderr (inspector/cli/diagnostics.py).
+The heavy part of the command, imported by its light entry (`inspector.cli.commands.cli`)
+while the server starts.
 
 Exit codes: 0 ok, 1 tool result with isError, 2 usage, 3 connection or transport
 failure, 4 JSON-RPC error response, 5 timeout.
@@ -15,9 +17,10 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from inspector.cli.arg_words import key_values
-from inspector.cli.cli_usage import not_in_modern
-from inspector.cli.diagnostics import SessionDiagnostics, diag
+from inspector.cli.diagnostics import SessionDiagnostics
 from inspector.cli.early_server import adopt_early
+from inspector.cli.errors import diag
+from inspector.cli.method_usage import not_in_modern
 from inspector.cli.parser import (
     EXIT_CONNECTION,
     EXIT_OK,
@@ -52,7 +55,7 @@ from inspector.settings.profiles import Profile
 
 if TYPE_CHECKING:
     from inspector.auth import OAuth
-    from inspector.cli.lint_report import RunLint
+    from inspector.cli.live_lint import RunLint
     from inspector.transports.stdio import StdioTransport
 
 __all__ = ["run_cli"]
@@ -191,7 +194,7 @@ def _run_lint(
     about a quarter of a stdio run's start-up) is not even loaded."""
     if not ns.verbose and recorder is None:
         return None
-    from inspector.cli.lint_report import RunLint
+    from inspector.cli.live_lint import RunLint
 
     return RunLint(session, verbose=ns.verbose, recorder=recorder)
 
@@ -214,7 +217,7 @@ def _oauth(profile: Profile, ns: argparse.Namespace) -> OAuth | None:
     person to log in in a browser, the run's timeouts grow to let it."""
     if profile.transport != "http":
         return None  # a stdio server: no auth machinery to load
-    from inspector.cli.auth import browser_login_wait, terminal_oauth
+    from inspector.cli.auth_args import browser_login_wait, terminal_oauth
     from inspector.settings.profile_auth import uses_oauth
 
     if not uses_oauth(profile):
@@ -227,7 +230,7 @@ def _oauth(profile: Profile, ns: argparse.Namespace) -> OAuth | None:
 
 
 async def run_cli(ns: argparse.Namespace, early: StdioTransport | None = None) -> int:
-    """Run the method `ns` names (its usage checked already: `cli_usage.check_usage`).
+    """Run the method `ns` names (its usage checked already: `method_usage.check_usage`).
     `early`: the server, started before this module was loaded (`cli.early_server`); it is
     used if it is the one the profile describes, and closed otherwise."""
     profile = profile_from_args(ns)

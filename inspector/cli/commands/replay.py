@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 from inspector.cli.arg_words import header_values
+from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
-from inspector.cli.usage import UsageError
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
 from inspector.recording.replay import CallOutcome
@@ -24,17 +24,11 @@ from inspector.session import ConnectError, PolicyResponder, Session
 from inspector.transports.base import Transport, TransportError
 from inspector.transports.url_check import check_url
 
-__all__ = ["run_replay"]
+__all__ = ["run"]
 
 EXIT_NO_DRIFT = 0
 EXIT_DRIFT = 1
-EXIT_USAGE = 2
 EXIT_CONNECTION = 3
-
-
-def _diag(text: str) -> None:
-    sys.stderr.write(text + "\n")
-    sys.stderr.flush()
 
 
 def _target(ns: argparse.Namespace, recorded: RecordedSession) -> ReplayTarget:
@@ -61,7 +55,7 @@ def _target(ns: argparse.Namespace, recorded: RecordedSession) -> ReplayTarget:
         give_url="give it with --url",
     )
     for note in target.notes:
-        _diag(f"note: {note} (--header 'Name: value')")
+        diag(f"note: {note} (--header 'Name: value')")
     return target
 
 
@@ -69,7 +63,7 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
     patterns = list(ns.ignore) + ([] if ns.no_default_ignores else list(DEFAULT_IGNORES))
 
     def progress(done: int, total: int, outcome: CallOutcome) -> None:
-        _diag(f"[{done}/{total}] {outcome.call.label}: {outcome.status}")
+        diag(f"[{done}/{total}] {outcome.call.label}: {outcome.status}")
 
     def with_model(session: Session) -> None:
         # --sampling-*: the server's sampling asks go to the model, not to the recorded
@@ -92,34 +86,33 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
             on_session=with_model,
         )
     except ConnectError as exc:
-        _diag(f"error: could not connect: {exc}")
-        return EXIT_CONNECTION
+        raise CommandFailed(f"error: could not connect: {exc}", EXIT_CONNECTION) from None
     sys.stdout.write(report.summary() + "\n")
     if ns.report:
         Path(ns.report).write_text(json.dumps(report.to_dict(), indent=2, default=str))
     return EXIT_DRIFT if report.drifted else EXIT_NO_DRIFT
 
 
-def run_replay(ns: argparse.Namespace) -> int:
+def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    return guarded("mcp-inspector-qt replay", parser, lambda: _main(ns))
+
+
+def _main(ns: argparse.Namespace) -> int:
     try:
         sampling_responder(ns, PolicyResponder(), request_timeout=ns.timeout)  # usage first
     except UsageError as exc:
-        _diag(f"error: {exc}")
-        return EXIT_USAGE
+        raise CommandFailed(f"error: {exc}", EXIT_USAGE) from None
     try:
         recorded = read_session(ns.file)
     except SessionFileError as exc:
-        _diag(f"error: {exc}")
-        return EXIT_USAGE
+        raise CommandFailed(f"error: {exc}", EXIT_USAGE) from None
     try:
         IgnoreRules(ns.ignore)
         target = _target(ns, recorded)
     except (ValueError, UsageError, TransportError) as exc:
-        _diag(f"error: {exc}")
-        return EXIT_USAGE
+        raise CommandFailed(f"error: {exc}", EXIT_USAGE) from None
     try:
         transport = target.transport()
     except TransportError as exc:  # an empty command, which nothing can start
-        _diag(f"error: could not connect: {exc}")
-        return EXIT_CONNECTION
+        raise CommandFailed(f"error: could not connect: {exc}", EXIT_CONNECTION) from None
     return asyncio.run(_run(ns, recorded, transport))

@@ -1,12 +1,12 @@
 """What `cli --method ...` must be given, checked before anything heavy is loaded or any
-server is started (`inspector.cli.cli_command`): light imports only."""
+server is started (`inspector.cli.commands.cli`): light imports only."""
 
 from __future__ import annotations
 
 import argparse
 
 from inspector.cli.arg_words import server_command
-from inspector.cli.usage import UsageError
+from inspector.cli.errors import UsageError
 
 __all__ = ["check_usage", "not_in_modern"]
 

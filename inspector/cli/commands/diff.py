@@ -13,12 +13,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from typing import Any
 
 from inspector.cli.arg_words import header_values
-from inspector.cli.diagnostics import diag
-from inspector.cli.usage import UsageError
+from inspector.cli.errors import UsageError, diag, guarded
+from inspector.cli.reports import print_json, print_text
 from inspector.compare import (
     CatalogSnapshot,
     Side,
@@ -37,9 +36,9 @@ from inspector.recording.diff import IgnoreRules
 from inspector.settings.profiles import HeaderEntry, Profile, ProfileStore
 from inspector.storage.secrets import SecretStore
 
-__all__ = ["run_diff_command"]
+__all__ = ["run"]
 
-EXIT_SAME, EXIT_DIFFER, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_TIMEOUT = 0, 1, 2, 3, 5
+EXIT_SAME, EXIT_DIFFER, EXIT_UNREACHABLE, EXIT_TIMEOUT = 0, 1, 3, 5
 
 
 def _profiles(ns: argparse.Namespace) -> tuple[Profile, Profile, SecretStore | None]:
@@ -135,17 +134,15 @@ def _report_failure(ns: argparse.Namespace, left: Side, right: Side, labels: dic
             report["diff"] = diff_json_report(
                 diff_catalogs(left.snapshot, right.snapshot, _rules(ns))
             )
-        sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        print_json(report)
     elif both_listed:
         assert left.snapshot is not None and right.snapshot is not None
         diff = diff_catalogs(left.snapshot, right.snapshot, _rules(ns))
-        sys.stdout.write(diff_text(diff) + "\n")
+        print_text(diff_text(diff))
     else:
         for side in (left, right):
             if side.snapshot is not None:
-                prefix = f"{side.name}: "
-                sys.stdout.write(prefix + "\n".join(_listing(side.snapshot)) + "\n")
-    sys.stdout.flush()
+                print_text(f"{side.name}: " + "\n".join(_listing(side.snapshot)))
     for side in failed:
         what = {
             "unreachable": "could not be reached",
@@ -168,10 +165,9 @@ async def _run(ns: argparse.Namespace) -> int:
     assert left.snapshot is not None and right.snapshot is not None
     diff = diff_catalogs(left.snapshot, right.snapshot, rules)
     if ns.json:
-        sys.stdout.write(json.dumps(diff_json_report(diff), ensure_ascii=False, indent=2) + "\n")
+        print_json(diff_json_report(diff))
     else:
-        sys.stdout.write(diff_text(diff) + "\n")
-    sys.stdout.flush()
+        print_text(diff_text(diff))
     if diff.same:
         return EXIT_SAME
     if not diff.complete:
@@ -179,13 +175,5 @@ async def _run(ns: argparse.Namespace) -> int:
     return EXIT_DIFFER
 
 
-def run_diff_command(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    try:
-        return asyncio.run(_run(ns))
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        diag(f"mcp-inspector-qt diff: error: {exc}")
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        diag("interrupted")
-        return 130
+def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    return guarded("mcp-inspector-qt diff", parser, lambda: asyncio.run(_run(ns)))

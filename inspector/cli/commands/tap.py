@@ -17,12 +17,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from inspector.cli.errors import guarded
 from inspector.tap.relay import TapOptions, exit_like, run_stdio_tap
 
 if TYPE_CHECKING:
     from inspector.tap.host_config import ConfigEdit
 
-__all__ = ["TAP_USAGE", "build_tap_parser", "entry_diff", "run_config_edit", "run_tap"]
+__all__ = ["TAP_USAGE", "build_tap_parser", "entry_diff", "parse", "run", "run_config_edit"]
 
 TAP_USAGE: Final = (
     "mcp-inspector-qt tap [--name NAME] [--session-file FILE] -- COMMAND [ARGS...]\n"
@@ -187,10 +188,23 @@ def _budget() -> int | None:
     return int(value) if value.isdigit() else None
 
 
-def run_tap(argv: Sequence[str]) -> int:
+def parse(argv: Sequence[str]) -> tuple[argparse.Namespace, argparse.ArgumentParser]:
+    """The tap's own words (before `--`; exits 2 on a usage error) and, as
+    `server_command`, the server's (after it, untouched). The tap parses its own command
+    line: it starts before the app's parser is built (the host waits for it)."""
     ours, command = _split(argv)
     parser = build_tap_parser()
-    ns = parser.parse_args(ours)  # exits 2 on a usage error
+    ns = parser.parse_args(ours)
+    ns.server_command = command
+    return ns, parser
+
+
+def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    return guarded("mcp-inspector-qt tap", parser, lambda: _run(ns, parser))
+
+
+def _run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    command: list[str] = ns.server_command
     if ns.install or ns.uninstall:
         if command:
             _err("--install/--uninstall take no server command after --")

@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import sys
-from pathlib import Path
 
 from inspector.check.battery import run_battery
 from inspector.check.probe import CheckOptions
 from inspector.check.report import CheckResult, Status
-from inspector.cli.diagnostics import diag
+from inspector.cli.errors import UsageError, diag, guarded
 from inspector.cli.profile_args import cli_timeouts, target_profile
-from inspector.cli.usage import UsageError
+from inspector.cli.reports import print_json, print_text, write_report_files
 
-__all__ = ["run_check_command"]
+__all__ = ["run"]
 
 
 async def _run(ns: argparse.Namespace) -> int:
@@ -39,16 +36,11 @@ async def _run(ns: argparse.Namespace) -> int:
             diag(f"{result.status.value}: {result.id} ({result.seconds:.1f} s)")
 
     report = await run_battery(profile, options, secrets=secrets, progress=progress)
-    if ns.junit:
-        try:
-            Path(ns.junit).write_text(report.junit(), encoding="utf-8")
-        except OSError as exc:
-            diag(f"error: --junit {ns.junit}: {exc.strerror or exc}")
+    write_report_files(ns, report)
     if ns.json:
-        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
+        print_json(report.to_json())
     else:
-        sys.stdout.write(report.table() + "\n")
-    sys.stdout.flush()
+        print_text(report.table())
     if report.unreachable is not None:
         diag(f"error: could not reach the server: {report.unreachable}")
     elif report.count(Status.FAILED):
@@ -56,13 +48,5 @@ async def _run(ns: argparse.Namespace) -> int:
     return report.exit_code
 
 
-def run_check_command(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    try:
-        return asyncio.run(_run(ns))
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        diag(f"mcp-inspector-qt check: error: {exc}")
-        return 2
-    except KeyboardInterrupt:
-        diag("interrupted")
-        return 130
+def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    return guarded("mcp-inspector-qt check", parser, lambda: asyncio.run(_run(ns)))

@@ -1,8 +1,8 @@
-"""Authorization options of the command line: `cli --auth none|bearer|oauth ...` and
-`logout --url URL`. The options become the auth section of the run's ad-hoc profile
-(`auth_from_args`), which `settings.connect.transport_for` turns into the requests' auth as
-it does for a saved profile; the CLI only brings its terminal OAuth (`terminal_oauth`), as
-the GUI brings its windowed one."""
+"""Authorization options of the command line: `cli --auth none|bearer|oauth ...`. The
+options become the auth section of the run's ad-hoc profile (`auth_from_args`), which
+`settings.connect.transport_for` turns into the requests' auth as it does for a saved
+profile; the CLI only brings its terminal OAuth (`terminal_oauth`), as the GUI brings its
+windowed one."""
 
 from __future__ import annotations
 
@@ -14,25 +14,19 @@ from typing import TextIO
 from inspector.auth import (
     AuthEvent,
     AuthListener,
-    AuthStore,
     OAuth,
     cli_opener,
     find_bearer_token,
     headless_opener,
 )
 from inspector.auth.bearer import DEFAULT_BEARER_ENV
-from inspector.auth.urls import canonical_resource, is_http_url
-from inspector.cli.usage import UsageError
+from inspector.auth.urls import is_http_url
+from inspector.cli.errors import UsageError
 from inspector.settings.auth_options import BearerOptions, HttpAuth, OAuthOptions, SecretValue
 from inspector.settings.profile_auth import oauth_settings_for
 from inspector.settings.profiles import Profile
 
-__all__ = [
-    "auth_from_args",
-    "browser_login_wait",
-    "run_logout",
-    "terminal_oauth",
-]
+__all__ = ["auth_from_args", "browser_login_wait", "terminal_oauth"]
 
 # Steps shown without -v: what a person must see or act on.
 _ALWAYS_SHOWN = frozenset({"token", "step-up", "migration", "logout", "error"})
@@ -116,18 +110,3 @@ def browser_login_wait(profile: Profile, oauth: OAuth, *, login: str) -> float:
     if options.grant == "authorization_code" and login != "headless" and not oauth.logged_in:
         return options.login_timeout + 30.0
     return 0.0
-
-
-def run_logout(ns: argparse.Namespace) -> int:
-    if not is_http_url(ns.url):
-        sys.stderr.write(f"logout: not an http(s) URL: {ns.url!r}\n")
-        return 2
-    store = AuthStore()
-    forgotten = store.forget_server(canonical_resource(ns.url))
-    if forgotten:
-        sys.stderr.write("logged out: forgot " + "; ".join(forgotten) + "\n")
-    else:
-        sys.stderr.write(f"nothing was stored for {canonical_resource(ns.url)}\n")
-    if store.session_only:
-        sys.stderr.write(store.status_message + "\n")
-    return 0

@@ -4,7 +4,7 @@ session file."""
 
 from __future__ import annotations
 
-from inspector.cli.diagnostics import diag
+from inspector.cli.errors import diag
 from inspector.lint import Finding, LintStore, LiveLinter
 from inspector.lint.live import loop_scheduler
 from inspector.recording.writer import SessionRecorder

@@ -14,14 +14,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import signal
-import sys
 from pathlib import Path
 
-from inspector.cli.diagnostics import diag
+from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
 from inspector.cli.profile_args import cli_timeouts, target_profile
-from inspector.cli.usage import UsageError
+from inspector.cli.reports import print_json, print_text, write_report_files
 from inspector.collections.collection import Collection
 from inspector.collections.file import CollectionError, load_collection, save_collection
 from inspector.collections.from_session import collection_from_session
@@ -33,14 +31,7 @@ from inspector.session import ConnectError, ConnectTimeout, PolicyResponder, Ses
 from inspector.settings.connect import client_config_for, roots_for, transport_for
 from inspector.transports.base import TransportError
 
-__all__ = ["run_test_command"]
-
-EXIT_USAGE = 2
-
-
-def _out(text: str) -> None:
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+__all__ = ["run"]
 
 
 def _from_session(ns: argparse.Namespace) -> int:
@@ -63,11 +54,12 @@ def _from_session(ns: argparse.Namespace) -> int:
     try:
         save_collection(target, conversion.collection)
     except OSError as exc:
-        diag(f"error: cannot write {target}: {exc.strerror or exc}")
-        return EXIT_USAGE
+        raise CommandFailed(
+            f"error: cannot write {target}: {exc.strerror or exc}", EXIT_USAGE
+        ) from None
     calls = conversion.collection.calls
     catalog = sum(c.kind == "catalog" for c in calls)
-    _out(
+    print_text(
         f"wrote {target}: {len(calls) - catalog} call(s) and {catalog} catalog entr"
         f"{'y' if catalog == 1 else 'ies'} from {ns.from_session} ({conversion.era} era)"
     )
@@ -77,15 +69,15 @@ def _from_session(ns: argparse.Namespace) -> int:
 def _print_result(ns: argparse.Namespace, result: CallResult) -> None:
     if ns.json:
         return
-    _out(result.line())
+    print_text(result.line())
     if result.cancelled:
         return  # the line says it all: "STOP  name  cancelled: interrupted by SIGINT"
     if not result.passed:
         for line in result.failure_text().splitlines():
-            _out(f"    {line}")
+            print_text(f"    {line}")
     elif ns.verbose:
         for verdict in result.assertions:
-            _out(f"    ok: {verdict.label}: {verdict.message}")
+            print_text(f"    ok: {verdict.label}: {verdict.message}")
 
 
 class _Interrupts:
@@ -198,15 +190,11 @@ def _finish(ns: argparse.Namespace, collection: Collection, report: RunReport) -
             _update(ns, collection, report)
         except OSError as exc:
             diag(f"error: cannot write {ns.collection}: {exc.strerror or exc}")
-    if ns.junit:
-        try:
-            Path(ns.junit).write_text(report.junit(), encoding="utf-8")
-        except OSError as exc:
-            diag(f"error: --junit {ns.junit}: {exc.strerror or exc}")
+    write_report_files(ns, report)
     if ns.json:
-        _out(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        print_json(report.to_json())
     elif report.unreachable is None:
-        _out(report.summary())
+        print_text(report.summary())
     if report.stopped is not None:
         diag(f"{report.stopped}: the server was stopped")
     elif report.unreachable is not None:
@@ -228,8 +216,7 @@ def _main(ns: argparse.Namespace) -> int:
     try:
         collection = load_collection(ns.collection)
     except CollectionError as exc:
-        diag(f"error: invalid collection: {exc}")
-        return EXIT_USAGE
+        raise CommandFailed(f"error: invalid collection: {exc}", EXIT_USAGE) from None
     if not ns.server_command and not ns.url and not ns.profile:
         raise UsageError("no server: give a command after --, --url URL or --profile NAME")
     if not collection.calls:
@@ -238,13 +225,5 @@ def _main(ns: argparse.Namespace) -> int:
     return _finish(ns, collection, report)
 
 
-def run_test_command(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    try:
-        return _main(ns)
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        diag(f"mcp-inspector-qt test: error: {exc}")
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        diag("interrupted")
-        return 130
+def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    return guarded("mcp-inspector-qt test", parser, lambda: _main(ns))
