@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolButton,
@@ -42,6 +41,7 @@ from inspector.ui.controller.connection_controller import ConnectionController, 
 from inspector.ui.panels.auth_timeline_model import AuthTimelineModel
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.row_table import RowTable
+from inspector.ui.widgets.split_panes import split_panes
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["AuthPanel"]
@@ -165,11 +165,9 @@ class AuthPanel(QWidget):
             "Select a step to read it in full: the URL, and what was sent and received "
             "(token values are redacted)."
         )
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.table)
-        self.splitter.addWidget(self.details)
-        self.splitter.setStretchFactor(0, 7)
-        self.splitter.setStretchFactor(1, 3)
+        self.splitter = split_panes(
+            Qt.Orientation.Horizontal, [self.table, self.details], stretch=(7, 3)
+        )
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

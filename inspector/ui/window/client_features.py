@@ -16,13 +16,14 @@ from collections.abc import Callable
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMenu, QTabWidget, QWidget
 
+from inspector.app.connection_state import profile_in_use
 from inspector.app.model import AppModel
 from inspector.features.models.providers import ModelSettings
 from inspector.features.tasks import TaskClient, TaskStore
 from inspector.settings.profiles import Profile, RootEntry
 from inspector.storage.secrets import SecretStore
 from inspector.traffic.rounds import RequestRounds
-from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.dialogs.model_providers_dialog import ModelProvidersDialog
 from inspector.ui.dialogs.roots_dialog import RootsDialog
 from inspector.ui.panels.tasks_panel import TasksPanel
@@ -199,9 +200,7 @@ class ClientFeatures:
     def current_profile(self) -> Profile | None:
         """The connected profile, else the one chosen in the connection bar."""
         c = self.controller
-        if c.profile is not None and c.state in (ConnState.CONNECTED, ConnState.CONNECTING):
-            return c.profile
-        return self.chosen_profile() or c.profile
+        return profile_in_use(c.profile, c.state, self.chosen_profile)
 
     def open_roots(self) -> RootsDialog | None:
         profile = self.current_profile()
