@@ -294,10 +294,16 @@ class AuthPanel(QWidget):
             self.show_error(f"{task.get_name()} failed: {task.exception()}")
 
     def log_in(self) -> asyncio.Task[None] | None:
+        return self._start_for_oauth(self._log_in, "log in")
+
+    def _start_for_oauth(
+        self, step: Callable[[Profile], Coroutine[Any, Any, None]], name: str
+    ) -> asyncio.Task[None] | None:
+        """Start `step` for the current profile; None when it does not use OAuth."""
         profile = self.current_profile()
         if profile is None or not uses_oauth(profile):
             return None
-        return self._start(self._log_in(profile), "log in")
+        return self._start(step(profile), name)
 
     async def _log_in(self, profile: Profile) -> None:
         try:
@@ -308,10 +314,7 @@ class AuthPanel(QWidget):
             pass  # the timeline has it, and the banner shows it
 
     def log_out(self) -> asyncio.Task[None] | None:
-        profile = self.current_profile()
-        if profile is None or not uses_oauth(profile):
-            return None
-        return self._start(self._log_out(profile), "log out")
+        return self._start_for_oauth(self._log_out, "log out")
 
     async def _log_out(self, profile: Profile) -> None:
         c = self.controller
