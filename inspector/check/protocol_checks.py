@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from inspector.check.messages import initialize_request
 from inspector.check.probe import CheckContext
 from inspector.check.spec import Check, Outcome, fail, ok, skip
 from inspector.features.uri_template import UriTemplate
 from inspector.protocol.wire.errors import PaginationError
+from inspector.protocol.wire.jsonrpc import Request
 from inspector.protocol.wire.versions import ALL_VERSIONS, Era
 from inspector.session import RequestError, ServerError
 
@@ -35,12 +37,8 @@ def _lint_since(ctx: CheckContext, start: int) -> list[str]:
 async def _version_negotiation(ctx: CheckContext) -> Outcome:
     await ctx.live()
     if ctx.era is Era.MODERN:
-        message = {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "server/discover",
-            "params": {"_meta": ctx.modern_meta(_BOGUS_VERSION)},
-        }
+        params = {"_meta": ctx.modern_meta(_BOGUS_VERSION)}
+        message = Request(1, "server/discover", params).to_dict()
         answer = await ctx.raw(message, era=Era.MODERN, version=_BOGUS_VERSION)
         error = (answer.message or {}).get("error")
         if not isinstance(error, dict):
@@ -55,17 +53,9 @@ async def _version_negotiation(ctx: CheckContext) -> Outcome:
                 f"{_short(error)}"
             )
         return ok(f"-32022, supported: {', '.join(map(str, supported))}")
-    message = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": _BOGUS_VERSION,
-            "capabilities": {},
-            "clientInfo": {"name": "mcp-inspector-qt check", "version": "1"},
-        },
-    }
-    answer = await ctx.raw(message, era=Era.LEGACY, version=_BOGUS_VERSION)
+    answer = await ctx.raw(
+        initialize_request(_BOGUS_VERSION), era=Era.LEGACY, version=_BOGUS_VERSION
+    )
     msg = answer.message
     if msg is None:
         return fail(f"offered {_BOGUS_VERSION} in initialize: {answer.describe()}")

@@ -11,12 +11,14 @@ import json
 import os
 import re
 import shutil
-from typing import Any, Final
+from typing import Final
 
 import httpx
 
+from inspector.check.messages import initialize_request
 from inspector.check.probe import CheckContext
 from inspector.check.spec import Check, Outcome, fail, ok, skip
+from inspector.protocol.wire.jsonrpc import Notification, Request
 from inspector.protocol.wire.versions import LATEST_LEGACY, LATEST_MODERN
 from inspector.settings.connect import resolved_env, resolved_headers
 from inspector.transports.stdio import StdioParams, minimal_environment
@@ -56,16 +58,7 @@ async def _exits_on_eof(ctx: CheckContext) -> Outcome:
     )
     assert proc.stdin is not None and proc.stdout is not None
     try:
-        init = {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": LATEST_LEGACY,
-                "capabilities": {},
-                "clientInfo": {"name": "mcp-inspector-qt check", "version": "1"},
-            },
-        }
+        init = initialize_request(LATEST_LEGACY)
         proc.stdin.write(json.dumps(init).encode() + b"\n")
         await proc.stdin.drain()
         with contextlib.suppress(TimeoutError):
@@ -92,44 +85,30 @@ def _client(ctx: CheckContext) -> httpx.AsyncClient:
     )
 
 
-def _initialize(version: str = LATEST_LEGACY) -> dict[str, Any]:
-    return {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": version,
-            "capabilities": {},
-            "clientInfo": {"name": "mcp-inspector-qt check", "version": "1"},
-        },
-    }
-
-
-async def _legacy_session(ctx: CheckContext, client: httpx.AsyncClient) -> httpx.Response:
-    return await client.post(
+async def _legacy_session(
+    ctx: CheckContext, client: httpx.AsyncClient
+) -> tuple[httpx.Response, str | None]:
+    """POST an initialize: the answer, and the Mcp-Session-Id it gave (None: none)."""
+    response = await client.post(
         ctx.profile.http.url,
-        json=_initialize(),
+        json=initialize_request(LATEST_LEGACY),
         headers={"Accept": _ACCEPT, "Content-Type": "application/json"},
     )
-
-
-def _session_id(response: httpx.Response) -> str | None:
     value = response.headers.get("mcp-session-id")
-    return str(value) if value is not None else None
+    return response, str(value) if value is not None else None
 
 
 async def _notification_202(ctx: CheckContext) -> Outcome:
     async with _client(ctx) as client:
-        init = await _legacy_session(ctx, client)
+        init, sid = await _legacy_session(ctx, client)
         if init.status_code >= 400:
             return fail(f"initialize over HTTP got {init.status_code}")
         headers = {"Accept": _ACCEPT, "MCP-Protocol-Version": LATEST_LEGACY}
-        sid = _session_id(init)
         if sid:
             headers["Mcp-Session-Id"] = sid
         note = await client.post(
             ctx.profile.http.url,
-            json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+            json=Notification("notifications/initialized").to_dict(),
             headers=headers,
         )
     if note.status_code != 202:
@@ -141,7 +120,7 @@ async def _bad_origin(ctx: CheckContext) -> Outcome:
     async with _client(ctx) as client:
         answer = await client.post(
             ctx.profile.http.url,
-            json=_initialize(),
+            json=initialize_request(LATEST_LEGACY),
             headers={"Accept": _ACCEPT, "Origin": _EVIL_ORIGIN},
         )
     if answer.status_code == 403:
@@ -156,8 +135,7 @@ async def _bad_origin(ctx: CheckContext) -> Outcome:
 
 async def _session_id_ascii(ctx: CheckContext) -> Outcome:
     async with _client(ctx) as client:
-        init = await _legacy_session(ctx, client)
-    sid = _session_id(init)
+        _, sid = await _legacy_session(ctx, client)
     if sid is None:
         return skip("the server issues no Mcp-Session-Id (stateless)")
     if not _VISIBLE_ASCII.fullmatch(sid):
@@ -167,9 +145,8 @@ async def _session_id_ascii(ctx: CheckContext) -> Outcome:
 
 async def _get_stream(ctx: CheckContext) -> Outcome:
     async with _client(ctx) as client:
-        init = await _legacy_session(ctx, client)
+        _, sid = await _legacy_session(ctx, client)
         headers = {"Accept": "text/event-stream", "MCP-Protocol-Version": LATEST_LEGACY}
-        sid = _session_id(init)
         if sid:
             headers["Mcp-Session-Id"] = sid
         async with client.stream("GET", ctx.profile.http.url, headers=headers) as answer:
@@ -185,8 +162,7 @@ async def _get_stream(ctx: CheckContext) -> Outcome:
 
 async def _delete(ctx: CheckContext) -> Outcome:
     async with _client(ctx) as client:
-        init = await _legacy_session(ctx, client)
-        sid = _session_id(init)
+        _, sid = await _legacy_session(ctx, client)
         if sid is None:
             return skip("the server issues no Mcp-Session-Id: nothing to end")
         answer = await client.delete(
@@ -199,12 +175,7 @@ async def _delete(ctx: CheckContext) -> Outcome:
 
 
 async def _method_header(ctx: CheckContext) -> Outcome:
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/list",
-        "params": {"_meta": ctx.modern_meta(LATEST_MODERN)},
-    }
+    body = Request(1, "tools/list", {"_meta": ctx.modern_meta(LATEST_MODERN)}).to_dict()
     async with _client(ctx) as client:
         answer = await client.post(
             ctx.profile.http.url,

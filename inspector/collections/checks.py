@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from inspector.collections.collection import (
@@ -21,7 +21,7 @@ from inspector.collections.collection import (
 )
 from inspector.collections.pointer import MISSING, resolve_pointer
 from inspector.collections.results import AssertionResult, CallResult
-from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules, diff_json
+from inspector.recording.diff import DEFAULT_IGNORES, Change, IgnoreRules, diff_json
 
 __all__ = ["json_equal", "json_type", "judge", "judge_call", "prune_ignored"]
 
@@ -203,10 +203,9 @@ def _snapshot(a: Assertion, seen: CallResult) -> AssertionResult:
     )
     if not changes:
         return AssertionResult(a, True, "the result matches the snapshot")
-    first = "; ".join(c.describe() for c in changes[:3])
-    more = f" (and {len(changes) - 3} more)" if len(changes) > 3 else ""
+    first = _first_changes(changes)
     return AssertionResult(
-        a, False, f"{len(changes)} change(s) from the snapshot: {first}{more}", changes
+        a, False, f"{len(changes)} change(s) from the snapshot: {first}", changes
     )
 
 
@@ -254,11 +253,14 @@ def _input_schema(a: Assertion, seen: CallResult) -> AssertionResult:
     changes = tuple(diff_json(a.schema, seen.tool.get("inputSchema"), IgnoreRules(())))
     if not changes:
         return AssertionResult(a, True, "the inputSchema is unchanged")
+    first = _first_changes(changes)
+    return AssertionResult(a, False, f"the inputSchema changed ({len(changes)}): {first}", changes)
+
+
+def _first_changes(changes: Sequence[Change]) -> str:
+    """The first three changes, and how many more there are."""
     first = "; ".join(c.describe() for c in changes[:3])
-    more = f" (and {len(changes) - 3} more)" if len(changes) > 3 else ""
-    return AssertionResult(
-        a, False, f"the inputSchema changed ({len(changes)}): {first}{more}", changes
-    )
+    return first + (f" (and {len(changes) - 3} more)" if len(changes) > 3 else "")
 
 
 _JUDGES: Final[dict[type, Callable[[Any, CallResult], AssertionResult]]] = {

@@ -12,6 +12,8 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from inspector.common.tasks import task_failure
+
 __all__ = ["TaskRunner"]
 
 log = logging.getLogger(__name__)
@@ -32,9 +34,7 @@ class TaskRunner:
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
-        if task.cancelled():
-            return
-        exc = task.exception()
+        exc = task_failure(task)
         if exc is not None:
             log.error("%s failed", task.get_name(), exc_info=exc)
             self._report(f"{task.get_name()} failed: {exc!r}")

@@ -44,6 +44,7 @@ from inspector.demo.rpc import (
 )
 from inspector.demo.rpc import request_key as _key
 from inspector.demo.server import DemoServer
+from inspector.protocol.wire import jsonrpc
 
 __all__ = ["LOOPBACK_HOSTS", "DemoHttpServer", "parse_address"]
 
@@ -126,7 +127,7 @@ def _is_request(message: JSONObject) -> bool:
 
 
 def _error(msg_id: Any, code: int, message: str) -> JSONObject:
-    return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
+    return jsonrpc.ErrorResponse(msg_id, code, message).to_dict()
 
 
 def _decode_header(value: str) -> str | None:
@@ -362,12 +363,9 @@ class _Handler(BaseHTTPRequestHandler):
         if msg_id is None:
             return
         _log.info("the client of request %r went away; cancelling it", msg_id)
+        params = {"requestId": msg_id, "reason": "HTTP connection closed"}
         session.server.handle_message(
-            {
-                "jsonrpc": "2.0",
-                "method": "notifications/cancelled",
-                "params": {"requestId": msg_id, "reason": "HTTP connection closed"},
-            }
+            jsonrpc.Notification("notifications/cancelled", params).to_dict()
         )
 
 

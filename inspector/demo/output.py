@@ -1,18 +1,19 @@
 """The demo server's stdout: one JSON-RPC message per line, written whole by whichever
 thread has something to say (the reader answers inline, tool calls answer from their
-workers, timers send updates). A closed stdout drops the rest quietly: the client is gone."""
+workers, timers send updates). A closed stdout drops the rest quietly: the client is gone.
+The envelopes are the protocol's (`inspector.protocol.wire.jsonrpc`, stdlib only as well)."""
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from inspector.demo import content
 from inspector.demo.content import JSONObject
-from inspector.demo.rpc import META_SERVER, Request, RpcError
+from inspector.demo.rpc import META_SERVER, Request, RequestId, RpcError
+from inspector.protocol.wire import jsonrpc
 
 _log = logging.getLogger("inspector.demo")
 
@@ -38,12 +39,12 @@ class Output:
         self._write_lock = threading.Lock()
         self._broken = False
 
-    def send(self, message: JSONObject) -> None:
+    def send(self, message: jsonrpc.Message) -> None:
         if self._sink is not None:
-            self._sink(message)
+            self._sink(message.to_dict())
             return
         assert self._out is not None
-        data = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        data = (jsonrpc.encode(message) + "\n").encode()
         with self._write_lock:
             if self._broken:
                 return
@@ -55,13 +56,14 @@ class Output:
                 _log.warning("stdout is closed; dropping further output")
 
     def notify(self, method: str, params: JSONObject) -> None:
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+        self.send(jsonrpc.Notification(method, params))
 
-    def send_error(self, request_id: Any, error: RpcError) -> None:
-        body: JSONObject = {"code": error.code, "message": error.message}
-        if error.data is not None:
-            body["data"] = error.data
-        self.send({"jsonrpc": "2.0", "id": request_id, "error": body})
+    def ask(self, request_id: RequestId, method: str, params: JSONObject) -> None:
+        """A request of the server's own (sampling, elicitation, roots)."""
+        self.send(jsonrpc.Request(request_id, method, params))
+
+    def send_error(self, request_id: RequestId | None, error: RpcError) -> None:
+        self.send(jsonrpc.ErrorResponse(request_id, error.code, error.message, error.data))
 
     def send_result(self, req: Request, result: JSONObject) -> None:
         """A result in the request's era: modern ones carry `resultType`, the server info
@@ -72,4 +74,4 @@ class Output:
             if req.method in CACHEABLE:
                 result.setdefault("ttlMs", 0)
                 result.setdefault("cacheScope", "public")
-        self.send({"jsonrpc": "2.0", "id": req.id, "result": result})
+        self.send(jsonrpc.Response(req.id, result))

@@ -240,7 +240,7 @@ class ToolCalls:
         pending = _Pending()
         with self._lock:
             self._pending[request_key(server_id)] = pending
-        self.out.send({"jsonrpc": "2.0", "id": server_id, "method": method, "params": params})
+        self.out.ask(server_id, method, params)
         deadline = time.monotonic() + ASK_TIMEOUT_S
         while not pending.event.wait(0.05):
             cancelled = req.cancel.is_set() or self.closing

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from inspector.protocol.wire.jsonrpc import Message, Notification, Request
 from inspector.protocol.wire.versions import LATEST_LEGACY, Era, era_of, features
 
 __all__ = ["check_message", "methods_for", "template_for"]
@@ -75,12 +76,8 @@ def template_for(
     capabilities: dict[str, Any] | None = None,
 ) -> str:
     """Pretty JSON for `method`. Requests get `msg_id`; modern requests carry `_meta`."""
-    message: dict[str, Any] = {"jsonrpc": "2.0"}
     _, notifications = methods_for(version)
     is_notification = method in notifications or method.startswith("notifications/")
-    if not is_notification:
-        message["id"] = msg_id if msg_id is not None else 1
-    message["method"] = method
     params = json.loads(json.dumps(_PARAMS.get(method, {})))
     if method == "initialize":
         params["protocolVersion"] = version if era_of(version) is Era.LEGACY else LATEST_LEGACY
@@ -90,9 +87,12 @@ def template_for(
             _META_KEYS[1]: client_info or {"name": "raw-composer", "version": "0"},
             _META_KEYS[2]: capabilities or {},
         }
-    if params or not is_notification:
-        message["params"] = params
-    return json.dumps(message, indent=2, ensure_ascii=False)
+    message: Message = (
+        Notification(method, params or None)
+        if is_notification
+        else Request(msg_id if msg_id is not None else 1, method, params)
+    )
+    return json.dumps(message.to_dict(), indent=2, ensure_ascii=False)
 
 
 def check_message(text: str, version: str | None) -> list[str]:

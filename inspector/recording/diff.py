@@ -25,6 +25,7 @@ DEFAULT_IGNORES: Final = (
     "/**/mcp-session-id",
     "/**/timestamp",
 )
+_ABSENT: Final = object()  # a member one side of a diff does not have
 _ISO: Final = re.compile(
     r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$"
 )
@@ -105,32 +106,18 @@ def _diff(old: Any, new: Any, path: list[str], rules: IgnoreRules, out: list[Cha
         return
     if isinstance(old, dict) and isinstance(new, dict):
         # The recorded key order first, then new keys: a stable, readable order.
-        for key in [*old, *(k for k in new if k not in old)]:
-            sub = [*path, str(key)]
-            if rules.ignores(sub):
-                continue
-            if key not in new:
-                out.append(Change(_pointer(sub), "removed", old=old[key]))
-            elif key not in old:
-                out.append(Change(_pointer(sub), "added", new=new[key]))
-            else:
-                _diff(old[key], new[key], sub, rules, out)
+        keys = [*old, *(k for k in new if k not in old)]
+        members = (([*path, str(k)], old.get(k, _ABSENT), new.get(k, _ABSENT)) for k in keys)
+        _diff_members(members, rules, out)
         return
     if isinstance(old, list) and isinstance(new, list):
         key = _list_key(old, new)
         if key is not None:
             _diff_keyed(old, new, key, path, rules, out)
             return
-        for i in range(max(len(old), len(new))):
-            sub = [*path, str(i)]
-            if rules.ignores(sub):
-                continue
-            if i >= len(new):
-                out.append(Change(_pointer(sub), "removed", old=old[i]))
-            elif i >= len(old):
-                out.append(Change(_pointer(sub), "added", new=new[i]))
-            else:
-                _diff(old[i], new[i], sub, rules, out)
+        indexes = range(max(len(old), len(new)))
+        members = (([*path, str(i)], _at(old, i), _at(new, i)) for i in indexes)
+        _diff_members(members, rules, out)
         return
     if old == new and (type(old) is type(new) or _both_numbers(old, new)):
         return  # 1 and 1.0 are the same JSON number; true and 1 are not the same value
@@ -180,16 +167,32 @@ def _diff_keyed(
 ) -> None:
     old_by = {o[key]: o for o in old}
     new_by = {n[key]: n for n in new}
-    for name in [*old_by, *(n for n in new_by if n not in old_by)]:
-        sub = [*path, f"{key}={name}"]
+    names = [*old_by, *(n for n in new_by if n not in old_by)]
+    _diff_members(
+        (([*path, f"{key}={n}"], old_by.get(n, _ABSENT), new_by.get(n, _ABSENT)) for n in names),
+        rules,
+        out,
+    )
+
+
+def _at(items: list[Any], index: int) -> Any:
+    return items[index] if index < len(items) else _ABSENT
+
+
+def _diff_members(
+    members: Iterable[tuple[list[str], Any, Any]], rules: IgnoreRules, out: list[Change]
+) -> None:
+    """The members of two objects or lists, each (path, old, new) with `_ABSENT` for the
+    side it is missing from: removed, added, or the changes inside it."""
+    for sub, old, new in members:
         if rules.ignores(sub):
             continue
-        if name not in new_by:
-            out.append(Change(_pointer(sub), "removed", old=old_by[name]))
-        elif name not in old_by:
-            out.append(Change(_pointer(sub), "added", new=new_by[name]))
+        if new is _ABSENT:
+            out.append(Change(_pointer(sub), "removed", old=old))
+        elif old is _ABSENT:
+            out.append(Change(_pointer(sub), "added", new=new))
         else:
-            _diff(old_by[name], new_by[name], sub, rules, out)
+            _diff(old, new, sub, rules, out)
 
 
 def _is_timestamp(value: str) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ from inspector.recording.redaction import RecordingSpec, spec_for_profile
 from inspector.recording.retention import RecordingSettings, cleanup, new_session_path
 from inspector.recording.writer import RecordingResponder, SessionRecorder
 from inspector.session import AskRejected, Responder, Session
-from inspector.traffic.record import TrafficRecord
+from inspector.traffic.record import note_record
 from inspector.transports.base import TransportClosed
 
 if TYPE_CHECKING:
@@ -174,16 +173,9 @@ class AutoRecorder:
         recorder = self.recorder
         if recorder is None:
             return
+        transport = str(recorder_transport(recorder))
         recorder.observe(
-            TrafficRecord(
-                direction="",
-                kind="note",
-                raw=f"could not connect: {reason}",
-                mono=time.monotonic(),
-                wall=time.time(),
-                transport=str(recorder_transport(recorder)),
-                note="connection failed",
-            )
+            note_record(f"could not connect: {reason}", transport, "connection failed")
         )
         self.finish()
 

@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from inspector.features.catalog.lists import Catalog, CatalogKind
+from inspector.features.catalog.lists import KIND_OF_LIST, Catalog, CatalogKind
 from inspector.lint.finding import Finding, LintStore
 from inspector.protocol.machine.events import SessionReady
 from inspector.protocol.wire.jsonrpc import (
@@ -37,12 +37,6 @@ from inspector.transports.base import HttpExchange
 
 __all__ = ["OfflineLoader", "OfflineSession", "RecordedAction", "load_offline", "ready_of"]
 
-_LIST_KINDS: Final[dict[str, CatalogKind]] = {
-    "tools/list": "tools",
-    "resources/list": "resources",
-    "resources/templates/list": "templates",
-    "prompts/list": "prompts",
-}
 _LIST_CHANGED: Final = {
     "notifications/tools/list_changed": "tools",
     "notifications/resources/list_changed": "resources",
@@ -259,7 +253,7 @@ class OfflineLoader:
     def _follow(self, frame: object, direction: str, index: int) -> None:
         """What a frame means for the other stores: list results, list changes, logs."""
         if isinstance(frame, Request) and direction == "out":
-            kind = _LIST_KINDS.get(frame.method)
+            kind = KIND_OF_LIST.get(frame.method)
             if kind is not None:
                 params = frame.params if isinstance(frame.params, dict) else {}
                 self.list_requests[frame.id] = (kind, "cursor" not in params)

@@ -15,6 +15,7 @@ from inspector.traffic.record import (
     TrafficObserver,
     TrafficRecord,
     kind_of,
+    note_record,
 )
 from inspector.transports.base import FrameReceived, HttpExchange, StderrLine, TransportClosed
 
@@ -118,16 +119,7 @@ class TrafficReporter:
         self._observers.emit(record)
 
     def note(self, text: str) -> None:
-        self._observers.emit(
-            TrafficRecord(
-                direction="",
-                kind="note",
-                raw=text,
-                mono=self._clock(),
-                wall=time.time(),
-                transport=self._kind,
-            )
-        )
+        self._observers.emit(note_record(text, self._kind, mono=self._clock()))
 
     def stderr(self, event: StderrLine) -> None:
         self._observers.emit(
@@ -158,13 +150,5 @@ class TrafficReporter:
 
     def closed(self, event: TransportClosed) -> None:
         self._observers.emit(
-            TrafficRecord(
-                direction="",
-                kind="note",
-                raw=event.reason,
-                mono=self._clock(),
-                wall=time.time(),
-                transport=self._kind,
-                note="transport closed",
-            )
+            note_record(event.reason, self._kind, "transport closed", mono=self._clock())
         )

@@ -211,21 +211,23 @@ def _profile_from_entry(
 
 
 def _env(server: str, key: str, value: str, warnings: list[str]) -> EnvVar:
-    if _PLACEHOLDER.search(value):
-        warnings.append(
-            f"{server}: {key} is {value!r} in the config; enter its value in the profile"
-        )
-        return EnvVar(name=key, value="", secret=True)
-    return EnvVar(name=key, value=value, secret=bool(_SECRET_ENV.search(key)))
+    value, placeholder = _imported_value(f"{server}: {key}", value, warnings)
+    return EnvVar(name=key, value=value, secret=placeholder or bool(_SECRET_ENV.search(key)))
 
 
 def _header(server: str, key: str, value: str, warnings: list[str]) -> HeaderEntry:
+    value, placeholder = _imported_value(f"{server}: header {key}", value, warnings)
+    secret = placeholder or bool(_SECRET_HEADER.search(key))
+    return HeaderEntry(name=key, value=value, secret=secret)
+
+
+def _imported_value(what: str, value: str, warnings: list[str]) -> tuple[str, bool]:
+    """(value, True) for a placeholder (not a value: left empty to be kept secret, said in
+    `warnings`); else (value, False)."""
     if _PLACEHOLDER.search(value):
-        warnings.append(
-            f"{server}: header {key} is {value!r} in the config; enter its value in the profile"
-        )
-        return HeaderEntry(name=key, value="", secret=True)
-    return HeaderEntry(name=key, value=value, secret=bool(_SECRET_HEADER.search(key)))
+        warnings.append(f"{what} is {value!r} in the config; enter its value in the profile")
+        return "", True
+    return value, False
 
 
 # ------------------------------------------------------------------ export

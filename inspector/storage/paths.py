@@ -9,6 +9,7 @@ portable setups never touch the user's real files.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -32,10 +33,7 @@ DATA_DIR_ENV: Final = "MCP_INSPECTOR_DATA_DIR"
 
 def config_dir() -> Path:
     """The config directory (not created here)."""
-    override = os.environ.get(CONFIG_DIR_ENV)
-    if override:
-        return Path(override).expanduser()
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+    return _overridable(CONFIG_DIR_ENV, platformdirs.user_config_dir)
 
 
 def profiles_path() -> Path:
@@ -49,10 +47,15 @@ def settings_path() -> Path:
 
 def data_dir() -> Path:
     """The data directory (not created here): where recorded sessions are kept."""
-    override = os.environ.get(DATA_DIR_ENV)
+    return _overridable(DATA_DIR_ENV, platformdirs.user_data_dir)
+
+
+def _overridable(env: str, platform_dir: Callable[..., str]) -> Path:
+    """The directory the environment variable `env` names, else the platform's own."""
+    override = os.environ.get(env)
     if override:
         return Path(override).expanduser()
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return Path(platform_dir(APP_NAME, appauthor=False))
 
 
 def sessions_dir() -> Path:

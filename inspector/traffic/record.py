@@ -1,8 +1,9 @@
 """What the session reports to traffic observers for every frame, valid or not, and the
-kinds and directions of the log's rows."""
+kinds and directions of the log's rows; a note row (`note_record`)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, TypeAlias
@@ -26,6 +27,7 @@ __all__ = [
     "TrafficObserver",
     "TrafficRecord",
     "kind_of",
+    "note_record",
 ]
 
 # "out"/"in": to/from the server. "from-app"/"to-app": an MCP App's postMessage JSON-RPC with
@@ -85,6 +87,22 @@ class TrafficRecord:
     note: str | None = None  # e.g. "stdout pollution", the invalid reason
     http: HttpExchange | None = None
     sse_event_id: str | None = None
+
+
+def note_record(
+    text: str, transport: str, note: str | None = None, mono: float | None = None
+) -> TrafficRecord:
+    """A `note` row saying `text`: no frame and no direction, stamped now (`mono`, when
+    given, is the monotonic time of a session's own clock)."""
+    return TrafficRecord(
+        direction="",
+        kind="note",
+        raw=text,
+        mono=time.monotonic() if mono is None else mono,
+        wall=time.time(),
+        transport=transport,
+        note=note,
+    )
 
 
 # Observers may return something (TrafficLog.observe returns the new entry); it is ignored.

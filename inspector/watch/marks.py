@@ -5,11 +5,10 @@ session's recording keeps them."""
 
 from __future__ import annotations
 
-import time
 from typing import Final
 
 from inspector.session import Session
-from inspector.traffic.record import TrafficRecord
+from inspector.traffic.record import note_record
 
 __all__ = ["WATCH_NOTE", "mark"]
 
@@ -20,14 +19,4 @@ def mark(session: Session | None, text: str) -> None:
     """A `note` row saying `text` in `session`'s log and recording (no session: none)."""
     if session is None:
         return
-    session.report_side_traffic(
-        TrafficRecord(
-            direction="",
-            kind="note",
-            raw=text,
-            mono=time.monotonic(),
-            wall=time.time(),
-            transport=session.transport_kind,
-            note=WATCH_NOTE,
-        )
-    )
+    session.report_side_traffic(note_record(text, session.transport_kind, WATCH_NOTE))

@@ -37,8 +37,18 @@ class Discovery:
         self.prm: ProtectedResource | None = None
         self.metadata: ServerMetadata | None = None
 
+    async def _fetch(
+        self, client: httpx.AsyncClient, url: str, label: str
+    ) -> dict[str, Any] | None:
+        """GET a metadata document, or None; the discovery line says `label: what happened`."""
+        doc, result = await self._get_json(client, url)
+        self._context.emit(
+            "discovery", f"{label}: {result}", "ok" if doc is not None else "info", url=url
+        )
+        return doc
+
     async def _get_json(
-        self, client: httpx.AsyncClient, url: str, what: str
+        self, client: httpx.AsyncClient, url: str
     ) -> tuple[dict[str, Any] | None, str]:
         """GET a metadata document; (document or None, what happened)."""
         try:
@@ -86,13 +96,7 @@ class Discovery:
         async with self._context.http() as client:
             for i, url in enumerate(urls):
                 source = "from WWW-Authenticate" if hint and i == 0 else "well-known"
-                doc, result = await self._get_json(client, url, "protected resource metadata")
-                self._context.emit(
-                    "discovery",
-                    f"protected resource metadata ({source}): {result}",
-                    "ok" if doc is not None else "info",
-                    url=url,
-                )
+                doc = await self._fetch(client, url, f"protected resource metadata ({source})")
                 if doc is None:
                     continue
                 prm = self._parse_prm(url, doc)
@@ -170,14 +174,8 @@ class Discovery:
         rejected: list[str] = []
         async with self._context.http() as client:
             for kind, url in candidates:
-                doc, result = await self._get_json(client, url, "authorization server metadata")
                 label = "OAuth" if kind == "oauth" else "OpenID Connect"
-                self._context.emit(
-                    "discovery",
-                    f"{label} authorization server metadata: {result}",
-                    "ok" if doc is not None else "info",
-                    url=url,
-                )
+                doc = await self._fetch(client, url, f"{label} authorization server metadata")
                 if doc is None:
                     continue
                 if doc.get("issuer") != issuer:
@@ -212,13 +210,9 @@ class Discovery:
             "discover-server", "fetch the authorization server metadata at the origin", url
         )
         async with self._context.http() as client:
-            doc, result = await self._get_json(client, url, "authorization server metadata")
-        self._context.emit(
-            "discovery",
-            f"authorization server metadata at the server's origin: {result}",
-            "ok" if doc is not None else "info",
-            url=url,
-        )
+            doc = await self._fetch(
+                client, url, "authorization server metadata at the server's origin"
+            )
         if doc is not None:
             issuer = doc.get("issuer")
             if not isinstance(issuer, str) or not issuer:

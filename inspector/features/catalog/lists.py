@@ -20,6 +20,7 @@ from inspector.features.mcp_models import Prompt, Resource, ResourceTemplate, To
 
 __all__ = [
     "KINDS",
+    "KIND_OF_LIST",
     "Catalog",
     "CatalogItem",
     "CatalogKind",
@@ -42,6 +43,8 @@ _SPEC: Final[dict[CatalogKind, tuple[str, str, type[Any]]]] = {
     "templates": ("resources/templates/list", "resourceTemplates", ResourceTemplate),
     "prompts": ("prompts/list", "prompts", Prompt),
 }
+# list method -> kind ("resources/templates/list" -> "templates")
+KIND_OF_LIST: Final[dict[str, CatalogKind]] = {spec[0]: kind for kind, spec in _SPEC.items()}
 _LIST_CHANGED_KIND: Final[dict[str, CatalogKind]] = {
     "tools": "tools",
     "resources": "resources",

@@ -11,7 +11,6 @@ Qt-free: the view hands `receive` each string the page posted and sends what `se
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
@@ -28,7 +27,16 @@ from inspector.features.mcp_apps.limits import MessageBudget
 from inspector.features.mcp_apps.meta import AppResource, CspDeclaration, app_visibility
 from inspector.features.mcp_apps.requests import AppRequests
 from inspector.features.mcp_apps.trace import app_note_record, app_record
-from inspector.protocol.wire.jsonrpc import ErrorResponse, Invalid, Notification, Request, Response
+from inspector.protocol.wire.jsonrpc import (
+    ErrorResponse,
+    Invalid,
+    Message,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    encode,
+)
 from inspector.protocol.wire.jsonrpc import parse_frame as _parse
 
 __all__ = ["HANDSHAKE_TIMEOUT", "AppEvent", "AppHost", "AppServices"]
@@ -193,8 +201,8 @@ class AppHost:
             self.problem("the app floods the host with messages; the excess is dropped")
         frame = _parse(text) if len(text) < 4096 else None
         if isinstance(frame, Request):
-            body = {"code": -32000, "message": "rate limited: too many messages from the app"}
-            self._send_text(json.dumps({"jsonrpc": "2.0", "id": frame.id, "error": body}))
+            refusal = "rate limited: too many messages from the app"
+            self._send_text(encode(ErrorResponse(frame.id, -32000, refusal)))
 
     def flush_dropped(self) -> None:
         """Report dropped messages of a flood that has stopped (call about once a second)."""
@@ -259,23 +267,23 @@ class AppHost:
         self.services.event(AppEvent("initialized", f"the app {self.app_name} is ready"))
         self._deliver()
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: Message) -> None:
         if self.closed:
             return
-        text = json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=False)
+        text = encode(message)
         self.services.report(app_record("to-app", text))
         self._send_text(text)
 
     def _send_notification(self, method: str, params: dict[str, Any]) -> None:
-        self._send({"method": method, "params": params})
+        self._send(Notification(method, params))
 
-    def send_result(self, msg_id: Any, result: dict[str, Any]) -> None:
-        self._send({"id": msg_id, "result": result})
+    def send_result(self, msg_id: RequestId, result: dict[str, Any]) -> None:
+        self._send(Response(msg_id, result))
 
-    def _send_error(self, msg_id: Any, code: int, message: str) -> None:
-        self._send({"id": msg_id, "error": {"code": code, "message": message}})
+    def _send_error(self, msg_id: RequestId, code: int, message: str) -> None:
+        self._send(ErrorResponse(msg_id, code, message))
 
-    def send_error(self, msg_id: Any, code: int, message: str) -> None:
+    def send_error(self, msg_id: RequestId, code: int, message: str) -> None:
         self._send_error(msg_id, code, message)
 
     async def request(self, method: str, params: dict[str, Any], timeout: float) -> dict[str, Any]:
@@ -284,7 +292,7 @@ class AppHost:
         msg_id = self._next_id
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[msg_id] = future
-        self._send({"id": msg_id, "method": method, "params": params})
+        self._send(Request(msg_id, method, params))
         try:
             return await asyncio.wait_for(future, timeout)
         finally:

@@ -8,7 +8,7 @@ import time
 from typing import Final
 
 from inspector.protocol.wire.jsonrpc import Invalid, ParsedFrame, parse_frame
-from inspector.traffic.record import Direction, TrafficRecord, kind_of
+from inspector.traffic.record import Direction, TrafficRecord, kind_of, note_record
 
 __all__ = ["APP_TRANSPORT", "app_note_record", "app_record"]
 
@@ -42,12 +42,4 @@ def app_record(
 def app_note_record(text: str) -> TrafficRecord:
     """What the host did about the app that is not a message: a blocked request, a refused
     navigation, the handshake timeout, dropped messages."""
-    return TrafficRecord(
-        direction="",
-        kind="note",
-        raw=text,
-        mono=time.monotonic(),
-        wall=time.time(),
-        transport=APP_TRANSPORT,
-        note=text,
-    )
+    return note_record(text, APP_TRANSPORT, text)

@@ -1,20 +1,28 @@
 """What both wire formats check before sending: maxTokens against the model's limit,
-includeContext (we hold no conversation to include), content the model cannot take."""
+includeContext (we hold no conversation to include), content the model cannot take; and
+the walk both take from an MCP content block to their own part (`wire_part`)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TypeAlias
 
 from inspector.features.asks.sampling import SamplingRequest, block_text
 from inspector.features.providers.providers import ModelEntry, ProviderConfig
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
+    "PartShape",
     "common_notes",
     "max_tokens_for",
     "placeholder",
     "text_in_place_of",
+    "wire_part",
 ]
+
+# A wire format's shape for one kind of content block; None: this block it cannot carry.
+PartShape: TypeAlias = Callable[[dict[str, Any]], dict[str, Any] | None]
+_MEDIA: Final = ("image", "audio")  # kinds sent only to a provider set up for them
 
 DEFAULT_MAX_TOKENS: Final = 1024  # a request without maxTokens (the spec requires it)
 
@@ -69,3 +77,24 @@ def text_in_place_of(
     if kind not in ("resource", "resource_link"):
         notes.append(f"{kind!r} content in {where} is unknown; sent as its JSON text")
     return {"type": "text", "text": block_text(block)}
+
+
+def wire_part(
+    block: dict[str, Any],
+    provider: ProviderConfig,
+    where: str,
+    notes: list[str],
+    shapes: Mapping[str, PartShape],
+) -> dict[str, Any]:
+    """One MCP content block as a wire format's part: text as text; a kind the format has a
+    shape for in that shape (image and audio only when the provider takes them); anything
+    else as `text_in_place_of` sends it."""
+    kind = block.get("type")
+    if kind == "text":
+        return {"type": "text", "text": str(block.get("text", ""))}
+    shape = shapes.get(kind) if isinstance(kind, str) else None
+    if shape is not None and (kind not in _MEDIA or kind in provider.modalities):
+        part = shape(block)
+        if part is not None:
+            return part
+    return text_in_place_of(block, provider, where, notes)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from inspector.features.asks.sampling import SamplingRequest, block_text
-from inspector.features.providers.limits import common_notes, max_tokens_for, text_in_place_of
+from inspector.features.providers.limits import PartShape, common_notes, max_tokens_for, wire_part
 from inspector.features.providers.providers import ModelEntry, ProviderConfig
 from inspector.features.providers.reply import model_reply, shape_of
 from inspector.features.providers.types import ModelReply, WireRequest
@@ -22,45 +22,49 @@ STOP: Final = {
 CHOICE: Final = {"auto": "auto", "required": "any", "none": "none"}
 
 
-def _block(
-    block: dict[str, Any], provider: ProviderConfig, where: str, notes: list[str]
-) -> dict[str, Any]:
-    kind = block.get("type")
-    if kind == "text":
-        return {"type": "text", "text": str(block.get("text", ""))}
-    if kind == "image" and "image" in provider.modalities:
-        return {
-            "type": "image",
-            "source": {
-                "type": "base64",
-                "media_type": str(block.get("mimeType", "image/png")),
-                "data": str(block.get("data", "")),
-            },
-        }
-    if kind == "tool_use":
-        return {
-            "type": "tool_use",
-            "id": str(block.get("id", "")),
-            "name": str(block.get("name", "")),
-            "input": block.get("input") or {},
-        }
-    if kind == "tool_result":
-        inner = block.get("content")
-        texts = (
-            [{"type": "text", "text": block_text(b)} for b in inner if isinstance(b, dict)]
-            if isinstance(inner, list)
-            else []
-        )
-        result: dict[str, Any] = {
-            "type": "tool_result",
-            "tool_use_id": str(block.get("toolUseId", "")),
-            "content": texts,
-        }
-        if block.get("isError"):
-            result["is_error"] = True
-        return result
-    # The Messages API takes no audio at all.
-    return text_in_place_of(block, provider, where, notes)
+def _image(block: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "image",
+        "source": {
+            "type": "base64",
+            "media_type": str(block.get("mimeType", "image/png")),
+            "data": str(block.get("data", "")),
+        },
+    }
+
+
+def _tool_use(block: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "tool_use",
+        "id": str(block.get("id", "")),
+        "name": str(block.get("name", "")),
+        "input": block.get("input") or {},
+    }
+
+
+def _tool_result(block: dict[str, Any]) -> dict[str, Any]:
+    inner = block.get("content")
+    texts = (
+        [{"type": "text", "text": block_text(b)} for b in inner if isinstance(b, dict)]
+        if isinstance(inner, list)
+        else []
+    )
+    result: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": str(block.get("toolUseId", "")),
+        "content": texts,
+    }
+    if block.get("isError"):
+        result["is_error"] = True
+    return result
+
+
+# The Messages API takes no audio at all.
+SHAPES: Final[dict[str, PartShape]] = {
+    "image": _image,
+    "tool_use": _tool_use,
+    "tool_result": _tool_result,
+}
 
 
 def anthropic_request(
@@ -70,7 +74,8 @@ def anthropic_request(
     messages = []
     for i, message in enumerate(request.messages):
         role = message.role if message.role in ("user", "assistant") else "user"
-        blocks = [_block(b, provider, f"messages[{i}]", notes) for b in message.blocks]
+        where = f"messages[{i}]"
+        blocks = [wire_part(b, provider, where, notes, SHAPES) for b in message.blocks]
         messages.append({"role": role, "content": blocks})
     body: dict[str, Any] = {
         "model": model.name,

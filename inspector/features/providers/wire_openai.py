@@ -7,7 +7,7 @@ import json
 from typing import Any, Final
 
 from inspector.features.asks.sampling import SamplingRequest, block_text
-from inspector.features.providers.limits import common_notes, max_tokens_for, text_in_place_of
+from inspector.features.providers.limits import PartShape, common_notes, max_tokens_for, wire_part
 from inspector.features.providers.providers import ModelEntry, ProviderConfig
 from inspector.features.providers.reply import model_reply, shape_of
 from inspector.features.providers.types import ModelReply, WireRequest
@@ -25,23 +25,19 @@ AUDIO_FORMATS: Final = {
 }
 
 
-def _part(
-    block: dict[str, Any], provider: ProviderConfig, where: str, notes: list[str]
-) -> dict[str, Any]:
-    kind = block.get("type")
-    if kind == "text":
-        return {"type": "text", "text": str(block.get("text", ""))}
-    if kind == "image" and "image" in provider.modalities:
-        url = f"data:{block.get('mimeType', 'image/png')};base64,{block.get('data', '')}"
-        return {"type": "image_url", "image_url": {"url": url}}
-    if kind == "audio" and "audio" in provider.modalities:
-        fmt = AUDIO_FORMATS.get(str(block.get("mimeType", "")))
-        if fmt is not None:
-            return {
-                "type": "input_audio",
-                "input_audio": {"data": block.get("data"), "format": fmt},
-            }
-    return text_in_place_of(block, provider, where, notes)
+def _image_url(block: dict[str, Any]) -> dict[str, Any]:
+    url = f"data:{block.get('mimeType', 'image/png')};base64,{block.get('data', '')}"
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def _input_audio(block: dict[str, Any]) -> dict[str, Any] | None:
+    fmt = AUDIO_FORMATS.get(str(block.get("mimeType", "")))
+    if fmt is None:
+        return None
+    return {"type": "input_audio", "input_audio": {"data": block.get("data"), "format": fmt}}
+
+
+SHAPES: Final[dict[str, PartShape]] = {"image": _image_url, "audio": _input_audio}
 
 
 def _messages(
@@ -64,7 +60,7 @@ def _messages(
                     "content": block_text(result),
                 }
             )
-        parts = [_part(b, provider, where, notes) for b in rest]
+        parts = [wire_part(b, provider, where, notes, SHAPES) for b in rest]
         if calls and role == "assistant":
             text = "\n".join(p["text"] for p in parts if p.get("type") == "text")
             out.append(

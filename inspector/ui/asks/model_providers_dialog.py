@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
@@ -40,6 +39,7 @@ from inspector.features.providers.providers import (
     set_provider_key,
 )
 from inspector.storage.secrets import NoKeyringError, SecretStore
+from inspector.ui.widgets.dialog_buttons import ok_cancel_buttons
 from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["ModelProvidersDialog"]
@@ -99,11 +99,7 @@ class ModelProvidersDialog(QDialog):
         row.addWidget(self._editor(), 3)
         layout.addLayout(row, 1)
         layout.addWidget(self._mapping(profile_name))
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.save)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel_buttons(self, self.save)
         layout.addWidget(buttons)
         self._refresh_list()
         self.resize(900, 620)

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -51,6 +50,7 @@ from inspector.ui.asks.model_draft_panel import ModelDraftPanel
 from inspector.ui.content.blocks_view import ContentBlocksView
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.screen_fit import fit_to_screen
+from inspector.ui.widgets.split_panes import split_panes
 
 __all__ = ["SamplingDialog"]
 
@@ -106,11 +106,8 @@ class SamplingDialog(AskDialog):
             selectable=True,
         )
         self.body.addWidget(intro)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self._request_side())
-        split.addWidget(self._reply_side(can_auto_answer))
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        sides = [self._request_side(), self._reply_side(can_auto_answer)]
+        split = split_panes(Qt.Orientation.Horizontal, sides, stretch=(3, 2))
         self.add_content(split, 1)
         self.approve_button = QPushButton("Approve")
         self.approve_button.setDefault(True)

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolButton,
@@ -42,6 +41,7 @@ from inspector.ui.auth.auth_timeline_model import AuthTimelineModel
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.row_table import RowTable
+from inspector.ui.widgets.split_panes import split_panes
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["AuthPanel"]
@@ -165,11 +165,9 @@ class AuthPanel(QWidget):
             "Select a step to read it in full: the URL, and what was sent and received "
             "(token values are redacted)."
         )
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.table)
-        self.splitter.addWidget(self.details)
-        self.splitter.setStretchFactor(0, 7)
-        self.splitter.setStretchFactor(1, 3)
+        self.splitter = split_panes(
+            Qt.Orientation.Horizontal, [self.table, self.details], stretch=(7, 3)
+        )
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -296,10 +294,16 @@ class AuthPanel(QWidget):
             self.show_error(f"{task.get_name()} failed: {task.exception()}")
 
     def log_in(self) -> asyncio.Task[None] | None:
+        return self._start_for_oauth(self._log_in, "log in")
+
+    def _start_for_oauth(
+        self, step: Callable[[Profile], Coroutine[Any, Any, None]], name: str
+    ) -> asyncio.Task[None] | None:
+        """Start `step` for the current profile; None when it does not use OAuth."""
         profile = self.current_profile()
         if profile is None or not uses_oauth(profile):
             return None
-        return self._start(self._log_in(profile), "log in")
+        return self._start(step(profile), name)
 
     async def _log_in(self, profile: Profile) -> None:
         try:
@@ -310,10 +314,7 @@ class AuthPanel(QWidget):
             pass  # the timeline has it, and the banner shows it
 
     def log_out(self) -> asyncio.Task[None] | None:
-        profile = self.current_profile()
-        if profile is None or not uses_oauth(profile):
-            return None
-        return self._start(self._log_out(profile), "log out")
+        return self._start_for_oauth(self._log_out, "log out")
 
     async def _log_out(self, profile: Profile) -> None:
         c = self.controller

@@ -27,6 +27,7 @@ from inspector.collections.drafts import (
 )
 from inspector.collections.file import save_collection
 from inspector.collections.from_session import collection_from_session
+from inspector.core.connection_state import profile_in_use
 from inspector.core.inspector_model import InspectorModel
 from inspector.recording.reader import RecordedSession, SessionFileError
 from inspector.settings.profiles import Profile
@@ -90,9 +91,7 @@ class CollectionsFeature(QObject):
     # ---------------------------------------------------------------- context
     def current_profile(self) -> Profile | None:
         c = self.controller
-        if c.profile is not None and c.state in (ConnState.CONNECTED, ConnState.CONNECTING):
-            return c.profile
-        return self.chosen_profile() or c.profile
+        return profile_in_use(c.profile, c.state, self.chosen_profile)
 
     def _profile_id(self) -> str | None:
         profile = self.current_profile()

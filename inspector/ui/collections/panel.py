@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QProgressBar,
     QPushButton,
-    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -52,6 +51,7 @@ from inspector.ui.collections.result_view import CallResultView
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
+from inspector.ui.widgets.split_panes import split_panes
 from inspector.ui.widgets.theme import ThemeColors, colors
 
 __all__ = ["CallRow", "CollectionsPanel"]
@@ -182,12 +182,10 @@ class CollectionsPanel(QWidget):
         self.tree.itemSelectionChanged.connect(self._selection_changed)
         self.tree.itemDoubleClicked.connect(lambda _i, _c: self.run_selected())
         self.result_view = CallResultView()
-        self.split = QSplitter(Qt.Orientation.Horizontal)
-        self.split.setObjectName("collectionSplitter")
-        self.split.addWidget(self.tree)
-        self.split.addWidget(self.result_view)
-        self.split.setStretchFactor(0, 2)
-        self.split.setStretchFactor(1, 3)
+        panes = [self.tree, self.result_view]
+        self.split = split_panes(
+            Qt.Orientation.Horizontal, panes, stretch=(2, 3), name="collectionSplitter"
+        )
         self.split.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

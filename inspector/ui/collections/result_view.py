@@ -9,13 +9,14 @@ import json
 from typing import Final
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
 from inspector.collections.collection import InputSchemaAssertion, SavedCall, SnapshotAssertion
 from inspector.collections.results import AssertionResult, CallResult
 from inspector.ui.recording.diff_view import SideBySideView
 from inspector.ui.widgets.code_view import code_view
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.split_panes import split_panes
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["CallResultView", "assertion_lines"]
@@ -68,11 +69,9 @@ class CallResultView(QWidget):
         self.assertions.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.diff = SideBySideView()
         self.diff.setObjectName("snapshotDiff")
-        self.split = QSplitter(Qt.Orientation.Vertical)
-        self.split.addWidget(self.assertions)
-        self.split.addWidget(self.diff)
-        self.split.setStretchFactor(0, 1)
-        self.split.setStretchFactor(1, 3)
+        self.split = split_panes(
+            Qt.Orientation.Vertical, [self.assertions, self.diff], stretch=(1, 3)
+        )
         self.split.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -22,12 +22,12 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QPushButton,
-    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from inspector.common.tasks import task_failure
 from inspector.compare import (
     CatalogDiff,
     CatalogSnapshot,
@@ -44,6 +44,7 @@ from inspector.ui.compare.diff_tree import INFO_KEY, CatalogDiffTree
 from inspector.ui.compare.run_both_panel import RunBothPanel
 from inspector.ui.recording.diff_view import SideBySideView
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.split_panes import split_panes
 
 if TYPE_CHECKING:
     from inspector.core.connection import ConnectionModel
@@ -115,12 +116,9 @@ class CompareWindow(QWidget):
         detail_layout.setContentsMargins(0, 0, 0, 0)
         detail_layout.addWidget(self.detail_title)
         detail_layout.addWidget(self.detail, 1)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.tree)
-        split.addWidget(detail_box)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
-        split.setSizes([440, 760])
+        split = split_panes(
+            Qt.Orientation.Horizontal, [self.tree, detail_box], stretch=(2, 3), sizes=(440, 760)
+        )
 
         self.run_both = RunBothPanel(self._sessions, self.titles, self._definition)
         self.tabs = QTabWidget()
@@ -240,9 +238,7 @@ class CompareWindow(QWidget):
         return snap
 
     def _refreshed(self, task: asyncio.Task[None]) -> None:
-        if task.cancelled():
-            return
-        exc = task.exception()
+        exc = task_failure(task)
         if exc is not None:
             log.error("compare refresh failed", exc_info=exc)
             self.summary.setText(f"The comparison failed: {exc}")

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.common.tasks import task_failure
 from inspector.compare import BothResult, RunKind, run_on_both
 from inspector.session import Session
 from inspector.ui.forms.schema_form import SchemaForm
@@ -203,9 +204,7 @@ class RunBothPanel(QWidget):
         self.show_result(result)
 
     def _finished(self, task: asyncio.Task[None]) -> None:
-        if task.cancelled():
-            return
-        exc = task.exception()
+        exc = task_failure(task)
         if exc is not None:
             log.error("run on both failed", exc_info=exc)
             self.status.setText(f"The run failed: {exc}")

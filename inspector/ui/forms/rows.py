@@ -8,7 +8,7 @@ line under it, and falls back to a JSON editor when the value does not fit the t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -63,21 +63,8 @@ def describe(spec: FieldSpec) -> str:
 
 
 def make_editor(spec: FieldSpec, parent: QWidget | None = None) -> Editor:
-    if spec.kind == "string":
-        return StringEditor(spec, parent)
-    if spec.kind in ("number", "integer"):
-        return NumberEditor(spec, parent)
-    if spec.kind == "boolean":
-        return BoolEditor(spec, parent)
-    if spec.kind == "enum":
-        return EnumEditor(spec, parent)
-    if spec.kind == "multi_enum":
-        return MultiEnumEditor(spec, parent)
-    if spec.kind == "object":
-        return ObjectEditor(spec, parent)
-    if spec.kind == "array":
-        return ArrayEditor(spec, parent)
-    return JsonFieldEditor(spec, parent)
+    """The editor of `spec`'s kind (`_EDITOR_OF`); JSON text for any other kind."""
+    return _EDITOR_OF.get(spec.kind, JsonFieldEditor)(spec, parent)
 
 
 class FieldLabel(QWidget):
@@ -416,3 +403,16 @@ class ArrayEditor(Editor):
             row.put(item)
         self.changed.emit()
         return True
+
+
+# The editor of each kind of field (make_editor); a kind not here is edited as JSON text.
+_EDITOR_OF: Final[dict[str, type[Editor]]] = {
+    "string": StringEditor,
+    "number": NumberEditor,
+    "integer": NumberEditor,
+    "boolean": BoolEditor,
+    "enum": EnumEditor,
+    "multi_enum": MultiEnumEditor,
+    "object": ObjectEditor,
+    "array": ArrayEditor,
+}

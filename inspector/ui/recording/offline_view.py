@@ -37,6 +37,7 @@ from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.notifications_panel import NotificationsPanel
 from inspector.ui.traffic.server_console import ServerConsole
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.split_panes import split_panes
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["OfflineView"]
@@ -160,17 +161,10 @@ class OfflineView(QWidget):
         found = len(offline.lint)
         self.bottom.addTab(self.lint_panel, f"Lint ({found})" if found else "Lint")
 
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(self.log_panel)
-        right.addWidget(self.bottom)
-        right.setStretchFactor(0, 3)
-        right.setStretchFactor(1, 2)
-        self.main_split = QSplitter(Qt.Orientation.Horizontal)
-        self.main_split.addWidget(left)
-        self.main_split.addWidget(right)
-        self.main_split.setStretchFactor(0, 1)
-        self.main_split.setStretchFactor(1, 4)
-        self.main_split.setSizes([280, 1000])
+        right = split_panes(Qt.Orientation.Vertical, [self.log_panel, self.bottom], stretch=(3, 2))
+        self.main_split = split_panes(
+            Qt.Orientation.Horizontal, [left, right], stretch=(1, 4), sizes=(280, 1000)
+        )
         right.setSizes([480, 260])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -11,7 +11,6 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QPushButton,
@@ -26,6 +25,7 @@ from inspector.recording.retention import (
     RecordingSettings,
     list_sessions,
 )
+from inspector.ui.widgets.dialog_buttons import ok_cancel_buttons
 from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["RecordingSettingsDialog", "load_recording_settings", "save_recording_settings"]
@@ -111,11 +111,7 @@ class RecordingSettingsDialog(QDialog):
             "never deleted.",
             wrap=True,
         )
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel_buttons(self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(note)

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QRadioButton,
     QSizePolicy,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -55,6 +54,7 @@ from inspector.transports.base import TransportError
 from inspector.ui.recording.diff_view import SideBySideView
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.screen_fit import fit_to_screen
+from inspector.ui.widgets.split_panes import split_panes
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ReplayWindow"]
@@ -209,12 +209,9 @@ class ReplayWindow(QWidget):
         self.results.setObjectName("replayResults")
         self.results.currentItemChanged.connect(self._result_selected)
         self.diff = SideBySideView()
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.results)
-        split.addWidget(self.diff)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 3)
-        split.setSizes([300, 880])
+        split = split_panes(
+            Qt.Orientation.Horizontal, [self.results, self.diff], stretch=(1, 3), sizes=(300, 880)
+        )
 
         top = QHBoxLayout()
         top.addWidget(target_box, 3)

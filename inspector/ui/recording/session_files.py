@@ -37,6 +37,7 @@ from inspector.ui.recording.recording_settings import (
     save_recording_settings,
 )
 from inspector.ui.recording.replay_window import ReplayWindow
+from inspector.ui.widgets.actions import Shortcut, make_action
 from inspector.ui.widgets.message_box import open_warning
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
@@ -103,13 +104,9 @@ class SessionFiles(QObject):
         self,
         text: str,
         slot: Any,
-        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
+        shortcut: Shortcut | None = None,
     ) -> QAction:
-        action = QAction(text, self.parent_widget)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        return action
+        return make_action(text, slot, self.parent_widget, shortcut)
 
     def _build_actions(self) -> list[list[QAction]]:
         """The File menu's groups (the window adds them, with their shortcuts)."""

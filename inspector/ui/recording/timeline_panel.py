@@ -9,12 +9,9 @@ from typing import Final
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QSizePolicy,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -22,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from inspector.recording.offline import RecordedAction
 from inspector.recording.timeline import Timeline, format_duration
+from inspector.ui.widgets.method_table import method_table, row_texts
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
@@ -118,17 +116,7 @@ class TimelinePanel(QWidget):
         form.addRow("Requests:", self.requests)
         form.addRow("Also:", self.other)
         self.strip = ActivityStrip(timeline, actions)
-        self.table = QTableWidget(len(t.methods), len(_HEADERS))
-        self.table.setObjectName("timelineMethods")
-        self.table.setHorizontalHeaderLabels(list(_HEADERS))
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in range(1, len(_HEADERS)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.table = method_table("timelineMethods", _HEADERS, len(t.methods))
         for row, m in enumerate(t.methods):
             cells = [
                 m.method,
@@ -156,11 +144,4 @@ class TimelinePanel(QWidget):
 
     def row_for(self, method: str) -> list[str] | None:
         """The texts of a method's row (for tests)."""
-        for r in range(self.table.rowCount()):
-            item = self.table.item(r, 0)
-            if item is not None and item.text() == method:
-                return [
-                    cell.text() if (cell := self.table.item(r, c)) is not None else ""
-                    for c in range(self.table.columnCount())
-                ]
-        return None
+        return row_texts(self.table, method)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-__all__ = ["Shortcut", "WindowMenus"]
+from inspector.ui.widgets.actions import Shortcut, make_action
 
-Shortcut = QKeySequence | QKeySequence.StandardKey | str
+__all__ = ["Shortcut", "WindowMenus"]
 
 
 class WindowMenus:
@@ -33,12 +33,8 @@ class WindowMenus:
     def action(
         self, text: str, slot: Callable[[], object], shortcut: Shortcut | None = None
     ) -> QAction:
-        action = QAction(text, self.window)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        self.window.addAction(action)  # shortcuts work even with the menu bar hidden
-        return action
+        # Added to the window: shortcuts work even with the menu bar hidden.
+        return make_action(text, slot, self.window, shortcut, add_to_parent=True)
 
     def end_file_menu(self, quit_action: QAction) -> None:
         """Close the File menu with Quit; groups added later go above it."""

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMenu, QTabWidget, QWidget
 
+from inspector.core.connection_state import profile_in_use
 from inspector.core.inspector_model import InspectorModel
 from inspector.features.providers.providers import ModelSettings
 from inspector.features.tasks import TaskClient, TaskStore
@@ -24,7 +25,7 @@ from inspector.storage.secrets import SecretStore
 from inspector.traffic.rounds import RequestRounds
 from inspector.ui.asks.model_providers_dialog import ModelProvidersDialog
 from inspector.ui.asks.roots_dialog import RootsDialog
-from inspector.ui.controller.connection_controller import ConnectionController, ConnState
+from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.tasks.tasks_panel import TasksPanel
 from inspector.ui.traffic.conversation_dialog import ConversationDialog
 from inspector.ui.traffic.log_panel import TrafficLogPanel
@@ -199,9 +200,7 @@ class ClientFeatures:
     def current_profile(self) -> Profile | None:
         """The connected profile, else the one chosen in the connection bar."""
         c = self.controller
-        if c.profile is not None and c.state in (ConnState.CONNECTED, ConnState.CONNECTING):
-            return c.profile
-        return self.chosen_profile() or c.profile
+        return profile_in_use(c.profile, c.state, self.chosen_profile)
 
     def open_roots(self) -> RootsDialog | None:
         profile = self.current_profile()

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Final
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QMenu,
-    QSplitter,
     QStatusBar,
     QTabWidget,
     QToolBar,
@@ -54,6 +53,7 @@ from inspector.ui.traffic.stats_panel import MethodStatsPanel
 from inspector.ui.watch.watch_mode import WatchMode
 from inspector.ui.widgets.lazy_panel import LazyPanel
 from inspector.ui.widgets.plain_text import PlainLabel, short_status
+from inspector.ui.widgets.split_panes import split_panes
 from inspector.ui.workspace.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -216,18 +216,19 @@ class ConnectionTab(QWidget):
         self.centre.setObjectName("centreTabs")
         self.centre.addTab(self.workspace, "Workspace")
         self.centre.addTab(self.log_panel, "Traffic")
-        self.right_split = QSplitter(Qt.Orientation.Vertical)
-        self.right_split.setObjectName("rightSplitter")
-        self.right_split.addWidget(self.centre)
-        self.right_split.addWidget(self.bottom)
-        self.right_split.setStretchFactor(0, 1)  # a taller window grows what is looked at
-        self.right_split.setStretchFactor(1, 0)
-        self.main_split = QSplitter(Qt.Orientation.Horizontal)
-        self.main_split.setObjectName("mainSplitter")
-        self.main_split.addWidget(self.explorer)
-        self.main_split.addWidget(self.right_split)
-        self.main_split.setStretchFactor(0, 1)
-        self.main_split.setStretchFactor(1, 4)
+        # A taller window grows what is looked at.
+        self.right_split = split_panes(
+            Qt.Orientation.Vertical,
+            [self.centre, self.bottom],
+            stretch=(1, 0),
+            name="rightSplitter",
+        )
+        self.main_split = split_panes(
+            Qt.Orientation.Horizontal,
+            [self.explorer, self.right_split],
+            stretch=(1, 4),
+            name="mainSplitter",
+        )
         for splitter in (self.main_split, self.right_split, self.log_panel.splitter):
             splitter.setChildrenCollapsible(False)  # hiding is View ▸ (a way back)
 

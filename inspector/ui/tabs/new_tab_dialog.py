@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from inspector.settings.profiles import Profile
 from inspector.settings.targets import stdio_profile, url_profile
+from inspector.ui.widgets.dialog_buttons import ok_cancel_buttons
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
@@ -59,13 +60,9 @@ class NewTabDialog(QDialog):
         grid.addWidget(self.url_choice, 2, 0)
         grid.addWidget(self.url_edit, 2, 1)
         grid.setColumnStretch(1, 1)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
+        buttons = ok_cancel_buttons(self)
         ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setText("Open tab")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(grid)
         layout.addWidget(self.problem)

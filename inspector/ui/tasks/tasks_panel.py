@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -33,6 +32,7 @@ from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
+from inspector.ui.widgets.split_panes import split_panes
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["TaskTableModel", "TasksPanel"]
@@ -180,12 +180,9 @@ class TasksPanel(QWidget):
         self.detail.setReadOnly(True)
         self.detail.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.detail.setPlaceholderText("Select a task to see it in full (and its result).")
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.table)
-        split.addWidget(self.detail)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([640, 360])
+        split = split_panes(
+            Qt.Orientation.Horizontal, [self.table, self.detail], stretch=(3, 2), sizes=(640, 360)
+        )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLineEdit,
     QMenu,
-    QSplitter,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -40,6 +39,7 @@ from inspector.ui.traffic.traffic_model import (
     TrafficLogModel,
 )
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.split_panes import split_panes
 
 __all__ = ["TrafficLogPanel"]
 
@@ -93,13 +93,13 @@ class TrafficLogPanel(QWidget):
         self.detail = DetailPane()
         self.detail.jump_to_pair.connect(self.reveal_entry)
         self.detail.set_pair_lookup(log.pair_of)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.setObjectName("logSplitter")
-        self.splitter.addWidget(self.table)
-        self.splitter.addWidget(self.detail)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([760, 280])
+        self.splitter = split_panes(
+            Qt.Orientation.Horizontal,
+            [self.table, self.detail],
+            (3, 1),
+            (760, 280),
+            name="logSplitter",
+        )
         self._build_search()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -10,15 +10,13 @@ from typing import Final
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from inspector.traffic.log import TrafficLog
+from inspector.ui.widgets.method_table import method_table, row_texts
 from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["MethodStatsPanel"]
@@ -48,18 +46,8 @@ class MethodStatsPanel(QWidget):
     def __init__(self, log: TrafficLog) -> None:
         super().__init__()
         self.log = log
-        self.table = QTableWidget(0, len(_HEADERS))
-        self.table.setObjectName("methodStats")
-        self.table.setHorizontalHeaderLabels(list(_HEADERS))
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
+        self.table = method_table("methodStats", _HEADERS)
         self.table.setSortingEnabled(True)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in range(1, len(_HEADERS)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         note = PlainLabel(
             "Requests sent and answered, per method (latency from request to answer)."
         )
@@ -101,11 +89,4 @@ class MethodStatsPanel(QWidget):
 
     def row_for(self, method: str) -> list[str] | None:
         """The texts of a method's row (for tests and copy)."""
-        for r in range(self.table.rowCount()):
-            item = self.table.item(r, 0)
-            if item is not None and item.text() == method:
-                return [
-                    (cell.text() if (cell := self.table.item(r, c)) is not None else "")
-                    for c in range(self.table.columnCount())
-                ]
-        return None
+        return row_texts(self.table, method)

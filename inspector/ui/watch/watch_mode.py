@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QToolBar, QWidget
 
 from inspector.core.connection_state import ConnState
@@ -30,6 +30,7 @@ from inspector.ui.watch.watch_dialogs import (
     WatchSettingsDialog,
 )
 from inspector.ui.watch.watch_strip import WatchStrip
+from inspector.ui.widgets.actions import make_action
 
 if TYPE_CHECKING:  # the watch machinery (watchfiles, compare, collections) loads on first use
     from inspector.watch.collection_step import FileCollectionStep
@@ -105,12 +106,8 @@ class WatchMode:
         self._state_changed(controller.state.value, "")
 
     def _action(self, text: str, slot: Callable[[], object], key: str | None = None) -> QAction:
-        action = QAction(text, self.parent)
-        if key is not None:
-            action.setShortcut(QKeySequence(key))
-        action.triggered.connect(slot)
-        self.parent.addAction(action)  # the shortcut works with the menu bar hidden
-        return action
+        # Added to the window: the shortcut works with the menu bar hidden.
+        return make_action(text, slot, self.parent, key, add_to_parent=True)
 
     # -- settings per profile ---------------------------------------------------------------
     def load_settings(self, profile: Profile) -> WatchSettings:

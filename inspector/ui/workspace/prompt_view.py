@@ -50,7 +50,11 @@ from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.message_card import MessageCard
 from inspector.ui.workspace.resource_reader import open_resource
-from inspector.ui.workspace.save_menu import add_completion_saves, save_call_button
+from inspector.ui.workspace.save_menu import (
+    add_completion_saves,
+    hand_on_draft,
+    save_call_button,
+)
 
 __all__ = ["PromptGetView", "prompt_view"]
 
@@ -270,12 +274,12 @@ class PromptGetView(QWidget):
         return CallDraft("prompts/get", params)
 
     def request_save(self) -> CallDraft | None:
-        draft = self.draft()
-        if draft is None:
-            self.bar.set_status(f"Fix the JSON first: {self.form.json_problem()}", "warn")
-            return None
-        self.save_call_requested.emit(draft)
-        return draft
+        return hand_on_draft(
+            self.draft(), self._json_problem, self.bar, self.save_call_requested.emit
+        )
+
+    def _json_problem(self) -> str:
+        return f"Fix the JSON first: {self.form.json_problem()}"
 
     def request_completion_save(self, name: str) -> CallDraft:
         """Save the completion/complete the form would send for argument `name`."""

@@ -42,7 +42,7 @@ from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.screen_fit import fit_to_screen
 from inspector.ui.widgets.theme import colors
-from inspector.ui.workspace.save_menu import save_call_button
+from inspector.ui.workspace.save_menu import hand_on_draft, save_call_button
 
 __all__ = ["ResourceReadDialog", "ResourceReader", "open_resource", "watch_text"]
 
@@ -312,12 +312,12 @@ class ResourceReader(QWidget):
         return CallDraft("resources/read", {"uri": self.uri})
 
     def request_save(self) -> CallDraft | None:
-        draft = self.draft()
-        if draft is None:
-            self.bar.set_status(self.blocked_reason or "Nothing to save yet.", "warn")
-            return None
-        self.save_call_requested.emit(draft)
-        return draft
+        return hand_on_draft(
+            self.draft(), self._why_no_draft, self.bar, self.save_call_requested.emit
+        )
+
+    def _why_no_draft(self) -> str:
+        return self.blocked_reason or "Nothing to save yet."
 
     def _done(self) -> None:
         self.call = None

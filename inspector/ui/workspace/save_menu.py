@@ -1,6 +1,7 @@
 """The views' "Save call…" button, and its menu in a view whose form the server completes:
 the view's own request first, then "completion of ‘name’" for each completable field (the
-completion/complete the form would send for it, with the field's value as the prefix)."""
+completion/complete the form would send for it, with the field's value as the prefix), and
+what a click does: the view's draft handed on, or the reason there is none."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QMenu, QPushButton
 
-__all__ = ["add_completion_saves", "save_call_button"]
+from inspector.collections.call_draft import CallDraft
+from inspector.ui.widgets.run_bar import RunBar
+
+__all__ = ["add_completion_saves", "hand_on_draft", "save_call_button"]
 
 
 def save_call_button(on_click: Callable[[], object]) -> QPushButton:
@@ -19,6 +23,21 @@ def save_call_button(on_click: Callable[[], object]) -> QPushButton:
     button.setObjectName("saveCallButton")
     button.clicked.connect(on_click)
     return button
+
+
+def hand_on_draft(
+    draft: CallDraft | None,
+    why_none: Callable[[], str],
+    bar: RunBar,
+    save: Callable[[CallDraft], object],
+) -> CallDraft | None:
+    """A view's "Save call…": `draft` goes to `save` (the view's signal), or, when the view
+    has none to give, `bar` warns with `why_none()`. Returns the draft saved, or None."""
+    if draft is None:
+        bar.set_status(why_none(), "warn")
+        return None
+    save(draft)
+    return draft
 
 
 def add_completion_saves(

@@ -37,7 +37,7 @@ from inspector.ui.widgets.run_bar import RunBar
 from inspector.ui.widgets.theme import colors
 from inspector.ui.workspace.call_card import CallCard
 from inspector.ui.workspace.resource_reader import open_resource
-from inspector.ui.workspace.save_menu import save_call_button
+from inspector.ui.workspace.save_menu import hand_on_draft, save_call_button
 
 __all__ = ["ToolCallView", "tool_view"]
 
@@ -295,12 +295,12 @@ class ToolCallView(QWidget):
         )
 
     def request_save(self) -> CallDraft | None:
-        draft = self.draft()
-        if draft is None:
-            self.bar.set_status(f"Fix the JSON first: {self.form.json_problem()}", "warn")
-            return None
-        self.save_call_requested.emit(draft)
-        return draft
+        return hand_on_draft(
+            self.draft(), self._json_problem, self.bar, self.save_call_requested.emit
+        )
+
+    def _json_problem(self) -> str:
+        return f"Fix the JSON first: {self.form.json_problem()}"
 
     def _run_again(self, arguments: dict[str, Any]) -> None:
         """One click: the same arguments, sent again (after the server lost the session)."""

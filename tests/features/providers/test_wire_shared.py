@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from inspector.features.asks.sampling import SamplingMessage, SamplingRequest
-from inspector.features.providers.limits import text_in_place_of
+from inspector.features.providers.limits import text_in_place_of, wire_part
 from inspector.features.providers.providers import ModelEntry, ProviderConfig
 from inspector.features.providers.reply import model_reply, shape_of
 from inspector.features.providers.types import ModelError, Usage
@@ -119,3 +119,52 @@ def test_both_wires_read_an_empty_answer_alike() -> None:
         assert reply.blocks == [{"type": "text", "text": ""}]
         assert reply.stop_reason == "maxTokens"
         assert reply.usage == Usage(1, 2)
+
+
+WITH_AUDIO = ProviderConfig(kind="openai", name="Voice", modalities=("text", "image", "audio"))
+
+
+def _shape(block: dict[str, Any]) -> dict[str, Any] | None:
+    return {"type": "shaped", "from": block["type"]}
+
+
+def test_wire_part_sends_text_as_text_whatever_the_shapes() -> None:
+    notes: list[str] = []
+    part = wire_part({"type": "text", "text": 7}, TEXT_ONLY, "messages[0]", notes, {})
+    assert part == {"type": "text", "text": "7"}
+    assert notes == []
+
+
+def test_wire_part_shapes_media_only_for_a_provider_that_takes_them() -> None:
+    shapes = {"image": _shape, "audio": _shape}
+    notes: list[str] = []
+    assert wire_part(AUDIO, WITH_AUDIO, "messages[0]", notes, shapes) == {
+        "type": "shaped",
+        "from": "audio",
+    }
+    assert notes == []
+    part = wire_part(AUDIO, TEXT_ONLY, "messages[1]", notes, shapes)
+    assert part["type"] == "text" and "left out" in part["text"]
+    assert notes == ["audio in messages[1] sent as a placeholder text: Local cannot take it"]
+
+
+def test_wire_part_shapes_other_kinds_whatever_the_modalities() -> None:
+    notes: list[str] = []
+    block = {"type": "tool_use", "id": "t1", "name": "add", "input": {}}
+    part = wire_part(block, TEXT_ONLY, "messages[0]", notes, {"tool_use": _shape})
+    assert part == {"type": "shaped", "from": "tool_use"}
+    assert notes == []
+
+
+def test_a_shape_that_cannot_carry_a_block_leaves_it_to_the_placeholder() -> None:
+    notes: list[str] = []
+    part = wire_part(AUDIO, WITH_AUDIO, "messages[0]", notes, {"audio": lambda _b: None})
+    assert part["type"] == "text"
+    assert notes == ["audio in messages[0] sent as a placeholder text: Voice cannot take it"]
+
+
+def test_wire_part_takes_a_type_that_is_not_a_string() -> None:
+    notes: list[str] = []
+    part = wire_part({"type": ["x"]}, TEXT_ONLY, "messages[0]", notes, {"image": _shape})
+    assert part["type"] == "text"
+    assert notes == ["['x'] content in messages[0] is unknown; sent as its JSON text"]
