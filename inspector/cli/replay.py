@@ -13,14 +13,15 @@ import json
 import sys
 from pathlib import Path
 
+from inspector.app.replays import connect_and_replay
+from inspector.app.server_connection import ConnectError, PolicyResponder, ServerConnection
 from inspector.cli.arg_words import header_values
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
 from inspector.cli.usage import UsageError
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
 from inspector.recording.replay import CallOutcome
-from inspector.recording.replay_target import ReplayTarget, connect_and_replay, recorded_target
-from inspector.session import ConnectError, PolicyResponder, Session
+from inspector.recording.replay_target import ReplayTarget, recorded_target
 from inspector.transports.base import Transport, TransportError
 from inspector.transports.url_check import check_url
 
@@ -71,7 +72,7 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
     def progress(done: int, total: int, outcome: CallOutcome) -> None:
         _diag(f"[{done}/{total}] {outcome.call.label}: {outcome.status}")
 
-    def with_model(session: Session) -> None:
+    def with_model(session: ServerConnection) -> None:
         # --sampling-*: the server's sampling asks go to the model, not to the recorded
         # answers (the rest still come from the recording).
         exchanges = ModelExchanges()

@@ -19,6 +19,7 @@ import signal
 import sys
 from pathlib import Path
 
+from inspector.app.server_connection import ConnectError, ConnectTimeout, connection_for
 from inspector.cli.diagnostics import diag
 from inspector.cli.profile_args import cli_timeouts, target_profile
 from inspector.cli.usage import UsageError
@@ -29,8 +30,6 @@ from inspector.collections.results import CallResult, RunReport
 from inspector.collections.runner import CollectionRunner
 from inspector.collections.snapshots import rejudge, update_snapshots
 from inspector.recording.reader import SessionFileError, read_session
-from inspector.session import ConnectError, ConnectTimeout, PolicyResponder, Session
-from inspector.settings.connect import client_config_for, roots_for, transport_for
 from inspector.transports.base import TransportError
 
 __all__ = ["run_test_command"]
@@ -152,13 +151,10 @@ async def _run_with(
     profile.timeouts = cli_timeouts(ns.timeout)
     report = RunReport(collection=collection.name)
     try:
-        transport = transport_for(profile, secrets)
+        session = connection_for(profile, secrets)
     except TransportError as exc:
         report.unreachable = str(exc)
         return report
-    session = Session(
-        transport, client_config_for(profile), PolicyResponder({}, roots_for(profile))
-    )
     try:
         try:
             await session.connect(timeout=ns.timeout)

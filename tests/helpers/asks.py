@@ -18,7 +18,7 @@ D = TypeVar("D", bound=AskDialog)
 async def connect(win: MainWindow, profile: Profile, timeout: float = 30) -> Session:
     """Connect, and let the dialogs' withdrawal show briefly (the tests watch it)."""
     await connected(win, profile, timeout=timeout)
-    session = win.controller.session
+    session = win.controller.model.session
     assert session is not None
     responder = win.controller.responder
     assert responder is not None

@@ -22,11 +22,11 @@ import httpx
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from inspector.app.server_connection import ServerConnection
 from inspector.auth import headless_opener
 from inspector.recording.live import start_recorder
 from inspector.recording.redaction import spec_for_profile
 from inspector.recording.writer import SessionRecorder
-from inspector.session import Session
 from inspector.settings.auth_options import HttpAuth, OAuthOptions
 from inspector.settings.profiles import HttpSettings, Profile, ProfileStore
 from inspector.storage.secrets import NoKeyringError, SecretStore
@@ -181,10 +181,10 @@ def panel_rows(window: MainWindow) -> list[tuple[str, str, str]]:
 
 async def connect(window: MainWindow, profile: Profile | None = None) -> None:
     """Connect (or reconnect, without a profile) and wait for the outcome: connected."""
-    task = window.connect_profile(profile) if profile else window.controller.reconnect()
+    task = window.connect_profile(profile) if profile else window.controller.model.reconnect()
     assert task is not None
     await asyncio.wait_for(task, 40)
-    c = window.controller
+    c = window.controller.model
     assert c.state is ConnState.CONNECTED, c.detail
 
 
@@ -268,9 +268,10 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
     panel = window.auth_panel
     recorders: list[SessionRecorder] = []
 
-    def record(session: Session) -> None:
+    def record(server: ServerConnection) -> None:
         path = tmp_path / f"session-{len(recorders)}.jsonl"
-        recorders.append(start_recorder(path, spec_for_profile(profile, store.secrets), session))
+        spec = spec_for_profile(profile, store.secrets)
+        recorders.append(start_recorder(path, spec, server.session))
 
     window.connection.session_started.add(record)
 
@@ -300,7 +301,7 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
         assert any(t.startswith("received an access token (Bearer, sha256:") for t in texts)
         assert "logged in at" in panel.status.text()
         assert not panel.error_bar.isVisible()
-        session = window.controller.session
+        session = window.controller.model.session
         assert session is not None
         result = await session.client.call_tool("whoami", {})
         assert "authorized caller" in json.dumps(result)
@@ -326,7 +327,7 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
         task = panel.log_out()
         assert task is not None
         await task
-        assert window.controller.state is ConnState.DISCONNECTED
+        assert window.controller.model.state is ConnState.DISCONNECTED
         assert "not logged in" in panel.status.text()
         assert not any(
             k[1].startswith(("oauth:token:", "oauth:client:")) for k in memory_keyring.store
@@ -377,21 +378,23 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
     async def scenario() -> None:
         window.connect_profile(profile)
         paused: list[str] = []
-        while window.controller.state is not ConnState.CONNECTED:
+        while window.controller.model.state is not ConnState.CONNECTED:
             await until(
                 lambda: (
                     panel.next_button.isEnabled()
-                    or window.controller.state in (ConnState.CONNECTED, ConnState.FAILED)
+                    or window.controller.model.state in (ConnState.CONNECTED, ConnState.FAILED)
                 ),
                 "a pause or the connection",
             )
-            assert window.controller.state is not ConnState.FAILED, window.controller.detail
+            assert window.controller.model.state is not ConnState.FAILED, (
+                window.controller.model.detail
+            )
             if panel.next_button.isEnabled():
                 assert panel.pause_bar.isVisible()
                 assert panel.auth.gate.waiting is not None
                 paused.append(panel.auth.gate.waiting.name)
                 assert "Paused before:" in panel.pause_bar.label.text()
-                assert window.controller.state is ConnState.CONNECTING  # held, not timed out
+                assert window.controller.model.state is ConnState.CONNECTING  # held, not timed out
                 panel.next_button.click()
                 await asyncio.sleep(0.01)
         assert paused[:3] == ["probe", "discover-resource", "discover-server"]
@@ -403,8 +406,8 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
         window.connect_profile(profile)
         await until(lambda: panel.stop_button.isEnabled(), "the first pause")
         panel.stop_button.click()
-        await until(lambda: window.controller.state is ConnState.FAILED, "the failed connect")
-        assert "cancelled" in window.controller.detail
+        await until(lambda: window.controller.model.state is ConnState.FAILED, "the failed connect")
+        assert "cancelled" in window.controller.model.detail
         assert panel.error_bar.isVisible()
         assert "stopped by the user" in panel.error_bar.label.text()
         # Connecting elsewhere while a login is paused cancels that login, not the connect.
@@ -421,9 +424,9 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
         panel.step_box.setChecked(False)
         assert task is not None
         await asyncio.wait_for(task, 40)
-        assert window.controller.state is ConnState.CONNECTED, window.controller.detail
-        assert window.controller.profile is not None
-        assert window.controller.profile.id == other.id
+        assert window.controller.model.state is ConnState.CONNECTED, window.controller.model.detail
+        assert window.controller.model.profile is not None
+        assert window.controller.model.profile.id == other.id
 
     run(loop, then_shutdown(window, scenario()), timeout=90)
     run(loop, close_window(window))
@@ -447,8 +450,8 @@ def test_a_bad_authorization_server_is_a_plain_error_and_the_app_keeps_running(
         task = window.connect_profile(profile)
         assert task is not None
         await asyncio.wait_for(task, 40)
-        assert window.controller.state is ConnState.FAILED
-        return window.controller.detail
+        assert window.controller.model.state is ConnState.FAILED
+        return window.controller.model.detail
 
     async def scenario() -> None:
         detail = await failed(dead)

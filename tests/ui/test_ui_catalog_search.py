@@ -23,7 +23,7 @@ def test_typing_filters_without_opening_and_enter_opens(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.tools is not None, "the demo's tools")
+            await until(lambda: window.controller.model.tools is not None, "the demo's tools")
             pane = window.explorer.panes["tools"]
             opened: list[str] = []
             pane.selected.connect(lambda item: opened.append(item.key))
@@ -46,6 +46,6 @@ def test_typing_filters_without_opening_and_enter_opens(
             pane.tree.clicked.emit(echo)
             assert opened[-1] == "echo"
         finally:
-            await window.controller.shutdown()
+            await window.controller.model.shutdown()
 
     run(loop, scenario())

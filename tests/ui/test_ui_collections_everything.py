@@ -44,7 +44,7 @@ def test_save_and_run_a_tool_call_and_a_completion(
         profile.stdio.args = everything_command[1:]
         try:
             await connected(win, profile, listed=("tools", "prompts"))
-            page = win.workspace.show_item(win.controller.catalog.tools.find("get-sum"))
+            page = win.workspace.show_item(win.controller.model.catalog.tools.find("get-sum"))
             assert page is not None and isinstance(page.action, ToolCallView)
             view = page.action
             view.form.set_values({"a": 2, "b": 3})
@@ -54,7 +54,7 @@ def test_save_and_run_a_tool_call_and_a_completion(
             assert view.request_save() is not None
             save("sum 2 3", snapshot=True)
 
-            found = win.controller.catalog.prompts.find("completable-prompt")
+            found = win.controller.model.catalog.prompts.find("completable-prompt")
             page = win.workspace.show_item(found)
             assert page is not None and isinstance(page.action, PromptGetView)
             prompt = page.action
@@ -85,6 +85,6 @@ def test_save_and_run_a_tool_call_and_a_completion(
             assert completion.result.result is not None
             assert completion.result.result["completion"]["values"] == ["Kim"]
         finally:
-            await win.controller.shutdown()
+            await win.controller.model.shutdown()
 
     run(loop, scenario(), timeout=100)

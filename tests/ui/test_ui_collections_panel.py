@@ -67,7 +67,7 @@ def test_an_invalid_file_is_shown_with_its_place_and_the_app_keeps_working(
         assert path.read_text() == before
         dialog.reject()
         # the app still works: a tool call goes through
-        page = win.workspace.show_item(win.controller.catalog.tools.find("echo"))
+        page = win.workspace.show_item(win.controller.model.catalog.tools.find("echo"))
         assert page is not None and isinstance(page.action, ToolCallView)
         page.action.form.set_values({"message": "still here"})
         record = page.action.run()
@@ -117,7 +117,7 @@ def test_a_half_saved_file_keeps_the_selection_and_results_once_it_reads_again(
 
 def _outgoing(win: MainWindow, method: str) -> list[dict[str, Any]]:
     out = []
-    for e in win.controller.traffic.entries:
+    for e in win.controller.model.traffic.entries:
         if e.direction == "out" and e.method == method:
             out.append(json.loads(e.text()))
     return out
@@ -151,12 +151,12 @@ def test_a_run_stays_live_shows_progress_and_stop_cancels_the_call_in_flight(
         assert demo is not None
         try:
             win.connect_profile(demo.model_copy(update={"era": era}))
-            await until(lambda: win.controller.tools is not None, "the demo's tools")
-            session = win.controller.session
+            await until(lambda: win.controller.model.tools is not None, "the demo's tools")
+            session = win.controller.model.session
             assert session is not None and session.era.value == era
             await body()
         finally:
-            await win.controller.shutdown()
+            await win.controller.model.shutdown()
 
     async def body() -> None:
         await until(lambda: panel.run_all_button.isEnabled(), "Run all to be enabled")
@@ -196,7 +196,7 @@ def test_a_run_stays_live_shows_progress_and_stop_cancels_the_call_in_flight(
         assert [c["params"]["requestId"] for c in cancels] == slow_ids
         assert panel.run_all_button.isEnabled() and panel.progress.isHidden()
         # still connected: the next run works, on the same session
-        assert win.controller.state is ConnState.CONNECTED
+        assert win.controller.model.state is ConnState.CONNECTED
         task = panel.run_names(["after"])
         assert task is not None
         await task
@@ -216,7 +216,7 @@ def test_save_session_as_test_collection(
     assert actions[replay + 1] == "Save Session as &Test Collection…"
 
     async def body() -> None:
-        page = win.workspace.show_item(win.controller.catalog.tools.find("add"))
+        page = win.workspace.show_item(win.controller.model.catalog.tools.find("add"))
         assert page is not None and isinstance(page.action, ToolCallView)
         page.action.form.set_values({"a": 20, "b": 22})
         record = page.action.run()
@@ -288,8 +288,8 @@ def test_update_snapshot_adds_one_and_update_all_failed_over_the_modern_era(
         modern = demo.model_copy(update={"era": "modern"})
         try:
             win.connect_profile(modern)
-            await until(lambda: win.controller.tools is not None, "the demo's tools")
-            session = win.controller.session
+            await until(lambda: win.controller.model.tools is not None, "the demo's tools")
+            session = win.controller.model.session
             assert session is not None and session.era.value == "modern"
             task = panel.run_all()
             assert task is not None
@@ -315,7 +315,7 @@ def test_update_snapshot_adds_one_and_update_all_failed_over_the_modern_era(
             await task
             assert all(r.result is not None and r.result.passed for r in panel.rows)
         finally:
-            await win.controller.shutdown()
+            await win.controller.model.shutdown()
 
     run(loop, scenario(), timeout=100)
 

@@ -68,7 +68,7 @@ def test_every_kind_is_offered_checked_saved_and_judged(
         try:
             await body()
         finally:
-            await win.controller.shutdown()
+            await win.controller.model.shutdown()
 
     async def body() -> None:
         view = open_item(win, "tools", "weather")

@@ -33,17 +33,17 @@ def test_a_failed_connect_after_a_session_shows_nothing_of_the_old_one(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.tools is not None, "the demo's tools")
+            await until(lambda: window.controller.model.tools is not None, "the demo's tools")
             assert window.bar.era_label.text() == "legacy era"
             assert "demo" in window.windowTitle().lower()
             window.connect_profile(missing)
-            await until(lambda: window.controller.state is ConnState.FAILED, "the failure")
+            await until(lambda: window.controller.model.state is ConnState.FAILED, "the failure")
             assert_nothing_connected(window)
             assert window.bar.state_label.text() == "Could not connect"
             assert window.server_panel.title.text() == "Could not connect"
             assert window.server_panel.protocol.text() == "–"
         finally:
-            await window.controller.shutdown()
+            await window.controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -58,21 +58,23 @@ def test_disconnect_and_a_crash_reset_the_title_and_the_bar(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.tools is not None, "the demo's tools")
+            await until(lambda: window.controller.model.tools is not None, "the demo's tools")
             window.disconnect_server()
-            await until(lambda: window.controller.state is ConnState.DISCONNECTED, "disconnect")
+            await until(
+                lambda: window.controller.model.state is ConnState.DISCONNECTED, "disconnect"
+            )
             assert_nothing_connected(window)
             await connected(window, crash, listed=("tools",))
             assert window.bar.era_label.text() == "legacy era"
             assert window.windowTitle() == "crashy" or "MCP" not in window.windowTitle()
-            session = window.controller.session
+            session = window.controller.model.session
             assert session is not None
             session.start_request("tools/call", {"name": "boom", "arguments": {}})
-            await until(lambda: window.controller.state is ConnState.LOST, "the crash")
+            await until(lambda: window.controller.model.state is ConnState.LOST, "the crash")
             assert window.bar.version_label.text() == ""
             assert window.windowTitle() == "MCP Inspector"
             assert window.server_panel.title.text() == "Server exited"
         finally:
-            await window.controller.shutdown()
+            await window.controller.model.shutdown()
 
     run(loop, scenario())

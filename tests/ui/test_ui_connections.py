@@ -51,7 +51,7 @@ def test_server_everything_connect_disconnect_reconnect(
             "the roots/list answer",
         )
         window.disconnect_server()
-        await until(lambda: window.controller.state is ConnState.DISCONNECTED, "disconnect")
+        await until(lambda: window.controller.model.state is ConnState.DISCONNECTED, "disconnect")
         assert window.bar.state_label.text() == "Disconnected"
         assert window.bar.connect_button.isEnabled()
         assert not window.bar.send_raw_button.isEnabled()
@@ -59,8 +59,8 @@ def test_server_everything_connect_disconnect_reconnect(
         window.reconnect()
         await until(
             lambda: (
-                window.controller.state is ConnState.CONNECTED
-                and window.controller.tools is not None
+                window.controller.model.state is ConnState.CONNECTED
+                and window.controller.model.tools is not None
             ),
             "reconnect",
             timeout=30,
@@ -79,7 +79,7 @@ def test_invalid_frames_show_flagged(window: MainWindow, loop: asyncio.AbstractE
 
     async def scenario() -> None:
         await connected(window, profile, listed=("tools",))
-        session = window.controller.session
+        session = window.controller.model.session
         assert session is not None
         result = await session.client.call_tool("x")
         assert result["content"][0]["text"] == "answered after garbage"
@@ -114,10 +114,10 @@ def test_crash_shows_clear_state_app_stays_usable_and_reconnect_works(
 
     async def scenario() -> None:
         await connected(window, profile, listed=("tools",))
-        session = window.controller.session
+        session = window.controller.model.session
         assert session is not None
         call = session.start_request("tools/call", {"name": "boom", "arguments": {}})
-        await until(lambda: window.controller.state is ConnState.LOST, "the crash to show")
+        await until(lambda: window.controller.model.state is ConnState.LOST, "the crash to show")
         assert call.done
         assert window.bar.state_label.text() == "Server exited"
         assert "exit" in window.bar.server_label.text()
@@ -133,8 +133,8 @@ def test_crash_shows_clear_state_app_stays_usable_and_reconnect_works(
         window.reconnect()
         await until(
             lambda: (
-                window.controller.state is ConnState.CONNECTED
-                and window.controller.tools is not None
+                window.controller.model.state is ConnState.CONNECTED
+                and window.controller.model.tools is not None
             ),
             "the reconnect",
         )
@@ -150,9 +150,9 @@ def test_a_server_that_exits_at_once_fails_with_its_reason(
 
     async def scenario() -> None:
         window.connect_profile(profile)
-        await until(lambda: window.controller.state is ConnState.FAILED, "the failure")
+        await until(lambda: window.controller.model.state is ConnState.FAILED, "the failure")
         assert window.bar.state_label.text() == "Could not connect"
-        assert "API_KEY" in window.controller.detail
+        assert "API_KEY" in window.controller.model.detail
         assert "API_KEY" in window.bar.server_label.text()
 
     run(loop, then_shutdown(window, scenario()))

@@ -62,10 +62,11 @@ def test_http_profile_with_a_secret_header(
         window.connect_profile(profile)
         await until(
             lambda: (
-                window.controller.state is ConnState.CONNECTED
-                and window.controller.tools is not None
+                window.controller.model.state is ConnState.CONNECTED
+                and window.controller.model.tools is not None
             ),
-            f"the HTTP connection ({window.controller.state}: {window.controller.detail})",
+            "the HTTP connection "
+            f"({window.controller.model.state}: {window.controller.model.detail})",
         )
         assert window.explorer.tool_names() == ["echo"]
 

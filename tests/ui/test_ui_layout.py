@@ -41,7 +41,7 @@ def test_default_layout_gives_the_workspace_the_room(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.tools is not None, "the demo's tools")
+            await until(lambda: window.controller.model.tools is not None, "the demo's tools")
             form_view = open_tool(window, "create_ticket")
             await asyncio.sleep(0.05)
             form = form_view.form.form_area
@@ -59,7 +59,7 @@ def test_default_layout_gives_the_workspace_the_room(
             bottom_edge = card.mapTo(results.viewport(), card.rect().bottomLeft()).y()
             assert bottom_edge <= results.viewport().height(), (bottom_edge, results.height())
         finally:
-            await window.controller.shutdown()
+            await window.controller.model.shutdown()
 
     run(loop, scenario())
 

@@ -67,7 +67,7 @@ def test_findings_in_the_log_the_detail_pane_and_the_lint_tab(
         assert panel.findings.finding(0).pointer == "/result/tools/3/name"
         panel._activated(panel.findings.index(0, 0))
         assert window.log_panel.selected_entry().index == panel.findings.finding(0).index
-        await window.controller.shutdown()
+        await window.controller.model.shutdown()
 
     run(loop, scenario(), timeout=60)
 
@@ -119,7 +119,7 @@ def test_an_offline_session_shows_its_findings(
             lambda: recorded_rules() == {"tool-name-format", "unique-names"},
             "the findings in the live recording",
         )
-        await window.controller.shutdown()
+        await window.controller.model.shutdown()
         return target
 
     target = run(loop, scenario(), timeout=60)

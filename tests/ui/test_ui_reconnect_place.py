@@ -23,7 +23,7 @@ def test_reconnect_keeps_the_selected_tool_its_form_and_results(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.tools is not None, "the demo's tools")
+            await until(lambda: window.controller.model.tools is not None, "the demo's tools")
             assert window.explorer.select("tools", "add")
             page = window.workspace.current
             assert page is not None and isinstance(page.action, ToolCallView)
@@ -32,13 +32,13 @@ def test_reconnect_keeps_the_selected_tool_its_form_and_results(
             view.run()
             await until(lambda: view.cards and not view.cards[0].record.running, "the sum")
             view.form.set_values({"a": 5, "b": 6})  # typed after the call
-            first_connection = window.controller.session
+            first_connection = window.controller.model.session
             window.reconnect()
             await until(
                 lambda: (
-                    window.controller.state is ConnState.CONNECTED
-                    and window.controller.session is not first_connection
-                    and window.controller.tools is not None
+                    window.controller.model.state is ConnState.CONNECTED
+                    and window.controller.model.session is not first_connection
+                    and window.controller.model.tools is not None
                 ),
                 "the reconnect",
             )
@@ -53,6 +53,6 @@ def test_reconnect_keeps_the_selected_tool_its_form_and_results(
             assert view.form.values() == {"a": 5, "b": 6}
             assert len(view.cards) == 1
         finally:
-            await window.controller.shutdown()
+            await window.controller.model.shutdown()
 
     run(loop, scenario())

@@ -51,7 +51,7 @@ def test_a_gui_recording_replays_clean_then_shows_drift(
     files = window.session_files
 
     async def record() -> Path:
-        c = window.controller
+        c = window.controller.model
         try:
             window.connect_profile(python_profile("SDK peer", SDK_PEER))
             await until(

@@ -79,7 +79,7 @@ def demo() -> Profile:
 async def record_demo_session(win: MainWindow) -> Path:
     """Connect to the demo, list, call, cancel a slow call, disconnect: one recording."""
     win.connect_profile(demo())
-    c = win.controller
+    c = win.controller.model
     await until(lambda: c.state is ConnState.CONNECTED and c.tools is not None, "the demo")
     await until(lambda: win.session_files.rec_label.text() == "● REC", "the REC indicator")
     session = c.session
@@ -108,7 +108,7 @@ def test_every_connection_is_recorded_and_opens_offline(
         try:
             return await record_demo_session(window)
         finally:
-            await window.controller.shutdown()
+            await window.controller.model.shutdown()
 
     path = run(loop, scenario())
     assert path.parent == data_dir and path.name.startswith("demo-server_")
@@ -258,7 +258,7 @@ def test_a_secret_header_never_reaches_the_recording(
     window.show()
 
     async def scenario() -> None:
-        c = window.controller
+        c = window.controller.model
         try:
             window.connect_profile(profile)
             await until(
@@ -298,7 +298,7 @@ def test_recording_off_and_save_as_from_the_traffic_log(
     assert window.settings.value("recording/enabled") in (False, "false")
 
     async def scenario() -> None:
-        c = window.controller
+        c = window.controller.model
         try:
             window.connect_profile(demo())
             await until(lambda: c.state is ConnState.CONNECTED and c.tools is not None, "demo")
@@ -350,7 +350,7 @@ def test_answers_given_by_hand_are_actions_in_the_recording(
             dialog.reject_button.click()
             await result_of(call)  # the demo turns the rejection into a tool error
         finally:
-            await window.controller.shutdown()
+            await window.controller.model.shutdown()
 
     run(loop, scenario())
     path = window.session_files.recorder.last_path
@@ -374,7 +374,7 @@ def test_a_failed_connection_is_recorded_with_its_reason(
         reason = "command not found"
 
     async def scenario() -> None:
-        c = window.controller
+        c = window.controller.model
         try:
             window.connect_profile(broken)
             await until(lambda: c.state is ConnState.FAILED, "the failure")

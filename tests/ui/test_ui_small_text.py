@@ -47,11 +47,11 @@ def test_the_window_title_names_the_app_once(
         assert demo is not None
         try:
             window.connect_profile(demo)
-            await until(lambda: window.controller.state is ConnState.CONNECTED, "connected")
+            await until(lambda: window.controller.model.state is ConnState.CONNECTED, "connected")
             await until(lambda: window.windowTitle() != "MCP Inspector", "the title")
             assert "MCP Inspector" not in window.windowTitle()
         finally:
-            await window.controller.shutdown()
+            await window.controller.model.shutdown()
 
     run(loop, scenario())
     assert window.windowTitle() == "MCP Inspector"

@@ -35,6 +35,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 from inspector.app.front_end import AskNotice
+from inspector.app.server_connection import AskRejected
 from inspector.common.listeners import Listeners
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.asks.sampling import parse_sampling_request
@@ -42,7 +43,6 @@ from inspector.features.models.drafter import Drafter
 from inspector.features.models.providers import ModelSettings, provider_key
 from inspector.features.models.types import ModelError, ModelExchange
 from inspector.protocol.asks import ServerAsk
-from inspector.session import AskRejected
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 from inspector.ui.dialogs.ask_dialog import WITHDRAW_DELAY_MS, AskDialog

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.app.server_connection import AskRejected
 from inspector.protocol.asks import ServerAsk
 from inspector.protocol.versions import Era
-from inspector.session import AskRejected
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 

@@ -79,15 +79,15 @@ class ClientFeatures:
 
     @property
     def rounds(self) -> RequestRounds:
-        return self.controller.rounds
+        return self.controller.model.rounds
 
     @property
     def task_store(self) -> TaskStore:
-        return self.controller.task_store
+        return self.controller.model.task_store
 
     @property
     def tasks(self) -> TaskClient:
-        return self.controller.tasks
+        return self.controller.model.tasks
 
     # ---------------------------------------------------------------- menu
     def _build_menu(self) -> QMenu:
@@ -199,9 +199,12 @@ class ClientFeatures:
     def current_profile(self) -> Profile | None:
         """The connected profile, else the one chosen in the connection bar."""
         c = self.controller
-        if c.profile is not None and c.state in (ConnState.CONNECTED, ConnState.CONNECTING):
-            return c.profile
-        return self.chosen_profile() or c.profile
+        if c.model.profile is not None and c.model.state in (
+            ConnState.CONNECTED,
+            ConnState.CONNECTING,
+        ):
+            return c.model.profile
+        return self.chosen_profile() or c.model.profile
 
     def open_roots(self) -> RootsDialog | None:
         profile = self.current_profile()
@@ -223,7 +226,11 @@ class ClientFeatures:
 
     def _live_roots(self, profile: Profile) -> list[RootEntry]:
         c = self.controller
-        if c.responder is not None and c.profile is not None and c.profile.id == profile.id:
+        if (
+            c.responder is not None
+            and c.model.profile is not None
+            and c.model.profile.id == profile.id
+        ):
             return [
                 RootEntry(uri=str(r.get("uri", "")), name=r.get("name") or None)
                 for r in c.responder.roots
