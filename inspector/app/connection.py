@@ -5,7 +5,8 @@ resource watches, tasks, MRTR rounds, its authorization state and its recording,
 connect / disconnect / reconnect logic. It holds one `ServerConnection` at a time
 (`server`: the session and its request API, see `server_connection`) and tells the
 front end what changed through `Listeners`; a front end adapts those (the Qt window turns
-them into signals) and sends intents back (`connect_profile`, `send_raw`, ...).
+them into signals) and sends intents back (`connect_profile`, `use_roots`, ...); requests go through
+`ready_server()`.
 
 Several connections can live side by side (the app model opens them); nothing here is
 shared between two of them but the app-wide stores they are given (secrets, pins).
@@ -44,7 +45,7 @@ from inspector.protocol.events import SessionReady
 from inspector.protocol.jsonrpc import RequestId
 from inspector.protocol.versions import Era
 from inspector.recording.live import AutoRecorder
-from inspector.session import Call, ConnectError, Session, SessionError
+from inspector.session import ConnectError, Session, SessionError
 from inspector.settings.connect import SetupError, client_config_for, roots_for, transport_for
 from inspector.settings.profiles import Profile, RootEntry
 from inspector.storage.secrets import SecretStore
@@ -194,9 +195,6 @@ class ConnectionModel:
         if self.profile is None:
             return None
         return self.connect_profile(self.profile)
-
-    def send_raw(self, text: str) -> asyncio.Task[Any]:
-        return self.start(self._send_raw(text), "send raw")
 
     def ready_server(self) -> ServerConnection | None:
         """The server's request API while its session is ready (None otherwise): what a
@@ -404,13 +402,6 @@ class ConnectionModel:
         self.catalog_loader.detach()
         self.start(session.close(), "close lost session")
         self.tools_changed.emit()
-
-    # ---------------------------------------------------------------- raw
-    async def _send_raw(self, text: str) -> Call | None:
-        session = self.session
-        if session is None:
-            raise SessionError("not connected")
-        return await session.send_raw(text)
 
     # ---------------------------------------------------------------- roots
     def use_roots(self, roots: list[RootEntry]) -> str:

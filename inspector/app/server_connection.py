@@ -20,6 +20,7 @@ here.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Collection
 from typing import TYPE_CHECKING, Any, Literal
@@ -90,6 +91,7 @@ __all__ = [
     "SessionItem",
     "SessionListener",
     "TransportFailure",
+    "close_within",
     "connected",
     "connection_for",
     "load_answers",
@@ -98,6 +100,7 @@ __all__ = [
 ]
 
 Timeout = float | Literal["default"] | None
+CLOSE_WAIT = 10.0  # seconds a headless command waits for a connection to close
 
 
 class ServerConnection:
@@ -439,16 +442,23 @@ async def open_connection(
 ) -> ServerConnection:
     """A connected `ServerConnection` (see `connection_for` for the `options`). Nothing is
     sent but the handshake. `before_connect` sees it first (to observe its traffic). Raises
-    `SetupError`, or `ConnectError` (then the connection is closed)."""
+    `SetupError` (or the transport's error), or `ConnectError` / `ConnectTimeout`: then the
+    connection is closed first (given `CLOSE_WAIT` seconds)."""
     conn = connection_for(profile, secrets, responder, **options)
     if before_connect is not None:
         before_connect(conn)
     try:
         await conn.connect(timeout)
     except BaseException:
-        await conn.close()
+        await close_within(conn)
         raise
     return conn
+
+
+async def close_within(conn: ServerConnection, seconds: float = CLOSE_WAIT) -> None:
+    """Close `conn`, giving up after `seconds` (a headless command must end)."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(conn.close(), seconds)
 
 
 @contextlib.asynccontextmanager
@@ -460,9 +470,9 @@ async def connected(
     timeout: float | None,
     **options: Any,
 ) -> AsyncIterator[ServerConnection]:
-    """`open_connection` as `async with`: closed when the block ends."""
+    """`open_connection` as `async with`: closed when the block ends (`close_within`)."""
     conn = await open_connection(profile, secrets, responder, timeout=timeout, **options)
     try:
         yield conn
     finally:
-        await conn.close()
+        await close_within(conn)

@@ -11,7 +11,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.app.server_connection import ConnectError, ServerConnection, connection_for
+from inspector.app.server_connection import (
+    ConnectError,
+    ServerConnection,
+    close_within,
+    connection_for,
+)
 from inspector.lint import LintStore, LiveLinter
 from inspector.lint.live import loop_scheduler
 from inspector.protocol.config import META_CLIENT_CAPS, META_CLIENT_INFO, META_VERSION
@@ -116,8 +121,7 @@ class CheckContext:
     async def drop(self) -> None:
         session, self.session = self.session, None
         if session is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(session.close(), 10)
+            await close_within(session)
 
     async def close(self) -> None:
         await self.drop()

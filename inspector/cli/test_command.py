@@ -19,7 +19,12 @@ import signal
 import sys
 from pathlib import Path
 
-from inspector.app.server_connection import ConnectError, ConnectTimeout, connection_for
+from inspector.app.server_connection import (
+    ConnectError,
+    ConnectTimeout,
+    close_within,
+    open_connection,
+)
 from inspector.cli.diagnostics import diag
 from inspector.cli.profile_args import cli_timeouts, target_profile
 from inspector.cli.usage import UsageError
@@ -151,25 +156,22 @@ async def _run_with(
     profile.timeouts = cli_timeouts(ns.timeout)
     report = RunReport(collection=collection.name)
     try:
-        session = connection_for(profile, secrets)
+        session = await open_connection(profile, secrets, timeout=ns.timeout)
     except TransportError as exc:
         report.unreachable = str(exc)
         return report
+    except ConnectTimeout as exc:
+        report.unreachable, report.connect_timed_out = str(exc), True
+        return report
+    except ConnectError as exc:
+        report.unreachable = str(exc)
+        return report
     try:
-        try:
-            await session.connect(timeout=ns.timeout)
-        except ConnectTimeout as exc:
-            report.unreachable, report.connect_timed_out = str(exc), True
-            return report
-        except ConnectError as exc:
-            report.unreachable = str(exc)
-            return report
         runner = CollectionRunner(session, timeout=ns.timeout)
         interrupts.runner = runner
         report = await runner.run(collection, on_result=lambda r: _print_result(ns, r))
     finally:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(session.close(), 10)
+        await close_within(session)
     return report
 
 

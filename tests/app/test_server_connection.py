@@ -6,6 +6,7 @@ opened, and the connection is closed when the block ends."""
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Literal
 
 import pytest
@@ -163,3 +164,19 @@ async def test_request_errors_come_from_the_connection_floor() -> None:
             await conn.start_ping().result()
         with pytest.raises(ServerError):
             await conn.get_prompt("no-such-prompt")
+
+
+async def test_connected_closes_the_connection_when_the_block_ends() -> None:
+    async with connected(demo_profile(), timeout=30) as conn:
+        assert conn.is_ready
+    assert conn.closed is not None and not conn.is_ready
+
+
+async def test_a_failed_connect_leaves_nothing_running() -> None:
+    seen: list[ServerConnection] = []
+    dies = StdioSettings(command=sys.executable, args=["-c", "import sys; sys.exit(3)"])
+    with pytest.raises(ConnectError):
+        await open_connection(
+            Profile(name="Dies", stdio=dies), timeout=10, before_connect=seen.append
+        )
+    assert len(seen) == 1 and seen[0].closed is not None and not seen[0].is_ready
