@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Collection
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from inspector.common.listeners import Unsubscribe
 from inspector.protocol.connection import ClientConfig
@@ -53,6 +53,7 @@ from inspector.session import (
     TransportFailure,
     load_answers,
 )
+from inspector.session.call import Timeout
 from inspector.session.client import CallOptions, tool_call_params
 from inspector.session.expiry import SAFE_TO_REPLAY
 from inspector.settings.connect import client_config_for, roots_for, transport_for
@@ -99,7 +100,6 @@ __all__ = [
     "tool_call_params",
 ]
 
-Timeout = float | Literal["default"] | None
 CLOSE_WAIT = 10.0  # seconds a headless command waits for a connection to close
 
 
@@ -438,13 +438,17 @@ async def open_connection(
     *,
     timeout: float | None,
     before_connect: Callable[[ServerConnection], None] | None = None,
-    **options: Any,
+    oauth: OAuth | None = None,
+    transport: Transport | None = None,
+    config: ClientConfig | None = None,
 ) -> ServerConnection:
-    """A connected `ServerConnection` (see `connection_for` for the `options`). Nothing is
+    """A connected `ServerConnection` (the other arguments: `connection_for`). Nothing is
     sent but the handshake. `before_connect` sees it first (to observe its traffic). Raises
     `SetupError` (or the transport's error), or `ConnectError` / `ConnectTimeout`: then the
     connection is closed first (given `CLOSE_WAIT` seconds)."""
-    conn = connection_for(profile, secrets, responder, **options)
+    conn = connection_for(
+        profile, secrets, responder, oauth=oauth, transport=transport, config=config
+    )
     if before_connect is not None:
         before_connect(conn)
     try:
@@ -468,10 +472,22 @@ async def connected(
     responder: Responder | None = None,
     *,
     timeout: float | None,
-    **options: Any,
+    before_connect: Callable[[ServerConnection], None] | None = None,
+    oauth: OAuth | None = None,
+    transport: Transport | None = None,
+    config: ClientConfig | None = None,
 ) -> AsyncIterator[ServerConnection]:
     """`open_connection` as `async with`: closed when the block ends (`close_within`)."""
-    conn = await open_connection(profile, secrets, responder, timeout=timeout, **options)
+    conn = await open_connection(
+        profile,
+        secrets,
+        responder,
+        timeout=timeout,
+        before_connect=before_connect,
+        oauth=oauth,
+        transport=transport,
+        config=config,
+    )
     try:
         yield conn
     finally:
