@@ -11,13 +11,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.server_connection import (
+    ConnectError,
+    ServerConnection,
+    close_within,
+    connection_for,
+)
 from inspector.lint import LintStore, LiveLinter
 from inspector.lint.live import loop_scheduler
 from inspector.protocol.machine.config import META_CLIENT_CAPS, META_CLIENT_INFO, META_VERSION
 from inspector.protocol.wire.http_headers import request_headers
 from inspector.protocol.wire.versions import Era
-from inspector.session import ConnectError, PolicyResponder, Session
-from inspector.settings.connect import client_config_for, roots_for, transport_for
+from inspector.settings.connect import client_config_for, transport_for
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 from inspector.traffic.log import TrafficLog
@@ -70,7 +75,7 @@ class CheckContext:
         self.traffic = TrafficLog()
         self.lint = LintStore()
         self.linter = LiveLinter(self.traffic, self.lint, loop_scheduler)
-        self.session: Session | None = None
+        self.session: ServerConnection | None = None
         self.sessions_opened = 0
         self.stderr_lines = 0
         self.ready_version: str | None = None
@@ -82,7 +87,7 @@ class CheckContext:
     def transport_kind(self) -> str:
         return "stdio" if self.profile.transport == "stdio" else "http"
 
-    async def live(self) -> Session:
+    async def live(self) -> ServerConnection:
         """The battery's session; a fresh one if the last check broke the connection.
         Raises ConnectError when the server cannot be reached."""
         session = self.session
@@ -90,10 +95,7 @@ class CheckContext:
             return session
         if session is not None:
             await self.drop()
-        transport = transport_for(self.profile, self.secrets)
-        session = Session(
-            transport, client_config_for(self.profile), PolicyResponder({}, roots_for(self.profile))
-        )
+        session = connection_for(self.profile, self.secrets)
         self.linter.begin_session()
         session.add_traffic_observer(self.traffic.observe)
         session.add_listener(self._heard)
@@ -119,8 +121,7 @@ class CheckContext:
     async def drop(self) -> None:
         session, self.session = self.session, None
         if session is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(session.close(), 10)
+            await close_within(session)
 
     async def close(self) -> None:
         await self.drop()
@@ -137,7 +138,10 @@ class CheckContext:
         headers: dict[str, str] | None = None,
         timeout: float | None = None,
     ) -> RawAnswer:
-        """Send one message on a fresh connection of its own and wait for its answer."""
+        """Send one message on a fresh transport of its own (no session, no handshake) and
+        wait for its answer: the messages a session would never send (an unsupported
+        version, a bad header). Malformed messages inside a live session go through the
+        session's raw channel instead (`ServerConnection.send_raw`)."""
         transport = transport_for(self.profile, self.secrets)
         answer = RawAnswer()
         wire = json.dumps(message, separators=(",", ":"))

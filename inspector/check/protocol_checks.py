@@ -129,7 +129,7 @@ def _list_check(cap: str, method: str, key: str) -> Check:
             return skip(f"the server does not declare {cap}")
         start = len(ctx.traffic)
         try:
-            items = await session.client.list_all(method, key)
+            items = await session.list_all(method, key)
         except PaginationError as exc:
             return fail(f"{method}: {exc}")
         except ServerError as exc:
@@ -165,9 +165,8 @@ async def _unknown_tool(ctx: CheckContext) -> Outcome:
     if "tools" not in ctx.capabilities:
         return skip("the server does not declare tools")
     try:
-        result = await session.request(
-            "tools/call", {"name": _UNKNOWN_TOOL, "arguments": {}}, timeout=ctx.options.timeout
-        )
+        call = session.start_tool_call(_UNKNOWN_TOOL, timeout=ctx.options.timeout)
+        result = await call.result()
     except ServerError as exc:
         if exc.code == -32602:
             return ok("-32602 invalid params")
@@ -192,7 +191,7 @@ async def _read_resources(ctx: CheckContext) -> Outcome:
     session = await ctx.live()
     if "resources" not in ctx.capabilities:
         return skip("the server does not declare resources")
-    listed = await session.client.list_resources()
+    listed = await session.list_resources()
     if not listed:
         return skip("the server lists no resources")
     start = len(ctx.traffic)
@@ -200,7 +199,7 @@ async def _read_resources(ctx: CheckContext) -> Outcome:
     for res in listed[: ctx.options.max_items]:
         uri = res.get("uri")
         try:
-            result = await session.client.read_resource(str(uri))
+            result = await session.read_resource(str(uri))
         except ServerError as exc:
             problems.append(f"{uri}: {exc}")
             continue
@@ -217,7 +216,7 @@ async def _templates(ctx: CheckContext) -> Outcome:
     session = await ctx.live()
     if "resources" not in ctx.capabilities:
         return skip("the server does not declare resources")
-    templates = await session.client.list_resource_templates()
+    templates = await session.list_resource_templates()
     if not templates:
         return skip("the server lists no resource templates")
     problems = []
@@ -233,7 +232,7 @@ async def _templates(ctx: CheckContext) -> Outcome:
             values[name] = await _completed(ctx, ref, name, values)
         uri = parsed.expand(values).uri
         try:
-            await session.client.read_resource(uri)
+            await session.read_resource(uri)
         except ServerError as exc:
             if exc.code in (-32603,):
                 problems.append(f"{text} → {uri}: internal error {exc}")
@@ -247,7 +246,7 @@ async def _missing_resource(ctx: CheckContext) -> Outcome:
     if "resources" not in ctx.capabilities:
         return skip("the server does not declare resources")
     try:
-        result = await session.client.read_resource(_MISSING_URI)
+        result = await session.read_resource(_MISSING_URI)
     except ServerError as exc:
         if exc.code == -32002:
             return ok("-32002 resource not found")
@@ -265,7 +264,7 @@ async def _completed(
         return "example"
     session = await ctx.live()
     try:
-        done = await session.client.complete(ref, name, "", context or None)
+        done = await session.complete(ref, name, "", context or None)
     except RequestError:
         return "example"
     offered = (done.get("completion") or {}).get("values") or []
@@ -285,7 +284,7 @@ async def _prompts(ctx: CheckContext) -> Outcome:
     session = await ctx.live()
     if "prompts" not in ctx.capabilities:
         return skip("the server does not declare prompts")
-    prompts = await session.client.list_prompts()
+    prompts = await session.list_prompts()
     if not prompts:
         return skip("the server lists no prompts")
     start = len(ctx.traffic)
@@ -293,7 +292,7 @@ async def _prompts(ctx: CheckContext) -> Outcome:
     for prompt in prompts[: ctx.options.max_items]:
         args = await _prompt_arguments(ctx, prompt)
         try:
-            await session.client.get_prompt(str(prompt.get("name")), args or None)
+            await session.get_prompt(str(prompt.get("name")), args or None)
         except ServerError as exc:
             problems.append(f"{prompt.get('name')} {_short(args)}: {exc}")
     problems += _lint_since(ctx, start)
@@ -310,7 +309,7 @@ async def _read_only_tools(ctx: CheckContext) -> Outcome:
     session = await ctx.live()
     if "tools" not in ctx.capabilities:
         return skip("the server does not declare tools")
-    tools = await session.client.list_tools()
+    tools = await session.list_tools()
     chosen = [
         t
         for t in tools
@@ -323,9 +322,7 @@ async def _read_only_tools(ctx: CheckContext) -> Outcome:
     notes = []
     for tool in chosen:
         try:
-            result = await session.client.call_tool(
-                str(tool["name"]), {}, on_progress=lambda _p: None
-            )
+            result = await session.call_tool(str(tool["name"]), {}, on_progress=lambda _p: None)
         except ServerError as exc:  # a protocol error is the server's right: noted
             notes.append(f"{tool['name']}: JSON-RPC error {exc.code}")
             continue

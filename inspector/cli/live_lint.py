@@ -5,10 +5,10 @@ session file."""
 from __future__ import annotations
 
 from inspector.cli.errors import diag
+from inspector.core.server_connection import ServerConnection
 from inspector.lint import Finding, LintStore, LiveLinter
 from inspector.lint.live import loop_scheduler
 from inspector.recording.writer import SessionRecorder
-from inspector.session import Session
 from inspector.traffic.log import TrafficLog
 
 __all__ = ["RunLint"]
@@ -16,7 +16,7 @@ __all__ = ["RunLint"]
 
 class RunLint:
     def __init__(
-        self, session: Session, *, verbose: bool, recorder: SessionRecorder | None
+        self, session: ServerConnection, *, verbose: bool, recorder: SessionRecorder | None
     ) -> None:
         self.traffic = TrafficLog()
         self.store = LintStore()

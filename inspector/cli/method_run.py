@@ -1,7 +1,6 @@
-"""`mcp-inspector-qt cli ...`: one MCP method, headless, over the same Session API as the
-app. The JSON result goes to stdout; diagnostics to stderr (inspector/cli/diagnostics.py).
-The heavy part of the command, imported by its light entry (`inspector.cli.commands.cli`)
-while the server starts.
+"""`mcp-inspector-qt cli ...`: one MCP method, headless, over the same connection object as
+the app (`ServerConnection`). The JSON result goes to stdout; diagnostics to stderr
+(inspector/cli/diagnostics.py).
 
 Exit codes: 0 ok, 1 tool result with isError, 2 usage, 3 connection or transport
 failure, 4 JSON-RPC error response, 5 timeout.
@@ -32,11 +31,8 @@ from inspector.cli.parser import (
 )
 from inspector.cli.profile_args import cli_timeouts, profile_from_args
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
-from inspector.protocol.wire.errors import PaginationError
-from inspector.protocol.wire.jsonrpc import error_name
-from inspector.protocol.wire.versions import Era
-from inspector.recording.writer import RecordingResponder, SessionRecorder
-from inspector.session import (
+from inspector.core.server_connection import (
+    SAFE_TO_REPLAY,
     ConnectError,
     ConnectTimeout,
     InputRejected,
@@ -45,11 +41,15 @@ from inspector.session import (
     RequestNotAllowed,
     RequestTimeout,
     Responder,
+    ServerConnection,
     ServerError,
-    Session,
+    connection_for,
     load_answers,
 )
-from inspector.session.expiry import SAFE_TO_REPLAY
+from inspector.protocol.wire.errors import PaginationError
+from inspector.protocol.wire.jsonrpc import error_name
+from inspector.protocol.wire.versions import Era
+from inspector.recording.writer import RecordingResponder, SessionRecorder
 from inspector.settings.connect import SetupError, client_config_for, roots_for, transport_for
 from inspector.settings.profiles import Profile
 
@@ -94,7 +94,9 @@ def _tool_arguments(ns: argparse.Namespace) -> dict[str, Any]:
     return arguments
 
 
-async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[str, Any], int]:
+async def _run_method(
+    session: ServerConnection, ns: argparse.Namespace
+) -> tuple[dict[str, Any], int]:
     method = ns.method
     if session.era is Era.MODERN and (why := not_in_modern(method)):
         raise UsageError(why)  # --era auto, and the server turned out modern
@@ -104,29 +106,28 @@ async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[st
         result = ready.result or {}
         return result, EXIT_OK
     if method == "ping":
-        return await session.client.ping(), EXIT_OK
+        return await session.ping(), EXIT_OK
     if method == "tools/list":
-        tools = await session.client.list_tools()
-        for name, why in session.client.excluded_tools.items():
+        tools = await session.list_tools()
+        for name, why in session.excluded_tools.items():
             _diag(f"warning: tool {name!r} excluded from the list: {why}")
         return {"tools": tools}, EXIT_OK
     if method == "resources/list":
-        return {"resources": await session.client.list_resources()}, EXIT_OK
+        return {"resources": await session.list_resources()}, EXIT_OK
     if method == "resources/templates/list":
-        return {"resourceTemplates": await session.client.list_resource_templates()}, EXIT_OK
+        return {"resourceTemplates": await session.list_resource_templates()}, EXIT_OK
     if method == "prompts/list":
-        return {"prompts": await session.client.list_prompts()}, EXIT_OK
-    client = session.client
+        return {"prompts": await session.list_prompts()}, EXIT_OK
     if method == "tools/call":
-        result = await client.call_tool(
+        result = await session.call_tool(
             ns.tool_name, _tool_arguments(ns), on_progress=lambda _p: None, override=ns.override
         )
         return result, EXIT_TOOL_ERROR if result.get("isError") is True else EXIT_OK
     if method == "resources/read":
-        return await client.read_resource(ns.uri, override=ns.override), EXIT_OK
+        return await session.read_resource(ns.uri, override=ns.override), EXIT_OK
     if method == "prompts/get":
         prompt_args = key_values(ns.prompt_args, "--prompt-args")
-        return await client.get_prompt(
+        return await session.get_prompt(
             ns.prompt_name, prompt_args or None, override=ns.override
         ), EXIT_OK
     if method == "completion/complete":
@@ -136,11 +137,11 @@ async def _run_method(session: Session, ns: argparse.Namespace) -> tuple[dict[st
             else {"type": "ref/resource", "uri": ns.uri_template}
         )
         context = key_values(ns.context_arg, "--context-arg")
-        return await client.complete(
+        return await session.complete(
             ref, ns.argument_name, ns.argument_value, context or None, override=ns.override
         ), EXIT_OK
     if method == "logging/setLevel":
-        return await session.client.set_log_level(ns.log_level), EXIT_OK
+        return await session.set_log_level(ns.log_level), EXIT_OK
     raise UsageError(f"unknown method {method}")  # pragma: no cover - argparse checks choices
 
 
@@ -150,7 +151,7 @@ _SAFE_TO_REPLAY = SAFE_TO_REPLAY | {"initialize", "server/discover"}
 
 
 async def _run_with_one_reinitialize(
-    session: Session, ns: argparse.Namespace, timeout: float
+    session: ServerConnection, ns: argparse.Namespace, timeout: float
 ) -> tuple[dict[str, Any], int]:
     """spec (streamable HTTP, session management): on HTTP 404 for its session id, the
     client MUST start a new session with a new initialize. Once, and the request again only
@@ -187,7 +188,7 @@ async def _run_with_one_reinitialize(
 
 
 def _run_lint(
-    session: Session, ns: argparse.Namespace, recorder: SessionRecorder | None
+    session: ServerConnection, ns: argparse.Namespace, recorder: SessionRecorder | None
 ) -> RunLint | None:
     """Live lint, where its findings go somewhere: printed with -v, kept with --record.
     Otherwise nobody would see them, and the linter (jsonschema and the official schemas,
@@ -264,7 +265,7 @@ async def run_cli(ns: argparse.Namespace, early: StdioTransport | None = None) -
     exchanges = ModelExchanges(ns.verbose)
     model = sampling_responder(ns, policy, request_timeout=timeout, on_exchange=exchanges)
     responder: Responder = model or policy
-    session = Session(transport, config, responder)
+    session = connection_for(profile, responder=responder, transport=transport, config=config)
     exchanges.session = session
     recorder = _start_recorder(ns, session, profile) if ns.record else None
     if recorder is not None:
@@ -289,7 +290,7 @@ async def run_cli(ns: argparse.Namespace, early: StdioTransport | None = None) -
             _diag(f"error: could not connect: {diagnostics.connect_failure(str(exc))}")
             return EXIT_CONNECTION
         if session.era is Era.LEGACY and ns.log_level and ns.method != "logging/setLevel":
-            await session.client.set_log_level(ns.log_level)
+            await session.set_log_level(ns.log_level)
         try:
             result, code = await _run_with_one_reinitialize(session, ns, timeout)
         except RequestNotAllowed as exc:
@@ -330,7 +331,9 @@ async def run_cli(ns: argparse.Namespace, early: StdioTransport | None = None) -
                 _diag(f"recorded {recorder.lines_written} line(s) to {recorder.path}")
 
 
-def _start_recorder(ns: argparse.Namespace, session: Session, profile: Profile) -> SessionRecorder:
+def _start_recorder(
+    ns: argparse.Namespace, session: ServerConnection, profile: Profile
+) -> SessionRecorder:
     # The rules the GUI's recordings follow (inspector/recording/redaction.py):
     # secret-looking header values ("Bearer TOKEN": the token too), env values, URL parts
     # and the --auth secrets never reach the file.
@@ -339,6 +342,6 @@ def _start_recorder(ns: argparse.Namespace, session: Session, profile: Profile) 
 
     spec = spec_for_profile(profile, None)
     try:
-        return start_recorder(ns.record, spec, session)
+        return start_recorder(ns.record, spec, session.session)
     except OSError as exc:
         raise UsageError(f"--record {ns.record}: {exc.strerror or exc}") from exc

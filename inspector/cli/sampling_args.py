@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING
 from inspector.cli.errors import UsageError
 
 if TYPE_CHECKING:  # the model machinery loads only when the flags are given (start-up)
+    from inspector.core.server_connection import Responder, ServerConnection
     from inspector.features.providers.providers import ProviderConfig
     from inspector.features.providers.responder import ModelResponder
     from inspector.features.providers.types import ModelExchange
-    from inspector.session import Session
-    from inspector.session.responder import Responder
 
 __all__ = ["ModelExchanges", "sampling_responder"]
 
@@ -32,7 +31,7 @@ class ModelExchanges:
     session is given once it exists (the responder is made before it)."""
 
     def __init__(self, verbose: bool = False) -> None:
-        self.session: Session | None = None
+        self.session: ServerConnection | None = None
         self.verbose = verbose
         self.count = 0
 

@@ -30,8 +30,8 @@ Model (`inspector.collections.collection`)
         InputSchemaAssertion(schema)
     A call without an OutcomeAssertion is expected to end "ok".
 
-Running (`inspector.collections.runner`), over a connected `inspector.session.Session`
-(a ConnectionModel's `.session`):
+Running (`inspector.collections.runner`), over a connected `ServerConnection`
+(inspector/core/server_connection.py; a ConnectionModel's `.server`):
     runner = CollectionRunner(session, timeout=30.0, env=os.environ, tools=None)
     await runner.run_call(call) -> CallResult
     await runner.run(collection, names=None, on_start=cb(call), on_result=cb(result))

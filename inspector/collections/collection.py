@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, get_args
 
 from inspector.collections.pointer import parse_pointer
+from inspector.core.server_connection import tool_call_params
 
 __all__ = [
     "CALL_KINDS",
@@ -237,7 +238,7 @@ class SavedCall:
     def params(self) -> dict[str, Any]:
         """The request's params, before `${env:NAME}` is resolved."""
         if self.kind == "tool":
-            return {"name": self.tool, "arguments": dict(self.arguments or {})}
+            return tool_call_params(self.tool, dict(self.arguments or {}))
         if self.kind == "resource":
             return {"uri": self.uri}
         if self.kind == "prompt":

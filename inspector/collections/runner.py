@@ -17,17 +17,17 @@ from inspector.collections.collection import (
 )
 from inspector.collections.env_refs import UnsetVariable, resolve_env
 from inspector.collections.results import CallResult, Outcome, RunReport
-from inspector.protocol.machine.events import NotificationReceived
-from inspector.recording.replay import RecordedAnswer, ReplayResponder
-from inspector.session import (
+from inspector.core.server_connection import (
     Call,
     RequestCancelled,
     RequestError,
     RequestNotAllowed,
     RequestTimeout,
+    ServerConnection,
     ServerError,
-    Session,
 )
+from inspector.protocol.machine.events import NotificationReceived
+from inspector.recording.replay import RecordedAnswer, ReplayResponder
 
 __all__ = ["CollectionRunner", "run_collection"]
 
@@ -49,7 +49,7 @@ class CollectionRunner:
 
     def __init__(
         self,
-        session: Session,
+        session: ServerConnection,
         *,
         timeout: float = 30.0,
         env: Mapping[str, str] | None = None,
@@ -83,7 +83,7 @@ class CollectionRunner:
         if self._tools_error is not None:
             return self._tools_error
         try:
-            tools = await asyncio.wait_for(self.session.client.list_tools(), timeout + _GRACE)
+            tools = await asyncio.wait_for(self.session.list_tools(), timeout + _GRACE)
         except (RequestError, RequestNotAllowed, TimeoutError) as exc:
             self._tools_error = _failure(exc, "tools/list")
             return self._tools_error
@@ -143,7 +143,7 @@ class CollectionRunner:
             session.responder = replayer
         try:
             if call.kind == "tool":
-                await asyncio.wait_for(session.client.learn_tool(call.target), timeout + _GRACE)
+                await asyncio.wait_for(session.learn_tool(call.target), timeout + _GRACE)
             if self.stopped is not None:
                 seen.outcome = Outcome("cancelled", message=self.stopped)
                 return
@@ -218,7 +218,7 @@ class CollectionRunner:
 
 
 async def run_collection(
-    session: Session,
+    session: ServerConnection,
     collection: Collection,
     *,
     timeout: float = 30.0,

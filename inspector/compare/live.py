@@ -14,8 +14,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from inspector.compare.snapshot import CatalogSnapshot, snapshot_from_session
-from inspector.session import ConnectError, ConnectTimeout, PolicyResponder, Session
-from inspector.settings.connect import SetupError, client_config_for, roots_for, transport_for
+from inspector.core.server_connection import (
+    ConnectError,
+    ConnectTimeout,
+    ServerConnection,
+    connection_for,
+)
+from inspector.settings.connect import SetupError
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 
@@ -38,7 +43,7 @@ class Side:
         return self.outcome == "listed" and self.error is None
 
 
-def _stderr_tail(session: Session | None) -> str:
+def _stderr_tail(session: ServerConnection | None) -> str:
     """The server's last words, when it ended on its own (not when we closed it)."""
     closed = session.closed if session is not None else None
     if closed is None or not closed.error:
@@ -51,16 +56,12 @@ async def fetch_side(
     name: str, profile: Profile, *, timeout: float, secrets: SecretStore | None = None
 ) -> Side:
     """Connect, list every kind (all pages), close. `timeout` bounds the whole side."""
-    session: Session | None = None
+    session: ServerConnection | None = None
     snapshot: CatalogSnapshot | None = None
 
     async def work() -> CatalogSnapshot:
         nonlocal session, snapshot
-        session = Session(
-            transport_for(profile, secrets),
-            client_config_for(profile),
-            PolicyResponder({}, roots_for(profile)),
-        )
+        session = connection_for(profile, secrets)
         await session.connect(timeout=timeout)
         snapshot = CatalogSnapshot()
         return await snapshot_from_session(session, snapshot)

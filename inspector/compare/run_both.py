@@ -11,8 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from inspector.core.server_connection import ServerConnection, SessionError
 from inspector.recording.diff import Change, IgnoreRules, diff_json
-from inspector.session import Session, SessionError
 
 __all__ = ["RUN_KINDS", "BothResult", "RunKind", "SideAnswer", "run_on_both", "run_one"]
 
@@ -60,7 +60,7 @@ class BothResult:
 
 
 async def run_one(
-    session: Session | None, kind: RunKind, name: str, arguments: dict[str, Any]
+    session: ServerConnection | None, kind: RunKind, name: str, arguments: dict[str, Any]
 ) -> SideAnswer:
     """One side's call. Never raises for the server's sake (cancellation passes)."""
     start = time.monotonic()
@@ -68,20 +68,20 @@ async def run_one(
         return SideAnswer(error="not connected")
     try:
         if kind == "tool":
-            result = await session.client.call_tool(name, arguments)
+            result = await session.call_tool(name, arguments)
         elif kind == "resource":
-            result = await session.client.read_resource(name)
+            result = await session.read_resource(name)
         else:
             strings = {k: v if isinstance(v, str) else str(v) for k, v in arguments.items()}
-            result = await session.client.get_prompt(name, strings)
+            result = await session.get_prompt(name, strings)
     except SessionError as exc:
         return SideAnswer(error=str(exc) or type(exc).__name__, seconds=time.monotonic() - start)
     return SideAnswer(result=result, seconds=time.monotonic() - start)
 
 
 async def run_on_both(
-    left: Session | None,
-    right: Session | None,
+    left: ServerConnection | None,
+    right: ServerConnection | None,
     kind: RunKind,
     name: str,
     arguments: dict[str, Any] | None = None,

@@ -12,11 +12,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from inspector.core.server_connection import RequestTimeout, ServerConnection, SessionError
 from inspector.features.catalog.lists import KINDS, Catalog, CatalogKind
 from inspector.features.catalog.loader import CAPABILITY_OF
 from inspector.protocol.wire.errors import PaginationError
 from inspector.protocol.wire.pagination import Paginator
-from inspector.session import RequestTimeout, Session, SessionError
 
 __all__ = [
     "DOC_KEY",
@@ -121,7 +121,7 @@ class CatalogSnapshot:
 
 
 async def snapshot_from_session(
-    session: Session, into: CatalogSnapshot | None = None
+    session: ServerConnection, into: CatalogSnapshot | None = None
 ) -> CatalogSnapshot:
     """List every kind the server declares, every page. A failing kind keeps what it got
     (see `errors`); the other kinds are still listed. Raises nothing but cancellation;
@@ -137,7 +137,7 @@ async def snapshot_from_session(
     return snap
 
 
-async def _list_kind(session: Session, kind: CatalogKind, snap: CatalogSnapshot) -> None:
+async def _list_kind(session: ServerConnection, kind: CatalogKind, snap: CatalogSnapshot) -> None:
     method, key = LIST_METHOD[kind]
     pager = Paginator(method, key, max_pages=MAX_PAGES)
     items = snap.items(kind)
@@ -167,7 +167,7 @@ async def _list_kind(session: Session, kind: CatalogKind, snap: CatalogSnapshot)
             snap.incomplete.setdefault(kind, f"{method}: {skipped} item(s) were not JSON objects")
 
 
-def _with_header(snap: CatalogSnapshot, session: Session) -> CatalogSnapshot:
+def _with_header(snap: CatalogSnapshot, session: ServerConnection) -> CatalogSnapshot:
     """`snap` with what `session` says of the server beside its lists: server info,
     capabilities, instructions, protocol version, era and transport."""
     snap.server_info = dict(session.server_info or {})
@@ -179,7 +179,9 @@ def _with_header(snap: CatalogSnapshot, session: Session) -> CatalogSnapshot:
     return snap
 
 
-def snapshot_from_catalog(catalog: Catalog, session: Session | None = None) -> CatalogSnapshot:
+def snapshot_from_catalog(
+    catalog: Catalog, session: ServerConnection | None = None
+) -> CatalogSnapshot:
     """A snapshot of what a connection already listed (no request is sent), with the
     header of its live `session` when given. A list with more pages to load, a failed one
     or a stale one is marked incomplete."""
@@ -203,11 +205,11 @@ class HasCatalog(Protocol):
     def catalog(self) -> Catalog: ...
 
     @property
-    def session(self) -> Session | None: ...
+    def server(self) -> ServerConnection | None: ...
 
 
 def snapshot_from_connection(conn: HasCatalog) -> CatalogSnapshot:
     """A snapshot of what a connection has already listed, with its live session's server
     info, capabilities and instructions (none once it is disconnected). No request is
-    sent; `snapshot_from_session(conn.session)` lists everything afresh."""
-    return snapshot_from_catalog(conn.catalog, conn.session)
+    sent; `snapshot_from_session(conn.server)` lists everything afresh."""
+    return snapshot_from_catalog(conn.catalog, conn.server)

@@ -10,7 +10,7 @@ runs this with the server's URL as the last argument. The environment says what 
   era (server/discover, `_meta` on every request); an older one is offered in `initialize`;
 * `MCP_CONFORMANCE_CONTEXT`: optional JSON with scenario data (e.g. the tool calls to make).
 
-Everything goes through the real `Session` API over the HTTP transport, with a `Responder`
+Everything goes through the real `ServerConnection` API over the HTTP transport, with a `Responder`
 answering sampling, elicitation and roots. The exit code is 0 when the scenario's steps all
 worked, 1 otherwise; logs (and the traffic) go to stderr, which the suite saves per scenario.
 See docs/notes/conformance.md for what each scenario checks.
@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.conformance.auth import oauth_for_scenario
+from inspector.core.server_connection import ServerConnection, SessionError
 from inspector.protocol.machine.asks import ServerAsk
 from inspector.protocol.machine.connection import ClientConfig
 from inspector.protocol.wire.versions import LATEST_LEGACY, Era, EraSetting, era_of
-from inspector.session import Session, SessionError
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.factory import http_transport
 
@@ -170,20 +170,20 @@ def _log_traffic(record: TrafficRecord) -> None:
     log.info("%s %s %s%s", record.direction or "--", record.kind, raw[:2000], note)
 
 
-def open_session(scenario: Scenario, responder: ConformanceResponder) -> Session:
+def open_session(scenario: Scenario, responder: ConformanceResponder) -> ServerConnection:
     auth = (
         oauth_for_scenario(scenario.name, scenario.url, scenario.context)
         if scenario.name.startswith("auth/")
         else None
     )
     transport = http_transport(scenario.url, kind="auto", auth=auth)
-    session = Session(transport, config_for(scenario), responder)
+    session = ServerConnection(transport, config_for(scenario), responder)
     session.add_traffic_observer(_log_traffic)
     return session
 
 
 # ----------------------------------------------------------------------- scenarios
-Step = Callable[[Session, Scenario], Awaitable[None]]
+Step = Callable[[ServerConnection, Scenario], Awaitable[None]]
 
 
 def _tool_names(tools: Sequence[dict[str, Any]]) -> list[str]:
@@ -208,45 +208,45 @@ def sample_arguments(input_schema: Any) -> dict[str, Any]:
     return {name: _placeholder(props.get(name)) for name in required if name in props}
 
 
-async def _call(session: Session, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    result = await session.client.call_tool(name, arguments)
+async def _call(session: ServerConnection, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    result = await session.call_tool(name, arguments)
     log.info("tools/call %s -> %s", name, json.dumps(result)[:500])
     return result
 
 
-async def step_connect_only(session: Session, scenario: Scenario) -> None:
+async def step_connect_only(session: ServerConnection, scenario: Scenario) -> None:
     """initialize: the handshake is what is checked."""
 
 
-async def step_tools_call(session: Session, scenario: Scenario) -> None:
-    tools = await session.client.list_tools()
+async def step_tools_call(session: ServerConnection, scenario: Scenario) -> None:
+    tools = await session.list_tools()
     _find_tool(tools, "add_numbers")
     result = await _call(session, "add_numbers", {"a": 5, "b": 3})
     if result.get("isError"):
         raise ScenarioFailed(f"add_numbers returned an error: {result}")
 
 
-async def step_elicitation_defaults(session: Session, scenario: Scenario) -> None:
-    tools = await session.client.list_tools()
+async def step_elicitation_defaults(session: ServerConnection, scenario: Scenario) -> None:
+    tools = await session.list_tools()
     _find_tool(tools, "test_client_elicitation_defaults")
     await _call(session, "test_client_elicitation_defaults", {})
 
 
-async def step_sse_retry(session: Session, scenario: Scenario) -> None:
-    tools = await session.client.list_tools()
+async def step_sse_retry(session: ServerConnection, scenario: Scenario) -> None:
+    tools = await session.list_tools()
     _find_tool(tools, "test_reconnection")
     await _call(session, "test_reconnection", {})
 
 
-async def step_request_metadata(session: Session, scenario: Scenario) -> None:
+async def step_request_metadata(session: ServerConnection, scenario: Scenario) -> None:
     # The handshake (server/discover, rejected once with -32022) carries the checks; one
     # more request shows the agreed version is kept. The server declares no capabilities,
     # so tools/list goes out with the override.
     await session.request("tools/list", {}, override=True)
 
 
-async def step_mrtr(session: Session, scenario: Scenario) -> None:
-    tools = await session.client.list_tools()
+async def step_mrtr(session: ServerConnection, scenario: Scenario) -> None:
+    tools = await session.list_tools()
     for name in (
         "test_mrtr_echo_state",
         "test_mrtr_no_state",
@@ -262,24 +262,24 @@ async def step_mrtr(session: Session, scenario: Scenario) -> None:
     await _call(session, "test_mrtr_no_result_type", {})
 
 
-async def step_standard_headers(session: Session, scenario: Scenario) -> None:
+async def step_standard_headers(session: ServerConnection, scenario: Scenario) -> None:
     caps = session.server_capabilities
     if "tools" in caps:
-        for tool in await session.client.list_tools():
+        for tool in await session.list_tools():
             await _call(session, str(tool["name"]), sample_arguments(tool.get("inputSchema")))
     if "resources" in caps:
-        for resource in await session.client.list_resources():
-            await session.client.read_resource(str(resource["uri"]))
+        for resource in await session.list_resources():
+            await session.read_resource(str(resource["uri"]))
     if "prompts" in caps:
-        for prompt in await session.client.list_prompts():
-            await session.client.get_prompt(str(prompt["name"]))
+        for prompt in await session.list_prompts():
+            await session.get_prompt(str(prompt["name"]))
 
 
-async def step_custom_headers(session: Session, scenario: Scenario) -> None:
+async def step_custom_headers(session: ServerConnection, scenario: Scenario) -> None:
     calls = scenario.context.get("toolCalls")
     if not isinstance(calls, list) or not calls:
         raise ScenarioFailed("MCP_CONFORMANCE_CONTEXT has no toolCalls")
-    tools = await session.client.list_tools()
+    tools = await session.list_tools()
     for call in calls:
         name = str(call.get("name"))
         _find_tool(tools, name)
@@ -287,11 +287,11 @@ async def step_custom_headers(session: Session, scenario: Scenario) -> None:
         await _call(session, name, arguments if isinstance(arguments, dict) else {})
 
 
-async def step_invalid_tool_headers(session: Session, scenario: Scenario) -> None:
+async def step_invalid_tool_headers(session: ServerConnection, scenario: Scenario) -> None:
     # Over modern HTTP the session leaves out tools whose x-mcp-header annotations are
     # invalid (spec 2026-07-28); call every tool it kept.
-    tools = await session.client.list_tools()
-    for name, why in sorted(session.client.excluded_tools.items()):
+    tools = await session.list_tools()
+    for name, why in sorted(session.excluded_tools.items()):
         log.info("excluded by the session: %s (%s)", name, why)
     if not tools:
         raise ScenarioFailed("the session kept no tool to call")
@@ -299,21 +299,21 @@ async def step_invalid_tool_headers(session: Session, scenario: Scenario) -> Non
         await _call(session, str(tool["name"]), sample_arguments(tool.get("inputSchema")))
 
 
-async def step_list_tools(session: Session, scenario: Scenario) -> None:
-    tools = await session.client.list_tools()
+async def step_list_tools(session: ServerConnection, scenario: Scenario) -> None:
+    tools = await session.list_tools()
     log.info("tools: %s", _tool_names(tools))
 
 
-async def step_schema_preservation(session: Session, scenario: Scenario) -> None:
-    tools = await session.client.list_tools()
+async def step_schema_preservation(session: ServerConnection, scenario: Scenario) -> None:
+    tools = await session.list_tools()
     focal = _find_tool(tools, "json_schema_2020_12_tool")
     _find_tool(tools, "json_schema_echo")
     await _call(session, "json_schema_echo", {"schema": focal.get("inputSchema")})
 
 
-async def step_generic(session: Session, scenario: Scenario) -> None:
+async def step_generic(session: ServerConnection, scenario: Scenario) -> None:
     """Auth scenarios and anything unknown: list the tools and call the first one."""
-    tools = await session.client.list_tools() if "tools" in session.server_capabilities else []
+    tools = await session.list_tools() if "tools" in session.server_capabilities else []
     if tools:
         first = tools[0]
         await _call(session, str(first["name"]), sample_arguments(first.get("inputSchema")))

@@ -2,9 +2,11 @@
 
 A connection owns its traffic log, log messages and errors, the catalog and its loader,
 resource watches, tasks, MRTR rounds, its authorization state and its recording, and the
-connect / disconnect / reconnect logic. It holds one `Session` at a time and tells the
+connect / disconnect / reconnect logic. It holds one `ServerConnection` at a time
+(`server`: the session and its request API, see `server_connection`) and tells the
 front end what changed through `Listeners`; a front end adapts those (the Qt window turns
-them into signals) and sends intents back (`connect_profile`, `send_raw`, ...).
+them into signals) and sends intents back (`connect_profile`, `use_roots`, ...); requests go through
+`ready_server()`.
 
 Several connections can live side by side (the app model opens them); nothing here is
 shared between two of them but the app-wide stores they are given (secrets, pins).
@@ -28,21 +30,22 @@ from inspector.core.front_end import (
     policy_responders,
 )
 from inspector.core.recording import ConnectionRecording
+from inspector.core.server_connection import ServerConnection, connection_for
 from inspector.core.session_events import ROUTED_NOTIFICATIONS, SessionEventRouter
 from inspector.core.task_feed import TaskFeed
 from inspector.core.task_runner import TaskRunner
 from inspector.features.catalog.lists import Catalog, CatalogKind, ListDiff
 from inspector.features.catalog.loader import CatalogLoader
 from inspector.features.catalog.pins import PinStore
-from inspector.features.resource_watch import ResourceWatches
+from inspector.features.resource_watch import ResourceWatches, Watch, subscribe_supported
 from inspector.features.tasks import TaskClient, TaskStore
 from inspector.lint import LintStore, LiveLinter
 from inspector.lint.live import loop_scheduler
-from inspector.protocol.machine.events import ProgressUpdate, SessionReady
+from inspector.protocol.machine.events import SessionReady
 from inspector.protocol.wire.jsonrpc import RequestId
 from inspector.protocol.wire.versions import Era
 from inspector.recording.live import AutoRecorder
-from inspector.session import Call, ConnectError, Session, SessionError
+from inspector.session import ConnectError, Session, SessionError
 from inspector.settings.connect import SetupError, client_config_for, roots_for, transport_for
 from inspector.settings.profiles import Profile, RootEntry
 from inspector.storage.secrets import SecretStore
@@ -100,12 +103,13 @@ class ConnectionModel:
         self.notice: Listeners[[str]] = Listeners("notice listener")  # for the status bar
         self.console: Listeners[[str]] = Listeners("console listener")  # server console lines
         # A new session, before it connects (observers that must see the handshake).
-        self.session_started: Listeners[[Session]] = Listeners("session listener")
+        self.session_started: Listeners[[ServerConnection]] = Listeners("session listener")
         # The connection's state.
         self.state = ConnState.DISCONNECTED
         self.detail = ""
         self.profile: Profile | None = None
-        self.session: Session | None = None
+        # The live session and its request API (None when not connected).
+        self.server: ServerConnection | None = None
         self.responder: ClientResponder | None = None
         self._lock: asyncio.Lock | None = None
         # Its stores.
@@ -192,30 +196,34 @@ class ConnectionModel:
             return None
         return self.connect_profile(self.profile)
 
-    def send_raw(self, text: str) -> asyncio.Task[Any]:
-        return self.start(self._send_raw(text), "send raw")
-
-    def start_tool_call(
-        self,
-        name: str,
-        arguments: dict[str, Any],
-        on_progress: Callable[[ProgressUpdate], None],
-        *,
-        extra: dict[str, Any] | None = None,
-    ) -> Call:
-        """tools/call as a Call (progress, cancel): the caller awaits it in a kept task
-        (`start`). `extra` adds to the params (e.g. run as a task).
-        Raises SessionError when not connected."""
-        session = self.session
-        if session is None or not session.is_ready:
-            raise SessionError("not connected")
-        return session.client.start_tool_call(name, arguments, on_progress=on_progress, extra=extra)
+    def ready_server(self) -> ServerConnection | None:
+        """The server's request API while its session is ready (None otherwise): what a
+        front end sends its requests through (`ServerConnection`)."""
+        server = self.server
+        return server if server is not None and server.is_ready else None
 
     async def shutdown(self) -> None:
         """Close the session (the server is shut down with the transport's ladder)."""
         self._cancel_login()
         await self._disconnect()
         self.runner.cancel_all()
+
+    # ---------------------------------------------------------------- resource watches
+    def can_watch(self) -> tuple[bool, str]:
+        """Whether the live server lets a resource be watched, and why not."""
+        return subscribe_supported(self.session)
+
+    def watch_of(self, uri: str) -> Watch | None:
+        """The watch of `uri` in the live session (watches of an earlier one are gone)."""
+        return self.watches.get(uri, self.session)
+
+    async def watch(self, uri: str) -> Watch:
+        """Start watching `uri` (see `ResourceWatches.subscribe`). Raises SessionError when
+        not connected."""
+        session = self.session
+        if session is None:
+            raise SessionError("not connected")
+        return await self.watches.subscribe(session, uri)
 
     # ---------------------------------------------------------------- state
     def _set_state(self, state: ConnState, detail: str = "") -> None:
@@ -230,6 +238,13 @@ class ConnectionModel:
     @property
     def connected(self) -> bool:
         return self.state is ConnState.CONNECTED
+
+    @property
+    def session(self) -> Session | None:
+        """The live session's driver, for the observers on this floor (the catalog loader,
+        tasks, recording); a front end uses `server`, its request API."""
+        server = self.server
+        return None if server is None else server.session
 
     def elapsed(self) -> float:
         return time.monotonic() - self.traffic.started_mono
@@ -249,12 +264,16 @@ class ConnectionModel:
                 return
             responder = self._responders(profile, roots_for(profile), self._ask_notice)
             self.responder = responder
-            session = Session(
-                transport, client_config_for(profile, ui_apps=self.ui_apps), responder
+            server = connection_for(
+                profile,
+                responder=responder,
+                transport=transport,
+                config=client_config_for(profile, ui_apps=self.ui_apps),
             )
-            session.auto_reinitialize = True  # HTTP 404 for the session: one new one
-            self._follow(session, profile)
-            self.session = session
+            server.auto_reinitialize = True  # HTTP 404 for the session: one new one
+            session = server.session
+            self._follow(server, profile)
+            self.server = server
             self.console.emit(f"── connecting to {profile.name}: {profile.target}")
             timeout = max(profile.timeouts.request or 60.0, 5.0)
             if oauth is not None and not oauth.logged_in:  # the login happens on the 401
@@ -265,7 +284,7 @@ class ConnectionModel:
                 await asyncio.sleep(0.1)  # let the dying server's stderr arrive
                 self._fail(self._with_stderr(str(exc), session))
                 await session.close()
-                self.session = None
+                self.server = None
                 self.linter.release()
                 return
             self.linter.session_ready(session.protocol_version)
@@ -279,8 +298,9 @@ class ConnectionModel:
                 self.server_ready.emit(ready)
             self.catalog_loader.attach(session, self._pin_scope(profile))
 
-    def _follow(self, session: Session, profile: Profile) -> None:
+    def _follow(self, server: ServerConnection, profile: Profile) -> None:
         """Everything that observes a new session, before it connects."""
+        session = server.session
         self.linter.begin_session()
         session.add_traffic_observer(self.traffic.observe, self.traffic.observe_many)
         session.add_traffic_observer(self.messages.observe, self.messages.observe_many)
@@ -292,7 +312,7 @@ class ConnectionModel:
         self._task_feed.follow(session)
         if self.recording is not None:
             self.recording.session_started(session, profile)
-        self.session_started.emit(session)
+        self.session_started.emit(server)
 
     def _fail(self, reason: str) -> None:
         self._set_state(ConnState.FAILED, reason)
@@ -362,7 +382,7 @@ class ConnectionModel:
         session = self.session
         if session is None:
             return
-        self.session = None  # events from now on are from a session we left
+        self.server = None  # events from now on are from a session we left
         self.catalog_loader.detach()
         if self.state is ConnState.CONNECTED:
             self._set_state(ConnState.DISCONNECTING, "")
@@ -378,17 +398,10 @@ class ConnectionModel:
         self.errors.add("connection", f"the server went away: {reason}")
         self.console.emit(f"── the server went away: {closed.reason}")
         self._set_state(ConnState.LOST, reason)
-        self.session = None
+        self.server = None
         self.catalog_loader.detach()
         self.start(session.close(), "close lost session")
         self.tools_changed.emit()
-
-    # ---------------------------------------------------------------- raw
-    async def _send_raw(self, text: str) -> Call | None:
-        session = self.session
-        if session is None:
-            raise SessionError("not connected")
-        return await session.send_raw(text)
 
     # ---------------------------------------------------------------- roots
     def use_roots(self, roots: list[RootEntry]) -> str:

@@ -281,10 +281,10 @@ class TaskClient:
         """tools/call as a task. Returns (the created task, the raw result); the task is None
         when the server answered directly (modern servers decide per request)."""
         mode = self.mode or "legacy"
-        params = task_request_params({"name": name, "arguments": arguments}, mode, ttl_ms)
         session = self.session()
         await session.client.learn_tool(name)  # modern HTTP: its Mcp-Param-* headers
-        result = await session.request("tools/call", params)
+        extra = task_request_params({}, mode, ttl_ms)
+        result = await session.client.start_tool_call(name, arguments, extra=extra).result()
         task = self.adopt(result, f"tools/call {name}")
         return task, result
 

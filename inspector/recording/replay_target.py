@@ -2,7 +2,8 @@
 
 A target is the command or URL recorded in the file (which may come from someone else:
 the CLI needs `--use-recorded-command`, the GUI an explicit confirmation showing
-`describe()`), a saved profile, or a command or URL the user typed. Its transport is
+`describe()`), a saved profile, or a command or URL the user typed. The replay itself
+runs over a `ServerConnection` (inspector/core/replays.py). Its transport is
 built from an ad-hoc profile by `settings.connect.transport_for`, like every connection's;
 the client config is the recording's own: the recorded era, legacy version and client
 capabilities, so the server sees the same client it saw then.
@@ -11,18 +12,14 @@ capabilities, so the server sees the same client it saw then.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from inspector.protocol.machine.connection import ClientConfig
 from inspector.protocol.wire.versions import LEGACY_VERSIONS, EraSetting
-from inspector.recording.diff import IgnoreRules
 from inspector.recording.format import REDACTED
 from inspector.recording.reader import RecordedSession
-from inspector.recording.replay import CallOutcome, ReplayReport, ReplayResponder, extract_answers
-from inspector.recording.replay import replay as replay_session
-from inspector.session import Session
 from inspector.settings.connect import SetupError, resolved_env, resolved_headers, transport_for
 from inspector.settings.profiles import EnvVar, HeaderEntry, HttpSettings, Profile, StdioSettings
 from inspector.transports.base import LaunchError, Transport
@@ -33,7 +30,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ReplayTarget",
-    "connect_and_replay",
     "recorded_target",
     "replay_config",
     "target_for_profile",
@@ -207,29 +203,3 @@ def replay_config(recorded: RecordedSession, timeout: float) -> ClientConfig:
     if isinstance(caps, dict):
         config.capabilities = caps
     return config
-
-
-async def connect_and_replay(
-    recorded: RecordedSession,
-    transport: Transport,
-    *,
-    ignore: IgnoreRules,
-    timeout: float = 60.0,
-    on_progress: Callable[[int, int, CallOutcome], None] | None = None,
-    on_session: Callable[[Session], None] | None = None,
-) -> ReplayReport:
-    """Connect, replay, close. Raises `inspector.session.driver.ConnectError` when the server
-    cannot be reached. `on_session` sees the session first (to observe its traffic)."""
-    session = Session(
-        transport, replay_config(recorded, timeout), ReplayResponder(extract_answers(recorded))
-    )
-    if on_session is not None:
-        on_session(session)
-    try:
-        await session.connect(timeout=timeout)
-        report = await replay_session(recorded, session, ignore=ignore, on_progress=on_progress)
-    finally:
-        await session.close()
-    for problem in recorded.problems:
-        report.problems.insert(0, f"recording: {problem}")
-    return report

@@ -6,7 +6,9 @@ parameters into requests on a `RequestChannel` and knows each era's spelling
 The driver only moves messages. Each method has a `start_*` form that returns the `Call`
 at once (for progress and cancel) and an awaitable form that returns the result.
 
-Widgets and commands call these instead of building JSON-RPC params themselves.
+Widgets and commands reach these through `ServerConnection` (inspector/core/
+server_connection.py) and never build JSON-RPC params themselves. A new kind of request gets
+its method there; it gets one here too when the two eras spell it differently.
 """
 
 from __future__ import annotations
@@ -20,7 +22,18 @@ from inspector.protocol.wire.versions import Era
 from inspector.session.call import Call, ProgressCallback, RequestChannel, Timeout
 from inspector.session.tool_headers import ToolHeaderRegistry
 
-__all__ = ["CallOptions", "McpClient"]
+__all__ = ["CallOptions", "McpClient", "tool_call_params"]
+
+
+def tool_call_params(
+    name: str | None, arguments: dict[str, Any] | None = None, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The params of a tools/call (the one place they are spelled): `extra` adds top-level
+    params (e.g. `task`, to run the call as a task)."""
+    params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
+    if extra:
+        params.update(extra)
+    return params
 
 
 class CallOptions(TypedDict, total=False):
@@ -121,11 +134,12 @@ class McpClient:
     ) -> Call:
         """tools/call as a Call. `extra` adds top-level params (e.g. `task` to run the call
         as a task)."""
-        params: dict[str, Any] = {"name": name, "arguments": arguments or {}}
-        if extra:
-            params.update(extra)
         return self._channel.start_request(
-            "tools/call", params, on_progress=on_progress, timeout=timeout, override=override
+            "tools/call",
+            tool_call_params(name, arguments, extra),
+            on_progress=on_progress,
+            timeout=timeout,
+            override=override,
         )
 
     async def call_tool(

@@ -9,8 +9,8 @@ import time
 
 from inspector.compare import CatalogSnapshot, snapshot_from_catalog
 from inspector.core.connection import ConnectionModel
+from inspector.core.server_connection import ServerConnection
 from inspector.features.catalog.lists import KINDS
-from inspector.session import Session
 
 __all__ = ["settled_snapshot"]
 
@@ -26,14 +26,14 @@ async def _idle(model: ConnectionModel, deadline: float) -> None:
 
 
 async def settled_snapshot(
-    model: ConnectionModel, session: Session, timeout: float
+    model: ConnectionModel, session: ServerConnection, timeout: float
 ) -> CatalogSnapshot:
     """The catalog once every listing ended (all pages, up to the loader's limit).
     Raises asyncio.TimeoutError after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     await _idle(model, deadline)
     for kind in KINDS:
-        if model.catalog[kind].has_more and model.session is session:
+        if model.catalog[kind].has_more and model.server is session:
             model.catalog_loader.load_all(kind)
     await _idle(model, deadline)
     return snapshot_from_catalog(model.catalog, session)

@@ -12,7 +12,7 @@ from inspector.collections.collection import Collection
 from inspector.collections.file import CollectionError, load_collection
 from inspector.collections.results import CallResult
 from inspector.collections.runner import CollectionRunner
-from inspector.session import Session
+from inspector.core.server_connection import ServerConnection
 from inspector.watch.report import CallOutcome, CollectionSummary
 
 __all__ = ["CollectionFileError", "FileCollectionStep", "summary_of"]
@@ -55,7 +55,7 @@ class FileCollectionStep:
             raise CollectionFileError(str(exc)) from None
 
     async def run(
-        self, session: Session, tools: Sequence[dict[str, Any]] | None = None
+        self, session: ServerConnection, tools: Sequence[dict[str, Any]] | None = None
     ) -> CollectionSummary:
         try:
             self.collection = self._load()

@@ -21,7 +21,7 @@ from inspector.common.listeners import Listeners
 from inspector.compare import CatalogSnapshot, diff_catalogs
 from inspector.core.connection import ConnectionModel
 from inspector.core.connection_state import ConnState
-from inspector.session import Session
+from inspector.core.server_connection import ServerConnection
 from inspector.settings.profiles import Profile
 from inspector.watch.catalog_wait import settled_snapshot
 from inspector.watch.changes import ChangeBurst, ChangeFeed
@@ -43,7 +43,7 @@ class CollectionStep(Protocol):
     def name(self) -> str: ...
 
     async def run(
-        self, session: Session, tools: Sequence[dict[str, Any]] | None = None
+        self, session: ServerConnection, tools: Sequence[dict[str, Any]] | None = None
     ) -> CollectionSummary: ...
 
 
@@ -160,10 +160,10 @@ class WatchSupervisor:
             why = f": {burst.describe(base)}" if burst else ""
             self.status.emit(f"restarting{why}" if trigger == "change" else "starting")
             if trigger == "change":
-                mark(self.model.session, f"watch: restarting the server{why}")
+                mark(self.model.server, f"watch: restarting the server{why}")
             start_row = len(self.model.traffic)
 
-            def started(session: Session) -> None:
+            def started(session: ServerConnection) -> None:
                 nonlocal start_row
                 start_row = len(self.model.traffic)
                 head = "watch: start" if trigger == "start" else f"watch: restart #{report.number}"
@@ -174,7 +174,7 @@ class WatchSupervisor:
                 await self.model.connect_profile(profile)
             finally:
                 unsubscribe()
-            if self.model.state is not ConnState.CONNECTED or self.model.session is None:
+            if self.model.state is not ConnState.CONNECTED or self.model.server is None:
                 report.error = self.model.detail or "the server did not start"
                 report.stderr = self._stderr_since(start_row)
                 self._finish(report, began)
@@ -191,7 +191,7 @@ class WatchSupervisor:
             began = time.monotonic()
             report = RunReport(self.restarts, trigger)
             self.status.emit("re-running")
-            if self.model.state is not ConnState.CONNECTED or self.model.session is None:
+            if self.model.state is not ConnState.CONNECTED or self.model.server is None:
                 report.error = "not connected"
                 self._finish(report, began)
                 return report
@@ -202,14 +202,14 @@ class WatchSupervisor:
             return report
 
     async def _check(self, report: RunReport) -> None:
-        session = self.model.session
+        session = self.model.server
         assert session is not None
         try:
             snapshot = await settled_snapshot(self.model, session, self.options.list_timeout)
         except TimeoutError:
             report.error = f"the catalog was not listed within {self.options.list_timeout:g} s"
             return
-        if self.model.session is not session:
+        if self.model.server is not session:
             report.error = "the server went away while its catalog was listed"
             report.stderr = self._stderr_since(0)
             return
@@ -223,7 +223,10 @@ class WatchSupervisor:
             report.collection = await self._run_collection(self.collection, session, tools)
 
     async def _run_collection(
-        self, step: CollectionStep, session: Session, tools: Sequence[dict[str, Any]] | None
+        self,
+        step: CollectionStep,
+        session: ServerConnection,
+        tools: Sequence[dict[str, Any]] | None,
     ) -> CollectionSummary:
         try:
             return await asyncio.wait_for(step.run(session, tools), self.options.collection_timeout)
@@ -249,6 +252,6 @@ class WatchSupervisor:
         self.busy = False  # (a cancelled run leaves it set: the supervisor is done then)
         self.history.append(report)
         del self.history[:-_HISTORY]
-        mark(self.model.session, f"watch: {report.summary()}")
+        mark(self.model.server, f"watch: {report.summary()}")
         self.status.emit("waiting for changes" if report.ok else "waiting for the next change")
         self.reports.emit(report)

@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from inspector.collections.collection import Collection
 from inspector.collections.results import RunReport
 from inspector.collections.runner import CollectionRunner
+from inspector.core.server_connection import ServerConnection
 from inspector.protocol.machine.config import ClientConfig
 from inspector.protocol.wire.versions import EraSetting
-from inspector.session import Session
 from inspector.transports.base import Transport
 from inspector.transports.stdio import StdioParams, StdioTransport
 from tests.helpers.peers import subprocess_env
@@ -33,7 +33,7 @@ async def run_on(
     timeout: float = 15.0,
 ) -> RunReport:
     config = ClientConfig(era=EraSetting(era), capabilities=dict(ASK_CAPS))
-    session = Session(transport, config)
+    session = ServerConnection(transport, config)
     try:
         await session.connect(timeout=30)
         runner = CollectionRunner(session, env=env or {}, timeout=timeout)

@@ -13,9 +13,9 @@ import pytest
 from inspector.collections.collection import SavedCall
 from inspector.collections.file import loads_collection
 from inspector.collections.runner import CollectionRunner
+from inspector.core.server_connection import ServerConnection
 from inspector.protocol.machine.config import ClientConfig
 from inspector.protocol.wire.versions import EraSetting
-from inspector.session import Session
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import StderrLine
 from inspector.transports.http_common import HttpParams
@@ -62,7 +62,7 @@ def test_stop_cancels_the_call_in_flight_and_the_session_stays_usable(era: str) 
     collection = loads_collection(COLLECTION, "stop.json")
 
     async def scenario() -> None:
-        session = Session(stdio(demo_command()), ClientConfig(era=EraSetting(era)))
+        session = ServerConnection(stdio(demo_command()), ClientConfig(era=EraSetting(era)))
         records: list[TrafficRecord] = []
         stderr: list[str] = []
         session.add_traffic_observer(records.append)
@@ -125,7 +125,7 @@ def test_cancelling_the_run_task_also_cancels_the_request() -> None:
     collection = loads_collection(COLLECTION, "stop.json")
 
     async def scenario() -> None:
-        session = Session(stdio(demo_command()), ClientConfig(era=EraSetting("legacy")))
+        session = ServerConnection(stdio(demo_command()), ClientConfig(era=EraSetting("legacy")))
         records: list[TrafficRecord] = []
         session.add_traffic_observer(records.append)
         try:
@@ -159,7 +159,7 @@ def test_stop_over_streamable_http_in_the_modern_era_closes_the_response_stream(
 
     async def scenario(url: str) -> None:
         transport = StreamableHttpTransport(HttpParams(url))
-        session = Session(transport, ClientConfig(era=EraSetting("modern")))
+        session = ServerConnection(transport, ClientConfig(era=EraSetting("modern")))
         records: list[TrafficRecord] = []
         session.add_traffic_observer(records.append)
         try:

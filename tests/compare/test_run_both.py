@@ -19,8 +19,10 @@ def stdio(*args: str) -> StdioTransport:
 
 
 async def test_demo_legacy_and_modern_answer_the_same(sessions: OpenSessions) -> None:
-    legacy = await sessions.open(stdio("-m", "inspector.demo"))
-    modern = await sessions.open(stdio("-m", "inspector.demo"), ClientConfig(era=EraSetting.MODERN))
+    legacy = await sessions.connection(stdio("-m", "inspector.demo"))
+    modern = await sessions.connection(
+        stdio("-m", "inspector.demo"), ClientConfig(era=EraSetting.MODERN)
+    )
     tool = await run_on_both(legacy, modern, "tool", "echo", {"message": "hi"})
     assert tool.left.error is None and tool.right.error is None
     assert tool.same, [c.describe() for c in tool.changes]  # resultType is a volatile path
@@ -34,8 +36,8 @@ async def test_demo_legacy_and_modern_answer_the_same(sessions: OpenSessions) ->
 
 
 async def test_two_builds_and_a_missing_side(sessions: OpenSessions) -> None:
-    v1 = await sessions.open(stdio(CATALOG))
-    v2 = await sessions.open(stdio(CATALOG, "--build", "v2"))
+    v1 = await sessions.connection(stdio(CATALOG))
+    v2 = await sessions.connection(stdio(CATALOG, "--build", "v2"))
     both = await run_on_both(v1, v2, "tool", "search", {"query": "q", "limit": 3})
     assert [(c.path, c.old, c.new) for c in both.changes] == [
         ("/content/0/text", "3 results for q", "3.0 results for q"),

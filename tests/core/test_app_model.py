@@ -13,6 +13,7 @@ import pytest
 from inspector.core.connection import ConnectionModel
 from inspector.core.connection_state import ConnState
 from inspector.core.inspector_model import InspectorModel, build_app
+from inspector.core.server_connection import ServerConnection
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.catalog.lists import CatalogKind, ListDiff
 from inspector.features.catalog.pins import PinStore
@@ -147,7 +148,7 @@ async def test_a_connection_drives_the_demo_into_its_stores(app: InspectorModel)
     other = app.open_connection()
     states: list[tuple[ConnState, str]] = []
     ready: list[SessionReady] = []
-    started: list[tuple[Session, Session | None]] = []
+    started: list[tuple[ServerConnection, Session | None]] = []
     console: list[str] = []
     connection.state_changed.add(lambda state, detail: states.append((state, detail)))
     connection.server_ready.add(ready.append)
@@ -160,7 +161,7 @@ async def test_a_connection_drives_the_demo_into_its_stores(app: InspectorModel)
     assert " · " in states[-1][1]  # the server's name and protocol version
     assert len(ready) == 1 and ready[0] is connection.session.ready_info  # type: ignore[union-attr]
     # The session was announced before it connected (observers see the handshake).
-    assert len(started) == 1 and started[0][0] is connection.session and started[0][1] is None
+    assert len(started) == 1 and started[0][0] is connection.server and started[0][1] is None
     assert any(line.startswith("── connecting to Demo server") for line in console)
     await until(lambda: connection.tools is not None, "tools/list")
     assert "log_burst" in {t["name"] for t in connection.tools or []}

@@ -19,7 +19,7 @@ D = TypeVar("D", bound=AskDialog)
 async def connect(win: MainWindow, profile: Profile, timeout: float = 30) -> Session:
     """Connect, and let the dialogs' withdrawal show briefly (the tests watch it)."""
     await connected(win, profile, timeout=timeout)
-    session = current_tab(win).controller.session
+    session = current_tab(win).controller.model.session
     assert session is not None
     responder = current_tab(win).controller.responder
     assert responder is not None

@@ -141,10 +141,11 @@ async def connected(
     intent, as a click would (it remembers the profile, the log knows the connection)."""
     if isinstance(target, MainWindow):
         target.connect_profile(profile)
-        c = current_tab(target).controller
+        controller = current_tab(target).controller
     else:
-        c = target
-        c.connect_profile(profile)
+        controller = target
+        controller.model.connect_profile(profile)
+    c = controller.model
     await until(
         lambda: c.state is ConnState.CONNECTED,
         f"{profile.name} to connect (state {c.state}: {c.detail})",
@@ -160,7 +161,7 @@ async def connected(
         f"{', '.join(kinds)} listed ({c.detail})",
         timeout=timeout,
     )
-    return c
+    return controller
 
 
 async def close_window(window: MainWindow) -> None:
@@ -196,13 +197,16 @@ def with_demo(
         assert demo is not None
         try:
             win.connect_profile(demo)
-            await until(lambda: current_tab(win).controller.tools is not None, "the demo's tools")
+            await until(
+                lambda: current_tab(win).controller.model.tools is not None, "the demo's tools"
+            )
             if prompts:
                 await until(
-                    lambda: current_tab(win).controller.catalog.prompts.loaded, "the demo's prompts"
+                    lambda: current_tab(win).controller.model.catalog.prompts.loaded,
+                    "the demo's prompts",
                 )
             await body()
         finally:
-            await current_tab(win).controller.shutdown()
+            await current_tab(win).controller.model.shutdown()
 
     run(loop, scenario(), timeout=timeout)

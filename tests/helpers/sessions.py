@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+from inspector.core.server_connection import ServerConnection
 from inspector.protocol.machine.connection import ClientConfig
 from inspector.session import Responder, Session, SessionListener
 from inspector.traffic.record import TrafficObserver
@@ -15,7 +16,7 @@ __all__ = ["OpenSessions"]
 
 class OpenSessions:
     def __init__(self) -> None:
-        self.opened: list[Session] = []
+        self.opened: list[Session | ServerConnection] = []
 
     async def open(
         self,
@@ -36,6 +37,20 @@ class OpenSessions:
         self.opened.append(session)
         await session.connect(timeout=timeout)
         return session
+
+    async def connection(
+        self,
+        transport: Transport,
+        config: ClientConfig | None = None,
+        responder: Responder | None = None,
+        *,
+        timeout: float = 20,
+    ) -> ServerConnection:
+        """Connect a `ServerConnection` (the floors above the session floor take one)."""
+        conn = ServerConnection(transport, config or ClientConfig(), responder)
+        self.opened.append(conn)
+        await conn.connect(timeout=timeout)
+        return conn
 
     async def close_all(self, timeout: float = 10) -> None:
         for session in self.opened:

@@ -16,11 +16,12 @@ from pathlib import Path
 from inspector.cli.arg_words import header_values
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
+from inspector.core.replays import connect_and_replay
+from inspector.core.server_connection import ConnectError, PolicyResponder, ServerConnection
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
 from inspector.recording.replay import CallOutcome
-from inspector.recording.replay_target import ReplayTarget, connect_and_replay, recorded_target
-from inspector.session import ConnectError, PolicyResponder, Session
+from inspector.recording.replay_target import ReplayTarget, recorded_target
 from inspector.transports.base import Transport, TransportError
 from inspector.transports.url_check import check_url
 
@@ -65,7 +66,7 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
     def progress(done: int, total: int, outcome: CallOutcome) -> None:
         diag(f"[{done}/{total}] {outcome.call.label}: {outcome.status}")
 
-    def with_model(session: Session) -> None:
+    def with_model(session: ServerConnection) -> None:
         # --sampling-*: the server's sampling asks go to the model, not to the recorded
         # answers (the rest still come from the recording).
         exchanges = ModelExchanges()

@@ -26,9 +26,13 @@ from inspector.collections.from_session import collection_from_session
 from inspector.collections.results import CallResult, RunReport
 from inspector.collections.runner import CollectionRunner
 from inspector.collections.snapshots import rejudge, update_snapshots
+from inspector.core.server_connection import (
+    ConnectError,
+    ConnectTimeout,
+    close_within,
+    open_connection,
+)
 from inspector.recording.reader import SessionFileError, read_session
-from inspector.session import ConnectError, ConnectTimeout, PolicyResponder, Session
-from inspector.settings.connect import client_config_for, roots_for, transport_for
 from inspector.transports.base import TransportError
 
 __all__ = ["run"]
@@ -144,28 +148,22 @@ async def _run_with(
     profile.timeouts = cli_timeouts(ns.timeout)
     report = RunReport(collection=collection.name)
     try:
-        transport = transport_for(profile, secrets)
+        session = await open_connection(profile, secrets, timeout=ns.timeout)
     except TransportError as exc:
         report.unreachable = str(exc)
         return report
-    session = Session(
-        transport, client_config_for(profile), PolicyResponder({}, roots_for(profile))
-    )
+    except ConnectTimeout as exc:
+        report.unreachable, report.connect_timed_out = str(exc), True
+        return report
+    except ConnectError as exc:
+        report.unreachable = str(exc)
+        return report
     try:
-        try:
-            await session.connect(timeout=ns.timeout)
-        except ConnectTimeout as exc:
-            report.unreachable, report.connect_timed_out = str(exc), True
-            return report
-        except ConnectError as exc:
-            report.unreachable = str(exc)
-            return report
         runner = CollectionRunner(session, timeout=ns.timeout)
         interrupts.runner = runner
         report = await runner.run(collection, on_result=lambda r: _print_result(ns, r))
     finally:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(session.close(), 10)
+        await close_within(session)
     return report
 
 

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.server_connection import AskRejected
 from inspector.protocol.machine.asks import ServerAsk
 from inspector.protocol.wire.versions import Era
-from inspector.session import AskRejected
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 

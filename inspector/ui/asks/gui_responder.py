@@ -36,13 +36,13 @@ from PySide6.QtWidgets import QWidget
 
 from inspector.common.listeners import Listeners
 from inspector.core.front_end import AskNotice
+from inspector.core.server_connection import AskRejected
 from inspector.features.asks.canned_replies import CannedReplies
 from inspector.features.asks.sampling import parse_sampling_request
 from inspector.features.providers.drafter import Drafter
 from inspector.features.providers.providers import ModelSettings, provider_key
 from inspector.features.providers.types import ModelError, ModelExchange
 from inspector.protocol.machine.asks import ServerAsk
-from inspector.session import AskRejected
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 from inspector.ui.asks.ask_dialog import WITHDRAW_DELAY_MS, AskDialog

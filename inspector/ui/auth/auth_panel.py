@@ -91,7 +91,7 @@ class AuthPanel(QWidget):
         super().__init__()
         self.setObjectName("authPanel")
         self.controller = controller
-        self.auth = controller.auth
+        self.auth = controller.model.auth
         self.current_profile = current_profile
         self._tasks: set[asyncio.Task[Any]] = set()
         self._was_logging_in = False
@@ -319,12 +319,12 @@ class AuthPanel(QWidget):
     async def _log_out(self, profile: Profile) -> None:
         c = self.controller
         if (
-            c.profile is not None
-            and c.profile.id == profile.id
-            and c.state in (ConnState.CONNECTED, ConnState.CONNECTING)
+            c.model.profile is not None
+            and c.model.profile.id == profile.id
+            and c.model.state in (ConnState.CONNECTED, ConnState.CONNECTING)
         ):
             self.auth.note("logout", "disconnecting first: the connection uses these tokens")
-            await c.disconnect_server()
+            await c.model.disconnect_server()
         self.auth.logout(profile)
         self.error_bar.setVisible(False)
         self.refresh()

@@ -91,7 +91,7 @@ class CollectionsFeature(QObject):
     # ---------------------------------------------------------------- context
     def current_profile(self) -> Profile | None:
         c = self.controller
-        return profile_in_use(c.profile, c.state, self.chosen_profile)
+        return profile_in_use(c.model.profile, c.model.state, self.chosen_profile)
 
     def _profile_id(self) -> str | None:
         profile = self.current_profile()
@@ -101,14 +101,14 @@ class CollectionsFeature(QObject):
         """What `${env:NAME}` resolves from: this process's environment, then the plain
         (non-secret) variables of the connected profile."""
         env = dict(os.environ)
-        profile = self.controller.profile
+        profile = self.controller.model.profile
         if profile is not None:
             env.update({v.name: v.value for v in profile.stdio.env if not v.secret and v.value})
         return env
 
     def _state_changed(self, state: str, _detail: str) -> None:
         """Connecting to a server opens its last collection, unless one is open."""
-        profile = self.controller.profile
+        profile = self.controller.model.profile
         if state != ConnState.CONNECTING.value or profile is None or self.panel.path is not None:
             return
         last = self.memory.last(profile.id)
@@ -120,7 +120,7 @@ class CollectionsFeature(QObject):
         return default_folder(profile) / default_file_name(profile)
 
     def _tool(self, name: object) -> dict[str, Any] | None:
-        for tool in self.controller.tools or []:
+        for tool in self.controller.model.tools or []:
             if isinstance(tool, dict) and tool.get("name") == name:
                 return tool
         return None
@@ -131,7 +131,7 @@ class CollectionsFeature(QObject):
             return None
         if self.dialog is not None:
             self.dialog.close()
-        draft = with_answer(self.controller.traffic, draft, self.controller.rounds)
+        draft = with_answer(self.controller.model.traffic, draft, self.controller.model.rounds)
         tool = None
         if draft.method == "tools/call":
             tool = self._tool(draft.params.get("name"))
@@ -172,7 +172,9 @@ class CollectionsFeature(QObject):
 
     def save_row(self, entry: TrafficEntry) -> SaveCallDialog | None:
         try:
-            draft = draft_from_entry(self.controller.traffic, entry, self.controller.rounds)
+            draft = draft_from_entry(
+                self.controller.model.traffic, entry, self.controller.model.rounds
+            )
         except DraftError as exc:
             self.show_message(f"Cannot save this row: {exc}", 8000)
             return None

@@ -45,7 +45,7 @@ from inspector.collections.file import CollectionError, load_collection, save_co
 from inspector.collections.results import CallResult
 from inspector.collections.runner import CollectionRunner
 from inspector.collections.snapshots import update_call_snapshot, update_snapshots
-from inspector.session import Session
+from inspector.core.server_connection import ServerConnection
 from inspector.ui.collections.file_watch import FileWatch
 from inspector.ui.collections.result_view import CallResultView
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
@@ -231,7 +231,7 @@ class CollectionsPanel(QWidget):
             big = False
         if big:
             self.summary.setText("Reading the collection…")
-            self.controller.start(self._read_in_thread(path, self._reads), "read collection")
+            self.controller.model.start(self._read_in_thread(path, self._reads), "read collection")
             return True
         return self._show_read(self._read(path))
 
@@ -383,9 +383,9 @@ class CollectionsPanel(QWidget):
         self.summary.setStyleSheet(f"color: {(c.error if failed else c.ok).name()}")
 
     # ---------------------------------------------------------------- running
-    def session(self) -> Session | None:
-        session = self.controller.session
-        if self.controller.state is not ConnState.CONNECTED or session is None:
+    def session(self) -> ServerConnection | None:
+        session = self.controller.model.server
+        if self.controller.model.state is not ConnState.CONNECTED or session is None:
             return None
         return session if session.is_ready else None
 
@@ -406,12 +406,12 @@ class CollectionsPanel(QWidget):
         wanted = set(names)
         calls = [r.call for r in self.rows if r.call.name in wanted]
         self._running = True
-        self.task = self.controller.start(self._run(session, calls), "run collection")
+        self.task = self.controller.model.start(self._run(session, calls), "run collection")
         self._update_buttons()
         return self.task
 
-    async def _run(self, session: Session, calls: list[SavedCall]) -> None:
-        runner = CollectionRunner(session, env=self.env(), tools=self.controller.tools)
+    async def _run(self, session: ServerConnection, calls: list[SavedCall]) -> None:
+        runner = CollectionRunner(session, env=self.env(), tools=self.controller.model.tools)
         self.runner = runner
         self.progress.setRange(0, len(calls))
         self.progress.setValue(0)

@@ -38,8 +38,8 @@ from inspector.compare import (
     snapshot_from_session,
 )
 from inspector.core.connection_state import ConnState
+from inspector.core.server_connection import ServerConnection
 from inspector.features.catalog.lists import KINDS, CatalogKind
-from inspector.session import Session
 from inspector.ui.compare.diff_tree import INFO_KEY, CatalogDiffTree
 from inspector.ui.compare.run_both_panel import RunBothPanel
 from inspector.ui.recording.diff_view import SideBySideView
@@ -146,13 +146,12 @@ class CompareWindow(QWidget):
         self._show_sides()
 
     # -- the two sides ------------------------------------------------------------------------
-    def _sessions(self) -> tuple[Session | None, Session | None]:
+    def _sessions(self) -> tuple[ServerConnection | None, ServerConnection | None]:
         return self._session(self.left), self._session(self.right)
 
     @staticmethod
-    def _session(conn: ConnectionModel) -> Session | None:
-        session = conn.session
-        return session if session is not None and session.is_ready else None
+    def _session(conn: ConnectionModel) -> ServerConnection | None:
+        return conn.ready_server()
 
     @staticmethod
     def _why_not(conn: ConnectionModel) -> str:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from inspector.common.tasks import task_failure
 from inspector.compare import BothResult, RunKind, run_on_both
-from inspector.session import Session
+from inspector.core.server_connection import ServerConnection
 from inspector.ui.forms.schema_form import SchemaForm
 from inspector.ui.recording.diff_view import SideBySideView
 from inspector.ui.widgets.plain_text import PlainLabel
@@ -29,7 +29,7 @@ __all__ = ["RunBothPanel", "arguments_schema"]
 
 log = logging.getLogger(__name__)
 
-SessionPair = Callable[[], tuple[Session | None, Session | None]]
+SessionPair = Callable[[], tuple[ServerConnection | None, ServerConnection | None]]
 _KINDS: Final[list[tuple[RunKind, str]]] = [
     ("tool", "Tool call"),
     ("resource", "Resource read"),

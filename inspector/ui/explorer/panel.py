@@ -98,7 +98,7 @@ class ExplorerPanel(QWidget):
         self._titles: dict[CatalogKind, tuple[str, str]] = {}  # full, compact
         self.panes: dict[CatalogKind, CatalogPane] = {}
         for kind in KINDS:
-            pane = CatalogPane(controller.catalog[kind])
+            pane = CatalogPane(controller.model.catalog[kind])
             self.panes[kind] = pane
             self.tabs.addTab(pane, NOUNS[kind][2])
             pane.selected.connect(self.item_selected)
@@ -106,7 +106,7 @@ class ExplorerPanel(QWidget):
             pane.refresh_requested.connect(functools.partial(loader.reload, kind))
             pane.more_requested.connect(functools.partial(loader.load_more, kind))
             pane.all_requested.connect(functools.partial(loader.load_all, kind))
-            controller.catalog[kind].on_change(functools.partial(self._list_changed, kind))
+            controller.model.catalog[kind].on_change(functools.partial(self._list_changed, kind))
             self._update_tab(kind)
 
         self.auto_relist = QCheckBox("Re-list automatically on list_changed")
@@ -118,7 +118,7 @@ class ExplorerPanel(QWidget):
         )
         self.auto_relist.setChecked(_bool(settings.value(AUTO_RELIST_KEY, True)))
         self.auto_relist.toggled.connect(self._auto_relist_toggled)
-        controller.catalog_loader.auto_relist = self.auto_relist.isChecked()
+        controller.model.catalog_loader.auto_relist = self.auto_relist.isChecked()
 
         self.server.set_expanded(_bool(settings.value(SERVER_EXPANDED_KEY, False)))
         self.server.expanded_changed.connect(
@@ -151,8 +151,8 @@ class ExplorerPanel(QWidget):
             self.change_banner.hide()
 
     def _server_ready(self, _ready: SessionReady) -> None:
-        session = self.controller.session
-        mirror = session is not None and session.client.mirrors_tool_headers
+        session = self.controller.model.server
+        mirror = session is not None and session.mirrors_tool_headers
         self.panes["tools"].model.set_mirror_headers(mirror)
 
     def _relisted(self, kind: str, diff: object) -> None:
@@ -163,7 +163,7 @@ class ExplorerPanel(QWidget):
         self._banner_timer.start(BANNER_MS)
 
     def _pins_changed(self) -> None:
-        alerts = self.controller.catalog_loader.pin_alerts
+        alerts = self.controller.model.catalog_loader.pin_alerts
         self.panes["tools"].model.set_pin_alerts(frozenset(alerts))
         if alerts:
             names = ", ".join(sorted(alerts))
@@ -181,14 +181,14 @@ class ExplorerPanel(QWidget):
 
     def _auto_relist_toggled(self, on: bool) -> None:
         self.settings.setValue(AUTO_RELIST_KEY, on)
-        self.controller.catalog_loader.auto_relist = on
+        self.controller.model.catalog_loader.auto_relist = on
 
     # ---------------------------------------------------------------- tabs
     def _list_changed(self, kind: CatalogKind, _lst: object) -> None:
         self._update_tab(kind)
 
     def _update_tab(self, kind: CatalogKind) -> None:
-        lst = self.controller.catalog[kind]
+        lst = self.controller.model.catalog[kind]
         name = NOUNS[kind][2]
         title = name
         if lst.loaded or lst.items:
@@ -229,7 +229,7 @@ class ExplorerPanel(QWidget):
 
     # ---------------------------------------------------------------- pins
     def show_pin_diff(self, name: str | None = None) -> PinDiffDialog:
-        loader = self.controller.catalog_loader
+        loader = self.controller.model.catalog_loader
         if self.pin_dialog is None:
             self.pin_dialog = PinDiffDialog(self)
             self.pin_dialog.accepted_tool.connect(loader.accept_pin)

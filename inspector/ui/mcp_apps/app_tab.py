@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
+from inspector.core.server_connection import ServerConnection, SessionError
 from inspector.features.catalog.lists import CatalogItem
 from inspector.features.mcp_apps.events import AppEvent
 from inspector.features.mcp_apps.meta import AppResource, AppResourceError, parse_app_resource
 from inspector.features.mcp_apps.trace import app_note_record
 from inspector.features.tool_calls import ToolCallRecord
-from inspector.session import SessionError
 from inspector.traffic.record import TrafficRecord
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.mcp_apps.app_view import AppView
@@ -50,33 +50,31 @@ class ControllerServerSide:
     def __init__(self, controller: ConnectionController) -> None:
         self.controller = controller
 
-    def _session(self) -> Any:
-        session = self.controller.session
-        if session is None or not session.is_ready:
+    def _session(self) -> ServerConnection:
+        session = self.controller.model.ready_server()
+        if session is None:
             raise SessionError("not connected to the server")
         return session
 
     def report(self, record: TrafficRecord) -> None:
-        session = self.controller.session
+        session = self.controller.model.server
         if session is not None:
             session.report_side_traffic(record)
         else:  # disconnected: the log still shows what the app did
-            self.controller.traffic.observe(record)
+            self.controller.model.traffic.observe(record)
 
     def tool(self, name: str) -> dict[str, Any] | None:
-        item = self.controller.catalog.tools.find(name)
+        item = self.controller.model.catalog.tools.find(name)
         return item.raw if item is not None else None
 
     def tools_known(self) -> bool:
-        return self.controller.catalog.tools.loaded
+        return self.controller.model.catalog.tools.loaded
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        result: dict[str, Any] = await self._session().client.call_tool(name, arguments)
-        return result
+        return await self._session().call_tool(name, arguments)
 
     async def server_request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        result: dict[str, Any] = await self._session().request(method, params)
-        return result
+        return await self._session().request(method, params)
 
 
 def _open_link(url: str) -> bool:
@@ -199,20 +197,20 @@ class AppTab(QWidget):
 
     # --------------------------------------------------------------- resource
     def _read(self) -> None:
-        session = self.controller.session
-        if session is None or not session.is_ready:
+        session = self.controller.model.ready_server()
+        if session is None:
             self._set_status("Connect to the server to read the app resource.", error=True)
             return
         self._set_status(f"Reading {self.uri}…")
-        self.controller.start(self._read_and_build(session), f"resources/read {self.uri}")
+        self.controller.model.start(self._read_and_build(session), f"resources/read {self.uri}")
 
-    async def _read_and_build(self, session: Any) -> None:
+    async def _read_and_build(self, session: ServerConnection) -> None:
         try:
-            result = await session.client.read_resource(self.uri)
+            result = await session.read_resource(self.uri)
         except SessionError as exc:
             self._set_status(f"Could not read {self.uri}: {exc}", error=True)
             return
-        listed = self.controller.catalog.resources.find(self.uri)
+        listed = self.controller.model.catalog.resources.find(self.uri)
         try:
             self.resource = parse_app_resource(
                 self.uri, result, listed.raw if listed is not None else None
@@ -272,7 +270,7 @@ class AppTab(QWidget):
             return
         self.view = None
         self._log_line("── closed")
-        self.controller.start(self._close(view), "app teardown")
+        self.controller.model.start(self._close(view), "app teardown")
         self.stack.setCurrentWidget(self.placeholder)
         self._set_status(f"App {self.uri} closed. Run the tool or reload to open it again.")
         self._update_buttons()

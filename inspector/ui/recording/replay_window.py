@@ -37,17 +37,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.replays import connect_and_replay
+from inspector.core.server_connection import ConnectError, ServerConnection
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
 from inspector.recording.reader import RecordedSession
 from inspector.recording.replay import CallOutcome, ReplayReport, extract_calls
 from inspector.recording.replay_target import (
     ReplayTarget,
-    connect_and_replay,
     recorded_target,
     target_for_profile,
     target_from_text,
 )
-from inspector.session import ConnectError, Session
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 from inspector.transports.base import TransportError
@@ -356,7 +356,7 @@ class ReplayWindow(QWidget):
             self.task.cancel()
 
     async def _run(self, target: ReplayTarget, rules: IgnoreRules) -> None:
-        def on_session(session: Session) -> None:
+        def on_session(session: ServerConnection) -> None:
             def seen(item: object) -> None:
                 ready = session.ready_info
                 if ready is not None and self.new_ready is None:

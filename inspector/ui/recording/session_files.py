@@ -196,7 +196,7 @@ class SessionFiles(QObject):
             self.open_session(Path(name))
 
     def open_session(self, path: Path) -> asyncio.Task[Any]:
-        return self.controller.start(self._open(path), f"open session {path.name}")
+        return self.controller.model.start(self._open(path), f"open session {path.name}")
 
     async def _open(self, path: Path) -> None:
         bar = self.status_bar

@@ -247,9 +247,9 @@ async def _settled(window: MainWindow, deadline: float) -> bool:
     out."""
 
     def settled(c: ConnectionController) -> bool:
-        if c.state in (ConnState.FAILED, ConnState.LOST):
+        if c.model.state in (ConnState.FAILED, ConnState.LOST):
             return True
-        return c.state is ConnState.CONNECTED and c.tools is not None
+        return c.model.state is ConnState.CONNECTED and c.model.tools is not None
 
     while time.monotonic() < deadline:
         if all(settled(t.controller) for t in window.connection_tabs()):
@@ -272,15 +272,15 @@ async def take_screenshot(
     if not await _settled(window, deadline):
         _say(
             f"error: timed out after {timeout:g} s waiting for the server "
-            f"(state: {controller.state.value}; {controller.detail})"
+            f"(state: {controller.model.state.value}; {controller.model.detail})"
         )
         return EXIT_TIMEOUT
     for other in window.connection_tabs():
         c = other.controller
-        if other is not window.current_tab and c.state in (ConnState.FAILED, ConnState.LOST):
-            _say(f"warning: tab {other.display_title()!r} could not connect: {c.detail}")
-    if controller.state in (ConnState.FAILED, ConnState.LOST):
-        _say(f"error: could not connect: {controller.detail}")
+        if other is not window.current_tab and c.model.state in (ConnState.FAILED, ConnState.LOST):
+            _say(f"warning: tab {other.display_title()!r} could not connect: {c.model.detail}")
+    if controller.model.state in (ConnState.FAILED, ConnState.LOST):
+        _say(f"error: could not connect: {controller.model.detail}")
         return EXIT_CONNECTION
     await _settle(window)
     if opening is not None:

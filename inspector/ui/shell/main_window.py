@@ -201,7 +201,7 @@ class MainWindow(QMainWindow):
         """Where an opened recording or a followed tap is shown: the current tab while it
         has never connected, else a new tab (the live view stays as it was)."""
         tab = self.current_tab
-        if tab.controller.profile is None and not tab.offline:
+        if tab.controller.model.profile is None and not tab.offline:
             return tab.session_files
         tab = self.new_tab()
         tab.for_recording = True
@@ -232,7 +232,7 @@ class MainWindow(QMainWindow):
         opened: list[ConnectionTab] = []
         for index, entry in enumerate(remembered):
             # (Asked once: a tab's profile is only set when its connect task runs.)
-            if index == 0 and empty.controller.profile is None and not empty.offline:
+            if index == 0 and empty.controller.model.profile is None and not empty.offline:
                 tab = empty
                 tab.connect_profile(entry.profile)
             else:
@@ -264,7 +264,7 @@ class MainWindow(QMainWindow):
 
     def _sync_actions(self) -> None:
         tab = self.current_tab
-        self.connection_actions.set_offline(tab.offline, tab.controller.state)
+        self.connection_actions.set_offline(tab.offline, tab.controller.model.state)
         self.setWindowTitle(tab.window_title())
 
     def _each(self, part: Callable[[ConnectionTab], QWidget]) -> Callable[[], list[QWidget]]:

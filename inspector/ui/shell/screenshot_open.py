@@ -66,7 +66,7 @@ async def _wait(predicate: Any, deadline: float) -> bool:
 
 async def open_and_run(window: MainWindow, opening: Opening, deadline: float) -> str | None:
     """Select, fill and run. Returns a problem sentence, or None when it worked."""
-    catalog = window.current_tab.controller.catalog
+    catalog = window.current_tab.controller.model.catalog
     listing = catalog[opening.kind]
     if not await _wait(lambda: listing.loaded, deadline):
         return f"timed out waiting for the {opening.kind} list"

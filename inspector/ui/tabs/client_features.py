@@ -80,15 +80,15 @@ class ClientFeatures:
 
     @property
     def rounds(self) -> RequestRounds:
-        return self.controller.rounds
+        return self.controller.model.rounds
 
     @property
     def task_store(self) -> TaskStore:
-        return self.controller.task_store
+        return self.controller.model.task_store
 
     @property
     def tasks(self) -> TaskClient:
-        return self.controller.tasks
+        return self.controller.model.tasks
 
     # ---------------------------------------------------------------- menu
     def _build_menu(self) -> QMenu:
@@ -200,7 +200,7 @@ class ClientFeatures:
     def current_profile(self) -> Profile | None:
         """The connected profile, else the one chosen in the connection bar."""
         c = self.controller
-        return profile_in_use(c.profile, c.state, self.chosen_profile)
+        return profile_in_use(c.model.profile, c.model.state, self.chosen_profile)
 
     def open_roots(self) -> RootsDialog | None:
         profile = self.current_profile()
@@ -222,7 +222,11 @@ class ClientFeatures:
 
     def _live_roots(self, profile: Profile) -> list[RootEntry]:
         c = self.controller
-        if c.responder is not None and c.profile is not None and c.profile.id == profile.id:
+        if (
+            c.responder is not None
+            and c.model.profile is not None
+            and c.model.profile.id == profile.id
+        ):
             return [
                 RootEntry(uri=str(r.get("uri", "")), name=r.get("name") or None)
                 for r in c.responder.roots

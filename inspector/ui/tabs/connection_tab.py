@@ -285,13 +285,13 @@ class ConnectionTab(QWidget):
             return view.path.name
         if self.server_name:
             return self.server_name
-        profile = self.controller.profile
+        profile = self.controller.model.profile
         return profile.name if profile is not None else _NEW_TAB
 
     def tab_state(self) -> str:
         if self.offline:
             return TabState.OFFLINE
-        state = self.controller.state
+        state = self.controller.model.state
         if state is ConnState.CONNECTED:
             return TabState.CONNECTED
         if state in (ConnState.CONNECTING, ConnState.DISCONNECTING):
@@ -305,10 +305,10 @@ class ConnectionTab(QWidget):
     def tooltip(self) -> str:
         """The tab's tooltip: its name, its state and why, asks waiting."""
         lines = [self.display_title(), f"State: {self.tab_state()}"]
-        profile = self.controller.profile
+        profile = self.controller.model.profile
         if profile is not None and not self.offline:
             lines.append(f"Profile: {profile.name}")
-        detail = self.controller.detail
+        detail = self.controller.model.detail
         if detail and self.tab_state() in (TabState.FAILED, TabState.LOST):
             lines.append(short_status(detail))
         if self.asks_waiting:
@@ -320,13 +320,13 @@ class ConnectionTab(QWidget):
         offline = self.session_files.offline_title()
         if offline is not None:
             return offline
-        if self.controller.state in (ConnState.CONNECTED, ConnState.DISCONNECTING):
+        if self.controller.model.state in (ConnState.CONNECTED, ConnState.DISCONNECTING):
             return self.server_name or "MCP Inspector"
         return "MCP Inspector"
 
     def remembered_profile(self) -> Profile | None:
         """The profile this tab connects to (what the window remembers between runs)."""
-        return self.controller.profile
+        return self.controller.model.profile
 
     def rename(self, name: str | None) -> None:
         """A name of the user's for this tab (None or blank: the automatic one again; see
@@ -379,18 +379,18 @@ class ConnectionTab(QWidget):
             self.bar.set_profiles(self.app.profiles.all(), profile.id)
         self._remember(profile)
         self.log_panel.detail.set_connection(connection_for_profile(profile), profile.era)
-        task = self.controller.connect_profile(profile)
+        task = self.controller.model.connect_profile(profile)
         self.changed.emit()
         return task
 
     def disconnect_server(self) -> None:
-        self.controller.disconnect_server()
+        self.controller.model.disconnect_server()
 
     def reconnect(self) -> None:
-        if self.controller.profile is None:
+        if self.controller.model.profile is None:
             self.connect_selected()
         else:
-            self.controller.reconnect()
+            self.controller.model.reconnect()
 
     def open_composer(self) -> None:
         if self.composer is None:
@@ -409,7 +409,7 @@ class ConnectionTab(QWidget):
         self.log_panel.detail.highlighter.refresh_colors()
         self.log_panel.model.refresh_colors()
         self.explorer.refresh_colors()
-        self.bar.set_state(self.controller.state, self.controller.detail)
+        self.bar.set_state(self.controller.model.state, self.controller.model.detail)
 
     async def close_tab(self) -> None:
         """Disconnect the server cleanly (its recording ends) and let the tab go."""
@@ -432,7 +432,7 @@ class ConnectionTab(QWidget):
         self.bar.set_state(st, detail)
         if st is ConnState.CONNECTING:
             self.server_panel.clear("Connecting…")
-            profile = self.controller.profile
+            profile = self.controller.model.profile
             if profile is not None and profile.id != self._workspace_profile:
                 self._workspace_profile = profile.id
                 self.server_name = None

@@ -18,9 +18,9 @@ from typing import Any, Final
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QWidget
 
 from inspector.common.log_levels import LOG_LEVELS
+from inspector.core.server_connection import ServerConnection, SessionError
 from inspector.protocol.machine.events import SessionReady
 from inspector.protocol.wire.versions import Era
-from inspector.session import Session, SessionError
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
@@ -57,9 +57,8 @@ class LogLevelControl(QWidget):
         controller.server_ready.connect(self._server_ready)
         self._update()
 
-    def _session(self) -> Session | None:
-        session = self.controller.session
-        return session if session is not None and session.is_ready else None
+    def _session(self) -> ServerConnection | None:
+        return self.controller.model.ready_server()
 
     def _update(self) -> None:
         session = self._session()
@@ -88,7 +87,7 @@ class LogLevelControl(QWidget):
     def _server_ready(self, _ready: SessionReady) -> None:
         self._update()
         if self.wanted is not None and self.combo.isEnabled():
-            self.task = self.controller.start(self._apply(self.wanted), "set log level")
+            self.task = self.controller.model.start(self._apply(self.wanted), "set log level")
 
     def _chosen(self, _index: int) -> None:
         level = self.combo.currentData()
@@ -101,7 +100,7 @@ class LogLevelControl(QWidget):
         self.combo.setCurrentIndex(max(0, index))
         if self._session() is None:
             return None
-        self.task = self.controller.start(self._apply(level), "set log level")
+        self.task = self.controller.model.start(self._apply(level), "set log level")
         return self.task
 
     async def _apply(self, level: str | None) -> None:
@@ -109,14 +108,14 @@ class LogLevelControl(QWidget):
         if session is None:
             return
         if level is None:
-            if session.client.clear_log_level():
+            if session.clear_log_level():
                 self._set_status("requests no longer ask for logs")
             else:
                 self._set_status("a legacy server keeps the last level set")
             return
         self._set_status("…")
         try:
-            await session.client.set_log_level(level)
+            await session.set_log_level(level)
         except SessionError as exc:
             self._set_status(f"failed: {exc}", error=True)
             return
@@ -156,7 +155,7 @@ class PingControl(QWidget):
         self._update()
 
     def _update(self) -> None:
-        session = self.controller.session
+        session = self.controller.model.server
         if session is None or not session.is_ready:
             self.button.setEnabled(False)
             self.button.setToolTip("Connect to ping the server.")
@@ -174,19 +173,19 @@ class PingControl(QWidget):
         self.button.setToolTip("Send ping and show the round-trip time.")
 
     def ping(self) -> asyncio.Task[Any] | None:
-        session = self.controller.session
+        session = self.controller.model.server
         if session is None or not session.is_ready or session.era is Era.MODERN:
             return None
-        self.task = self.controller.start(self._ping(session), "ping")
+        self.task = self.controller.model.start(self._ping(session), "ping")
         self._update()
         return self.task
 
-    async def _ping(self, session: Session) -> None:
+    async def _ping(self, session: ServerConnection) -> None:
         self.button.setEnabled(False)
         self._show("…", None)
         started = time.perf_counter()
         try:
-            await session.client.ping()
+            await session.ping()
         except SessionError as exc:
             self._show("failed", str(exc))
             return

@@ -183,7 +183,7 @@ class LiveTaps(QObject):
         return taps
 
     def open(self, entry: TapEntry) -> asyncio.Task[object]:
-        return self.files.controller.start(self._open(entry), f"follow tap {entry.name}")
+        return self.files.controller.model.start(self._open(entry), f"follow tap {entry.name}")
 
     async def _open(self, entry: TapEntry) -> None:
         follower = SessionFollower(entry.session_file)

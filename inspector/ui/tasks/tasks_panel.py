@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.server_connection import SessionError
 from inspector.features.tasks import TaskClient, TaskInfo, TaskStore
-from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
@@ -201,7 +201,7 @@ class TasksPanel(QWidget):
         else:
             text = "This server does not offer tasks."
         self.mode_label.setText(text)
-        connected = self.controller.connected and mode is not None
+        connected = self.controller.model.connected and mode is not None
         self.refresh_button.setEnabled(connected)
         self.refresh_button.setToolTip(
             "tasks/list" if mode == "legacy" else "tasks/get for every known task"
@@ -220,7 +220,7 @@ class TasksPanel(QWidget):
 
     def _update_buttons(self) -> None:
         task = self.selected()
-        live = self.controller.connected and self.store.mode is not None and task is not None
+        live = self.controller.model.connected and self.store.mode is not None and task is not None
         self.get_button.setEnabled(live)
         self.result_button.setEnabled(live and task is not None and task.status == "completed")
         self.cancel_button.setEnabled(live and task is not None and not task.terminal)
@@ -263,11 +263,11 @@ class TasksPanel(QWidget):
                 await coro
             except (SessionError, ValueError) as exc:
                 self.status.setText(f"{what} failed: {exc}")
-                self.controller.errors.add("request failed", f"{what}: {exc}")
+                self.controller.model.errors.add("request failed", f"{what}: {exc}")
                 return
             self.status.setText(f"{what}: done")
 
-        self.controller.start(guarded(), what)
+        self.controller.model.start(guarded(), what)
 
     def refresh(self) -> None:
         self._run(self.client.refresh(), "tasks/list" if self.store.mode == "legacy" else "poll")

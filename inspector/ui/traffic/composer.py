@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.server_connection import Call, SessionError
 from inspector.features.raw_messages import check_message, methods_for, template_for
 from inspector.protocol.wire.versions import LATEST_LEGACY
-from inspector.session import Call, SessionError
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.highlighter import JsonHighlighter
 from inspector.ui.widgets.plain_text import PlainLabel
@@ -87,12 +87,12 @@ class RawComposerDialog(QDialog):
     # ---------------------------------------------------------------- session
     @property
     def version(self) -> str:
-        session = self.controller.session
+        session = self.controller.model.server
         return (session.protocol_version if session else None) or LATEST_LEGACY
 
     def refresh_session(self) -> None:
         """Reload the method list for the negotiated version."""
-        session = self.controller.session
+        session = self.controller.model.server
         negotiated = session.protocol_version if session else None
         requests, notifications = methods_for(self.version)
         current = self.method_combo.currentText()
@@ -108,7 +108,7 @@ class RawComposerDialog(QDialog):
             f"Templates for protocol {self.version}"
             + ("" if negotiated else " (not connected: the newest legacy version)")
         )
-        self.send_button.setEnabled(self.controller.connected)
+        self.send_button.setEnabled(self.controller.model.connected)
         if not self.editor.toPlainText().strip():
             self.load_template()
 
@@ -116,7 +116,7 @@ class RawComposerDialog(QDialog):
         method = self.method_combo.currentText()
         if not method:
             return
-        session = self.controller.session
+        session = self.controller.model.server
         msg_id = session.fresh_id() if session is not None else 1
         info = session.client_info if session is not None else None
         caps = session.client_capabilities if session is not None else None
@@ -148,7 +148,7 @@ class RawComposerDialog(QDialog):
 
     # ---------------------------------------------------------------- send
     def send(self) -> asyncio.Task[None] | None:
-        if not self.controller.connected:
+        if not self.controller.model.connected:
             self.status.setText("Not connected.")
             return None
         text = self.editor.toPlainText()
@@ -156,10 +156,10 @@ class RawComposerDialog(QDialog):
         if warnings and not self.confirm(warnings):
             return None
         self.status.setText("Sending…")
-        return self.controller.start(self._send(text), "send raw")
+        return self.controller.model.start(self._send(text), "send raw")
 
     async def _send(self, text: str) -> None:
-        session = self.controller.session
+        session = self.controller.model.server
         if session is None:
             self.status.setText("Not connected.")
             return

@@ -21,7 +21,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QToolBar, QWidget
 
 from inspector.core.connection_state import ConnState
-from inspector.session import Session
+from inspector.core.server_connection import ServerConnection
 from inspector.settings.profiles import Profile
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.watch.watch_dialogs import (
@@ -103,7 +103,7 @@ class WatchMode:
         self.toolbar.setVisible(False)
         controller.state_changed.connect(self._state_changed)
         controller.session_started.connect(self._session_started)
-        self._state_changed(controller.state.value, "")
+        self._state_changed(controller.model.state.value, "")
 
     def _action(self, text: str, slot: Callable[[], object], key: str | None = None) -> QAction:
         # Added to the window: the shortcut works with the menu bar hidden.
@@ -128,8 +128,8 @@ class WatchMode:
 
     def _profile(self) -> Profile | None:
         c = self.controller
-        if c.profile is not None and c.state is not ConnState.DISCONNECTED:
-            return c.profile
+        if c.model.profile is not None and c.model.state is not ConnState.DISCONNECTED:
+            return c.model.profile
         return self.chosen_profile()
 
     def open_settings(self) -> None:
@@ -174,7 +174,9 @@ class WatchMode:
         if profile is None:
             self._uncheck("Choose a server first.")
             return None
-        live = c.connected and c.profile is not None and c.profile.id == profile.id
+        live = (
+            c.model.connected and c.model.profile is not None and c.model.profile.id == profile.id
+        )
         if profile.transport != "stdio" and not live:
             self._uncheck(
                 "Watch mode restarts stdio servers. For an HTTP server, connect and "
@@ -187,7 +189,7 @@ class WatchMode:
         if profile.transport == "stdio":
             collection = self.collection_path(value)
             ignore = [collection] if collection is not None else []
-            recording = c.recording
+            recording = c.model.recording
             if recording is not None:
                 ignore.append(recording.recorder.folder())
             try:
@@ -213,7 +215,7 @@ class WatchMode:
         self.supervisor = sup
         self.toggle_action.setChecked(True)
         self.toolbar.setVisible(True)
-        self._task = c.start(sup.run(connect=not live), "watch mode")
+        self._task = c.model.start(sup.run(connect=not live), "watch mode")
         return sup
 
     def collection_path(self, value: WatchSettings) -> Path | None:
@@ -256,7 +258,7 @@ class WatchMode:
     def rerun(self) -> None:
         """List and re-run on the live connection, no restart (any transport)."""
         c = self.controller
-        if not c.connected:
+        if not c.model.connected:
             self.show_message("Re-run needs a connected server.", 5000)
             return
         sup = self.supervisor
@@ -269,10 +271,10 @@ class WatchMode:
             self.supervisor = sup
             self.strip.set_state(f"Re-run with {RERUN_KEY}")
         self.toolbar.setVisible(True)
-        self._rerun_task = c.start(sup.rerun(), "watch re-run")
+        self._rerun_task = c.model.start(sup.rerun(), "watch re-run")
 
     def _collection_of_current(self) -> FileCollectionStep | None:
-        profile = self.controller.profile
+        profile = self.controller.model.profile
         return self._collection(self.load_settings(profile)) if profile is not None else None
 
     # -- what happens -----------------------------------------------------------------------
@@ -306,9 +308,9 @@ class WatchMode:
             else:
                 self._drop()
 
-    def _session_started(self, _session: Session) -> None:
+    def _session_started(self, _session: ServerConnection) -> None:
         sup = self.supervisor
-        profile = self.controller.profile
+        profile = self.controller.model.profile
         if sup is None or sup.busy or profile is None:
             return
         watched = sup.profile

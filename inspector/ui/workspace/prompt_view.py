@@ -24,6 +24,14 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.collections.call_draft import CallDraft, completion_draft
+from inspector.core.server_connection import (
+    Call,
+    RequestCancelled,
+    RequestTimeout,
+    ServerConnection,
+    ServerError,
+    SessionError,
+)
 from inspector.features.catalog.lists import CatalogItem
 from inspector.features.completion import Completer, prompt_ref
 from inspector.features.prompts import (
@@ -31,15 +39,6 @@ from inspector.features.prompts import (
     arguments_schema,
     arguments_to_send,
     parse_get_prompt_result,
-)
-from inspector.session import (
-    Call,
-    McpClient,
-    RequestCancelled,
-    RequestTimeout,
-    ServerError,
-    Session,
-    SessionError,
 )
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.forms.form_splitter import FormSplitter
@@ -177,9 +176,8 @@ class PromptGetView(QWidget):
             self.call.cancel("the view was closed")
 
     # ---------------------------------------------------------------- state
-    def session(self) -> Session | None:
-        session = self.controller.session
-        return session if session is not None and session.is_ready else None
+    def session(self) -> ServerConnection | None:
+        return self.controller.model.ready_server()
 
     def _state_changed(self, _state: str, _detail: str) -> None:
         self._refresh()
@@ -207,12 +205,12 @@ class PromptGetView(QWidget):
             self.bar.set_status("Fix the arguments marked in the form (or Send anyway).", "warn")
             return None
         arguments = arguments_to_send(self.form.values(), as_typed=as_typed)
-        self.task = self.controller.start(
-            self._get(session.client, arguments), f"get {self.item.key}"
+        self.task = self.controller.model.start(
+            self._get(session, arguments), f"get {self.item.key}"
         )
         return self.task
 
-    async def _get(self, client: McpClient, arguments: dict[str, Any]) -> None:
+    async def _get(self, client: ServerConnection, arguments: dict[str, Any]) -> None:
         try:
             self.call = client.start_get_prompt(self.item.key, arguments or None)
         except SessionError as exc:

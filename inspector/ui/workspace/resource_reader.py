@@ -24,17 +24,16 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.collections.call_draft import CallDraft
-from inspector.features.resource_content import ReadResult, parse_read_result
-from inspector.features.resource_watch import Watch, subscribe_supported
-from inspector.session import (
+from inspector.core.server_connection import (
     Call,
-    McpClient,
     RequestCancelled,
     RequestTimeout,
+    ServerConnection,
     ServerError,
-    Session,
     SessionError,
 )
+from inspector.features.resource_content import ReadResult, parse_read_result
+from inspector.features.resource_watch import Watch
 from inspector.ui.content.resource_contents_view import ResourceContentsView
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.elided_label import ElidedLabel
@@ -138,7 +137,7 @@ class ResourceReader(QWidget):
 
         self._seen_updates = 0
 
-        watches = controller.watches
+        watches = controller.model.watches
         stop_listening = watches.on_change(self._watch_changed)
         end_tasks = self._own_tasks
 
@@ -159,9 +158,8 @@ class ResourceReader(QWidget):
             self.call.cancel("the view was closed")
 
     # ---------------------------------------------------------------- state
-    def session(self) -> Session | None:
-        session = self.controller.session
-        return session if session is not None and session.is_ready else None
+    def session(self) -> ServerConnection | None:
+        return self.controller.model.ready_server()
 
     def set_uri(self, uri: str | None, blocked_reason: str = "") -> None:
         changed = uri != self.uri
@@ -178,7 +176,7 @@ class ResourceReader(QWidget):
     def watch(self) -> Watch | None:
         if self.uri is None:
             return None
-        return self.controller.watches.get(self.uri, self.controller.session)
+        return self.controller.model.watch_of(self.uri)
 
     def refresh(self) -> None:
         if not _alive(self):
@@ -191,7 +189,7 @@ class ResourceReader(QWidget):
         )
         watch = self.watch()
         watching = watch is not None and watch.watching
-        ok, why = subscribe_supported(session)
+        ok, why = self.controller.model.can_watch()
         self.subscribe_button.setText("Unsubscribe" if watching else "Subscribe")
         self.subscribe_button.setEnabled(
             (watching and session is not None) or (ok and can_read and not watching)
@@ -243,10 +241,10 @@ class ResourceReader(QWidget):
             return None
         watch = self.watch()
         self._seen_updates = watch.updates if watch is not None else 0
-        self.task = self.controller.start(self._read(session.client, self.uri), f"read {self.uri}")
+        self.task = self.controller.model.start(self._read(session, self.uri), f"read {self.uri}")
         return self.task
 
-    async def _read(self, client: McpClient, uri: str) -> None:
+    async def _read(self, client: ServerConnection, uri: str) -> None:
         try:
             self.call = client.start_read_resource(uri)
         except SessionError as exc:
@@ -341,18 +339,18 @@ class ResourceReader(QWidget):
         if session is None or self.uri is None:
             return None
         watch = self.watch()
-        watches = self.controller.watches
+        watches = self.controller.model.watches
         if watch is not None and watch.watching:
             coro = watches.unsubscribe(self.uri)
         else:
-            coro = self._subscribe(session, self.uri)
-        self.watch_task = self.controller.start(coro, f"subscription {self.uri}")
+            coro = self._subscribe(self.uri)
+        self.watch_task = self.controller.model.start(coro, f"subscription {self.uri}")
         return self.watch_task
 
-    async def _subscribe(self, session: Session, uri: str) -> None:
-        watch = await self.controller.watches.subscribe(session, uri)
+    async def _subscribe(self, uri: str) -> None:
+        watch = await self.controller.model.watch(uri)
         if watch.state == "failed":
-            self.controller.errors.add("subscription", f"{uri}: {watch.detail}")
+            self.controller.model.errors.add("subscription", f"{uri}: {watch.detail}")
 
 
 def _ms(seconds: float) -> str:

@@ -109,8 +109,8 @@ class TemplateReadView(QWidget):
         self._update_completer()
 
     def _update_completer(self) -> None:
-        session = self.controller.session
-        if session is not None and session.is_ready and self.template.variables:
+        session = self.controller.model.ready_server()
+        if session is not None and self.template.variables:
             ref = resource_ref(self.item.key)
             self.completions.use(Completer(session, ref, self.template.names))
         else:
@@ -136,7 +136,7 @@ class TemplateReadView(QWidget):
 
     def request_completion_save(self, name: str) -> CallDraft:
         """Save the completion/complete the form would send for variable `name`."""
-        session = self.controller.session
+        session = self.controller.model.server
         draft = completion_draft(
             resource_ref(self.item.key),
             name,

@@ -23,11 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.collections.call_draft import CallDraft
+from inspector.core.server_connection import SessionError, tool_call_params
 from inspector.features.catalog.lists import CatalogItem
 from inspector.features.mcp_apps.meta import app_resource_uri
 from inspector.features.tasks import tasks_mode
 from inspector.features.tool_calls import ToolCallRecord, follow_call
-from inspector.session import SessionError
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.forms.form_splitter import FormSplitter
 from inspector.ui.forms.schema_form import SchemaForm
@@ -199,7 +199,7 @@ class ToolCallView(QWidget):
 
     # ------------------------------------------------------------------ state
     def _profile_id(self) -> str | None:
-        profile = self.controller.profile
+        profile = self.controller.model.profile
         return profile.id if profile is not None else None
 
     def _recalled(self) -> dict[str, Any] | None:
@@ -207,15 +207,15 @@ class ToolCallView(QWidget):
         return self.memory.recall(pid, self.item.key) if pid is not None else None
 
     def _on_state(self, *_args: object) -> None:
-        session = self.controller.session
+        session = self.controller.model.ready_server()
         mode = None
-        if session is not None and session.is_ready:
+        if session is not None:
             mode = tasks_mode(session.era, session.server_capabilities)
         self.task_option.configure(mode, tool_task_support(self.item.raw))
         self._update_run()
 
     def _update_run(self) -> None:
-        connected = self.controller.state is ConnState.CONNECTED
+        connected = self.controller.model.state is ConnState.CONNECTED
         allowed = not self.item.excluded or (
             self.anyway_box is not None and self.anyway_box.isChecked()
         )
@@ -253,17 +253,20 @@ class ToolCallView(QWidget):
         if self.task_option.wanted:
             record.note = (record.note + "; " if record.note else "") + "run as task"
         try:
-            call = self.controller.model.start_tool_call(
-                self.item.key, arguments, record.on_progress, extra=extra
+            server = self.controller.model.ready_server()
+            if server is None:
+                raise SessionError("not connected")
+            call = server.start_tool_call(
+                self.item.key, arguments, on_progress=record.on_progress, extra=extra
             )
         except SessionError as exc:
             self.bar.set_status(f"Could not call: {exc}")
-            self.controller.errors.add("request failed", f"tools/call {self.item.key}: {exc}")
+            self.controller.model.errors.add("request failed", f"tools/call {self.item.key}: {exc}")
             return None
         record.call = call
         self._remember(arguments)
         self.form.clear_errors()
-        self.controller.start(
+        self.controller.model.start(
             follow_call(record, call, self._adopt_task), f"tools/call {self.item.key}"
         )
         self._add_card(record)
@@ -279,7 +282,7 @@ class ToolCallView(QWidget):
         if self.form.json_problem() is not None:
             return None
         arguments = self.form.values()
-        params = {"name": self.item.key, "arguments": arguments}
+        params = tool_call_params(self.item.key, arguments)
         done = next((r for r in self.records if not r.running and r.arguments == arguments), None)
         if done is None or done.task_id is not None:
             return CallDraft("tools/call", params)
@@ -314,7 +317,7 @@ class ToolCallView(QWidget):
 
     def _adopt_task(self, result: dict[str, Any]) -> str | None:
         try:
-            task = self.controller.tasks.adopt(result, f"tools/call {self.item.key}")
+            task = self.controller.model.tasks.adopt(result, f"tools/call {self.item.key}")
         except Exception:  # the Tasks panel is a separate feature: never lose the result
             log.exception("could not hand the task to the Tasks panel")
             return None

@@ -167,8 +167,8 @@ class ItemPage(QWidget):
         super().__init__()
         self.setObjectName("itemPage")
         self.item = item
-        session = controller.session
-        mirror = session is not None and session.client.mirrors_tool_headers
+        session = controller.model.server
+        mirror = session is not None and session.mirrors_tool_headers
         self.title = ElidedLabel(item.title)
         self.title.setObjectName("itemTitle")
         font = self.title.font()
@@ -214,7 +214,7 @@ class ItemPage(QWidget):
                 self.action = factory(item, controller)
             except Exception as exc:  # a broken view must not take the workspace down
                 log.exception("the %s view for %s failed", action_title, item.key)
-                controller.errors.add("internal", f"{action_title} view failed: {exc!r}")
+                controller.model.errors.add("internal", f"{action_title} view failed: {exc!r}")
                 self.action = _page_text(f"The {action_title} view could not be built: {exc!r}")
             self.tabs.addTab(self.action, action_title)
             saves = getattr(self.action, "save_call_requested", None)
@@ -346,7 +346,7 @@ class Workspace(QWidget):
         page = self.current
         if page is None or page.item.kind != "tools":
             return
-        change = self.controller.catalog_loader.pin_alerts.get(page.item.key)
+        change = self.controller.model.catalog_loader.pin_alerts.get(page.item.key)
         page.set_pin_alert(
             f"⚠ {change.describe()}. Read the diff before calling it."
             if change is not None

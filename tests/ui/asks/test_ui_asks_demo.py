@@ -362,7 +362,7 @@ def test_closing_the_session_withdraws_the_open_dialog(
         call = call_tool(session, "ask_user")
         dialog = await dialog_of(window, ElicitationDialog)
         dialog.withdraw_delay_ms = 10_000
-        await current_tab(window).controller.shutdown()
+        await current_tab(window).controller.model.shutdown()
         await until(lambda: dialog.withdrawn is not None, "the withdrawal on close")
         assert "session was closed" in dialog.notice.label.text()
         with pytest.raises(ConnectionClosed):

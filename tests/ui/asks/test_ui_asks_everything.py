@@ -66,7 +66,7 @@ def everything(command: list[str], roots: list[RootEntry] | None = None) -> Prof
 
 async def tool_listed(win: MainWindow, name: str) -> None:
     """server-everything adds the ask tools after it has seen the client's capabilities."""
-    session = current_tab(win).controller.session
+    session = current_tab(win).controller.model.session
     assert session is not None
 
     async def names() -> list[str]:
@@ -345,7 +345,7 @@ def test_run_as_task_from_the_tool_view(
 
     async def scenario() -> None:
         await connect(window, everything(everything_command))
-        catalog = current_tab(window).controller.catalog
+        catalog = current_tab(window).controller.model.catalog
         await until(lambda: catalog.tools.find("simulate-research-query") is not None, "tools")
         item = catalog.tools.find("simulate-research-query")
         assert item is not None

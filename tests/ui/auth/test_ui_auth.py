@@ -23,10 +23,10 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from inspector.auth import headless_opener
+from inspector.core.server_connection import ServerConnection
 from inspector.recording.live import start_recorder
 from inspector.recording.redaction import spec_for_profile
 from inspector.recording.writer import SessionRecorder
-from inspector.session import Session
 from inspector.settings.auth_options import HttpAuth, OAuthOptions
 from inspector.settings.profiles import HttpSettings, Profile, ProfileStore
 from inspector.storage.secrets import NoKeyringError, SecretStore
@@ -183,11 +183,13 @@ def panel_rows(window: MainWindow) -> list[tuple[str, str, str]]:
 async def connect(window: MainWindow, profile: Profile | None = None) -> None:
     """Connect (or reconnect, without a profile) and wait for the outcome: connected."""
     task = (
-        window.connect_profile(profile) if profile else current_tab(window).controller.reconnect()
+        window.connect_profile(profile)
+        if profile
+        else current_tab(window).controller.model.reconnect()
     )
     assert task is not None
     await asyncio.wait_for(task, 40)
-    c = current_tab(window).controller
+    c = current_tab(window).controller.model
     assert c.state is ConnState.CONNECTED, c.detail
 
 
@@ -271,9 +273,10 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
     panel = current_tab(window).auth_panel
     recorders: list[SessionRecorder] = []
 
-    def record(session: Session) -> None:
+    def record(server: ServerConnection) -> None:
         path = tmp_path / f"session-{len(recorders)}.jsonl"
-        recorders.append(start_recorder(path, spec_for_profile(profile, store.secrets), session))
+        spec = spec_for_profile(profile, store.secrets)
+        recorders.append(start_recorder(path, spec, server.session))
 
     current_tab(window).connection.session_started.add(record)
 
@@ -305,7 +308,7 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
         assert any(t.startswith("received an access token (Bearer, sha256:") for t in texts)
         assert "logged in at" in panel.status.text()
         assert not panel.error_bar.isVisible()
-        session = current_tab(window).controller.session
+        session = current_tab(window).controller.model.session
         assert session is not None
         result = await session.client.call_tool("whoami", {})
         assert "authorized caller" in json.dumps(result)
@@ -331,7 +334,7 @@ def test_login_before_connect_reconnect_logout_and_nothing_secret_anywhere(
         task = panel.log_out()
         assert task is not None
         await task
-        assert current_tab(window).controller.state is ConnState.DISCONNECTED
+        assert current_tab(window).controller.model.state is ConnState.DISCONNECTED
         assert "not logged in" in panel.status.text()
         assert not any(
             k[1].startswith(("oauth:token:", "oauth:client:")) for k in memory_keyring.store
@@ -382,24 +385,25 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
     async def scenario() -> None:
         window.connect_profile(profile)
         paused: list[str] = []
-        while current_tab(window).controller.state is not ConnState.CONNECTED:
+        while current_tab(window).controller.model.state is not ConnState.CONNECTED:
             await until(
                 lambda: (
                     panel.next_button.isEnabled()
-                    or current_tab(window).controller.state
+                    or current_tab(window).controller.model.state
                     in (ConnState.CONNECTED, ConnState.FAILED)
                 ),
                 "a pause or the connection",
             )
-            controller = current_tab(window).controller
-            assert controller.state is not ConnState.FAILED, controller.detail
+            assert current_tab(window).controller.model.state is not ConnState.FAILED, current_tab(
+                window
+            ).controller.model.detail
             if panel.next_button.isEnabled():
                 assert panel.pause_bar.isVisible()
                 assert panel.auth.gate.waiting is not None
                 paused.append(panel.auth.gate.waiting.name)
                 assert "Paused before:" in panel.pause_bar.label.text()
                 assert (
-                    current_tab(window).controller.state is ConnState.CONNECTING
+                    current_tab(window).controller.model.state is ConnState.CONNECTING
                 )  # held, not timed out
                 panel.next_button.click()
                 await asyncio.sleep(0.01)
@@ -413,9 +417,10 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
         await until(lambda: panel.stop_button.isEnabled(), "the first pause")
         panel.stop_button.click()
         await until(
-            lambda: current_tab(window).controller.state is ConnState.FAILED, "the failed connect"
+            lambda: current_tab(window).controller.model.state is ConnState.FAILED,
+            "the failed connect",
         )
-        assert "cancelled" in current_tab(window).controller.detail
+        assert "cancelled" in current_tab(window).controller.model.detail
         assert panel.error_bar.isVisible()
         assert "stopped by the user" in panel.error_bar.label.text()
         # Connecting elsewhere while a login is paused cancels that login, not the connect.
@@ -432,10 +437,11 @@ def test_step_through_pauses_before_each_step_and_stop_ends_the_login(
         panel.step_box.setChecked(False)
         assert task is not None
         await asyncio.wait_for(task, 40)
-        controller = current_tab(window).controller
-        assert controller.state is ConnState.CONNECTED, controller.detail
-        assert current_tab(window).controller.profile is not None
-        assert current_tab(window).controller.profile.id == other.id
+        assert current_tab(window).controller.model.state is ConnState.CONNECTED, current_tab(
+            window
+        ).controller.model.detail
+        assert current_tab(window).controller.model.profile is not None
+        assert current_tab(window).controller.model.profile.id == other.id
 
     run(loop, then_shutdown(window, scenario()), timeout=90)
     run(loop, close_window(window))
@@ -459,8 +465,8 @@ def test_a_bad_authorization_server_is_a_plain_error_and_the_app_keeps_running(
         task = window.connect_profile(profile)
         assert task is not None
         await asyncio.wait_for(task, 40)
-        assert current_tab(window).controller.state is ConnState.FAILED
-        return current_tab(window).controller.detail
+        assert current_tab(window).controller.model.state is ConnState.FAILED
+        return current_tab(window).controller.model.detail
 
     async def scenario() -> None:
         detail = await failed(dead)

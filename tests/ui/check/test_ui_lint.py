@@ -76,7 +76,7 @@ def test_findings_in_the_log_the_detail_pane_and_the_lint_tab(
         assert (
             current_tab(window).log_panel.selected_entry().index == panel.findings.finding(0).index
         )
-        await current_tab(window).controller.shutdown()
+        await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario(), timeout=60)
 
@@ -128,7 +128,7 @@ def test_an_offline_session_shows_its_findings(
             lambda: recorded_rules() == {"tool-name-format", "unique-names"},
             "the findings in the live recording",
         )
-        await current_tab(window).controller.shutdown()
+        await current_tab(window).controller.model.shutdown()
         return target
 
     target = run(loop, scenario(), timeout=60)

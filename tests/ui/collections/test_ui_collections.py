@@ -33,12 +33,12 @@ pytestmark = pytest.mark.timeout(120)
 
 def open_item(win: MainWindow, kind: str, key: str) -> Any:
     lists = {
-        "tools": current_tab(win).controller.catalog.tools,
-        "prompts": current_tab(win).controller.catalog.prompts,
+        "tools": current_tab(win).controller.model.catalog.tools,
+        "prompts": current_tab(win).controller.model.catalog.prompts,
     }
     found = lists[kind].find(key) if kind in lists else None
     if kind == "resources":
-        found = current_tab(win).controller.catalog.resources.find(key)
+        found = current_tab(win).controller.model.catalog.resources.find(key)
     assert found is not None, key
     page = current_tab(win).workspace.show_item(found)
     assert page is not None
@@ -214,7 +214,7 @@ def test_save_from_the_json_editor_a_prompt_a_resource_and_a_log_row(
         # a tools/call row of the traffic log (its response row: the request is found)
         echo = open_item(win, "tools", "echo")
         await call_tool(echo, {"message": "from the log"})
-        log = current_tab(win).controller.traffic
+        log = current_tab(win).controller.model.traffic
         response = next(
             e
             for e in log.entries

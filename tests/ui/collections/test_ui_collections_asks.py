@@ -39,7 +39,7 @@ def test_a_saved_call_carries_the_sampling_answer(
         assert "A protocol for tools." in str(result)
         await no_dialog(win)
         # the final answer row (in the modern era: of the retried round)
-        log = current_tab(win).controller.traffic
+        log = current_tab(win).controller.model.traffic
         answer = [
             e
             for e in log.entries

@@ -46,7 +46,7 @@ def test_save_and_run_a_tool_call_and_a_completion(
         try:
             await connected(win, profile, listed=("tools", "prompts"))
             page = current_tab(win).workspace.show_item(
-                current_tab(win).controller.catalog.tools.find("get-sum")
+                current_tab(win).controller.model.catalog.tools.find("get-sum")
             )
             assert page is not None and isinstance(page.action, ToolCallView)
             view = page.action
@@ -57,7 +57,7 @@ def test_save_and_run_a_tool_call_and_a_completion(
             assert view.request_save() is not None
             save("sum 2 3", snapshot=True)
 
-            found = current_tab(win).controller.catalog.prompts.find("completable-prompt")
+            found = current_tab(win).controller.model.catalog.prompts.find("completable-prompt")
             page = current_tab(win).workspace.show_item(found)
             assert page is not None and isinstance(page.action, PromptGetView)
             prompt = page.action
@@ -88,6 +88,6 @@ def test_save_and_run_a_tool_call_and_a_completion(
             assert completion.result.result is not None
             assert completion.result.result["completion"]["values"] == ["Kim"]
         finally:
-            await current_tab(win).controller.shutdown()
+            await current_tab(win).controller.model.shutdown()
 
     run(loop, scenario(), timeout=100)

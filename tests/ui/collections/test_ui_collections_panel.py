@@ -69,7 +69,7 @@ def test_an_invalid_file_is_shown_with_its_place_and_the_app_keeps_working(
         dialog.reject()
         # the app still works: a tool call goes through
         page = current_tab(win).workspace.show_item(
-            current_tab(win).controller.catalog.tools.find("echo")
+            current_tab(win).controller.model.catalog.tools.find("echo")
         )
         assert page is not None and isinstance(page.action, ToolCallView)
         page.action.form.set_values({"message": "still here"})
@@ -120,7 +120,7 @@ def test_a_half_saved_file_keeps_the_selection_and_results_once_it_reads_again(
 
 def _outgoing(win: MainWindow, method: str) -> list[dict[str, Any]]:
     out = []
-    for e in current_tab(win).controller.traffic.entries:
+    for e in current_tab(win).controller.model.traffic.entries:
         if e.direction == "out" and e.method == method:
             out.append(json.loads(e.text()))
     return out
@@ -154,12 +154,14 @@ def test_a_run_stays_live_shows_progress_and_stop_cancels_the_call_in_flight(
         assert demo is not None
         try:
             win.connect_profile(demo.model_copy(update={"era": era}))
-            await until(lambda: current_tab(win).controller.tools is not None, "the demo's tools")
-            session = current_tab(win).controller.session
+            await until(
+                lambda: current_tab(win).controller.model.tools is not None, "the demo's tools"
+            )
+            session = current_tab(win).controller.model.session
             assert session is not None and session.era.value == era
             await body()
         finally:
-            await current_tab(win).controller.shutdown()
+            await current_tab(win).controller.model.shutdown()
 
     async def body() -> None:
         await until(lambda: panel.run_all_button.isEnabled(), "Run all to be enabled")
@@ -199,7 +201,7 @@ def test_a_run_stays_live_shows_progress_and_stop_cancels_the_call_in_flight(
         assert [c["params"]["requestId"] for c in cancels] == slow_ids
         assert panel.run_all_button.isEnabled() and panel.progress.isHidden()
         # still connected: the next run works, on the same session
-        assert current_tab(win).controller.state is ConnState.CONNECTED
+        assert current_tab(win).controller.model.state is ConnState.CONNECTED
         task = panel.run_names(["after"])
         assert task is not None
         await task
@@ -220,7 +222,7 @@ def test_save_session_as_test_collection(
 
     async def body() -> None:
         page = current_tab(win).workspace.show_item(
-            current_tab(win).controller.catalog.tools.find("add")
+            current_tab(win).controller.model.catalog.tools.find("add")
         )
         assert page is not None and isinstance(page.action, ToolCallView)
         page.action.form.set_values({"a": 20, "b": 22})
@@ -293,8 +295,10 @@ def test_update_snapshot_adds_one_and_update_all_failed_over_the_modern_era(
         modern = demo.model_copy(update={"era": "modern"})
         try:
             win.connect_profile(modern)
-            await until(lambda: current_tab(win).controller.tools is not None, "the demo's tools")
-            session = current_tab(win).controller.session
+            await until(
+                lambda: current_tab(win).controller.model.tools is not None, "the demo's tools"
+            )
+            session = current_tab(win).controller.model.session
             assert session is not None and session.era.value == "modern"
             task = panel.run_all()
             assert task is not None
@@ -320,7 +324,7 @@ def test_update_snapshot_adds_one_and_update_all_failed_over_the_modern_era(
             await task
             assert all(r.result is not None and r.result.passed for r in panel.rows)
         finally:
-            await current_tab(win).controller.shutdown()
+            await current_tab(win).controller.model.shutdown()
 
     run(loop, scenario(), timeout=100)
 

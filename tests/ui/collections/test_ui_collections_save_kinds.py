@@ -69,7 +69,7 @@ def test_every_kind_is_offered_checked_saved_and_judged(
         try:
             await body()
         finally:
-            await current_tab(win).controller.shutdown()
+            await current_tab(win).controller.model.shutdown()
 
     async def body() -> None:
         view = open_item(win, "tools", "weather")

@@ -25,7 +25,7 @@ def test_typing_filters_without_opening_and_enter_opens(
         try:
             window.connect_profile(demo)
             await until(
-                lambda: current_tab(window).controller.tools is not None, "the demo's tools"
+                lambda: current_tab(window).controller.model.tools is not None, "the demo's tools"
             )
             pane = current_tab(window).explorer.panes["tools"]
             opened: list[str] = []
@@ -49,6 +49,6 @@ def test_typing_filters_without_opening_and_enter_opens(
             pane.tree.clicked.emit(echo)
             assert opened[-1] == "echo"
         finally:
-            await current_tab(window).controller.shutdown()
+            await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario())

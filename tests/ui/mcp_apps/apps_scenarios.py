@@ -65,18 +65,18 @@ class User:
 
 
 def app_rows(controller: ConnectionController) -> list[TrafficEntry]:
-    return [e for e in controller.traffic.entries if e.direction in ("from-app", "to-app")]
+    return [e for e in controller.model.traffic.entries if e.direction in ("from-app", "to-app")]
 
 
 def notes(controller: ConnectionController) -> list[str]:
-    return [e.note or "" for e in controller.traffic.entries if e.kind == "note" and e.note]
+    return [e.note or "" for e in controller.model.traffic.entries if e.kind == "note" and e.note]
 
 
 async def open_app(
     controller: ConnectionController, name: str, user: User, *, ready: bool = True
 ) -> tuple[ItemPage, AppTab]:
     register_all()
-    item = controller.catalog.tools.find(name)
+    item = controller.model.catalog.tools.find(name)
     assert item is not None, name
     page = ItemPage(item, controller)
     tab = page.app_tab
@@ -130,13 +130,13 @@ async def basic(controller: ConnectionController) -> None:
         assert ("to-app", "ui/notifications/tool-input") in methods
         assert ("to-app", "ui/notifications/tool-result") in methods
         init = next(e for e in rows if e.method == "ui/initialize" and e.kind == "request")
-        answer = controller.traffic.pair_of(init)
+        answer = controller.model.traffic.pair_of(init)
         assert answer is not None and answer.direction == "to-app" and answer.kind == "response"
         assert '"hostContext"' in answer.text()
         # The app's own button calls get-time through the host (and so the server).
         before = sum(
             1
-            for e in controller.traffic.entries
+            for e in controller.model.traffic.entries
             if e.method == "tools/call" and e.direction == "out"
         )
         page_frame = view.surface.page.mainFrame()
@@ -153,7 +153,7 @@ async def basic(controller: ConnectionController) -> None:
             lambda: (
                 sum(
                     1
-                    for e in controller.traffic.entries
+                    for e in controller.model.traffic.entries
                     if e.method == "tools/call" and e.direction == "out"
                 )
                 > before
@@ -163,11 +163,13 @@ async def basic(controller: ConnectionController) -> None:
         call = next(
             e for e in app_rows(controller) if e.method == "tools/call" and e.kind == "request"
         )
-        await until(lambda: controller.traffic.pair_of(call) is not None, "the answer to the app")
-        answer = controller.traffic.pair_of(call)
+        await until(
+            lambda: controller.model.traffic.pair_of(call) is not None, "the answer to the app"
+        )
+        answer = controller.model.traffic.pair_of(call)
         assert answer is not None and answer.kind == "response"
         assert [q.kind for q in user.questions] == ["tool"]
-        assert controller.connected
+        assert controller.model.connected
         close_page(page)
 
 
@@ -211,7 +213,7 @@ async def hostile(controller: ConnectionController) -> None:
         assert 1 <= len(flagged) <= 5, [e.note for e in flagged]
         assert len(app_rows(controller)) < 1500
         close_page(page)
-        assert controller.connected
+        assert controller.model.connected
 
 
 async def sandbox(controller: ConnectionController) -> None:
@@ -258,7 +260,7 @@ async def sandbox(controller: ConnectionController) -> None:
         )
         assert not any("127.0.0.1:9" in n and "blocked" in n for n in notes(controller))
         close_page(page)
-        assert controller.connected
+        assert controller.model.connected
 
 
 async def consent(controller: ConnectionController) -> None:
@@ -278,7 +280,7 @@ async def consent(controller: ConnectionController) -> None:
         )
         assert not any(
             e.method == "tools/call" and e.direction == "out" and "from the app" in e.text()
-            for e in controller.traffic.entries
+            for e in controller.model.traffic.entries
         )
         # Reload: a fresh page and host; the session is untouched.
         tab.reload()
@@ -287,7 +289,7 @@ async def consent(controller: ConnectionController) -> None:
         await until(lambda: tab.view is None and not tab.close_button.isEnabled(), "the close")
         await asyncio.sleep(0.3)
         assert any(e.method == "ui/resource-teardown" for e in app_rows(controller))
-        assert controller.connected
+        assert controller.model.connected
         close_page(page)
 
 
@@ -368,7 +370,7 @@ async def size(controller: ConnectionController) -> None:
     await until(
         lambda: fresh.surface.view.height() == fresh_area.height(), "the app to fill the area"
     )
-    assert controller.connected
+    assert controller.model.connected
     close_page(page)
 
 
@@ -458,7 +460,7 @@ def main() -> int:
             traceback.print_exc()
             return 1
         finally:
-            await controller.shutdown()
+            await controller.model.shutdown()
 
     code = loop.run_until_complete(asyncio.wait_for(run(), 100))
     sys.stdout.flush()

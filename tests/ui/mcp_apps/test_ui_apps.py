@@ -30,7 +30,7 @@ pytestmark = pytest.mark.timeout(150)
 def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[Any]:
     c = make_controller(tmp_path)
     yield c
-    run(loop, c.shutdown())
+    run(loop, c.model.shutdown())
 
 
 needs_webengine = pytest.mark.skipif(
@@ -123,12 +123,12 @@ def test_without_webengine_the_tab_says_how_and_shows_the_source(
     async def scenario() -> None:
         await connected(controller, profile, listed=("tools", "resources"))
         register_all()
-        item = controller.catalog.tools.find("garbage")
+        item = controller.model.catalog.tools.find("garbage")
         page = ItemPage(item, controller)
         tab = page.app_tab
         assert tab is not None and page.tabs.tabText(page.tabs.indexOf(tab)) == "App"
-        assert controller.catalog.tools.find("echo") is not None
-        echo_page = ItemPage(controller.catalog.tools.find("echo"), controller)
+        assert controller.model.catalog.tools.find("echo") is not None
+        echo_page = ItemPage(controller.model.catalog.tools.find("echo"), controller)
         assert echo_page.app_tab is None  # no ui:// resource, no App tab
         tab.use_webengine = False
         page.resize(800, 600)
@@ -151,7 +151,7 @@ def test_without_webengine_the_tab_says_how_and_shows_the_source(
         assert card.app_button is not None
         card.app_button.click()
         assert page.tabs.currentWidget() is tab and tab.record is record
-        assert controller.connected
+        assert controller.model.connected
         page.dispose()
         page.deleteLater()
         echo_page.deleteLater()
@@ -227,7 +227,7 @@ def test_the_window_declares_mcp_apps_to_the_server(
         assert current_tab(window).connection.ui_apps
         init = next(
             e
-            for e in controller.traffic.entries
+            for e in controller.model.traffic.entries
             if e.method == "initialize" and e.direction == "out"
         )
         capabilities = json.loads(init.text())["params"]["capabilities"]

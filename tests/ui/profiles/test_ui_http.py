@@ -63,11 +63,10 @@ def test_http_profile_with_a_secret_header(
         window.connect_profile(profile)
         await until(
             lambda: (
-                current_tab(window).controller.state is ConnState.CONNECTED
-                and current_tab(window).controller.tools is not None
+                current_tab(window).controller.model.state is ConnState.CONNECTED
+                and current_tab(window).controller.model.tools is not None
             ),
-            f"the HTTP connection ({current_tab(window).controller.state}: "
-            f"{current_tab(window).controller.detail})",
+            "the HTTP connection",
         )
         assert current_tab(window).explorer.tool_names() == ["echo"]
 

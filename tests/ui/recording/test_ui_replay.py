@@ -52,7 +52,7 @@ def test_a_gui_recording_replays_clean_then_shows_drift(
     files = current_tab(window).session_files
 
     async def record() -> Path:
-        c = current_tab(window).controller
+        c = current_tab(window).controller.model
         try:
             window.connect_profile(python_profile("SDK peer", SDK_PEER))
             await until(

@@ -80,7 +80,7 @@ def demo() -> Profile:
 async def record_demo_session(win: MainWindow) -> Path:
     """Connect to the demo, list, call, cancel a slow call, disconnect: one recording."""
     win.connect_profile(demo())
-    c = current_tab(win).controller
+    c = current_tab(win).controller.model
     await until(lambda: c.state is ConnState.CONNECTED and c.tools is not None, "the demo")
     await until(
         lambda: current_tab(win).session_files.rec_label.text() == "● REC", "the REC indicator"
@@ -113,7 +113,7 @@ def test_every_connection_is_recorded_and_opens_offline(
         try:
             return await record_demo_session(window)
         finally:
-            await current_tab(window).controller.shutdown()
+            await current_tab(window).controller.model.shutdown()
 
     path = run(loop, scenario())
     assert path.parent == data_dir and path.name.startswith("demo-server_")
@@ -263,7 +263,7 @@ def test_a_secret_header_never_reaches_the_recording(
     window.show()
 
     async def scenario() -> None:
-        c = current_tab(window).controller
+        c = current_tab(window).controller.model
         try:
             window.connect_profile(profile)
             await until(
@@ -303,7 +303,7 @@ def test_recording_off_and_save_as_from_the_traffic_log(
     assert window.settings.value("recording/enabled") in (False, "false")
 
     async def scenario() -> None:
-        c = current_tab(window).controller
+        c = current_tab(window).controller.model
         try:
             window.connect_profile(demo())
             await until(lambda: c.state is ConnState.CONNECTED and c.tools is not None, "demo")
@@ -355,7 +355,7 @@ def test_answers_given_by_hand_are_actions_in_the_recording(
             dialog.reject_button.click()
             await result_of(call)  # the demo turns the rejection into a tool error
         finally:
-            await current_tab(window).controller.shutdown()
+            await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario())
     path = current_tab(window).session_files.recorder.last_path
@@ -379,7 +379,7 @@ def test_a_failed_connection_is_recorded_with_its_reason(
         reason = "command not found"
 
     async def scenario() -> None:
-        c = current_tab(window).controller
+        c = current_tab(window).controller.model
         try:
             window.connect_profile(broken)
             await until(lambda: c.state is ConnState.FAILED, "the failure")

@@ -41,7 +41,7 @@ def test_connected_state_server_info_and_tools(
     window: MainWindow, loop: asyncio.AbstractEventLoop
 ) -> None:
     async def body() -> None:
-        assert current_tab(window).controller.state is ConnState.CONNECTED
+        assert current_tab(window).controller.model.state is ConnState.CONNECTED
         bar = current_tab(window).bar
         assert bar.state_label.text() == "Connected"
         assert bar.version_label.text() == f"protocol {LATEST_LEGACY}"
@@ -225,7 +225,7 @@ def test_statistics_panel_updates(window: MainWindow, loop: asyncio.AbstractEven
         _method, count, errors, p50, p95, worst = row
         assert int(count) >= 1 and errors == "0"
         assert p50.endswith(" ms") and p95.endswith(" ms") and worst.endswith(" ms")
-        session = current_tab(window).controller.session
+        session = current_tab(window).controller.model.session
         assert session is not None
         await session.client.call_tool("add", {"a": 1, "b": 2})
         await session.client.call_tool("add", {"a": 1, "b": 3})

@@ -47,7 +47,7 @@ def test_default_layout_gives_the_workspace_the_room(
         try:
             window.connect_profile(demo)
             await until(
-                lambda: current_tab(window).controller.tools is not None, "the demo's tools"
+                lambda: current_tab(window).controller.model.tools is not None, "the demo's tools"
             )
             form_view = open_tool(window, "create_ticket")
             await asyncio.sleep(0.05)
@@ -66,7 +66,7 @@ def test_default_layout_gives_the_workspace_the_room(
             bottom_edge = card.mapTo(results.viewport(), card.rect().bottomLeft()).y()
             assert bottom_edge <= results.viewport().height(), (bottom_edge, results.height())
         finally:
-            await current_tab(window).controller.shutdown()
+            await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario())
 

@@ -49,12 +49,13 @@ def test_the_window_title_names_the_app_once(
         try:
             window.connect_profile(demo)
             await until(
-                lambda: current_tab(window).controller.state is ConnState.CONNECTED, "connected"
+                lambda: current_tab(window).controller.model.state is ConnState.CONNECTED,
+                "connected",
             )
             await until(lambda: window.windowTitle() != "MCP Inspector", "the title")
             assert "MCP Inspector" not in window.windowTitle()
         finally:
-            await current_tab(window).controller.shutdown()
+            await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario())
     assert window.windowTitle() == "MCP Inspector"

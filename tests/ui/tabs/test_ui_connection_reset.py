@@ -35,20 +35,21 @@ def test_a_failed_connect_after_a_session_shows_nothing_of_the_old_one(
         try:
             window.connect_profile(demo)
             await until(
-                lambda: current_tab(window).controller.tools is not None, "the demo's tools"
+                lambda: current_tab(window).controller.model.tools is not None, "the demo's tools"
             )
             assert current_tab(window).bar.era_label.text() == "legacy era"
             assert "demo" in window.windowTitle().lower()
             window.connect_profile(missing)
             await until(
-                lambda: current_tab(window).controller.state is ConnState.FAILED, "the failure"
+                lambda: current_tab(window).controller.model.state is ConnState.FAILED,
+                "the failure",
             )
             assert_nothing_connected(window)
             assert current_tab(window).bar.state_label.text() == "Could not connect"
             assert current_tab(window).server_panel.title.text() == "Could not connect"
             assert current_tab(window).server_panel.protocol.text() == "–"
         finally:
-            await current_tab(window).controller.shutdown()
+            await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -64,24 +65,27 @@ def test_disconnect_and_a_crash_reset_the_title_and_the_bar(
         try:
             window.connect_profile(demo)
             await until(
-                lambda: current_tab(window).controller.tools is not None, "the demo's tools"
+                lambda: current_tab(window).controller.model.tools is not None, "the demo's tools"
             )
             window.disconnect_server()
             await until(
-                lambda: current_tab(window).controller.state is ConnState.DISCONNECTED, "disconnect"
+                lambda: current_tab(window).controller.model.state is ConnState.DISCONNECTED,
+                "disconnect",
             )
             assert_nothing_connected(window)
             await connected(window, crash, listed=("tools",))
             assert current_tab(window).bar.era_label.text() == "legacy era"
             assert window.windowTitle() == "crashy" or "MCP" not in window.windowTitle()
-            session = current_tab(window).controller.session
+            session = current_tab(window).controller.model.session
             assert session is not None
             session.start_request("tools/call", {"name": "boom", "arguments": {}})
-            await until(lambda: current_tab(window).controller.state is ConnState.LOST, "the crash")
+            await until(
+                lambda: current_tab(window).controller.model.state is ConnState.LOST, "the crash"
+            )
             assert current_tab(window).bar.version_label.text() == ""
             assert window.windowTitle() == "MCP Inspector"
             assert current_tab(window).server_panel.title.text() == "Server exited"
         finally:
-            await current_tab(window).controller.shutdown()
+            await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario())

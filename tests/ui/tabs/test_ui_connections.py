@@ -56,7 +56,8 @@ def test_server_everything_connect_disconnect_reconnect(
         )
         window.disconnect_server()
         await until(
-            lambda: current_tab(window).controller.state is ConnState.DISCONNECTED, "disconnect"
+            lambda: current_tab(window).controller.model.state is ConnState.DISCONNECTED,
+            "disconnect",
         )
         assert current_tab(window).bar.state_label.text() == "Disconnected"
         assert current_tab(window).bar.connect_button.isEnabled()
@@ -65,8 +66,8 @@ def test_server_everything_connect_disconnect_reconnect(
         window.reconnect()
         await until(
             lambda: (
-                current_tab(window).controller.state is ConnState.CONNECTED
-                and current_tab(window).controller.tools is not None
+                current_tab(window).controller.model.state is ConnState.CONNECTED
+                and current_tab(window).controller.model.tools is not None
             ),
             "reconnect",
             timeout=30,
@@ -87,7 +88,7 @@ def test_invalid_frames_show_flagged(window: MainWindow, loop: asyncio.AbstractE
 
     async def scenario() -> None:
         await connected(window, profile, listed=("tools",))
-        session = current_tab(window).controller.session
+        session = current_tab(window).controller.model.session
         assert session is not None
         result = await session.client.call_tool("x")
         assert result["content"][0]["text"] == "answered after garbage"
@@ -125,11 +126,12 @@ def test_crash_shows_clear_state_app_stays_usable_and_reconnect_works(
 
     async def scenario() -> None:
         await connected(window, profile, listed=("tools",))
-        session = current_tab(window).controller.session
+        session = current_tab(window).controller.model.session
         assert session is not None
         call = session.start_request("tools/call", {"name": "boom", "arguments": {}})
         await until(
-            lambda: current_tab(window).controller.state is ConnState.LOST, "the crash to show"
+            lambda: current_tab(window).controller.model.state is ConnState.LOST,
+            "the crash to show",
         )
         assert call.done
         assert current_tab(window).bar.state_label.text() == "Server exited"
@@ -146,8 +148,8 @@ def test_crash_shows_clear_state_app_stays_usable_and_reconnect_works(
         window.reconnect()
         await until(
             lambda: (
-                current_tab(window).controller.state is ConnState.CONNECTED
-                and current_tab(window).controller.tools is not None
+                current_tab(window).controller.model.state is ConnState.CONNECTED
+                and current_tab(window).controller.model.tools is not None
             ),
             "the reconnect",
         )
@@ -163,9 +165,11 @@ def test_a_server_that_exits_at_once_fails_with_its_reason(
 
     async def scenario() -> None:
         window.connect_profile(profile)
-        await until(lambda: current_tab(window).controller.state is ConnState.FAILED, "the failure")
+        await until(
+            lambda: current_tab(window).controller.model.state is ConnState.FAILED, "the failure"
+        )
         assert current_tab(window).bar.state_label.text() == "Could not connect"
-        assert "API_KEY" in current_tab(window).controller.detail
+        assert "API_KEY" in current_tab(window).controller.model.detail
         assert "API_KEY" in current_tab(window).bar.server_label.text()
 
     run(loop, then_shutdown(window, scenario()))

@@ -25,7 +25,7 @@ def test_reconnect_keeps_the_selected_tool_its_form_and_results(
         try:
             window.connect_profile(demo)
             await until(
-                lambda: current_tab(window).controller.tools is not None, "the demo's tools"
+                lambda: current_tab(window).controller.model.tools is not None, "the demo's tools"
             )
             assert current_tab(window).explorer.select("tools", "add")
             page = current_tab(window).workspace.current
@@ -35,13 +35,13 @@ def test_reconnect_keeps_the_selected_tool_its_form_and_results(
             view.run()
             await until(lambda: view.cards and not view.cards[0].record.running, "the sum")
             view.form.set_values({"a": 5, "b": 6})  # typed after the call
-            first_connection = current_tab(window).controller.session
+            first_connection = current_tab(window).controller.model.session
             window.reconnect()
             await until(
                 lambda: (
-                    current_tab(window).controller.state is ConnState.CONNECTED
-                    and current_tab(window).controller.session is not first_connection
-                    and current_tab(window).controller.tools is not None
+                    current_tab(window).controller.model.state is ConnState.CONNECTED
+                    and current_tab(window).controller.model.session is not first_connection
+                    and current_tab(window).controller.model.tools is not None
                 ),
                 "the reconnect",
             )
@@ -56,6 +56,6 @@ def test_reconnect_keeps_the_selected_tool_its_form_and_results(
             assert view.form.values() == {"a": 5, "b": 6}
             assert len(view.cards) == 1
         finally:
-            await current_tab(window).controller.shutdown()
+            await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario())

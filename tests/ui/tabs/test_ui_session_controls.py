@@ -34,7 +34,7 @@ async def connect(controller: ConnectionController, p: Profile) -> None:
 def sent(controller: ConnectionController, method: str) -> list[dict[str, object]]:
     return [
         json.loads(str(e.raw))
-        for e in controller.traffic
+        for e in controller.model.traffic
         if e.direction == "out" and e.method == method
     ]
 
@@ -58,9 +58,9 @@ def test_legacy_level_and_ping(
         await task
         assert ping.result.text().endswith("ms") and ping.last_rtt is not None
         # the choice is applied again after a reconnect
-        controller.reconnect()
+        controller.model.reconnect()
         await until(lambda: len(sent(controller, "logging/setLevel")) == 2, "re-applied level")
-        await controller.shutdown()
+        await controller.model.shutdown()
         assert not ping.button.isEnabled()
 
     run(loop, scenario())
@@ -81,7 +81,7 @@ def test_modern_level_is_a_request_stamp_and_ping_explains(
         await task
         assert "each request asks for info+" in level.status.text()
         assert not sent(controller, "logging/setLevel")
-        session = controller.session
+        session = controller.model.session
         assert session is not None
         await session.client.list_resources()
         meta = sent(controller, "resources/list")[-1]["params"]["_meta"]  # type: ignore[index]
@@ -92,7 +92,7 @@ def test_modern_level_is_a_request_stamp_and_ping_explains(
         await session.client.list_resources()
         meta = sent(controller, "resources/list")[-1]["params"]["_meta"]  # type: ignore[index]
         assert "io.modelcontextprotocol/logLevel" not in meta
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -106,15 +106,15 @@ def test_sdk_peer_modern_logs_arrive_at_the_chosen_level(
         task = level.set_level("warning")
         assert task is not None
         await task
-        session = controller.session
+        session = controller.model.session
         assert session is not None
         await session.client.call_tool("slow_task", {"steps": 2, "delay": 0.01})
-        await until(lambda: len(controller.messages) >= 1, "a log message")
+        await until(lambda: len(controller.model.messages) >= 1, "a log message")
         levels = [
-            LogMessageStore.fields(controller.messages.entry(i))[0]
-            for i in range(len(controller.messages))
+            LogMessageStore.fields(controller.model.messages.entry(i))[0]
+            for i in range(len(controller.model.messages))
         ]
         assert levels == ["warning"]  # debug and info were not asked for
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())

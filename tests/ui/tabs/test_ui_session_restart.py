@@ -41,7 +41,7 @@ def demo() -> Iterator[RestartableDemo]:
 def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[ConnectionController]:
     c = make_controller(tmp_path)
     yield c
-    run(loop, c.shutdown())
+    run(loop, c.model.shutdown())
 
 
 def _profile(url: str) -> Profile:
@@ -49,7 +49,7 @@ def _profile(url: str) -> Profile:
 
 
 def _notes(controller: ConnectionController) -> list[str]:
-    return [e.raw for e in controller.traffic.entries if e.kind == "note"]
+    return [e.raw for e in controller.model.traffic.entries if e.kind == "note"]
 
 
 def test_a_read_is_sent_again_and_a_tool_call_offers_a_rerun(
@@ -71,7 +71,7 @@ def test_a_read_is_sent_again_and_a_tool_call_offers_a_rerun(
         )
         assert any("re-initializing once" in n for n in _notes(controller))
 
-        item = controller.catalog.tools.find("echo")
+        item = controller.model.catalog.tools.find("echo")
         assert item is not None
         view = ToolCallView(item, controller)
         qtbot.addWidget(view)
@@ -95,7 +95,9 @@ def test_a_read_is_sent_again_and_a_tool_call_offers_a_rerun(
         assert second.status == "ok", second.error_message
         assert second.arguments == {"message": "hello"}
         sent = [
-            e for e in controller.traffic.entries if e.direction == "out" and "tools/call" in e.raw
+            e
+            for e in controller.model.traffic.entries
+            if e.direction == "out" and "tools/call" in e.raw
         ]
         assert len(sent) == 2  # the failed one once, the re-run once: never re-sent alone
 

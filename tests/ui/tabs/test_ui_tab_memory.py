@@ -45,7 +45,7 @@ def near(a: list[int], b: list[int], slack: int = 3) -> bool:
 
 async def connected(tab: ConnectionTab, profile: Profile) -> None:
     tab.connect_profile(profile)
-    await until(lambda: tab.controller.state is ConnState.CONNECTED, profile.name, 30)
+    await until(lambda: tab.controller.model.state is ConnState.CONNECTED, profile.name, 30)
 
 
 # -- names ---------------------------------------------------------------------------------
@@ -234,7 +234,7 @@ def test_renamed_tabs_come_back_with_their_names_and_splitters(
             tab.main_split.setSizes([left, 1280 - left])
             tab.right_split.setSizes([700 - bottom, bottom])
             await asyncio.sleep(0.05)
-            layouts[tab.controller.profile.id] = (  # type: ignore[union-attr]
+            layouts[tab.controller.model.profile.id] = (  # type: ignore[union-attr]
                 tab.main_split.sizes(),
                 tab.right_split.sizes(),
             )
@@ -260,10 +260,12 @@ def test_renamed_tabs_come_back_with_their_names_and_splitters(
             assert [t.custom_name for t in tabs] == ["my build (v2)", "prod", None]
             assert [again.tabs.tabText(i) for i in range(3)][:2] == ["my build (v2)", "prod"]
             for tab in tabs:
-                await until(lambda t=tab: t.controller.state is ConnState.CONNECTED, "reopened")
+                await until(
+                    lambda t=tab: t.controller.model.state is ConnState.CONNECTED, "reopened"
+                )
                 again.tabs.setCurrentWidget(tab)
                 await asyncio.sleep(0.05)
-                profile = tab.controller.profile
+                profile = tab.controller.model.profile
                 assert profile is not None
                 main, right = layouts[profile.id]
                 assert near(tab.main_split.sizes(), main), (tab.main_split.sizes(), main)
@@ -314,6 +316,6 @@ def test_a_broken_remembered_layout_leaves_the_tab_usable(
         # The bottom panel dragged to zero comes back at its minimum height, not hidden.
         centre, bottom = tab.right_split.sizes()
         assert centre > 0 and bottom >= tab.bottom.minimumHeight() > 0
-        await until(lambda: tab.controller.state is ConnState.CONNECTED, "the odd tab")
+        await until(lambda: tab.controller.model.state is ConnState.CONNECTED, "the odd tab")
 
     run(loop, scenario(), timeout=60)

@@ -43,7 +43,7 @@ def demo(name: str = "Demo") -> Profile:
 
 async def tab_connected(tab: ConnectionTab, profile: Profile) -> None:
     tab.connect_profile(profile)
-    c = tab.controller
+    c = tab.controller.model
     await until(lambda: c.state is ConnState.CONNECTED, f"{profile.name} ({c.detail})", 30)
     await until(lambda: c.tools is not None, f"{profile.name}'s tools", 30)
 
@@ -66,7 +66,7 @@ def test_tabs_open_close_each_with_its_own_connection(
         )
         assert current_tab(window).connection is not first.connection
         assert second.connection in window.app.connections
-        assert current_tab(window).controller.state is ConnState.DISCONNECTED
+        assert current_tab(window).controller.model.state is ConnState.DISCONNECTED
         assert not window.disconnect_action.isEnabled()  # the menus follow the tab
         await tab_connected(second, demo("Right"))
         assert window.disconnect_action.isEnabled()
@@ -75,7 +75,7 @@ def test_tabs_open_close_each_with_its_own_connection(
         assert "Right" in window.tabs.tabToolTip(1) or "demo" in window.tabs.tabToolTip(1)
         # Each tab has its own traffic: a ping in one is not in the other.
         before = len(first.traffic.entries)
-        session = second.controller.session
+        session = second.controller.model.session
         assert session is not None
         await session.start_request("ping", {}).result()
         assert len(first.traffic.entries) == before
@@ -108,14 +108,14 @@ def test_tabs_open_close_each_with_its_own_connection(
         task = window.close_tab(second)
         assert task is not None and window.connection_tabs() == [first]
         await task
-        assert second.controller.state is ConnState.DISCONNECTED
+        assert second.controller.model.state is ConnState.DISCONNECTED
         assert second.connection not in window.app.connections
         assert not recording.recorder.recording  # its recording ended with it
-        assert first.controller.state is ConnState.CONNECTED  # the other keeps going
+        assert first.controller.model.state is ConnState.CONNECTED  # the other keeps going
         # Closing the last tab leaves a fresh one.
         await window.close_tab()  # type: ignore[misc]
         assert len(window.connection_tabs()) == 1 and window.current_tab is not first
-        assert first.controller.state is ConnState.DISCONNECTED
+        assert first.controller.model.state is ConnState.DISCONNECTED
 
     run(loop, scenario(), timeout=90)
 
@@ -131,7 +131,7 @@ def test_an_ask_in_a_background_tab_names_its_tab_and_marks_it(
         other = window.new_tab()
         await tab_connected(other, demo("Other"))
         assert window.current_tab is other
-        session = asker.controller.session
+        session = asker.controller.model.session
         assert session is not None
         call = call_tool(session, "ask_llm", {"question": "Who asks?"})
         responder = asker.controller.responder
@@ -146,7 +146,7 @@ def test_an_ask_in_a_background_tab_names_its_tab_and_marks_it(
         assert "waiting" in window.tabs.tabText(index) and asker.asks_waiting == 1
         assert "ask(s) waiting" in window.tabs.tabToolTip(index)
         # The current tab still works meanwhile: its server answers a ping.
-        other_session = other.controller.session
+        other_session = other.controller.model.session
         assert other_session is not None
         await asyncio.wait_for(other_session.start_request("ping", {}).result(), 5)
         assert isinstance(dialog, SamplingDialog)
@@ -169,20 +169,20 @@ def test_a_crash_in_one_tab_leaves_the_other_working(
         await tab_connected(healthy, demo("Healthy"))
         crashy = window.new_tab()
         await tab_connected(crashy, python_profile("crashy", MISBEHAVING, "--mode", "crash"))
-        session = crashy.controller.session
+        session = crashy.controller.model.session
         assert session is not None
         call_tool(session, "boom")
-        await until(lambda: crashy.controller.state is ConnState.LOST, "the crash")
+        await until(lambda: crashy.controller.model.state is ConnState.LOST, "the crash")
         assert crashy.tab_state() == TabState.LOST
         assert "State: lost" in window.tabs.tabToolTip(window.tabs.indexOf(crashy))
         assert crashy.bar.state_label.text() == "Server exited"
         # The other tab is untouched and still answers.
-        assert healthy.controller.state is ConnState.CONNECTED
+        assert healthy.controller.model.state is ConnState.CONNECTED
         assert healthy.bar.state_label.text() == "Connected"
         assert not healthy.errors.items or all(
             i.category != "connection" for i in healthy.errors.items
         )
-        healthy_session = healthy.controller.session
+        healthy_session = healthy.controller.model.session
         assert healthy_session is not None
         result = await result_of(call_tool(healthy_session, "echo", {"message": "still here"}))
         assert "still here" in text_of(result)
@@ -195,7 +195,7 @@ def test_a_tab_that_cannot_connect_says_so_at_a_glance(
 ) -> None:
     async def scenario() -> None:
         tab = window.new_tab(python_profile("broken", MISBEHAVING, "--mode", "exit-early"))
-        await until(lambda: tab.controller.state is ConnState.FAILED, "the failure")
+        await until(lambda: tab.controller.model.state is ConnState.FAILED, "the failure")
         assert tab.tab_state() == TabState.FAILED
         assert window.tabs.tabBar().tabData(window.tabs.indexOf(tab)) == "failed"
         assert "State: failed" in window.tabs.tabToolTip(window.tabs.indexOf(tab))
@@ -226,9 +226,9 @@ def test_new_tab_dialog_opens_a_profile_a_command_or_a_url(
         dialog.accept()  # the new tab connects (on the running loop, as in the app)
         assert len(window.connection_tabs()) == 2
         tab = window.current_tab
-        await until(lambda: tab.controller.state is ConnState.CONNECTED, "the demo")
-        assert tab.controller.profile is not None
-        assert tab.controller.profile.id == demo_profile.id
+        await until(lambda: tab.controller.model.state is ConnState.CONNECTED, "the demo")
+        assert tab.controller.model.profile is not None
+        assert tab.controller.model.profile.id == demo_profile.id
 
     run(loop, scenario(), timeout=60)
     shortcuts = {a.text(): a.shortcut().toString() for a in window.actions()}
@@ -270,8 +270,13 @@ def test_the_window_remembers_its_tabs_and_offers_them_without_blocking(
             bar.reopen_button.click()
             assert not bar.isVisible()
             tab = again.current_tab
-            await until(lambda: tab.controller.state is ConnState.CONNECTED, "the reopened tab")
-            assert tab.controller.profile is not None and tab.controller.profile.id == saved.id
+            await until(
+                lambda: tab.controller.model.state is ConnState.CONNECTED, "the reopened tab"
+            )
+            assert (
+                tab.controller.model.profile is not None
+                and tab.controller.model.profile.id == saved.id
+            )
 
         run(loop, reopened(), timeout=60)
     finally:
@@ -302,9 +307,9 @@ def test_gui_opens_a_tab_per_target_in_order_the_last_current(
         tabs = window.connection_tabs()
         assert len(tabs) == 3 and window.current_tab is tabs[2]
         for tab, profile in zip(tabs, profiles, strict=True):
-            await until(lambda t=tab: t.controller.profile is not None, "the tab to start")
-            assert tab.controller.profile is not None
-            assert tab.controller.profile.id == profile.id
+            await until(lambda t=tab: t.controller.model.profile is not None, "the tab to start")
+            assert tab.controller.model.profile is not None
+            assert tab.controller.model.profile.id == profile.id
         await until(lambda: tabs[1].tab_state() == TabState.FAILED, "the broken one")
         await until(lambda: tabs[0].tab_state() == TabState.CONNECTED, "the demo")
 
@@ -340,7 +345,7 @@ def test_closing_a_tab_with_an_ask_open_withdraws_it_and_the_window_goes_on(
         await tab_connected(stays, demo("Stays"))
         asker = window.new_tab()
         await tab_connected(asker, demo("Asker"))
-        session = asker.controller.session
+        session = asker.controller.model.session
         responder = asker.controller.responder
         assert session is not None and responder is not None
         responder.withdraw_delay_ms = 50
@@ -352,8 +357,8 @@ def test_closing_a_tab_with_an_ask_open_withdraws_it_and_the_window_goes_on(
         await until(lambda: responder.dialog is None, "the withdrawn dialog to close")
         await asyncio.sleep(0.3)  # its timers and deleteLater run
         assert window.connection_tabs() == [stays]
-        assert asker.controller.state is ConnState.DISCONNECTED
-        stays_session = stays.controller.session
+        assert asker.controller.model.state is ConnState.DISCONNECTED
+        stays_session = stays.controller.model.session
         assert stays_session is not None
         result = await result_of(call_tool(stays_session, "echo", {"message": "on"}))
         assert "on" in text_of(result)

@@ -122,7 +122,7 @@ def test_a_tap_opens_in_a_tab_of_its_own_beside_a_live_connection(
         assert follow is not None
         # The live view stays as it was; the tap is followed in a new, read-only tab.
         assert window.connection_tabs() == [live, window.current_tab]
-        assert live.session_files.view is None and live.controller.connected
+        assert live.session_files.view is None and live.controller.model.connected
         followed = window.current_tab
         assert followed.session_files.view is follow.view
         assert followed.tab_state() == "offline session"

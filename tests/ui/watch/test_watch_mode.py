@@ -62,7 +62,7 @@ def test_the_strip_after_a_restart_and_a_failed_start(
         wm.toggle_action.trigger()  # not connected: watch mode connects
         assert wm.toolbar.isVisibleTo(window)
         await until(lambda: len(_history(window)) == 1, "the first start", 30)
-        assert current_tab(window).controller.state is ConnState.CONNECTED
+        assert current_tab(window).controller.model.state is ConnState.CONNECTED
         assert "start" in wm.strip.result.text()
         assert "collection 1/1 passed" in wm.strip.result.text()
 
@@ -71,7 +71,7 @@ def test_the_strip_after_a_restart_and_a_failed_start(
         text = wm.strip.result.text()
         assert text.startswith("restart #1 · ") and "+1 tool" in text, text
         assert "collection 1/1 passed" in text
-        assert "add" in [t["name"] for t in current_tab(window).controller.tools or []]
+        assert "add" in [t["name"] for t in current_tab(window).controller.model.tools or []]
         notes = [
             e.text()
             for e in current_tab(window).traffic
@@ -96,13 +96,13 @@ def test_the_strip_after_a_restart_and_a_failed_start(
 
         edit(folder / "server.py", "def add(a: int,,", "def add(a: int")
         await until(lambda: len(_history(window)) == 4, "the restart after the fix", 30)
-        assert current_tab(window).controller.state is ConnState.CONNECTED
+        assert current_tab(window).controller.model.state is ConnState.CONNECTED
         window.grab().save(str(tmp_path / "watch.png"))
 
         wm.toggle_action.trigger()  # off: the connection stays
         assert wm.supervisor is None and not wm.toggle_action.isChecked()
         assert not wm.toolbar.isVisibleTo(window)
-        assert current_tab(window).controller.state is ConnState.CONNECTED
+        assert current_tab(window).controller.model.state is ConnState.CONNECTED
 
     run(loop, then_shutdown(window, scenario()), 110)
     _no_watcher_thread_left()
@@ -179,7 +179,9 @@ def test_bad_settings_are_refused_with_the_reason(
         wm.toggle_action.trigger()
         assert not wm.toggle_action.isChecked() and wm.supervisor is None
         assert "does not exist" in status.currentMessage()
-        assert current_tab(window).controller.state is ConnState.DISCONNECTED  # nothing was started
+        assert (
+            current_tab(window).controller.model.state is ConnState.DISCONNECTED
+        )  # nothing was started
 
         wm.save_settings(profile, WatchSettings([], 0.3, str(folder / "bad.json")))
         wm.toggle_action.trigger()  # a broken collection: watch without it, and say so

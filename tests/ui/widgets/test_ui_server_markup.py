@@ -59,9 +59,11 @@ def test_server_markup_is_shown_as_text_in_the_views(
     async def scenario() -> None:
         window.connect_profile(python_profile("html", RICH_TEXT, "--prompts-and-resources"))
         controller = current_tab(window).controller
-        await until(lambda: controller.state is ConnState.CONNECTED, "the connection")
+        await until(lambda: controller.model.state is ConnState.CONNECTED, "the connection")
         await until(
-            lambda: all(controller.catalog[k].loaded for k in ("tools", "prompts", "resources")),
+            lambda: all(
+                controller.model.catalog[k].loaded for k in ("tools", "prompts", "resources")
+            ),
             "the lists",
         )
 

@@ -31,8 +31,8 @@ async def connect(controller: ConnectionController, profile: Profile) -> None:
 
 
 def prompt(controller: ConnectionController, name: str) -> CatalogItem:
-    item = controller.catalog.prompts.find(name)
-    assert item is not None, [i.key for i in controller.catalog.prompts]
+    item = controller.model.catalog.prompts.find(name)
+    assert item is not None, [i.key for i in controller.model.catalog.prompts]
     return item
 
 
@@ -59,7 +59,7 @@ def suggestions(edit: QLineEdit) -> list[str]:
 def sent(controller: ConnectionController, method: str) -> list[dict[str, object]]:
     return [
         json.loads(str(e.raw))["params"]
-        for e in controller.traffic
+        for e in controller.model.traffic
         if e.direction == "out" and e.method == method
     ]
 
@@ -102,7 +102,7 @@ def test_demo_review_code(
         assert card.message.role == "user"
         assert "Please review this python code" in card.blocks.cards[0].info.text  # type: ignore[operator]
         assert view.status.text().startswith("1 message in")
-        await controller.shutdown()
+        await controller.model.shutdown()
         assert not view.get_button.isEnabled()
 
     run(loop, scenario())
@@ -129,7 +129,7 @@ def test_greet_conversation_and_send_anyway(
         assert "missing required argument 'name'" in view.status.text()
         assert "prompts/get failed" in view.placeholder.text()
         assert view.cards == []
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -149,7 +149,7 @@ def test_bad_declarations_and_unknown_prompt(
         assert task is not None
         await task
         assert "unknown prompt 'nope'" in view.status.text()
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -185,7 +185,7 @@ def test_everything_prompts(
             view.cards[0].blocks.cards[0].info.text
         )
         # every content type: an embedded resource in a message
-        names = [i.key for i in controller.catalog.prompts]
+        names = [i.key for i in controller.model.catalog.prompts]
         resource_prompt = next(n for n in names if "resource" in n)
         rview = PromptGetView(prompt(controller, resource_prompt), controller)
         rview.show()
@@ -195,7 +195,7 @@ def test_everything_prompts(
         await task
         kinds = [b.info.kind for c in rview.cards for b in c.blocks.cards]
         assert "resource" in kinds, kinds
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -217,7 +217,7 @@ def test_sdk_peer_modern_prompt(
         assert task is not None
         await task
         assert view.cards and "Zed" in str(view.cards[0].blocks.cards[0].info.text)
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -242,6 +242,6 @@ def test_resource_link_opens_a_reader(
         await until(lambda: dialog.reader.reads == 1, "the read")
         assert "demo server" in dialog.reader.contents.parts[0].text_view.toPlainText()
         dialog.close()
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())

@@ -45,7 +45,8 @@ def test_workspace_views_ping_and_level(
     async def scenario() -> None:
         await connect_to(window, "-m", "inspector.demo")
         c = current_tab(window).controller
-        await until(lambda: c.catalog.prompts.loaded and c.catalog.templates.loaded, "lists")
+        catalog = c.model.catalog
+        await until(lambda: catalog.prompts.loaded and catalog.templates.loaded, "lists")
         assert current_tab(window).explorer.select("resources", "demo://config.json")
         await asyncio.sleep(0.05)
         view = shown(window, ResourceReadView)
@@ -72,7 +73,7 @@ def test_workspace_views_ping_and_level(
         assert current_tab(window).ping.result.text().endswith("ms")
         level = current_tab(window).notifications.findChild(LogLevelControl)
         assert level is not None and level.combo.isEnabled()
-        await current_tab(window).controller.shutdown()
+        await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -110,7 +111,7 @@ def test_huge_resource_with_the_whole_window(
         assert part.fully_shown
         assert "exceeds the size limit" in over.reader.status.text()
         assert meter.worst < STALL_LIMIT, f"the window stalled {meter.worst * 1000:.0f} ms"
-        await current_tab(window).controller.shutdown()
+        await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario(), timeout=100)
 
@@ -125,21 +126,22 @@ def test_destroyed_views_ignore_later_connections(
 
         await connect_to(window, "-m", "inspector.demo")
         c = current_tab(window).controller
-        await until(lambda: c.catalog.prompts.loaded and c.catalog.templates.loaded, "lists")
+        catalog = c.model.catalog
+        await until(lambda: catalog.prompts.loaded and catalog.templates.loaded, "lists")
         views = [
-            ResourceReadView(c.catalog.resources.items[0], c),
-            TemplateReadView(c.catalog.templates.items[0], c),
-            PromptGetView(c.catalog.prompts.items[0], c),
+            ResourceReadView(c.model.catalog.resources.items[0], c),
+            TemplateReadView(c.model.catalog.templates.items[0], c),
+            PromptGetView(c.model.catalog.prompts.items[0], c),
         ]
         for view in views:
             view.deleteLater()
         QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         await asyncio.sleep(0)
-        errors_before = len(c.errors)
-        c.reconnect()
-        await until(lambda: c.state is ConnState.CONNECTED, "reconnect", timeout=30)
+        errors_before = len(c.model.errors)
+        c.model.reconnect()
+        await until(lambda: c.model.state is ConnState.CONNECTED, "reconnect", timeout=30)
         await asyncio.sleep(0.2)
-        assert len(c.errors) == errors_before, [e.message for e in c.errors.items]
-        await c.shutdown()
+        assert len(c.model.errors) == errors_before, [e.message for e in c.model.errors.items]
+        await c.model.shutdown()
 
     run(loop, scenario())

@@ -84,7 +84,7 @@ def test_text_json_and_blob_image(
         assert part.hex_view.toPlainText().startswith("00000000  89 50 4e 47")
         await part.save_to(tmp_path / "logo.png")
         assert (tmp_path / "logo.png").read_bytes().startswith(b"\x89PNG")
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -101,7 +101,7 @@ def test_read_failure_is_shown(
         await task
         assert "Resource not found" in reader.status.text()
         assert "Resource not found" in reader.contents.placeholder.text()
-        await controller.shutdown()
+        await controller.model.shutdown()
         assert not reader.read_button.isEnabled()
 
     run(loop, scenario())
@@ -132,19 +132,19 @@ def test_subscribe_shows_updates_and_rereads(
         await task
         assert reader.subscribe_button.text() == "Subscribe"
         assert reader.watch_label.text().startswith("Unsubscribed")
-        sent = [e.method for e in controller.traffic if e.direction == "out"]
+        sent = [e.method for e in controller.model.traffic if e.direction == "out"]
         if era is EraSetting.MODERN:
             assert "subscriptions/listen" in sent
             await until(
                 lambda: (
                     "notifications/cancelled"
-                    in [e.method for e in controller.traffic if e.direction == "out"]
+                    in [e.method for e in controller.model.traffic if e.direction == "out"]
                 ),
                 "the listen stream to be cancelled",
             )
         else:
             assert "resources/subscribe" in sent and "resources/unsubscribe" in sent
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -186,7 +186,7 @@ def test_huge_text_does_not_freeze(
         assert part.text_view.document().characterCount() >= 20 * MB
         assert read_stall < STALL_LIMIT, f"reading stalled the loop {read_stall * 1000:.0f} ms"
         assert meter.worst < STALL_LIMIT, f"load all stalled the loop {meter.worst * 1000:.0f} ms"
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario(), timeout=90)
 
@@ -206,7 +206,7 @@ def test_resource_over_the_frame_limit_fails_clearly(
         assert "exceeds the size limit" in reader.status.text()
         assert meter.worst < STALL_LIMIT, f"stalled {meter.worst * 1000:.0f} ms"
         await read(reader, "big://weird")  # the session goes on
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario(), timeout=90)
 
@@ -235,7 +235,7 @@ def test_one_long_line_and_big_blob(
         blob.more_hex()
         assert blob.hex_view.toPlainText().count("\n") + 1 == 2 * lines
         assert meter.worst < STALL_LIMIT, f"stalled {meter.worst * 1000:.0f} ms"
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario(), timeout=90)
 
@@ -261,7 +261,7 @@ def test_bad_blob_and_weird_shapes(
         two = await read(reader, "big://two-parts")
         assert two.mode == "text"
         assert reader.contents.parts[1].mode == "image"
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -278,7 +278,7 @@ def test_everything_subscription_through_the_reader(
         profile.stdio.command = everything_command[0]
         profile.stdio.args = everything_command[1:]
         await connect(controller, profile)
-        session = controller.session
+        session = controller.model.session
         assert session is not None
         uri = (await session.client.list_resources())[0]["uri"]
         reader = ResourceReader(controller)
@@ -296,7 +296,7 @@ def test_everything_subscription_through_the_reader(
         await until(lambda: reader.reads == 2, "the re-read")
         assert reader.reread_button.text() == "Re-read"
         await session.client.call_tool("toggle-subscriber-updates", {})
-        await controller.shutdown()
+        await controller.model.shutdown()
         assert reader.watch_label.text().startswith("Not subscribed: the connection ended")
 
     run(loop, scenario())

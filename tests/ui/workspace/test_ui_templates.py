@@ -51,7 +51,7 @@ def suggestions(edit: QLineEdit) -> list[str]:
 def completion_requests(controller: ConnectionController) -> list[dict[str, object]]:
     return [
         json.loads(str(e.raw))["params"]
-        for e in controller.traffic
+        for e in controller.model.traffic
         if e.direction == "out" and e.method == "completion/complete"
     ]
 
@@ -67,7 +67,7 @@ def test_demo_note_template(
         profile = python_profile("demo", "-m", "inspector.demo")
         profile.era = era
         await connect(controller, profile)
-        item = controller.catalog.templates.find("demo://notes/{topic}")
+        item = controller.model.catalog.templates.find("demo://notes/{topic}")
         assert item is not None
         view = TemplateReadView(item, controller)
         view.resize(900, 700)
@@ -90,7 +90,7 @@ def test_demo_note_template(
         await task
         part = view.reader.contents.parts[0]
         assert "with topic = 'debugging tips'" in part.text_view.toPlainText()
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -106,7 +106,7 @@ def test_malformed_template_is_reported_and_still_usable(
         line_edit(view, "topic").setText("a")
         view.form.set_values({"topic": "a"})
         await until(lambda: "demo://notes/a" in view.expanded.text(), "expansion")
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())
 
@@ -123,7 +123,7 @@ def test_everything_templates_text_and_blob(
         profile.stdio.command = everything_command[0]
         profile.stdio.args = everything_command[1:]
         await connect(controller, profile)
-        templates = {i.key: i for i in controller.catalog.templates}
+        templates = {i.key: i for i in controller.model.catalog.templates}
         text = next(i for k, i in templates.items() if "/text/" in k)
         blob = next(i for k, i in templates.items() if "/blob/" in k)
         view = TemplateReadView(text, controller)
@@ -148,6 +148,6 @@ def test_everything_templates_text_and_blob(
         part = blob_view.reader.contents.parts[0]
         assert part.part.kind == "blob" and part.mode == "text"  # a text/plain blob
         assert "Resource 3: This is a base64 blob" in part.text_view.toPlainText()
-        await controller.shutdown()
+        await controller.model.shutdown()
 
     run(loop, scenario())

@@ -55,7 +55,7 @@ def controller(
 ) -> Iterator[ConnectionController]:
     c = make_controller(tmp_path, console)
     yield c
-    run(loop, c.shutdown())
+    run(loop, c.model.shutdown())
 
 
 DEMO = python_profile("demo", "-m", "inspector.demo")
@@ -66,7 +66,7 @@ async def connect(controller: ConnectionController, profile: Profile = DEMO) -> 
 
 
 def tool(controller: ConnectionController, name: str) -> CatalogItem:
-    item = controller.catalog.tools.find(name)
+    item = controller.model.catalog.tools.find(name)
     assert item is not None, name
     return item
 
@@ -88,7 +88,7 @@ async def finished(card: CallCard, timeout: float = 15.0) -> CallCard:
 def outgoing(controller: ConnectionController, method: str) -> int:
     return sum(
         1
-        for e in controller.traffic.entries
+        for e in controller.model.traffic.entries
         if e.direction == "out" and f'"method":"{method}"' in e.raw.replace(" ", "")
     )
 
@@ -258,8 +258,8 @@ def test_remembered_arguments_across_reconnects(
         view.form.set_values({"message": "remember me"})
         view.run()
         await finished(view.cards[0])
-        await controller.disconnect_server()
-        assert controller.state is ConnState.DISCONNECTED
+        await controller.model.disconnect_server()
+        assert controller.model.state is ConnState.DISCONNECTED
         assert not view.run_button.isEnabled()
         await connect(controller)
         again = open_view(qtbot, controller, "echo")
@@ -308,7 +308,9 @@ def test_everything_tiny_image_structured_content_and_long_operation(
 ) -> None:
     async def scenario() -> None:
         await connect(controller, everything(everything_command))
-        await until(lambda: controller.catalog.tools.find("get-tiny-image") is not None, "tools")
+        await until(
+            lambda: controller.model.catalog.tools.find("get-tiny-image") is not None, "tools"
+        )
         image = open_view(qtbot, controller, "get-tiny-image")
         image.run()
         card = await finished(image.cards[0])
@@ -449,7 +451,7 @@ def test_resource_links_in_a_result_open_a_reader(
     async def scenario() -> None:
         await connect(controller, everything(everything_command))
         await until(
-            lambda: controller.catalog.tools.find("get-resource-links") is not None, "tools"
+            lambda: controller.model.catalog.tools.find("get-resource-links") is not None, "tools"
         )
         view = open_view(qtbot, controller, "get-resource-links")
         view.form.set_values({"count": 2})
@@ -477,7 +479,7 @@ def test_a_lost_connection_fails_the_calls_in_flight(
         record = view.run()
         assert record is not None
         await until(lambda: record.progress_count >= 1, "progress")
-        await controller.disconnect_server()
+        await controller.model.disconnect_server()
         card = await finished(view.cards[0])
         assert record.status == "failed"
         assert record.error_message.startswith("the connection closed: ")
@@ -525,9 +527,9 @@ def test_everything_every_tool_from_its_form(
 ) -> None:
     async def scenario() -> None:
         await connect(controller, everything(everything_command))
-        await until(lambda: len(controller.catalog.tools) >= 13, "tools")
+        await until(lambda: len(controller.model.catalog.tools) >= 13, "tools")
         outcomes: dict[str, str] = {}
-        for item in list(controller.catalog.tools):
+        for item in list(controller.model.catalog.tools):
             if item.key in _NOT_CLICKED:
                 continue
             view = open_view(qtbot, controller, item.key)
