@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.helpers.peers import REPO
 
 PACKAGE = REPO / "inspector"
-SESSION_MAKER = PACKAGE / "app" / "server_connection.py"
+SESSION_MAKER = PACKAGE / "core" / "server_connection.py"
 ABOVE_THE_CONNECTION = ("ui", "cli", "compare", "collections", "watch")
 
 
