@@ -7,7 +7,6 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -22,7 +21,6 @@ from inspector.auth.urls import as_metadata_urls, canonical_resource, prm_urls, 
 from tests.helpers.memory_keyring import (
     MemoryKeyring,
     installed_failing_keyring,
-    installed_memory_keyring,
 )
 from tests.helpers.peers import REPO
 
@@ -174,11 +172,6 @@ async def test_listener_cancel() -> None:
 
 
 # ---------------------------------------------------------------- store and bearer
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
-
-
 def test_store_without_keyring_uses_memory_only() -> None:
     for _ in installed_failing_keyring():
         store = AuthStore()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from inspector.settings.connect import client_config_for, transport_for
 from inspector.settings.profiles import EnvVar, HeaderEntry, HttpSettings, Profile, StdioSettings
 from inspector.storage.secrets import SecretStore
 from inspector.traffic.log import TrafficLog
-from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
+from tests.helpers.memory_keyring import MemoryKeyring
 from tests.helpers.peers import PY, REPO
 
 pytestmark = pytest.mark.timeout(60)
@@ -40,11 +39,6 @@ SAMPLING = {
     "content": {"type": "text", "text": "Recorded answer."},
     "model": "test-model",
 }
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
 
 
 def demo_profile(*env: EnvVar) -> Profile:

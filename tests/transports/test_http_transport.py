@@ -47,16 +47,6 @@ pytestmark = pytest.mark.timeout(20)
 MODERN = "2026-07-28"
 
 
-@pytest.fixture
-async def opened() -> AsyncIterator[list[Opened]]:
-    """Close whatever a test opened, even when it fails."""
-    items: list[Opened] = []
-    yield items
-    for item in items:
-        await item.session.close()
-        await item.client.aclose()
-
-
 async def start(opened: list[Opened], fake: FakeHttp | None = None, **kwargs: Any) -> Opened:
     item = await open_session(fake or FakeHttp(), **kwargs)
     opened.append(item)

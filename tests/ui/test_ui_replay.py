@@ -8,7 +8,6 @@ import asyncio
 import json
 import shlex
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,27 +15,16 @@ from PySide6.QtWidgets import QMessageBox
 
 from inspector.recording.format import connection_summary, header_line
 from inspector.recording.reader import read_session
-from inspector.storage.paths import DATA_DIR_ENV
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.recording.replay_window import ReplayWindow
 from inspector.ui.window.main_window import MainWindow
-from tests.helpers.gui import close_window, make_window, python_profile, run, until
+from tests.helpers.gui import python_profile, run, until
 from tests.helpers.peers import PY, REPO
 
 pytestmark = pytest.mark.timeout(120)
 
 SDK_PEER = str(REPO / "tests" / "servers" / "sdk" / "sdk_server.py")
 SDK_DRIFTED = str(REPO / "tests" / "servers" / "sdk" / "sdk_server_drifted.py")
-
-
-@pytest.fixture
-def window(
-    loop: asyncio.AbstractEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "data"))
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
 
 
 async def finish(replay: ReplayWindow) -> None:
@@ -46,14 +34,14 @@ async def finish(replay: ReplayWindow) -> None:
 
 
 def test_a_gui_recording_replays_clean_then_shows_drift(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+    recording_window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:
-    files = window.session_files
+    files = recording_window.session_files
 
     async def record() -> Path:
-        c = window.controller
+        c = recording_window.controller
         try:
-            window.connect_profile(python_profile("SDK peer", SDK_PEER))
+            recording_window.connect_profile(python_profile("SDK peer", SDK_PEER))
             await until(
                 lambda: c.state is ConnState.CONNECTED and c.catalog.tools.loaded,
                 "the SDK peer's tools",
@@ -132,11 +120,11 @@ def crafted_session(tmp_path: Path, marker: Path) -> Path:
 
 
 def test_the_recorded_command_runs_only_after_confirmation(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+    recording_window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:
     marker = tmp_path / "marker"
     recorded = read_session(crafted_session(tmp_path, marker))
-    replay = window.session_files.open_replay(recorded)
+    replay = recording_window.session_files.open_replay(recorded)
     assert str(marker) in replay.recorded_label.text()
     replay.use_recorded.setChecked(True)
 
