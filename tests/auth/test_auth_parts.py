@@ -23,6 +23,7 @@ from tests.helpers.memory_keyring import (
     installed_failing_keyring,
 )
 from tests.helpers.peers import REPO
+from tests.helpers.waiting import until
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -129,7 +130,8 @@ async def test_listener_answers_only_the_path_once_then_closes() -> None:
     assert status == 200 and "close this window" in body and "abc" not in body
     result = await listener.wait(1)
     assert result.code == "abc" and result.iss == "https://as"
-    await asyncio.sleep(0.05)
+    server = listener._server  # answered once: it stops listening
+    await until(lambda: server is None or not server.is_serving(), "the listener to close")
     with pytest.raises(OSError):
         await _get(uri + "?code=again&state=s1")
     await listener.close()

@@ -5,7 +5,6 @@ for the tokens and the client secret."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -23,6 +22,7 @@ from inspector.transports.factory import http_transport
 from tests.helpers.http_servers import oauth_peer
 from tests.helpers.memory_keyring import MemoryKeyring
 from tests.helpers.peers import REPO
+from tests.helpers.waiting import until
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -72,8 +72,9 @@ async def test_login_refresh_and_relogin_after_revocation(
         assert oauth.tokens.scope == "mcp"  # the PRM's scopes_supported
         first = oauth.tokens.access_token
 
-        # Refresh before expiry (TTL 4 s, skew 2 s).
-        await asyncio.sleep(TTL - 1.5)
+        # Refresh before expiry (TTL 4 s, skew 2 s): once the token is within the skew.
+        tokens = oauth.tokens
+        await until(lambda: (tokens.expires_in() or 0) <= 2, "the token to near its expiry", TTL)
         await session.client.call_tool("whoami", {})
         after_refresh = counts(base)
         assert after_refresh["refresh"] == after_login["refresh"] + 1

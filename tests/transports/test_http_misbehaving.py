@@ -189,7 +189,8 @@ async def test_an_answer_on_the_wrong_stream_is_paired_and_flagged(connect_scena
         await asyncio.sleep(0.01)
     else:
         pytest.fail(f"the wrong stream was not flagged: {conn.notes()}")
-    await asyncio.sleep(0.4)  # the POST stream ends without the answer: nothing more fails
+    # The POST stream ends without the answer: nothing more fails.
+    await asyncio.sleep(0.4)  # not a wait: outlasts the POST stream, to show nothing fails
     await conn.still_works()
 
 

@@ -476,7 +476,7 @@ async def test_concurrent_closes_all_wait_for_the_end(make: Callable[..., Harnes
     harness = await connected(make, "stubborn")
     started = time.monotonic()
     first = asyncio.ensure_future(harness.session.close())
-    await asyncio.sleep(0.05)
+    await harness.until(lambda: any("ignoring stdin EOF" in line for line in harness.stderr))
     await harness.session.close()  # returns only when the server is gone, too
     assert time.monotonic() - started >= CLOSE_GRACE + TERM_GRACE
     closed = harness.session.closed

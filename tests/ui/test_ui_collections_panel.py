@@ -14,6 +14,7 @@ import pytest
 
 from inspector.collections.file import load_collection
 from inspector.collections.model import SnapshotAssertion
+from inspector.recording.reader import SessionFileError, read_session
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.workspace.call_draft import CallDraft
@@ -222,7 +223,17 @@ def test_save_session_as_test_collection(
         record = page.action.run()
         assert record is not None
         await until(lambda: not record.running, "the call")
-        await asyncio.sleep(0.3)  # the recorder's thread writes within 50 ms
+
+        def answer_recorded() -> bool:  # the recorder's thread writes within 50 ms
+            path = win.session_files.current_file()
+            try:
+                frames = read_session(path).frames() if path is not None else []
+            except SessionFileError:
+                return False  # a line half written
+            answers = [f.raw for f in frames if f.direction == "in"]
+            return any('"result"' in raw and "42" in raw for raw in answers)
+
+        await until(answer_recorded, "the call's answer in the recording")
         recorded = win.session_files.current_recording()
         text = win.collections.convert_session(recorded, target)
         assert text is not None and "saved call" in text

@@ -37,6 +37,17 @@ def shown(win: MainWindow, cls: type) -> object:
     return views[0]
 
 
+async def shown_soon(win: MainWindow, cls: type, instead_of: object = None) -> object:
+    """The one visible view of `cls`, once the workspace shows it (in place of another)."""
+
+    def one_new() -> bool:
+        views = [v for v in win.workspace.findChildren(cls) if v.isVisible()]
+        return len(views) == 1 and views[0] is not instead_of
+
+    await until(one_new, f"the {cls.__name__}")
+    return shown(win, cls)
+
+
 def test_workspace_views_ping_and_level(
     window: MainWindow, loop: asyncio.AbstractEventLoop
 ) -> None:
@@ -45,19 +56,16 @@ def test_workspace_views_ping_and_level(
         c = window.controller
         await until(lambda: c.catalog.prompts.loaded and c.catalog.templates.loaded, "lists")
         assert window.explorer.select("resources", "demo://config.json")
-        await asyncio.sleep(0.05)
-        view = shown(window, ResourceReadView)
+        view = await shown_soon(window, ResourceReadView)
         assert isinstance(view, ResourceReadView)
         task = view.read()
         assert task is not None
         await task
         assert '"retries": 3' in view.reader.contents.parts[0].text_view.toPlainText()
         assert window.explorer.select("templates", "demo://notes/{topic}")
-        await asyncio.sleep(0.05)
-        assert isinstance(shown(window, TemplateReadView), TemplateReadView)
+        assert isinstance(await shown_soon(window, TemplateReadView), TemplateReadView)
         assert window.explorer.select("prompts", "greet")
-        await asyncio.sleep(0.05)
-        prompt = shown(window, PromptGetView)
+        prompt = await shown_soon(window, PromptGetView)
         assert isinstance(prompt, PromptGetView)
         prompt.form.set_values({"name": "Ada"})
         task = prompt.get()
@@ -81,8 +89,7 @@ def test_huge_resource_with_the_whole_window(
     async def scenario() -> None:
         await connect_to(window, BIG, max_message_mb=16)  # text-20mb is over this limit
         assert window.explorer.select("resources", "big://text-15mb")
-        await asyncio.sleep(0.05)
-        view = shown(window, ResourceReadView)
+        view = await shown_soon(window, ResourceReadView)
         assert isinstance(view, ResourceReadView)
         with StallMeter() as meter:
             task = view.read()
@@ -93,18 +100,18 @@ def test_huge_resource_with_the_whole_window(
             assert load is not None
             await load
             window.centre.setCurrentWidget(window.log_panel)  # the traffic log with the row
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.3)  # not a wait: the meter watches the log show the huge row
             window.centre.setCurrentWidget(window.workspace)
             assert window.explorer.select("resources", "big://text-20mb")
-            await asyncio.sleep(0.05)
-            over = shown(window, ResourceReadView)
+            over = await shown_soon(window, ResourceReadView, instead_of=view)
             assert isinstance(over, ResourceReadView)
             task = over.read()
             assert task is not None
             await task
-            await asyncio.sleep(0.1)
-        assert part.fully_shown
-        assert "exceeds the size limit" in over.reader.status.text()
+            await until(
+                lambda: part.fully_shown and "exceeds the size limit" in over.reader.status.text(),
+                "the refusal shown",
+            )
         assert meter.worst < STALL_LIMIT, f"the window stalled {meter.worst * 1000:.0f} ms"
         await window.controller.shutdown()
 
@@ -134,7 +141,7 @@ def test_destroyed_views_ignore_later_connections(
         errors_before = len(c.errors)
         c.reconnect()
         await until(lambda: c.state is ConnState.CONNECTED, "reconnect", timeout=30)
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.1)  # not a wait: a destroyed view reacting would show by now
         assert len(c.errors) == errors_before, [e.message for e in c.errors.items]
         await c.shutdown()
 

@@ -137,7 +137,7 @@ def test_the_recorded_command_runs_only_after_confirmation(
         cancel = box.button(QMessageBox.StandardButton.Cancel)
         assert cancel is not None and box.defaultButton() is cancel
         cancel.click()
-        await asyncio.sleep(1.0)  # long enough for a process to have started
+        await asyncio.sleep(1.0)  # not a wait: long enough for a process to have started
 
     run(loop, declined())
     assert not marker.exists(), "the recorded command ran without confirmation"

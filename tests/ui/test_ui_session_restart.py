@@ -68,8 +68,8 @@ def test_a_read_is_sent_again_and_a_tool_call_offers_a_rerun(
         first = view.send()
         assert first is not None
         await until(lambda: not first.running, "the first call to end")
-        await asyncio.sleep(0.06)  # the card's coalesced repaint
         card = view.cards[0]
+        await until(lambda: card.run_again_button is not None, "the card's repaint")
         assert first.status == "failed" and first.not_sent_again
         assert "not sent again" in first.error_message and "may have run" in first.error_message
         assert card.run_again_button is not None

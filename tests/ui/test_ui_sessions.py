@@ -78,7 +78,10 @@ async def record_demo_session(win: MainWindow) -> Path:
     slow = session.start_request(
         "tools/call", {"name": "slow_count", "arguments": {"steps": 20, "delay_ms": 100}}
     )
-    await asyncio.sleep(0.25)
+    await until(
+        lambda: any(e.direction == "out" and "slow_count" in e.raw for e in c.traffic.entries),
+        "the slow call to go out",
+    )
     slow.cancel()
     with contextlib.suppress(RequestError):
         await slow.result()

@@ -74,8 +74,12 @@ def open_view(qtbot: QtBot, controller: ConnectionController, name: str) -> Tool
 
 
 async def finished(card: CallCard, timeout: float = 15.0) -> CallCard:
-    await until(lambda: not card.record.running, f"the {card.record.tool} call", timeout)
-    await asyncio.sleep(0.06)  # the card's coalesced repaint
+    # The card repaints for the end at once: the cancel button goes.
+    await until(
+        lambda: not card.record.running and card.cancel_button.isHidden(),
+        f"the {card.record.tool} call",
+        timeout,
+    )
     return card
 
 
@@ -205,7 +209,7 @@ def test_progress_cancel_and_two_calls_in_flight(
         assert first.running and second.running  # both in flight
         await until(lambda: first.progress_count >= 2, "progress")
         card = view.cards[1]
-        await asyncio.sleep(0.06)
+        await until(lambda: card.progress_bar.value() > 0, "the card's coalesced repaint")
         assert card.progress_bar.maximum() == 1000 and card.progress_bar.value() > 0
         assert card.progress_label.text().startswith("Counted ")
         assert card.elapsed_label.text().endswith((" ms", " s"))
@@ -328,8 +332,7 @@ def test_everything_tiny_image_structured_content_and_long_operation(
         long_op.run()
         card = long_op.cards[0]
         await until(lambda: card.record.progress_count >= 2, "progress from the long operation")
-        await asyncio.sleep(0.06)
-        assert card.progress_bar.value() > 0
+        await until(lambda: card.progress_bar.value() > 0, "the card's coalesced repaint")
         card.cancel_button.click()
         await finished(card)
         assert card.record.status == "cancelled"
@@ -437,7 +440,8 @@ def test_a_huge_result_does_not_freeze_the_window(
         timer.start()
         view.run()
         card = await finished(view.cards[0], 30)
-        await asyncio.sleep(0.1)
+        ticks = len(gaps)
+        await until(lambda: len(gaps) >= ticks + 2, "the timer to tick after the paint")
         assert card.content_view is not None
         pane = card.content_view.cards[0].pane
         assert pane is not None and getattr(pane, "truncated", False)
