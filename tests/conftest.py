@@ -1,4 +1,7 @@
-"""Shared fixtures: where the real peers are, and how to launch them."""
+"""Shared fixtures: where the real peers are, and how to launch them; the keyrings, config
+folder and profile store that tests in several folders use; the HTTP peers several modules
+serve. Each fixture is defined once under tests/ (tests/architecture/test_fixtures_once.py);
+heavy imports stay inside the fixtures, so collection stays quick."""
 
 from __future__ import annotations
 
@@ -7,12 +10,19 @@ import gc
 import os
 import shutil
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.helpers.peers import EVERYTHING_JS
+from tests.helpers.peers import EVERYTHING_JS, PY, SERVERS
 from tests.helpers.sessions import OpenSessions
+
+if TYPE_CHECKING:
+    from inspector.settings.profiles import ProfileStore
+    from tests.helpers.http_servers import Served
+    from tests.helpers.memory_keyring import MemoryKeyring
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Every GUI connection is recorded: keep the recordings of test runs out of the
@@ -34,6 +44,62 @@ def everything_command() -> list[str]:
     if node is None or not EVERYTHING_JS.exists():
         pytest.skip("server-everything is not installed (scripts/install-peers.sh installs it)")
     return [node, str(EVERYTHING_JS), "stdio"]
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    """A fresh in-memory keyring for one test (the previous backend restored after)."""
+    from tests.helpers.memory_keyring import installed_memory_keyring
+
+    yield from installed_memory_keyring()
+
+
+@pytest.fixture
+def no_keyring() -> Iterator[None]:
+    """The 'no backend' keyring, as on a headless machine."""
+    from tests.helpers.memory_keyring import installed_failing_keyring
+
+    yield from installed_failing_keyring()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> ProfileStore:
+    """An empty profile store in tmp_path, its secrets in whatever keyring is installed."""
+    from inspector.settings.profiles import ProfileStore
+    from inspector.storage.secrets import SecretStore
+
+    return ProfileStore(tmp_path / "profiles.json", SecretStore())
+
+
+@pytest.fixture
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The app's config folder (MCP_INSPECTOR_CONFIG_DIR) in tmp_path, not the user's.
+    Modules that need it for every test say `pytest.mark.usefixtures("config_dir")`."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("MCP_INSPECTOR_CONFIG_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def sdk_http() -> Iterator[Served]:
+    """The mcp SDK's server over streamable HTTP, one per module."""
+    from tests.helpers.http_servers import free_port, serving
+
+    port = free_port()
+    argv = [PY, str(SERVERS / "sdk" / "sdk_server.py"), "streamable-http", "--port", str(port)]
+    with serving([(argv, {}, port)]) as (served,):
+        yield served
+
+
+@pytest.fixture(scope="module")
+def misbehaving_http() -> Iterator[Served]:
+    """tests/servers/misbehaving/http_server.py with its defaults, one per module."""
+    from tests.helpers.http_servers import free_port, serving
+
+    port = free_port()
+    argv = [PY, str(SERVERS / "misbehaving" / "http_server.py"), "--port", str(port)]
+    with serving([(argv, {}, port)]) as (served,):
+        yield served
 
 
 def _process_qt_events_inside_the_loop() -> None:

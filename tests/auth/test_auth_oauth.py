@@ -8,7 +8,6 @@ import base64
 import json
 import logging
 import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -36,7 +35,6 @@ from tests.helpers.auth_fakes import AS_URL, MCP_URL, FakeWorld, b64url_sha256
 from tests.helpers.memory_keyring import (
     MemoryKeyring,
     installed_failing_keyring,
-    installed_memory_keyring,
 )
 
 pytestmark = pytest.mark.timeout(30)
@@ -636,11 +634,6 @@ async def test_no_secret_in_events_or_logs(caplog: pytest.LogCaptureFixture) -> 
 
 
 # ---------------------------------------------------------------- keyring storage
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
-
-
 async def test_tokens_in_keyring_reused_by_a_new_instance_then_logout(
     memory_keyring: MemoryKeyring,
 ) -> None:

@@ -7,7 +7,6 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -22,9 +21,9 @@ from inspector.auth.urls import as_metadata_urls, canonical_resource, prm_urls, 
 from tests.helpers.memory_keyring import (
     MemoryKeyring,
     installed_failing_keyring,
-    installed_memory_keyring,
 )
 from tests.helpers.peers import REPO
+from tests.helpers.waiting import until
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -131,7 +130,8 @@ async def test_listener_answers_only_the_path_once_then_closes() -> None:
     assert status == 200 and "close this window" in body and "abc" not in body
     result = await listener.wait(1)
     assert result.code == "abc" and result.iss == "https://as"
-    await asyncio.sleep(0.05)
+    server = listener._server  # answered once: it stops listening
+    await until(lambda: server is None or not server.is_serving(), "the listener to close")
     with pytest.raises(OSError):
         await _get(uri + "?code=again&state=s1")
     await listener.close()
@@ -174,11 +174,6 @@ async def test_listener_cancel() -> None:
 
 
 # ---------------------------------------------------------------- store and bearer
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
-
-
 def test_store_without_keyring_uses_memory_only() -> None:
     for _ in installed_failing_keyring():
         store = AuthStore()

@@ -5,12 +5,10 @@ for the tokens and the client secret."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,49 +19,21 @@ from inspector.auth import AuthEvent, AuthStore, OAuth, OAuthSettings, headless_
 from inspector.protocol.machine.connection import ClientConfig
 from inspector.session import PolicyResponder, Session
 from inspector.transports.factory import http_transport
-from tests.helpers.http_servers import free_port
-from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
-from tests.helpers.peers import PY, REPO
+from tests.helpers.http_servers import oauth_peer
+from tests.helpers.memory_keyring import MemoryKeyring
+from tests.helpers.peers import REPO
+from tests.helpers.waiting import until
 
 pytestmark = pytest.mark.timeout(90)
 
-SERVER = str(REPO / "tests" / "servers" / "sdk" / "oauth_server.py")
 TTL = 4  # seconds: short, so a refresh happens within the test
 
 
 @pytest.fixture(scope="module")
-def oauth_server() -> Iterator[str]:
-    pytest.importorskip("mcp.server.auth", reason="the mcp SDK is a test dependency")
-    port = free_port()
-    proc = subprocess.Popen(
-        [PY, SERVER, str(port), str(TTL)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                httpx.get(f"{base}/.well-known/oauth-protected-resource/mcp", timeout=1)
-                break
-            except httpx.HTTPError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the OAuth peer did not start: {proc.stderr}") from None
-                time.sleep(0.1)
+def short_ttl_oauth_server() -> Iterator[str]:
+    """The OAuth peer with tokens that expire within the test (a refresh happens)."""
+    with oauth_peer(TTL) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
 
 
 def counts(base: str) -> dict[str, int]:
@@ -85,9 +55,9 @@ def make_oauth(base: str, events: list[AuthEvent]) -> OAuth:
 
 
 async def test_login_refresh_and_relogin_after_revocation(
-    oauth_server: str, memory_keyring: MemoryKeyring
+    short_ttl_oauth_server: str, memory_keyring: MemoryKeyring
 ) -> None:
-    base = oauth_server
+    base = short_ttl_oauth_server
     before = counts(base)
     events: list[AuthEvent] = []
     oauth = make_oauth(base, events)
@@ -102,8 +72,9 @@ async def test_login_refresh_and_relogin_after_revocation(
         assert oauth.tokens.scope == "mcp"  # the PRM's scopes_supported
         first = oauth.tokens.access_token
 
-        # Refresh before expiry (TTL 4 s, skew 2 s).
-        await asyncio.sleep(TTL - 1.5)
+        # Refresh before expiry (TTL 4 s, skew 2 s): once the token is within the skew.
+        tokens = oauth.tokens
+        await until(lambda: (tokens.expires_in() or 0) <= 2, "the token to near its expiry", TTL)
         await session.client.call_tool("whoami", {})
         after_refresh = counts(base)
         assert after_refresh["refresh"] == after_login["refresh"] + 1
@@ -133,10 +104,12 @@ async def test_login_refresh_and_relogin_after_revocation(
     assert not make_oauth(base, []).logged_in
 
 
-def test_cli_recording_and_files_hold_no_token_or_secret(oauth_server: str, tmp_path: Path) -> None:
+def test_cli_recording_and_files_hold_no_token_or_secret(
+    short_ttl_oauth_server: str, tmp_path: Path
+) -> None:
     """The CLI end to end (headless login, no keyring: memory only), recording the session.
     Nothing it writes, nor what it prints, holds a token or the client secret."""
-    base = oauth_server
+    base = short_ttl_oauth_server
     home = tmp_path / "home"
     home.mkdir()
     record = tmp_path / "session.jsonl"

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.http_servers import Served, free_port, serving
+from tests.helpers.http_servers import Served
 from tests.helpers.peers import EVERYTHING_JS, PY, REPO, SERVERS, demo_command
 
 pytestmark = pytest.mark.timeout(180)
@@ -89,13 +89,6 @@ def test_the_table_names_failures_and_their_rule() -> None:
 def test_sdk_server_over_stdio(era: str) -> None:
     code, report, err = check("--era", era, server=SDK_SERVER)
     assert code == 0, (err, report and failed(report))
-
-
-@pytest.fixture(scope="module")
-def sdk_http() -> Iterator[Served]:
-    port = free_port()
-    with serving([([*SDK_SERVER, "streamable-http", "--port", str(port)], {}, port)]) as [s]:
-        yield s
 
 
 @pytest.mark.parametrize("era", ["legacy", "modern"])
@@ -192,14 +185,6 @@ def test_usage_errors_exit_2() -> None:
     assert code == 2 and "error" in err
     code, _report, err = check("--profile", "no such profile at all")
     assert code == 2 and "no profile named" in err
-
-
-@pytest.fixture(scope="module")
-def misbehaving_http() -> Iterator[Served]:
-    port = free_port()
-    argv = [PY, str(SERVERS / "misbehaving" / "http_server.py"), "--port", str(port)]
-    with serving([(argv, {}, port)]) as [s]:
-        yield s
 
 
 def test_http_server_without_origin_validation_fails_the_origin_check(

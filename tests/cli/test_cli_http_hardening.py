@@ -5,47 +5,36 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
 
 import pytest
 
 from tests.cli.test_cli import run_cli
-from tests.helpers.http_servers import Served, free_port, serving
-from tests.helpers.peers import PY, REPO
+from tests.helpers.http_servers import Served
 
 pytestmark = pytest.mark.timeout(60)
-
-SERVER = str(REPO / "tests" / "servers" / "misbehaving" / "http_server.py")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Served]:
-    port = free_port()
-    with serving([([PY, SERVER, "--port", str(port)], {}, port)]) as (served,):
-        yield served
 
 
 def url(server: Served, scenario: str, query: str = "") -> str:
     return f"{server.base}/{scenario}/mcp{query}"
 
 
-def test_a_session_id_outside_visible_ascii_is_refused_at_once(server: Served) -> None:
+def test_a_session_id_outside_visible_ascii_is_refused_at_once(misbehaving_http: Served) -> None:
     started = time.monotonic()
     code, _out, err = run_cli(
-        "--method", "tools/list", "--url", url(server, "badsid"), "--timeout", "10"
+        "--method", "tools/list", "--url", url(misbehaving_http, "badsid"), "--timeout", "10"
     )  # fmt: skip
     assert code == 3, err
     assert time.monotonic() - started < 8  # not the 10 s timeout
     assert "Mcp-Session-Id" in err and "visible ASCII" in err
     assert "Traceback" not in err and "UnicodeEncodeError" not in err
     # The id was never sent back.
-    assert "session=abc" not in server.log()
+    assert "session=abc" not in misbehaving_http.log()
 
 
-def test_a_gzip_bomb_stops_inflating_at_the_limit(server: Served) -> None:
+def test_a_gzip_bomb_stops_inflating_at_the_limit(misbehaving_http: Served) -> None:
     started = time.monotonic()
     code, _, err = run_cli(
-        "--method", "tools/list", "--url", url(server, "gzipbomb", "?mb=256"),
+        "--method", "tools/list", "--url", url(misbehaving_http, "gzipbomb", "?mb=256"),
         "--max-message-mb", "1", "--timeout", "20",
     )  # fmt: skip
     assert code == 3, err
@@ -55,37 +44,40 @@ def test_a_gzip_bomb_stops_inflating_at_the_limit(server: Served) -> None:
     assert "Traceback" not in err
 
 
-def test_http_404_reinitializes_once_and_replays_a_list(server: Served) -> None:
+def test_http_404_reinitializes_once_and_replays_a_list(misbehaving_http: Served) -> None:
     run = uuid.uuid4().hex
     code, out, err = run_cli(
-        "--method", "tools/list", "--url", url(server, "restart", f"?run={run}")
+        "--method", "tools/list", "--url", url(misbehaving_http, "restart", f"?run={run}")
     )  # fmt: skip
     assert code == 0, err
     assert [t["name"] for t in out["tools"]] == ["echo"]
     assert "re-initializ" in err
-    assert server.log().count(f"POST /restart/mcp?run={run}") >= 4  # init, list, init, list
+    assert (
+        misbehaving_http.log().count(f"POST /restart/mcp?run={run}") >= 4
+    )  # init, list, init, list
 
 
-def test_http_404_again_after_reinitializing_fails_clearly(server: Served) -> None:
-    code, _out, err = run_cli("--method", "tools/list", "--url", url(server, "gone"))
+def test_http_404_again_after_reinitializing_fails_clearly(misbehaving_http: Served) -> None:
+    code, _out, err = run_cli("--method", "tools/list", "--url", url(misbehaving_http, "gone"))
     assert code == 3, err
     assert "404" in err and "again" in err
     assert "Traceback" not in err
 
 
-def test_auto_era_against_a_2025_only_server_falls_back_at_once(server: Served) -> None:
+def test_auto_era_against_a_2025_only_server_falls_back_at_once(misbehaving_http: Served) -> None:
     """server/discover is answered HTTP 400 with a JSON-RPC error (id null): that is the
     probe's answer, so initialize follows at once, and no HTTP+SSE GET is tried."""
     run = uuid.uuid4().hex
     started = time.monotonic()
     code, out, err = run_cli(
-        "--method", "tools/list", "--era", "auto", "--url", url(server, "ok", f"?run={run}")
+        "--method", "tools/list", "--era", "auto",
+        "--url", url(misbehaving_http, "ok", f"?run={run}"),
     )  # fmt: skip
     elapsed = time.monotonic() - started
     assert code == 0, err
     assert [t["name"] for t in out["tools"]] == ["echo"]
     assert elapsed < 5, elapsed
-    requests = [line for line in server.log().splitlines() if f"run={run}" in line]
+    requests = [line for line in misbehaving_http.log().splitlines() if f"run={run}" in line]
     assert requests[0].startswith("POST") and '"server/discover"' in requests[0]
     # The only GET is the session's own stream, after initialize: no HTTP+SSE probe.
     probes = [line for line in requests if line.startswith("GET") and "session=None" in line]

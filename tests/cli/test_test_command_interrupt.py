@@ -85,7 +85,9 @@ def test_an_interrupted_run_cancels_the_call_prints_what_ran_and_stops_the_serve
         assert first.startswith("PASS  before"), first
         servers = _children(proc.pid)
         assert servers, "the demo server runs as the CLI's child"
-        time.sleep(0.8)  # the slow call is in flight
+        # Kept: nothing outside the server shows that it has read the slow call, and the
+        # interrupt must come while that call runs (it takes 10 s, so 0.8 s is safe).
+        time.sleep(0.8)  # timing wait kept: no outside sign of the call in flight
         started = time.monotonic()
         proc.send_signal(sig)
         rest, err = proc.communicate(timeout=60)

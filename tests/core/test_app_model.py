@@ -53,7 +53,7 @@ async def until(predicate: Callable[[], object], what: str, timeout: float = 20.
 
 
 @pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[InspectorModel]:
+async def app_model(tmp_path: Path) -> AsyncIterator[InspectorModel]:
     model = stores(tmp_path)
     yield model
     await model.shutdown()
@@ -143,9 +143,9 @@ def test_roots_are_kept_in_the_profile_they_belong_to(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- one connection, live
 
 
-async def test_a_connection_drives_the_demo_into_its_stores(app: InspectorModel) -> None:
-    connection = app.open_connection()
-    other = app.open_connection()
+async def test_a_connection_drives_the_demo_into_its_stores(app_model: InspectorModel) -> None:
+    connection = app_model.open_connection()
+    other = app_model.open_connection()
     states: list[tuple[ConnState, str]] = []
     ready: list[SessionReady] = []
     started: list[tuple[ServerConnection, Session | None]] = []
@@ -192,8 +192,8 @@ async def test_a_connection_drives_the_demo_into_its_stores(app: InspectorModel)
     assert connection.session is None and console[-1] == "── disconnected"
 
 
-async def test_two_connections_are_connected_side_by_side(app: InspectorModel) -> None:
-    first, second = app.open_connection(), app.open_connection()
+async def test_two_connections_are_connected_side_by_side(app_model: InspectorModel) -> None:
+    first, second = app_model.open_connection(), app_model.open_connection()
     await asyncio.gather(
         first.connect_profile(demo_profile("first")), second.connect_profile(demo_profile())
     )
@@ -219,9 +219,9 @@ async def test_two_connections_are_connected_side_by_side(app: InspectorModel) -
 
 
 async def test_a_failed_connect_is_reported_in_the_connection_stores(
-    app: InspectorModel, tmp_path: Path
+    app_model: InspectorModel, tmp_path: Path
 ) -> None:
-    connection = app.open_connection()
+    connection = app_model.open_connection()
     states: list[ConnState] = []
     console: list[str] = []
     connection.state_changed.add(lambda state, _detail: states.append(state))
@@ -257,8 +257,8 @@ async def test_every_session_is_recorded_when_the_app_records(tmp_path: Path) ->
     assert connection.recording.recorder.settings.enabled is False
 
 
-async def test_a_failing_task_is_reported_not_lost(app: InspectorModel) -> None:
-    connection = app.open_connection()
+async def test_a_failing_task_is_reported_not_lost(app_model: InspectorModel) -> None:
+    connection = app_model.open_connection()
 
     async def broken() -> None:
         raise RuntimeError("boom")

@@ -52,7 +52,7 @@ def sdk_profile(era: str, *, apps: bool = True) -> Profile:
 
 
 @pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[InspectorModel]:
+async def app_model_without_pins(tmp_path: Path) -> AsyncIterator[InspectorModel]:
     model = InspectorModel(
         profiles=ProfileStore(tmp_path / "profiles.json", SecretStore()),
         canned=CannedReplies(tmp_path / "canned.json"),
@@ -123,9 +123,9 @@ def test_an_old_profile_file_without_the_switch_declares_it() -> None:
 
 @pytest.mark.parametrize(("era", "method"), [("legacy", "initialize"), ("modern", "tools/call")])
 async def test_a_gui_connection_declares_it_and_the_server_sees_it(
-    app: InspectorModel, era: str, method: str
+    app_model_without_pins: InspectorModel, era: str, method: str
 ) -> None:
-    connection = app.open_connection(ui_apps=True)
+    connection = app_model_without_pins.open_connection(ui_apps=True)
     await connection.connect_profile(sdk_profile(era))
     assert connection.state is ConnState.CONNECTED, connection.detail
     session = connection.session
@@ -141,9 +141,9 @@ async def test_a_gui_connection_declares_it_and_the_server_sees_it(
 
 @pytest.mark.parametrize(("era", "method"), [("legacy", "initialize"), ("modern", "tools/call")])
 async def test_a_headless_connection_does_not_claim_ui_support(
-    app: InspectorModel, era: str, method: str
+    app_model_without_pins: InspectorModel, era: str, method: str
 ) -> None:
-    connection = app.open_connection()
+    connection = app_model_without_pins.open_connection()
     await connection.connect_profile(sdk_profile(era))
     assert connection.state is ConnState.CONNECTED, connection.detail
     session = connection.session
@@ -154,8 +154,10 @@ async def test_a_headless_connection_does_not_claim_ui_support(
     assert sent and all("extensions" not in c for c in sent)
 
 
-async def test_the_profile_switch_turns_it_off_in_the_gui(app: InspectorModel) -> None:
-    connection = app.open_connection(ui_apps=True)
+async def test_the_profile_switch_turns_it_off_in_the_gui(
+    app_model_without_pins: InspectorModel,
+) -> None:
+    connection = app_model_without_pins.open_connection(ui_apps=True)
     await connection.connect_profile(sdk_profile("legacy", apps=False))
     session = connection.session
     assert session is not None and connection.state is ConnState.CONNECTED

@@ -17,6 +17,7 @@ import pytest
 
 from inspector.demo.http import DemoHttpServer
 from tests.helpers.demo_http import INIT
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -35,10 +36,11 @@ def served() -> Iterator[DemoHttpServer]:
         thread.join(5)
 
 
-def _post_and_leave(url: str, sid: str, accept: str, msg_id: int) -> None:
-    """POST a slow tools/call on a raw socket, wait for the first event when streamed, then
-    close the connection without reading the answer."""
-    parts = urlsplit(url)
+def _post_and_leave(served: DemoHttpServer, sid: str, accept: str, msg_id: int) -> None:
+    """POST a slow tools/call on a raw socket, wait for the first event when streamed (or
+    for the server to hold the request open), then close the connection without reading
+    the answer."""
+    parts = urlsplit(served.url)
     body = json.dumps(
         {
             "jsonrpc": "2.0",
@@ -57,7 +59,10 @@ def _post_and_leave(url: str, sid: str, accept: str, msg_id: int) -> None:
         if "text/event-stream" in accept:
             assert b"200" in sock.recv(4096)  # the stream began
         else:
-            time.sleep(0.2)  # the server waits for the answer
+            session = served.session(sid)
+            assert session is not None
+            # the server holds the request's route open while it waits for the answer
+            wait_until(lambda: bool(session.router._routes), "the request to be held", 10)
 
 
 @pytest.mark.parametrize(
@@ -70,7 +75,7 @@ def test_a_client_that_goes_away_has_its_request_cancelled(
     url = served.url
     with httpx.Client(timeout=10, headers={"Accept": "application/json, text/event-stream"}) as c:
         sid = c.post(url, json=INIT).headers["mcp-session-id"]
-        _post_and_leave(url, sid, accept, msg_id=42)
+        _post_and_leave(served, sid, accept, msg_id=42)
         deadline = time.monotonic() + 10
         while "request 42 went away; cancelling it" not in caplog.text:
             assert time.monotonic() < deadline, caplog.text

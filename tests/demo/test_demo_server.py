@@ -120,7 +120,7 @@ class Server:
 
 
 @pytest.fixture
-def server() -> Iterator[Server]:
+def demo_server() -> Iterator[Server]:
     srv = Server()
     try:
         yield srv
@@ -147,14 +147,14 @@ def test_stderr_banner_and_clean_exit() -> None:
     assert any(b"demo server ready" in line for line in srv.stderr)
 
 
-def test_legacy_initialize_and_tools(server: Server) -> None:
-    init = server.initialize()
+def test_legacy_initialize_and_tools(demo_server: Server) -> None:
+    init = demo_server.initialize()
     assert init["protocolVersion"] == "2025-11-25"
     assert init["serverInfo"]["name"] == "mcp-inspector-qt demo"
     assert init["capabilities"]["resources"] == {"subscribe": True, "listChanged": True}
     check_shape("2025-11-25", "InitializeResult", init)
 
-    tools = server.result("tools/list")
+    tools = demo_server.result("tools/list")
     check_shape("2025-11-25", "ListToolsResult", tools)
     names = {t["name"] for t in tools["tools"]}
     expected = {"echo", "add", "create_ticket", "render_chart", "fail_sometimes", "explode"}
@@ -162,59 +162,65 @@ def test_legacy_initialize_and_tools(server: Server) -> None:
     ticket = next(t for t in tools["tools"] if t["name"] == "create_ticket")
     assert ticket["inputSchema"]["properties"]["assignee"]["type"] == "object"
 
-    echo = server.result("tools/call", {"name": "echo", "arguments": {"message": "héllo"}})
+    echo = demo_server.result("tools/call", {"name": "echo", "arguments": {"message": "héllo"}})
     assert echo["content"] == [{"type": "text", "text": "héllo"}]
     assert "resultType" not in echo
 
-    add = server.result("tools/call", {"name": "add", "arguments": {"a": 2, "b": 3.5}})
+    add = demo_server.result("tools/call", {"name": "add", "arguments": {"a": 2, "b": 3.5}})
     assert add["structuredContent"] == {"a": 2, "b": 3.5, "sum": 5.5}
     assert json.loads(add["content"][0]["text"]) == add["structuredContent"]
     check_shape("2025-11-25", "CallToolResult", add)
 
-    chart = server.result("tools/call", {"name": "render_chart", "arguments": {}})
+    chart = demo_server.result("tools/call", {"name": "render_chart", "arguments": {}})
     image = next(c for c in chart["content"] if c["type"] == "image")
     assert image["mimeType"] == "image/png"
     assert base64.b64decode(image["data"]).startswith(b"\x89PNG\r\n\x1a\n")
 
-    failed = server.result("tools/call", {"name": "fail_sometimes", "arguments": {"mode": "fail"}})
+    failed = demo_server.result(
+        "tools/call", {"name": "fail_sometimes", "arguments": {"mode": "fail"}}
+    )
     assert failed["isError"] is True
     assert failed["content"][0]["text"]
 
-    explode, _ = server.request("tools/call", {"name": "explode", "arguments": {}})
+    explode, _ = demo_server.request("tools/call", {"name": "explode", "arguments": {}})
     assert explode["error"]["code"] == -32603
-    unknown, _ = server.request("no/such/method")
+    unknown, _ = demo_server.request("no/such/method")
     assert unknown["error"]["code"] == -32601
-    cursor, _ = server.request("tools/list", {"cursor": "bogus"})
+    cursor, _ = demo_server.request("tools/list", {"cursor": "bogus"})
     assert cursor["error"]["code"] == -32602
 
 
-def test_legacy_resources_prompts_completion(server: Server) -> None:
-    server.initialize()
-    listed = server.result("resources/list")
+def test_legacy_resources_prompts_completion(demo_server: Server) -> None:
+    demo_server.initialize()
+    listed = demo_server.result("resources/list")
     assert {r["uri"] for r in listed["resources"]} >= {"demo://readme", "demo://logo.png"}
-    logo = server.result("resources/read", {"uri": "demo://logo.png"})
+    logo = demo_server.result("resources/read", {"uri": "demo://logo.png"})
     assert base64.b64decode(logo["contents"][0]["blob"]).startswith(b"\x89PNG")
-    note = server.result("resources/read", {"uri": "demo://notes/debugging"})
+    note = demo_server.result("resources/read", {"uri": "demo://notes/debugging"})
     assert "debugging" in note["contents"][0]["text"]
-    missing, _ = server.request("resources/read", {"uri": "demo://nope"})
+    missing, _ = demo_server.request("resources/read", {"uri": "demo://nope"})
     assert missing["error"]["code"] == -32002
 
-    prompt = server.result("prompts/get", {"name": "review_code", "arguments": {"code": "x=1"}})
+    prompt = demo_server.result(
+        "prompts/get", {"name": "review_code", "arguments": {"code": "x=1"}}
+    )
     check_shape("2025-11-25", "GetPromptResult", prompt)
     ref = {"type": "ref/prompt", "name": "review_code"}
-    done = server.result(
+    done = demo_server.result(
         "completion/complete", {"ref": ref, "argument": {"name": "language", "value": "ru"}}
     )
     assert done["completion"]["values"] == ["ruby", "rust"]
 
-    assert server.result("resources/subscribe", {"uri": "demo://readme"}) == {}
-    update, _ = server.read_until(lambda m: m.get("method") == "notifications/resources/updated")
+    assert demo_server.result("resources/subscribe", {"uri": "demo://readme"}) == {}
+    update, _ = demo_server.read_until(
+        lambda m: m.get("method") == "notifications/resources/updated"
+    )
     assert update["params"]["uri"] == "demo://readme"
 
 
-def test_legacy_sampling_round_trip(server: Server) -> None:
-    server.initialize({"sampling": {}})
-    server.send(
+def test_legacy_sampling_round_trip(demo_server: Server) -> None:
+    demo_server.initialize({"sampling": {}})
+    demo_server.send(
         {
             "jsonrpc": "2.0",
             "id": "call-1",
@@ -222,10 +228,10 @@ def test_legacy_sampling_round_trip(server: Server) -> None:
             "params": {"name": "ask_llm", "arguments": {"question": "Capital of France?"}},
         }
     )
-    ask, _ = server.read_until(lambda m: m.get("method") == "sampling/createMessage")
+    ask, _ = demo_server.read_until(lambda m: m.get("method") == "sampling/createMessage")
     assert isinstance(ask["id"], str) and ask["id"].startswith("demo-srv-")
     assert ask["params"]["messages"][0]["content"]["text"] == "Capital of France?"
-    server.send(
+    demo_server.send(
         {
             "jsonrpc": "2.0",
             "id": ask["id"],
@@ -237,61 +243,63 @@ def test_legacy_sampling_round_trip(server: Server) -> None:
             },
         }
     )
-    answer, _ = server.read_until(lambda m: m.get("id") == "call-1")
+    answer, _ = demo_server.read_until(lambda m: m.get("id") == "call-1")
     text = answer["result"]["content"][0]["text"]
     assert "Paris." in text and "test-model" in text
 
 
-def test_legacy_sampling_without_capability_is_tool_error(server: Server) -> None:
-    server.initialize({})
-    result = server.result("tools/call", {"name": "ask_llm", "arguments": {"question": "?"}})
+def test_legacy_sampling_without_capability_is_tool_error(demo_server: Server) -> None:
+    demo_server.initialize({})
+    result = demo_server.result("tools/call", {"name": "ask_llm", "arguments": {"question": "?"}})
     assert result["isError"] is True
 
 
-def test_legacy_progress_and_cancel(server: Server) -> None:
-    server.initialize()
+def test_legacy_progress_and_cancel(demo_server: Server) -> None:
+    demo_server.initialize()
     params = {
         "name": "slow_count",
         "arguments": {"steps": 50, "delay_ms": 50},
         "_meta": {"progressToken": "tok"},
     }
-    server.send({"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": params})
-    progress, _ = server.read_until(lambda m: m.get("method") == "notifications/progress")
+    demo_server.send({"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": params})
+    progress, _ = demo_server.read_until(lambda m: m.get("method") == "notifications/progress")
     assert progress["params"]["progressToken"] == "tok"
     assert progress["params"]["total"] == 50
-    server.send(
+    demo_server.send(
         {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}
     )
     # The cancelled call gets no response; the server goes on answering others.
-    echo, skipped = server.request("tools/call", {"name": "echo", "arguments": {"message": "x"}})
+    echo, skipped = demo_server.request(
+        "tools/call", {"name": "echo", "arguments": {"message": "x"}}
+    )
     assert echo["result"]["content"][0]["text"] == "x"
     assert all(m.get("id") != 99 for m in skipped)
 
 
-def test_modern_discover_and_call(server: Server) -> None:
-    discover = server.result("server/discover", {"_meta": modern_meta()})
+def test_modern_discover_and_call(demo_server: Server) -> None:
+    discover = demo_server.result("server/discover", {"_meta": modern_meta()})
     assert discover["resultType"] == "complete"
     assert discover["supportedVersions"] == [MODERN]
     assert discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"]
     check_shape(MODERN, "DiscoverResult", discover)
 
-    tools = server.result("tools/list", {"_meta": modern_meta()})
+    tools = demo_server.result("tools/list", {"_meta": modern_meta()})
     assert tools["resultType"] == "complete"
     check_shape(MODERN, "ListToolsResult", tools)
 
     params = {"_meta": modern_meta(), "name": "add", "arguments": {"a": 1, "b": 2}}
-    add = server.result("tools/call", params)
+    add = demo_server.result("tools/call", params)
     assert add["resultType"] == "complete"
     assert add["structuredContent"]["sum"] == 3
     check_shape(MODERN, "CallToolResult", add)
 
-    ping, _ = server.request("ping", {"_meta": modern_meta()})
+    ping, _ = demo_server.request("ping", {"_meta": modern_meta()})
     assert ping["error"]["code"] == -32601
 
 
-def test_modern_elicitation_round_trip(server: Server) -> None:
+def test_modern_elicitation_round_trip(demo_server: Server) -> None:
     meta = modern_meta(elicitation={})
-    first = server.result("tools/call", {"_meta": meta, "name": "ask_user", "arguments": {}})
+    first = demo_server.result("tools/call", {"_meta": meta, "name": "ask_user", "arguments": {}})
     assert first["resultType"] == "input_required"
     check_shape(MODERN, "InputRequiredResult", first)
     [(key, input_request)] = first["inputRequests"].items()
@@ -305,59 +313,61 @@ def test_modern_elicitation_round_trip(server: Server) -> None:
         "inputResponses": {key: {"action": "accept", "content": {"name": "Ada", "age": 36}}},
         "requestState": first["requestState"],
     }
-    final = server.result("tools/call", retry)
+    final = demo_server.result("tools/call", retry)
     assert final["resultType"] == "complete"
     assert "Ada" in final["content"][0]["text"]
     assert final["structuredContent"] == {"name": "Ada", "age": 36}
 
 
-def test_modern_missing_capability(server: Server) -> None:
+def test_modern_missing_capability(demo_server: Server) -> None:
     params = {"_meta": modern_meta(), "name": "ask_llm", "arguments": {"question": "?"}}
-    response, _ = server.request("tools/call", params)
+    response, _ = demo_server.request("tools/call", params)
     assert response["error"]["code"] == -32021
     assert response["error"]["data"] == {"requiredCapabilities": {"sampling": {}}}
 
 
-def test_modern_listen_acknowledged_and_closed(server: Server) -> None:
+def test_modern_listen_acknowledged_and_closed(demo_server: Server) -> None:
     params = {
         "_meta": modern_meta(),
         "notifications": {"toolsListChanged": True, "resourceSubscriptions": ["demo://readme"]},
     }
-    server.send(
+    demo_server.send(
         {"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen", "params": params}
     )
-    ack = server.read()
+    ack = demo_server.read()
     assert ack["method"] == "notifications/subscriptions/acknowledged"
     assert ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "listen-1"
     assert ack["params"]["notifications"] == params["notifications"]
-    update = server.read()
+    update = demo_server.read()
     assert update["method"] == "notifications/resources/updated"
-    server.send(
+    demo_server.send(
         {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "listen-1"}}
     )
-    closed = server.read()
+    closed = demo_server.read()
     assert closed["id"] == "listen-1"
     assert closed["result"]["resultType"] == "complete"
     check_shape(MODERN, "SubscriptionsListenResult", closed["result"])
 
 
-def test_unsupported_version(server: Server) -> None:
+def test_unsupported_version(demo_server: Server) -> None:
     meta = {**modern_meta(), "io.modelcontextprotocol/protocolVersion": "1900-01-01"}
-    response, _ = server.request("tools/list", {"_meta": meta})
+    response, _ = demo_server.request("tools/list", {"_meta": meta})
     error = response["error"]
     assert error["code"] == -32022
     assert error["data"]["requested"] == "1900-01-01"
     assert MODERN in error["data"]["supported"] and "2025-11-25" in error["data"]["supported"]
 
 
-def test_garbage_line_then_keeps_working(server: Server) -> None:
-    server.write_raw(b"this is not json\n")
-    error = server.read()
+def test_garbage_line_then_keeps_working(demo_server: Server) -> None:
+    demo_server.write_raw(b"this is not json\n")
+    error = demo_server.read()
     assert error["id"] is None and error["error"]["code"] == -32700
-    server.write_raw(b"\xff\xfe\n")
-    assert server.read()["error"]["code"] == -32700
-    server.initialize()
-    echo = server.result("tools/call", {"name": "echo", "arguments": {"message": "still here"}})
+    demo_server.write_raw(b"\xff\xfe\n")
+    assert demo_server.read()["error"]["code"] == -32700
+    demo_server.initialize()
+    echo = demo_server.result(
+        "tools/call", {"name": "echo", "arguments": {"message": "still here"}}
+    )
     assert echo["content"][0]["text"] == "still here"
 
 

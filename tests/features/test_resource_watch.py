@@ -37,7 +37,7 @@ async def until(predicate: Callable[[], object], what: str, timeout: float = 10.
 
 
 @pytest.fixture
-def connect(sessions: OpenSessions) -> Callable[..., Any]:
+def open_stdio(sessions: OpenSessions) -> Callable[..., Any]:
     async def start(argv: list[str], era: EraSetting) -> tuple[Session, TrafficLog]:
         params = StdioParams(argv[0], argv[1:], env={"PYTHONPATH": str(REPO)}, term_grace=1.0)
         log = TrafficLog()
@@ -56,8 +56,8 @@ def methods(log: TrafficLog, direction: str = "out") -> list[str | None]:
     return [e.method for e in log if e.direction == direction and e.method]
 
 
-async def test_legacy_subscribe_update_unsubscribe(connect: Callable[..., Any]) -> None:
-    session, log = await connect(DEMO, EraSetting.LEGACY)
+async def test_legacy_subscribe_update_unsubscribe(open_stdio: Callable[..., Any]) -> None:
+    session, log = await open_stdio(DEMO, EraSetting.LEGACY)
     assert subscribe_supported(session) == (True, "")
     watches = ResourceWatches()
     changes: list[str] = []
@@ -73,16 +73,16 @@ async def test_legacy_subscribe_update_unsubscribe(connect: Callable[..., Any]) 
     assert changes.count("demo://readme") >= 3
 
 
-async def test_legacy_subscribe_to_unknown_resource_fails(connect: Callable[..., Any]) -> None:
-    session, _log = await connect(DEMO, EraSetting.LEGACY)
+async def test_legacy_subscribe_to_unknown_resource_fails(open_stdio: Callable[..., Any]) -> None:
+    session, _log = await open_stdio(DEMO, EraSetting.LEGACY)
     watches = ResourceWatches()
     watch = await watches.subscribe(session, "demo://nope")
     assert watch.state == "failed"
     assert "Resource not found" in watch.detail
 
 
-async def test_modern_listen_stream_per_uri(connect: Callable[..., Any]) -> None:
-    session, log = await connect(DEMO, EraSetting.MODERN)
+async def test_modern_listen_stream_per_uri(open_stdio: Callable[..., Any]) -> None:
+    session, log = await open_stdio(DEMO, EraSetting.MODERN)
     watches = ResourceWatches()
     watch = await watches.subscribe(session, "demo://config.json")
     assert watch.call is not None and watch.call.method == "subscriptions/listen"
@@ -96,16 +96,16 @@ async def test_modern_listen_stream_per_uri(connect: Callable[..., Any]) -> None
     assert "resources/unsubscribe" not in methods(log)  # no such method in the modern era
 
 
-async def test_modern_unknown_uri_is_not_acknowledged(connect: Callable[..., Any]) -> None:
-    session, _log = await connect(DEMO, EraSetting.MODERN)
+async def test_modern_unknown_uri_is_not_acknowledged(open_stdio: Callable[..., Any]) -> None:
+    session, _log = await open_stdio(DEMO, EraSetting.MODERN)
     watches = ResourceWatches()
     watch = await watches.subscribe(session, "demo://nope")
     await until(lambda: watch.state != "subscribing", "the acknowledgement")
     assert watch.state == "failed" and "without this URI" in watch.detail
 
 
-async def test_watches_end_when_the_connection_ends(connect: Callable[..., Any]) -> None:
-    session, _log = await connect(DEMO, EraSetting.LEGACY)
+async def test_watches_end_when_the_connection_ends(open_stdio: Callable[..., Any]) -> None:
+    session, _log = await open_stdio(DEMO, EraSetting.LEGACY)
     watches = ResourceWatches()
     watch = await watches.subscribe(session, "demo://readme")
     await session.close()
@@ -116,8 +116,8 @@ async def test_watches_end_when_the_connection_ends(connect: Callable[..., Any])
     assert other is None
 
 
-async def test_completions_against_the_demo(connect: Callable[..., Any]) -> None:
-    session, log = await connect(DEMO, EraSetting.LEGACY)
+async def test_completions_against_the_demo(open_stdio: Callable[..., Any]) -> None:
+    session, log = await open_stdio(DEMO, EraSetting.LEGACY)
     topics = Completer(session, resource_ref("demo://notes/{topic}"))
     assert await topics.complete("topic", "de", {"topic": "de"}) == ["debugging"]
     languages = Completer(session, prompt_ref("review_code"), ["code", "language"])
@@ -128,9 +128,9 @@ async def test_completions_against_the_demo(connect: Callable[..., Any]) -> None
 
 
 async def test_everything_subscription_updates_and_context_completions(
-    connect: Callable[..., Any], everything_command: list[str]
+    open_stdio: Callable[..., Any], everything_command: list[str]
 ) -> None:
-    session, _log = await connect(everything_command, EraSetting.LEGACY)
+    session, _log = await open_stdio(everything_command, EraSetting.LEGACY)
     resources = await session.client.list_resources()
     uri = resources[0]["uri"]
     watches = ResourceWatches()
@@ -150,9 +150,9 @@ async def test_everything_subscription_updates_and_context_completions(
     assert await ids.complete("resourceId", "7", {}) == ["7"]
 
 
-async def test_sdk_peer_modern_listen_is_acknowledged(connect: Callable[..., Any]) -> None:
+async def test_sdk_peer_modern_listen_is_acknowledged(open_stdio: Callable[..., Any]) -> None:
     peer = [sys.executable, str(REPO / "tests" / "servers" / "sdk" / "sdk_server.py")]
-    session, log = await connect(peer, EraSetting.MODERN)
+    session, log = await open_stdio(peer, EraSetting.MODERN)
     assert subscribe_supported(session) == (True, "")
     watches = ResourceWatches()
     watch = await watches.subscribe(session, "info://server")

@@ -98,3 +98,41 @@ def serving(
     finally:
         for served in started:
             _stop(served)
+
+
+@contextlib.contextmanager
+def oauth_peer(token_ttl: int) -> Iterator[str]:
+    """tests/servers/sdk/oauth_server.py (the mcp SDK's authorization server pieces in front
+    of an MCP endpoint), its access tokens valid `token_ttl` seconds: yields its base URL
+    once it answers, and stops it at the end. Skips when the SDK is not installed."""
+    import httpx
+
+    from tests.helpers.peers import PY, SERVERS
+
+    pytest.importorskip("mcp.server.auth", reason="the mcp SDK is a test dependency")
+    port = free_port()
+    proc = subprocess.Popen(
+        [PY, str(SERVERS / "sdk" / "oauth_server.py"), str(port), str(token_ttl)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                httpx.get(f"{base}/.well-known/oauth-protected-resource/mcp", timeout=1)
+                break
+            except httpx.HTTPError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"the OAuth peer did not start (exit code {proc.poll()})"
+                    ) from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()

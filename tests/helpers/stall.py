@@ -40,8 +40,10 @@ class StallMeter:
         self.last_wait = 0.0
         self.worst = 0.0
         self.worst_wall = 0.0
+        self.ticks = 0
 
     def _tick(self) -> None:
+        self.ticks += 1
         now, wait = time.monotonic(), run_queue_wait()
         wall = now - self.last
         self.worst_wall = max(self.worst_wall, wall)

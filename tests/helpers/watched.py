@@ -1,12 +1,10 @@
 """Watch-mode tests: a server folder copied from tests/servers/sdk/watch_server.py that a
-test edits on disk, profiles that run it, and polling without a Qt loop."""
+test edits on disk, and profiles that run it (polling without a Qt loop:
+tests/helpers/waiting.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import shutil
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from inspector.settings.profiles import EnvVar, Profile, StdioSettings
@@ -53,11 +51,3 @@ def stdio_profile(folder: Path, *args: str) -> Profile:
             env=[EnvVar(name="PYTHONPATH", value=str(REPO))],
         ),
     )
-
-
-async def until(predicate: Callable[[], object], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
-        await asyncio.sleep(0.02)

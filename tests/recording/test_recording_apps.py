@@ -4,7 +4,6 @@ viewer reads them back with their directions and pairs; an old file still reads.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from inspector.traffic.format import DIRECTION_ARROWS
 from inspector.traffic.log import TrafficLog
 from tests.features.mcp_apps.fake_services import FakeServices
 from tests.helpers.peers import PY, REPO
+from tests.helpers.waiting import until
 
 
 def demo() -> Profile:
@@ -60,7 +60,7 @@ async def test_app_messages_are_saved_and_read_back_with_their_directions(
                 }
             )
         )
-        await asyncio.sleep(0.05)
+        await until(lambda: any(m.get("id") == 1 for m in services.sent), "the host's answer", 10)
         host.receive('{"jsonrpc":"2.0","method":"ui/notifications/initialized"}')
         host.receive("not json")
         ready = session.ready_info

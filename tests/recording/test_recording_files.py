@@ -27,6 +27,7 @@ from inspector.recording.writer import SessionRecorder
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange
 from tests.helpers.peers import PY, REPO
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -213,7 +214,12 @@ def test_a_killed_recorder_leaves_a_readable_file_up_to_the_kill(tmp_path: Path)
                 break
             done = int(line.split()[1])
         assert done >= 20, "the child did not get going"
-        time.sleep(0.3)  # the writer flushes each batch at once; give it a moment
+        # The writer flushes each batch at once: the reported calls reach the file.
+        wait_until(
+            lambda: path.read_text("utf-8", "replace").count("structuredContent") >= done,
+            "the reported calls in the file",
+            10,
+        )
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)

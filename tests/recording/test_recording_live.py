@@ -4,9 +4,7 @@ never reaches the file), and the offline model and timeline built from the file.
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +27,10 @@ from inspector.settings.connect import client_config_for, transport_for
 from inspector.settings.profiles import EnvVar, HeaderEntry, HttpSettings, Profile, StdioSettings
 from inspector.storage.secrets import SecretStore
 from inspector.traffic.log import TrafficLog
-from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
+from inspector.traffic.record import TrafficRecord
+from tests.helpers.memory_keyring import MemoryKeyring
 from tests.helpers.peers import PY, REPO
+from tests.helpers.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -40,11 +40,6 @@ SAMPLING = {
     "content": {"type": "text", "text": "Recorded answer."},
     "model": "test-model",
 }
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
 
 
 def demo_profile(*env: EnvVar) -> Profile:
@@ -62,6 +57,12 @@ async def record_demo(folder: Path, profile: Profile, store: SecretStore | None)
     auto = AutoRecorder(lambda: folder, RecordingSettings(), store)
     responder = PolicyResponder({"sampling": SAMPLING})
     session = Session(transport_for(profile, store), client_config_for(profile), responder)
+    sent: list[TrafficRecord] = []
+    session.add_traffic_observer(sent.append)
+
+    def went_out(text: str) -> bool:
+        return any(r.direction == "out" and text in str(r.raw) for r in sent)
+
     recorder = auto.attach(session, profile)
     assert recorder is not None and auto.last_path == recorder.path
     async with session:
@@ -78,11 +79,11 @@ async def record_demo(folder: Path, profile: Profile, store: SecretStore | None)
         slow = session.start_request(
             "tools/call", {"name": "slow_count", "arguments": {"steps": 20, "delay_ms": 200}}
         )
-        await asyncio.sleep(0.3)
+        await until(lambda: went_out('"slow_count"'), "the slow call to go out", 10)
         slow.cancel()
         with pytest.raises(RequestError):
             await slow.result()
-        await asyncio.sleep(0.1)
+        await until(lambda: went_out("notifications/cancelled"), "the cancellation", 10)
     assert not auto.recording, "the recording ends with the transport"
     assert auto.error is None
     assert auto.last_path is not None

@@ -119,7 +119,7 @@ class Conn:
 
 
 @pytest.fixture
-def connect(sessions: OpenSessions) -> Any:
+def connect_http(sessions: OpenSessions) -> Any:
     async def open_(url: str, era: EraSetting = EraSetting.LEGACY, kind: HttpKind = "auto") -> Conn:
         responder = ScriptedResponder()
         records: list[TrafficRecord] = []
@@ -162,8 +162,8 @@ async def _settled_tools(session: Session) -> set[str]:
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_everything_lists_and_calls(peers: Peers, connect: Any, mode: str) -> None:
-    conn = await connect(peers.everything_url(mode))
+async def test_everything_lists_and_calls(peers: Peers, connect_http: Any, mode: str) -> None:
+    conn = await connect_http(peers.everything_url(mode))
     session = conn.session
     assert session.transport.kind == ("http" if mode == "streamableHttp" else "sse")
     assert session.protocol_version == "2025-11-25"
@@ -181,8 +181,10 @@ async def test_everything_lists_and_calls(peers: Peers, connect: Any, mode: str)
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_everything_sampling_and_elicitation(peers: Peers, connect: Any, mode: str) -> None:
-    conn = await connect(peers.everything_url(mode))
+async def test_everything_sampling_and_elicitation(
+    peers: Peers, connect_http: Any, mode: str
+) -> None:
+    conn = await connect_http(peers.everything_url(mode))
     await _settled_tools(conn.session)
     sampled = await conn.session.client.call_tool("trigger-sampling-request", {"prompt": "Say hi"})
     assert "Typed by hand in the inspector" in json.dumps(sampled)
@@ -196,8 +198,8 @@ async def test_everything_sampling_and_elicitation(peers: Peers, connect: Any, m
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_everything_progress(peers: Peers, connect: Any, mode: str) -> None:
-    conn = await connect(peers.everything_url(mode))
+async def test_everything_progress(peers: Peers, connect_http: Any, mode: str) -> None:
+    conn = await connect_http(peers.everything_url(mode))
     updates: list[ProgressUpdate] = []
     result = await conn.session.client.call_tool(
         "trigger-long-running-operation", {"duration": 0.3, "steps": 2}, on_progress=updates.append
@@ -207,8 +209,8 @@ async def test_everything_progress(peers: Peers, connect: Any, mode: str) -> Non
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_everything_logging(peers: Peers, connect: Any, mode: str) -> None:
-    conn = await connect(peers.everything_url(mode))
+async def test_everything_logging(peers: Peers, connect_http: Any, mode: str) -> None:
+    conn = await connect_http(peers.everything_url(mode))
     await conn.session.client.set_log_level("debug")
     await conn.session.client.call_tool("toggle-simulated-logging", {})
     try:
@@ -219,8 +221,8 @@ async def test_everything_logging(peers: Peers, connect: Any, mode: str) -> None
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_everything_subscriptions(peers: Peers, connect: Any, mode: str) -> None:
-    conn = await connect(peers.everything_url(mode))
+async def test_everything_subscriptions(peers: Peers, connect_http: Any, mode: str) -> None:
+    conn = await connect_http(peers.everything_url(mode))
     uri = (await conn.session.client.list_resources())[0]["uri"]
     assert await conn.session.client.subscribe(uri).result() == {}
     await conn.session.client.call_tool("toggle-subscriber-updates", {})
@@ -232,8 +234,8 @@ async def test_everything_subscriptions(peers: Peers, connect: Any, mode: str) -
         await conn.session.request("resources/unsubscribe", {"uri": uri})
 
 
-async def test_everything_get_stream_delivers_list_changed(peers: Peers, connect: Any) -> None:
-    conn = await connect(peers.everything_url("streamableHttp"), kind="streamable-http")
+async def test_everything_get_stream_delivers_list_changed(peers: Peers, connect_http: Any) -> None:
+    conn = await connect_http(peers.everything_url("streamableHttp"), kind="streamable-http")
     # The GET stream is open once the server's delayed roots/list has come through it.
     for _ in range(100):
         if any(a.kind == "roots" for a in conn.responder.asks):
@@ -263,8 +265,8 @@ async def test_everything_get_stream_delivers_list_changed(peers: Peers, connect
 
 # ---------------------------------------------------------------------- the mcp SDK server
 @pytest.mark.parametrize("variant", list(SDK_VARIANTS))
-async def test_sdk_legacy_list_and_call(peers: Peers, connect: Any, variant: str) -> None:
-    conn = await connect(peers.sdk_url(variant), kind="streamable-http")
+async def test_sdk_legacy_list_and_call(peers: Peers, connect_http: Any, variant: str) -> None:
+    conn = await connect_http(peers.sdk_url(variant), kind="streamable-http")
     session = conn.session
     assert session.era is Era.LEGACY and session.server_info["name"] == "sdk-test-peer"
     assert {"add", "echo", "sample_llm", "ask_user", "slow_task"} <= {
@@ -286,9 +288,9 @@ async def test_sdk_legacy_list_and_call(peers: Peers, connect: Any, variant: str
 
 
 async def test_sdk_legacy_sampling_and_elicitation_over_the_post_stream(
-    peers: Peers, connect: Any
+    peers: Peers, connect_http: Any
 ) -> None:
-    conn = await connect(peers.sdk_url("stateful"), kind="streamable-http")
+    conn = await connect_http(peers.sdk_url("stateful"), kind="streamable-http")
     sampled = await conn.session.client.call_tool("sample_llm", {"prompt": "Capital of France?"})
     assert "Typed by hand in the inspector" in _text(sampled)
     elicited = await conn.session.client.call_tool("ask_user", {})
@@ -300,9 +302,9 @@ async def test_sdk_legacy_sampling_and_elicitation_over_the_post_stream(
 
 @pytest.mark.parametrize("variant", ["stateful-json", "stateless", "stateless-json"])
 async def test_sdk_legacy_without_a_back_channel_refuses_sampling_clearly(
-    peers: Peers, connect: Any, variant: str
+    peers: Peers, connect_http: Any, variant: str
 ) -> None:
-    conn = await connect(peers.sdk_url(variant), kind="streamable-http")
+    conn = await connect_http(peers.sdk_url(variant), kind="streamable-http")
     with pytest.raises(ServerError) as caught:
         await conn.session.client.call_tool("sample_llm", {"prompt": "hi"})
     assert caught.value.code == -32600 and "back-channel" in str(caught.value)
@@ -310,8 +312,10 @@ async def test_sdk_legacy_without_a_back_channel_refuses_sampling_clearly(
 
 
 @pytest.mark.parametrize("variant", ["stateful", "stateless", "stateful-json"])
-async def test_sdk_legacy_progress_and_logging(peers: Peers, connect: Any, variant: str) -> None:
-    conn = await connect(peers.sdk_url(variant), kind="streamable-http")
+async def test_sdk_legacy_progress_and_logging(
+    peers: Peers, connect_http: Any, variant: str
+) -> None:
+    conn = await connect_http(peers.sdk_url(variant), kind="streamable-http")
     updates: list[ProgressUpdate] = []
     out = await conn.session.client.call_tool(
         "slow_task", {"steps": 2, "delay": 0.01}, on_progress=updates.append
@@ -329,8 +333,8 @@ async def test_sdk_legacy_progress_and_logging(peers: Peers, connect: Any, varia
 
 
 @pytest.mark.parametrize("variant", ["stateful", "stateless-json"])
-async def test_sdk_modern_era_with_mrtr(peers: Peers, connect: Any, variant: str) -> None:
-    conn = await connect(peers.sdk_url(variant), era=EraSetting.MODERN, kind="streamable-http")
+async def test_sdk_modern_era_with_mrtr(peers: Peers, connect_http: Any, variant: str) -> None:
+    conn = await connect_http(peers.sdk_url(variant), era=EraSetting.MODERN, kind="streamable-http")
     session = conn.session
     assert session.era is Era.MODERN and session.protocol_version == "2026-07-28"
     assert "add" in {t["name"] for t in await session.client.list_tools()}
@@ -357,8 +361,10 @@ async def test_sdk_modern_era_with_mrtr(peers: Peers, connect: Any, variant: str
     assert names == {"ask_user", "sample_llm"}
 
 
-async def test_sdk_modern_progress_and_logging(peers: Peers, connect: Any) -> None:
-    conn = await connect(peers.sdk_url("stateless"), era=EraSetting.MODERN, kind="streamable-http")
+async def test_sdk_modern_progress_and_logging(peers: Peers, connect_http: Any) -> None:
+    conn = await connect_http(
+        peers.sdk_url("stateless"), era=EraSetting.MODERN, kind="streamable-http"
+    )
     await conn.session.client.set_log_level("info")
     updates: list[ProgressUpdate] = []
     out = await conn.session.client.call_tool(
@@ -370,10 +376,10 @@ async def test_sdk_modern_progress_and_logging(peers: Peers, connect: Any) -> No
     assert levels == ["info", "info", "warning"]
 
 
-async def test_era_auto_finds_each_server_era(peers: Peers, connect: Any) -> None:
-    modern = await connect(peers.sdk_url("stateful"), era=EraSetting.AUTO)
+async def test_era_auto_finds_each_server_era(peers: Peers, connect_http: Any) -> None:
+    modern = await connect_http(peers.sdk_url("stateful"), era=EraSetting.AUTO)
     assert modern.session.era is Era.MODERN
-    legacy = await connect(peers.everything_url("streamableHttp"), era=EraSetting.AUTO)
+    legacy = await connect_http(peers.everything_url("streamableHttp"), era=EraSetting.AUTO)
     assert legacy.session.era is Era.LEGACY
     assert "echo" in {t["name"] for t in await legacy.session.client.list_tools()}
 

@@ -49,78 +49,85 @@ def tools_page(names: list[str], cursor: str | None = None) -> dict[str, Any]:
 
 
 @pytest.fixture
-def peer() -> ScriptedPeer:
+def scripted_peer() -> ScriptedPeer:
     peer = ScriptedPeer()
     peer.on("initialize", initialize_result(), always=True)
     return peer
 
 
-async def test_a_legacy_session_lists_every_page_and_calls_a_tool(peer: ScriptedPeer) -> None:
-    peer.on("tools/list", tools_page(["a", "b"], "page-2"), tools_page(["c"]))
-    peer.on("tools/call", {"content": [{"type": "text", "text": "done"}]})
+async def test_a_legacy_session_lists_every_page_and_calls_a_tool(
+    scripted_peer: ScriptedPeer,
+) -> None:
+    scripted_peer.on("tools/list", tools_page(["a", "b"], "page-2"), tools_page(["c"]))
+    scripted_peer.on("tools/call", {"content": [{"type": "text", "text": "done"}]})
     traffic = TrafficLog()
-    async with Session(peer.transport(), ClientConfig()) as session:
+    async with Session(scripted_peer.transport(), ClientConfig()) as session:
         session.add_traffic_observer(traffic.observe)
         ready = await session.connect(timeout=5)
         assert ready.era is Era.LEGACY and session.server_info["name"] == "fake-server"
-        assert peer.notifications("notifications/initialized")
+        assert scripted_peer.notifications("notifications/initialized")
         tools = await session.client.list_tools()
         assert [t["name"] for t in tools] == ["a", "b", "c"]
-        assert peer.requests("tools/list")[1].params == {"cursor": "page-2"}
+        assert scripted_peer.requests("tools/list")[1].params == {"cursor": "page-2"}
         result = await session.client.call_tool("a", {"x": 1})
         assert result["content"][0]["text"] == "done"
-        assert peer.requests("tools/call")[0].params == {"name": "a", "arguments": {"x": 1}}
+        assert scripted_peer.requests("tools/call")[0].params == {
+            "name": "a",
+            "arguments": {"x": 1},
+        }
     # every frame both ways reached the log, paired
     kinds = [(e.direction, e.kind, e.method) for e in traffic.entries if e.kind != "note"]
     assert ("out", "request", "tools/call") in kinds and ("in", "response", "tools/call") in kinds
 
 
 async def test_progress_reaches_the_call_and_a_cancel_goes_on_the_wire(
-    peer: ScriptedPeer,
+    scripted_peer: ScriptedPeer,
 ) -> None:
-    peer.on("tools/call", None)  # the peer never answers: the user cancels
+    scripted_peer.on("tools/call", None)  # the peer never answers: the user cancels
     updates: list[ProgressUpdate] = []
-    async with Session(peer.transport(), ClientConfig()) as session:
+    async with Session(scripted_peer.transport(), ClientConfig()) as session:
         await session.connect(timeout=5)
         call = session.client.start_tool_call("slow", {}, on_progress=updates.append)
-        await until(lambda: peer.requests("tools/call"), "the call on the wire")
-        request = peer.requests("tools/call")[0]
+        await until(lambda: scripted_peer.requests("tools/call"), "the call on the wire")
+        request = scripted_peer.requests("tools/call")[0]
         token = request.params["_meta"]["progressToken"]  # type: ignore[index]
-        peer.notify("notifications/progress", {"progressToken": token, "progress": 1, "total": 4})
+        scripted_peer.notify(
+            "notifications/progress", {"progressToken": token, "progress": 1, "total": 4}
+        )
         await until(lambda: updates, "the progress update")
         assert updates[0].progress == 1 and updates[0].total == 4
         call.cancel("enough")
         with pytest.raises(RequestCancelled):
             await call.result()
-        await until(lambda: peer.notifications("notifications/cancelled"), "the cancel")
-        cancelled = peer.notifications("notifications/cancelled")[0]
+        await until(lambda: scripted_peer.notifications("notifications/cancelled"), "the cancel")
+        cancelled = scripted_peer.notifications("notifications/cancelled")[0]
         assert cancelled.params == {"requestId": request.id, "reason": "enough"}
 
 
-async def test_a_server_ask_is_answered_by_the_responder(peer: ScriptedPeer) -> None:
+async def test_a_server_ask_is_answered_by_the_responder(scripted_peer: ScriptedPeer) -> None:
     answer = {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}
     responder = PolicyResponder({"sampling": answer})
     config = ClientConfig()
     config.capabilities["sampling"] = {}
-    async with Session(peer.transport(), config, responder) as session:
+    async with Session(scripted_peer.transport(), config, responder) as session:
         await session.connect(timeout=5)
-        asked = peer.ask(
+        asked = scripted_peer.ask(
             "sampling/createMessage",
             {
                 "messages": [{"role": "user", "content": {"type": "text", "text": "?"}}],
                 "maxTokens": 5,
             },
         )
-        await until(lambda: peer.answers(), "the answer to the ask")
-        reply = peer.answers()[0]
+        await until(lambda: scripted_peer.answers(), "the answer to the ask")
+        reply = scripted_peer.answers()[0]
         assert isinstance(reply, Response) and reply.id == asked
         assert reply.result["content"]["text"] == "hi"
 
 
-async def test_an_error_answer_fails_only_its_call(peer: ScriptedPeer) -> None:
-    peer.on("resources/read", error(-32002, "no such resource"))
-    peer.on("prompts/get", {"messages": []})
-    async with Session(peer.transport(), ClientConfig()) as session:
+async def test_an_error_answer_fails_only_its_call(scripted_peer: ScriptedPeer) -> None:
+    scripted_peer.on("resources/read", error(-32002, "no such resource"))
+    scripted_peer.on("prompts/get", {"messages": []})
+    async with Session(scripted_peer.transport(), ClientConfig()) as session:
         await session.connect(timeout=5)
         with pytest.raises(ServerError, match="no such resource"):
             await session.client.read_resource("file:///nope")
@@ -128,32 +135,32 @@ async def test_an_error_answer_fails_only_its_call(peer: ScriptedPeer) -> None:
 
 
 async def test_garbage_from_the_peer_is_logged_and_the_session_goes_on(
-    peer: ScriptedPeer,
+    scripted_peer: ScriptedPeer,
 ) -> None:
-    peer.on("ping", {})
+    scripted_peer.on("ping", {})
     traffic = TrafficLog()
-    async with Session(peer.transport(), ClientConfig()) as session:
+    async with Session(scripted_peer.transport(), ClientConfig()) as session:
         session.add_traffic_observer(traffic.observe)
         await session.connect(timeout=5)
-        assert peer.link is not None
-        peer.link.push("this is not JSON")
-        peer.link.push(b"\xff\xfe not UTF-8")
+        assert scripted_peer.link is not None
+        scripted_peer.link.push("this is not JSON")
+        scripted_peer.link.push(b"\xff\xfe not UTF-8")
         assert await session.client.ping() == {}
     invalid = [e for e in traffic.entries if e.kind == "invalid"]
     assert [e.raw for e in invalid] == ["this is not JSON", b"\xff\xfe not UTF-8"]
     assert all(e.note for e in invalid)
 
 
-async def test_a_peer_that_hangs_up_fails_the_pending_call(peer: ScriptedPeer) -> None:
-    peer.on("tools/call", None)
-    session = Session(peer.transport(), ClientConfig())
+async def test_a_peer_that_hangs_up_fails_the_pending_call(scripted_peer: ScriptedPeer) -> None:
+    scripted_peer.on("tools/call", None)
+    session = Session(scripted_peer.transport(), ClientConfig())
     try:
         await session.connect(timeout=5)
         call = session.client.start_tool_call("never", {})
-        await until(lambda: peer.requests("tools/call"), "the call on the wire")
-        assert peer.link is not None
-        peer.link.push_stderr("panic: out of cheese")
-        peer.link.hang_up("the server exited", exit_code=3)
+        await until(lambda: scripted_peer.requests("tools/call"), "the call on the wire")
+        assert scripted_peer.link is not None
+        scripted_peer.link.push_stderr("panic: out of cheese")
+        scripted_peer.link.hang_up("the server exited", exit_code=3)
         with pytest.raises(ConnectionClosed, match="the server exited"):
             await call.result()
         assert session.closed is not None and session.closed.error

@@ -68,7 +68,7 @@ async def _open(era: EraSetting) -> Peer:
 
 
 @pytest.fixture(params=[EraSetting.LEGACY, EraSetting.MODERN], ids=["legacy", "modern"])
-async def peer(request: pytest.FixtureRequest) -> AsyncIterator[Peer]:
+async def sdk_peer(request: pytest.FixtureRequest) -> AsyncIterator[Peer]:
     opened = await _open(request.param)
     try:
         yield opened
@@ -80,8 +80,8 @@ def _text(result: dict[str, Any]) -> str:
     return " ".join(c.get("text", "") for c in result.get("content", []))
 
 
-async def test_handshake_and_lists(peer: Peer) -> None:
-    session, _, log, _ = peer
+async def test_handshake_and_lists(sdk_peer: Peer) -> None:
+    session, _, log, _ = sdk_peer
     if session.era is Era.MODERN:
         assert session.protocol_version == "2026-07-28"
         first = next(e for e in log if e.direction == "out")
@@ -98,8 +98,8 @@ async def test_handshake_and_lists(peer: Peer) -> None:
     assert [p["name"] for p in await session.client.list_prompts()] == ["greet"]
 
 
-async def test_tools_resources_prompts(peer: Peer) -> None:
-    session, _, _, _ = peer
+async def test_tools_resources_prompts(sdk_peer: Peer) -> None:
+    session, _, _, _ = sdk_peer
     added = await session.client.call_tool("add", {"a": 20, "b": 22})
     assert added["structuredContent"] == {"sum": 42}
     assert "hi" in _text(await session.client.call_tool("echo", {"text": "hi"}))
@@ -114,8 +114,8 @@ async def test_tools_resources_prompts(peer: Peer) -> None:
     assert unknown["isError"] is True
 
 
-async def test_sampling_answered_by_hand(peer: Peer) -> None:
-    session, responder, log, _ = peer
+async def test_sampling_answered_by_hand(sdk_peer: Peer) -> None:
+    session, responder, log, _ = sdk_peer
     result = await session.client.call_tool("sample_llm", {"prompt": "Capital of France?"})
     assert "Paris, typed by hand" in _text(result)
     ask = next(a for a in responder.asks if a.kind == "sampling")
@@ -133,8 +133,8 @@ async def test_sampling_answered_by_hand(peer: Peer) -> None:
         assert any(e.direction == "in" and e.method == "sampling/createMessage" for e in log)
 
 
-async def test_sampling_rejected(peer: Peer) -> None:
-    session, responder, log, _ = peer
+async def test_sampling_rejected(sdk_peer: Peer) -> None:
+    session, responder, log, _ = sdk_peer
     responder.reject_sampling = True
     if session.era is Era.MODERN:
         with pytest.raises(InputRejected, match="the user said no"):
@@ -150,16 +150,16 @@ async def test_sampling_rejected(peer: Peer) -> None:
 
 
 @pytest.mark.parametrize("action", ["accept", "decline", "cancel"])
-async def test_elicitation(peer: Peer, action: str) -> None:
-    session, responder, _, _ = peer
+async def test_elicitation(sdk_peer: Peer, action: str) -> None:
+    session, responder, _, _ = sdk_peer
     responder.elicit_action = action
     text = _text(await session.client.call_tool("ask_user", {}))
     expected = {"accept": "accepted: name=Ada, age=36", "decline": "declined"}
     assert expected.get(action, "cancelled") in text
 
 
-async def test_progress_and_logging(peer: Peer) -> None:
-    session, _, _, events = peer
+async def test_progress_and_logging(sdk_peer: Peer) -> None:
+    session, _, _, events = sdk_peer
     await session.client.set_log_level("debug")
     updates: list[ProgressUpdate] = []
     result = await session.client.call_tool("slow_task", {"steps": 3}, on_progress=updates.append)

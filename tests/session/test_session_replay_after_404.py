@@ -24,7 +24,7 @@ pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture
-def demo() -> Iterator[Restartable]:
+def restartable() -> Iterator[Restartable]:
     served = Restartable()
     try:
         yield served
@@ -53,11 +53,11 @@ def _initializes(records: list[TrafficRecord]) -> int:
 
 
 async def test_a_read_after_a_restart_is_answered_in_a_new_session(
-    demo: Restartable, sessions: OpenSessions
+    restartable: Restartable, sessions: OpenSessions
 ) -> None:
-    session, records, notes = await _open(sessions, demo.url)
+    session, records, notes = await _open(sessions, restartable.url)
     before = await session.client.read_resource("demo://readme")
-    await asyncio.to_thread(demo.restart)
+    await asyncio.to_thread(restartable.restart)
     again = await session.client.read_resource("demo://readme")  # no error for the caller
     assert again["contents"] == before["contents"]
     assert _initializes(records) == 2
@@ -70,10 +70,10 @@ async def test_a_read_after_a_restart_is_answered_in_a_new_session(
 
 
 async def test_a_list_waiting_when_the_server_restarts_is_sent_again(
-    demo: Restartable, sessions: OpenSessions
+    restartable: Restartable, sessions: OpenSessions
 ) -> None:
-    session, records, notes = await _open(sessions, demo.url)
-    await asyncio.to_thread(demo.restart)
+    session, records, notes = await _open(sessions, restartable.url)
+    await asyncio.to_thread(restartable.restart)
     tools = await session.client.list_tools()
     assert any(t["name"] == "echo" for t in tools)
     assert any("sent tools/list again" in n for n in notes())
@@ -81,10 +81,10 @@ async def test_a_list_waiting_when_the_server_restarts_is_sent_again(
 
 
 async def test_a_tool_call_is_not_sent_twice_and_says_how_to_go_on(
-    demo: Restartable, sessions: OpenSessions
+    restartable: Restartable, sessions: OpenSessions
 ) -> None:
-    session, records, notes = await _open(sessions, demo.url)
-    await asyncio.to_thread(demo.restart)
+    session, records, notes = await _open(sessions, restartable.url)
+    await asyncio.to_thread(restartable.restart)
     with pytest.raises(NotSentAgain, match=r"not sent again .*it may have run.*run it again"):
         await session.client.call_tool("echo", {"message": "once"})
     calls = [r for r in records if r.direction == "out" and '"tools/call"' in str(r.raw)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,18 +23,13 @@ from inspector.settings.profiles import (
     StdioSettings,
 )
 from inspector.storage.secrets import SecretStore
-from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
+from tests.helpers.memory_keyring import MemoryKeyring
 from tests.helpers.peers import FIXTURES
 
 CONFIGS = FIXTURES / "configs"
 CLAUDE = CONFIGS / "claude_desktop_config.json"
 VSCODE = CONFIGS / "vscode" / ".vscode" / "mcp.json"
 CURSOR = CONFIGS / "cursor" / ".cursor" / "mcp.json"
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
 
 
 def test_claude_desktop_config_with_three_servers_gives_three_profiles(

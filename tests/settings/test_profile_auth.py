@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -35,23 +34,12 @@ from tests.helpers.auth_fakes import MCP_URL, FakeWorld
 from tests.helpers.memory_keyring import (
     MemoryKeyring,
     installed_failing_keyring,
-    installed_memory_keyring,
 )
 
 pytestmark = pytest.mark.timeout(30)
 
 CLIENT_SECRET = "cs-5up3r-s3cret-value"
 BEARER = "bt-0p4que-token-value"
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> ProfileStore:
-    return ProfileStore(tmp_path / "profiles.json", SecretStore())
 
 
 def http_profile(

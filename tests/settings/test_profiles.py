@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,24 +23,7 @@ from inspector.storage.paths import CONFIG_DIR_ENV, config_dir, profiles_path
 from inspector.storage.secrets import NoKeyringError, SecretStore, keyring_status
 from tests.helpers.memory_keyring import (
     MemoryKeyring,
-    installed_failing_keyring,
-    installed_memory_keyring,
 )
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
-
-
-@pytest.fixture
-def no_keyring() -> Iterator[None]:
-    yield from installed_failing_keyring()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> ProfileStore:
-    return ProfileStore(tmp_path / "profiles.json", SecretStore())
 
 
 def stdio_profile(name: str = "mine", command: str = sys.executable) -> Profile:

@@ -5,9 +5,12 @@ holds back only its own way, a closed one is reported and its source still drain
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import socket
+import struct
 import sys
+import termios
 import threading
 import time
 from collections.abc import Iterator
@@ -18,8 +21,9 @@ import pytest
 
 from inspector.tap.duplex import SPIN, Duplex, Way
 from inspector.tap.relay import StdioTap, TapOptions, _spin_from_env
+from tests.helpers.waiting import wait_until
 from tests.tap.test_tap_relay import WEIRD
-from tests.tap.test_tap_zero_copy import FakeRecorder, _read_all
+from tests.tap.test_tap_zero_copy import FakeRecorder, _read_into
 
 pytestmark = [
     pytest.mark.timeout(60),
@@ -118,11 +122,11 @@ def test_round_trips_both_ways_are_byte_exact_inline_and_recorded_in_order(
 
 def test_a_flood_is_spliced_and_calm_goes_back_to_copying(line: Line) -> None:
     got = bytearray()
-    reader = threading.Thread(target=lambda: got.extend(_read_all(line.host_r)))
+    reader = threading.Thread(target=_read_into, args=(line.host_r, got))
     reader.start()
     flood = b"f" * 1023 + b"\n"
     os.write(line.out_w, flood * 200)  # 200 KiB at once
-    time.sleep(0.3)
+    wait_until(lambda: len(got) >= len(flood) * 200, "the flood through", 15)
     for i in range(20):
         os.write(line.out_w, b"calm %d\n" % i)
         time.sleep(0.01)
@@ -139,6 +143,13 @@ def test_a_flood_is_spliced_and_calm_goes_back_to_copying(line: Line) -> None:
     assert line.ways[1].copied >= 15
 
 
+def _pipe_full(fd: int) -> bool:
+    """Does the pipe read by `fd` hold as much as it can (less than a page free)?"""
+    capacity = fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+    queued = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+    return bool(queued > capacity - 4096)
+
+
 def test_a_destination_nobody_reads_holds_back_only_its_own_way(line: Line) -> None:
     """The host stops reading (a flood of 4 MiB fills every pipe on the way): requests
     still reach the server at once, and once the host reads again it gets every byte."""
@@ -146,7 +157,8 @@ def test_a_destination_nobody_reads_holds_back_only_its_own_way(line: Line) -> N
     data = flood * 1024
     writer = threading.Thread(target=lambda: os.write(line.out_w, data))
     writer.start()
-    time.sleep(0.5)  # the host's pipe and the server's are full now
+    # The host's pipe is full, so the server's fills up too: the writer is held back.
+    wait_until(lambda: _pipe_full(line.srv_out_r), "the server's pipe to fill", 15)
     assert writer.is_alive()
     for i in range(20):
         request = b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % i

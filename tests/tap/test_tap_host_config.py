@@ -23,19 +23,14 @@ from inspector.tap.jsonc import parse_spans
 from tests.helpers.peers import FIXTURES, PY, REPO
 from tests.helpers.tap import tap_env
 
+pytestmark = pytest.mark.usefixtures("config_dir")
+
 CONFIGS = FIXTURES / "host_configs"
 HOSTS = [
     ("claude_desktop_config.json", ("mcpServers",), "claude"),
     ("vscode_mcp.json", ("servers",), "vscode"),
     ("cursor_mcp.json", ("mcpServers",), "cursor"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "app-config"
-    monkeypatch.setenv("MCP_INSPECTOR_CONFIG_DIR", str(folder))
-    return folder
 
 
 def copy_config(tmp_path: Path, name: str) -> Path:
@@ -140,10 +135,10 @@ def test_a_file_changed_after_planning_is_not_written(tmp_path: Path) -> None:
     assert "Alt+Space" in path.read_text() and 'inspector", "tap' not in path.read_text()
 
 
-def test_cli_install_shows_before_and_after_and_needs_yes(tmp_path: Path) -> None:
+def test_cli_install_shows_before_and_after_and_needs_yes(tmp_path: Path, config_dir: Path) -> None:
     path = copy_config(tmp_path, "vscode_mcp.json")
     original = path.read_text()
-    env = tap_env(tmp_path / "rt", MCP_INSPECTOR_CONFIG_DIR=str(tmp_path / "app-config"))
+    env = tap_env(tmp_path / "rt", MCP_INSPECTOR_CONFIG_DIR=str(config_dir))
     base = [PY, "-m", "inspector", "tap", "--config", str(path)]
     shown = subprocess.run(
         [*base, "--install", "demo"], capture_output=True, text=True, env=env, timeout=30,

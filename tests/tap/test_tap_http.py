@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +17,8 @@ import pytest
 from inspector.recording.reader import read_session
 from inspector.tap.http_checks import host_allowed, origin_allowed, parse_listen
 from tests.helpers.http_servers import Served, free_port, serving
-from tests.helpers.peers import EVERYTHING_JS, PY, REPO, SERVERS
+from tests.helpers.peers import EVERYTHING_JS, PY, REPO
 from tests.helpers.tap import tap_env
-
-
-@pytest.fixture(scope="module")
-def sdk_http() -> Iterator[Served]:
-    port = free_port()
-    argv = [PY, str(SERVERS / "sdk" / "sdk_server.py"), "streamable-http", "--port", str(port)]
-    with serving([(argv, {}, port)]) as (served,):
-        yield served
 
 
 def start_tap(tmp_path: Path, upstream: str, *extra: str) -> tuple[Served, Path]:

@@ -17,6 +17,7 @@ from inspector.tap.link import HEADER, STREAM_CODES, RecorderLink
 from inspector.tap.pumps import Pump
 from inspector.tap.splicing import can_splice
 from tests.helpers.tap import recorded_bytes, tap_argv, tap_env
+from tests.helpers.waiting import wait_until
 from tests.tap.test_tap_relay import WEIRD
 
 linux_only = pytest.mark.skipif(
@@ -171,13 +172,13 @@ def test_a_flood_then_calm_goes_back_to_copying() -> None:
     r_src, w_src = os.pipe()
     r_dst, w_dst = os.pipe()
     got = bytearray()
-    reader = threading.Thread(target=lambda: got.extend(_read_all(r_dst)))
+    reader = threading.Thread(target=_read_into, args=(r_dst, got))
     reader.start()
     pump = Pump("stdout", r_src, w_dst, "in", recorder.link)
     pump.start()
     flood = b"f" * 1023 + b"\n"
     os.write(w_src, flood * 200)  # 200 KiB at once
-    time.sleep(0.3)
+    wait_until(lambda: len(got) >= len(flood) * 200, "the flood through", 15)
     for i in range(20):  # then one small message at a time
         os.write(w_src, b"calm %d\n" % i)
         time.sleep(0.01)
@@ -209,10 +210,15 @@ def test_a_file_as_destination_takes_the_copying_path(tmp_path: Path) -> None:
 
 def _read_all(fd: int) -> bytes:
     out = bytearray()
+    _read_into(fd, out)
+    return bytes(out)
+
+
+def _read_into(fd: int, out: bytearray) -> None:
+    """Read `fd` to its end into `out` as the bytes come (a test can watch it grow)."""
     while chunk := os.read(fd, 1 << 16):
         out += chunk
     os.close(fd)
-    return bytes(out)
 
 
 @pytest.mark.parametrize("copy", ["0", "1"], ids=["zero-copy", "copying"])

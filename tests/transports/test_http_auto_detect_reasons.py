@@ -11,9 +11,7 @@ import pytest
 from inspector.protocol.wire.versions import EraSetting
 from inspector.session import ConnectError
 from tests.helpers.http_fakes import Seen
-from tests.transports.test_http_transport import OldSseServer, Opened, opened, start
-
-__all__ = ["opened"]  # the fixture
+from tests.transports.test_http_transport import OldSseServer, Opened, start
 
 
 class CrossOriginSseServer(OldSseServer):

@@ -11,86 +11,29 @@ import os
 import subprocess
 import time
 import tracemalloc
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from inspector.protocol.machine.connection import ClientConfig
 from inspector.protocol.machine.events import NotificationReceived
 from inspector.session import (
     ConnectionClosed,
     RequestTimeout,
     ServerError,
-    Session,
     TransportFailure,
 )
-from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange, SessionExpired
-from inspector.transports.http_common import HttpParams
 from inspector.transports.sse import SseDecoder
-from inspector.transports.streamable_http import StreamableHttpTransport
-from tests.helpers.http_servers import Served, free_port, serving
+from tests.helpers.http_servers import Served, free_port
 from tests.helpers.peers import PY, REPO
-from tests.helpers.sessions import OpenSessions
 
 pytestmark = pytest.mark.timeout(30)
 
 SERVER = str(REPO / "tests" / "servers" / "misbehaving" / "http_server.py")
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[Served]:
-    port = free_port()
-    with serving([([PY, SERVER, "--port", str(port), "--endless-mb", "48"], {}, port)]) as (
-        served,
-    ):
-        yield served
-
-
-@dataclass
-class Conn:
-    session: Session
-    records: list[TrafficRecord]
-    events: list[Any]
-
-    def exchanges(self) -> list[HttpExchange]:
-        return [e for e in self.events if isinstance(e, HttpExchange)]
-
-    def notes(self) -> list[str]:
-        return [e.note for e in self.exchanges() if e.note] + [
-            str(r.raw) for r in self.records if r.kind == "note"
-        ]
-
-    async def still_works(self) -> None:
-        out = await self.session.client.call_tool("echo", {"text": "still here"})
-        assert "still here" in out["content"][0]["text"]
-        assert self.session.is_ready
-
-
-@pytest.fixture
-def connect(server: Served, sessions: OpenSessions) -> Any:
-    async def open_(scenario: str, *, query: str = "", **params: Any) -> Conn:
-        url = f"{server.base}/{scenario}/mcp{query}"
-        config = ClientConfig(request_timeout=params.pop("request_timeout", 10.0))
-        transport = StreamableHttpTransport(HttpParams(url, **params))
-        records: list[TrafficRecord] = []
-        events: list[Any] = []
-        session = await sessions.open(
-            transport,
-            config,
-            observers=(records.append,),
-            listeners=(events.append,),
-            timeout=10,
-        )
-        return Conn(session, records, events)
-
-    return open_
-
-
-async def test_a_stream_cut_mid_event_is_resumed_with_last_event_id(connect: Any) -> None:
-    conn = await connect("cut")
+async def test_a_stream_cut_mid_event_is_resumed_with_last_event_id(connect_scenario: Any) -> None:
+    conn = await connect_scenario("cut")
     tools = await conn.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
     resume = next(e for e in conn.exchanges() if e.method == "GET" and e.status == 200)
@@ -107,8 +50,8 @@ async def test_a_stream_cut_mid_event_is_resumed_with_last_event_id(connect: Any
     await conn.still_works()
 
 
-async def test_a_cut_stream_without_event_ids_fails_only_its_request(connect: Any) -> None:
-    conn = await connect("cut-noid")
+async def test_a_cut_stream_without_event_ids_fails_only_its_request(connect_scenario: Any) -> None:
+    conn = await connect_scenario("cut-noid")
     with pytest.raises(TransportFailure) as caught:
         await conn.session.client.list_tools()
     message = str(caught.value)
@@ -117,8 +60,8 @@ async def test_a_cut_stream_without_event_ids_fails_only_its_request(connect: An
     await conn.still_works()
 
 
-async def test_a_404_on_the_session_then_reinitialize(connect: Any) -> None:
-    conn = await connect("expire")
+async def test_a_404_on_the_session_then_reinitialize(connect_scenario: Any) -> None:
+    conn = await connect_scenario("expire")
     with pytest.raises(ConnectionClosed, match=r"session expired: .*HTTP 404"):
         await conn.session.client.list_tools()
     assert [type(e) for e in conn.events if isinstance(e, SessionExpired)] == [SessionExpired]
@@ -129,10 +72,10 @@ async def test_a_404_on_the_session_then_reinitialize(connect: Any) -> None:
     await conn.still_works()
 
 
-async def test_a_404_on_the_session_with_auto_reinitialize(connect: Any) -> None:
+async def test_a_404_on_the_session_with_auto_reinitialize(connect_scenario: Any) -> None:
     """This server drops the session at every tools/list: the list is sent again in one
     new session (with a new id), meets a 404 again, and fails; no third session."""
-    conn = await connect("expire")
+    conn = await connect_scenario("expire")
     first = conn.session.transport.session_id  # type: ignore[attr-defined]
     conn.session.auto_reinitialize = True
     with pytest.raises(ConnectionClosed, match="session expired"):
@@ -148,8 +91,8 @@ async def test_a_404_on_the_session_with_auto_reinitialize(connect: Any) -> None
     assert any("not re-initializing again" in n for n in notes), notes
 
 
-async def test_500_with_an_html_body(connect: Any) -> None:
-    conn = await connect("html500")
+async def test_500_with_an_html_body(connect_scenario: Any) -> None:
+    conn = await connect_scenario("html500")
     with pytest.raises(TransportFailure) as caught:
         await conn.session.client.list_tools()
     message = str(caught.value)
@@ -161,8 +104,8 @@ async def test_500_with_an_html_body(connect: Any) -> None:
     await conn.still_works()
 
 
-async def test_500_with_a_json_rpc_error_keeps_the_error(connect: Any) -> None:
-    conn = await connect("jsonerr")
+async def test_500_with_a_json_rpc_error_keeps_the_error(connect_scenario: Any) -> None:
+    conn = await connect_scenario("jsonerr")
     with pytest.raises(ServerError) as caught:
         await conn.session.client.list_tools()
     assert caught.value.code == -32603
@@ -170,16 +113,16 @@ async def test_500_with_a_json_rpc_error_keeps_the_error(connect: Any) -> None:
     await conn.still_works()
 
 
-async def test_a_wrong_content_type(connect: Any) -> None:
-    conn = await connect("ctype")
+async def test_a_wrong_content_type(connect_scenario: Any) -> None:
+    conn = await connect_scenario("ctype")
     with pytest.raises(TransportFailure, match=r"unexpected content type text/plain") as caught:
         await conn.session.client.list_tools()
     assert '"tools"' in str(caught.value)  # the body excerpt is shown
     await conn.still_works()
 
 
-async def test_a_slow_drip(connect: Any) -> None:
-    conn = await connect("drip")
+async def test_a_slow_drip(connect_scenario: Any) -> None:
+    conn = await connect_scenario("drip")
     started = time.monotonic()
     tools = await conn.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
@@ -190,7 +133,7 @@ async def test_a_slow_drip(connect: Any) -> None:
 
 
 async def test_an_endless_event_keeps_memory_bounded_and_times_out(
-    connect: Any, monkeypatch: pytest.MonkeyPatch
+    connect_scenario: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fed = [0]
     feed = SseDecoder.feed
@@ -201,7 +144,7 @@ async def test_an_endless_event_keeps_memory_bounded_and_times_out(
 
     monkeypatch.setattr(SseDecoder, "feed", counting_feed)
     cap = 256 * 1024
-    conn = await connect("endless", max_event_bytes=cap, request_timeout=2.0)
+    conn = await connect_scenario("endless", max_event_bytes=cap, request_timeout=2.0)
     tracemalloc.start()
     try:
         with pytest.raises(RequestTimeout, match="no answer within 2 s"):
@@ -215,10 +158,10 @@ async def test_an_endless_event_keeps_memory_bounded_and_times_out(
 
 
 async def test_an_oversized_event_is_cut_and_flagged_and_the_stream_goes_on(
-    connect: Any,
+    connect_scenario: Any,
 ) -> None:
     cap = 512 * 1024
-    conn = await connect("bigevent", query="?mb=3", max_event_bytes=cap)
+    conn = await connect_scenario("bigevent", query="?mb=3", max_event_bytes=cap)
     tools = await conn.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
     big = next(r for r in conn.records if r.truncated)
@@ -227,8 +170,8 @@ async def test_an_oversized_event_is_cut_and_flagged_and_the_stream_goes_on(
     await conn.still_works()
 
 
-async def test_an_answer_on_the_wrong_stream_is_paired_and_flagged(connect: Any) -> None:
-    conn = await connect("wrongstream")
+async def test_an_answer_on_the_wrong_stream_is_paired_and_flagged(connect_scenario: Any) -> None:
+    conn = await connect_scenario("wrongstream")
     tools = await conn.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
     answer = next(
@@ -246,7 +189,8 @@ async def test_an_answer_on_the_wrong_stream_is_paired_and_flagged(connect: Any)
         await asyncio.sleep(0.01)
     else:
         pytest.fail(f"the wrong stream was not flagged: {conn.notes()}")
-    await asyncio.sleep(0.4)  # the POST stream ends without the answer: nothing more fails
+    # The POST stream ends without the answer: nothing more fails.
+    await asyncio.sleep(0.4)  # not a wait: outlasts the POST stream, to show nothing fails
     await conn.still_works()
 
 
@@ -280,9 +224,9 @@ def run_cli(*args: str, timeout: float = 30) -> tuple[int, str, str]:
         ("endless", 5, "no answer within 2 s"),
     ],
 )
-def test_cli_tools_list(server: Served, scenario: str, code: int, says: str) -> None:
+def test_cli_tools_list(misbehaving_http_48mb: Served, scenario: str, code: int, says: str) -> None:
     name, _, query = scenario.partition("?")
-    url = f"{server.base}/{name}/mcp" + (f"?{query}" if query else "")
+    url = f"{misbehaving_http_48mb.base}/{name}/mcp" + (f"?{query}" if query else "")
     # --max-message-mb 16: the 20 MB event is over this limit (the default is 64 MiB).
     got, out, err = run_cli(
         "--url", url, "--method", "tools/list", "--timeout", "2", "--max-message-mb", "16"
@@ -301,15 +245,15 @@ def test_cli_connection_refused() -> None:
     assert "cannot connect" in err
 
 
-def test_cli_sends_custom_headers_and_never_prints_them(server: Served) -> None:
-    url = f"{server.base}/ok/mcp"
+def test_cli_sends_custom_headers_and_never_prints_them(misbehaving_http_48mb: Served) -> None:
+    url = f"{misbehaving_http_48mb.base}/ok/mcp"
     secret = "Bearer t0p-s3cret-for-cli"
     got, out, err = run_cli(
         "--url", url, "--method", "tools/list", "-v", "--header", f"Authorization: {secret}",
         "--header", "X-Tenant: acme",
     )  # fmt: skip
     assert got == 0, err
-    assert f"authorization={secret!r}" in server.log()
+    assert f"authorization={secret!r}" in misbehaving_http_48mb.log()
     assert "t0p-s3cret" not in out + err
 
 
@@ -321,7 +265,11 @@ def test_cli_sends_custom_headers_and_never_prints_them(server: Served) -> None:
         (["--transport", "sse"], 3, "not an event stream"),
     ],
 )
-def test_cli_url_options(server: Served, args: list[str], code: int, says: str) -> None:
-    got, _, err = run_cli("--url", f"{server.base}/ok/mcp", "--method", "tools/list", *args)
+def test_cli_url_options(
+    misbehaving_http_48mb: Served, args: list[str], code: int, says: str
+) -> None:
+    got, _, err = run_cli(
+        "--url", f"{misbehaving_http_48mb.base}/ok/mcp", "--method", "tools/list", *args
+    )
     assert got == code, err
     assert says in err

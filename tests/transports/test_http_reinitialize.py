@@ -12,9 +12,6 @@ from typing import Any
 import pytest
 
 from inspector.session import ConnectionClosed, SessionError
-from tests.transports.test_http_misbehaving import connect, server
-
-__all__ = ["connect", "server"]  # fixtures
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -26,9 +23,9 @@ async def until(predicate: Any, timeout: float = 5.0) -> None:
         await asyncio.sleep(0.02)
 
 
-async def test_a_restarted_server_gets_one_new_session(connect: Any) -> None:
+async def test_a_restarted_server_gets_one_new_session(connect_scenario: Any) -> None:
     """The list that met the 404 is sent again in the new session: its caller gets it."""
-    conn = await connect("restart", query=f"?run={uuid.uuid4().hex}")
+    conn = await connect_scenario("restart", query=f"?run={uuid.uuid4().hex}")
     conn.session.auto_reinitialize = True
     tools = await conn.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
@@ -38,9 +35,9 @@ async def test_a_restarted_server_gets_one_new_session(connect: Any) -> None:
 
 
 async def test_a_server_that_forgets_every_session_is_not_reinitialized_in_a_loop(
-    connect: Any,
+    connect_scenario: Any,
 ) -> None:
-    conn = await connect("gone")
+    conn = await connect_scenario("gone")
     conn.session.auto_reinitialize = True
 
     def initializes() -> int:
@@ -48,7 +45,7 @@ async def test_a_server_that_forgets_every_session_is_not_reinitialized_in_a_loo
 
     with pytest.raises(ConnectionClosed, match="session expired"):
         await conn.session.client.list_tools()  # 404, new session, sent again, 404 again
-    await asyncio.sleep(0.5)  # nothing more happens by itself
+    await asyncio.sleep(0.2)  # not a wait: a loop of re-initializing would show by now
     assert initializes() == 2
     notes = conn.notes()
     assert sum("re-initializing once" in n for n in notes) == 1, notes

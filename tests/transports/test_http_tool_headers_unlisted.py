@@ -13,11 +13,8 @@ from tests.transports.test_http_transport import (
     TOOLS,
     Opened,
     modern_fake,
-    opened,
     start,
 )
-
-__all__ = ["opened"]  # the fixture
 
 
 async def test_calling_an_unlisted_tool_lists_first_and_sends_its_header(

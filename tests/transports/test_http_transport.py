@@ -47,16 +47,6 @@ pytestmark = pytest.mark.timeout(20)
 MODERN = "2026-07-28"
 
 
-@pytest.fixture
-async def opened() -> AsyncIterator[list[Opened]]:
-    """Close whatever a test opened, even when it fails."""
-    items: list[Opened] = []
-    yield items
-    for item in items:
-        await item.session.close()
-        await item.client.aclose()
-
-
 async def start(opened: list[Opened], fake: FakeHttp | None = None, **kwargs: Any) -> Opened:
     item = await open_session(fake or FakeHttp(), **kwargs)
     opened.append(item)
@@ -450,7 +440,8 @@ async def test_a_late_404_from_the_old_session_leaves_the_new_one_alone(
     await fake.wait_for(
         lambda s: s.rpc_method == "tools/call" and s.body["params"]["name"] == "slow"
     )
-    await asyncio.sleep(0.1)
+    # The late 404 reaches the client (its exchange is logged) and changes nothing.
+    await until(lambda: sum(e.status == 404 for e in item.exchanges()) == 2)
     assert sum(isinstance(e, SessionExpired) for e in item.events) == 1
     assert item.session.is_ready
     assert (await item.session.client.call_tool("echo", {})) == {"content": []}
@@ -490,7 +481,7 @@ async def test_get_stream_405_means_not_offered(opened: list[Opened]) -> None:
     assert get.headers["accept"] == "text/event-stream"
     assert get.headers["mcp-session-id"] == SESSION_ID
     assert item.session.is_ready
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # not a wait: a retry of the GET would have gone out by now
     assert len(fake.requests_of("GET")) == 1  # not retried
 
 
@@ -537,7 +528,7 @@ async def test_a_response_on_the_get_stream_is_paired_but_flagged(opened: list[O
     tools = await item.session.client.list_tools()
     assert [t["name"] for t in tools] == ["echo"]
     await until(lambda: any("standalone GET stream" in n for n in item.notes()))
-    await asyncio.sleep(0.4)  # the POST stream's end does not fail what was answered
+    await asyncio.sleep(0.4)  # not a wait: outlasts the POST stream (0.3 s), which fails nothing
     assert item.session.is_ready
 
 
@@ -735,7 +726,7 @@ async def test_modern_cancel_closes_the_stream_and_posts_no_cancellation(
     with pytest.raises(RequestCancelled):
         await call.result()
     await asyncio.wait_for(streams[0].extensions["closed"].wait(), 5)
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # not a wait: a cancellation POST would have gone out by now
     assert not fake.posts("notifications/cancelled")
     assert [s.rpc_method for s in fake.posts()] == ["server/discover", "tools/call"]
     # The log shows what happened, not a notification that never went out.
@@ -754,9 +745,11 @@ async def test_legacy_cancel_posts_notifications_cancelled(opened: list[Opened])
 
     fake.on("tools/call", slow)
     item = await start(opened, fake)
+    streamed = sum(e.note == "SSE stream" for e in item.exchanges())
     call = item.session.start_request("tools/call", {"name": "slow", "arguments": {}})
     await fake.wait_for(lambda s: s.rpc_method == "tools/call")
-    await asyncio.sleep(0.05)
+    # The call's response stream is open on the client's side before it is cancelled.
+    await until(lambda: sum(e.note == "SSE stream" for e in item.exchanges()) > streamed)
     call.cancel("no longer needed")
     with pytest.raises(RequestCancelled):
         await call.result()
@@ -909,7 +902,7 @@ async def test_auto_detect_does_not_fall_back_on_a_modern_error(
     )
     with pytest.raises(ConnectError):
         await start(opened, fake, kind="auto")
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # not a wait: an HTTP+SSE probe would have gone out by now
     assert not fake.requests_of("GET")  # no HTTP+SSE probe
 
 

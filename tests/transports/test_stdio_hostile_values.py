@@ -16,11 +16,8 @@ from tests.transports.test_stdio_misbehaving import (
     Harness,
     assert_still_works,
     connected,
-    make,
     text_of,
 )
-
-__all__ = ["make"]  # the fixture, imported for its side effect on pytest
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -13,7 +13,7 @@ import asyncio
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 import pytest
 
 from inspector.protocol.machine.asks import ServerAsk
-from inspector.protocol.machine.connection import ClientConfig
 from inspector.protocol.machine.events import (
     Event,
     LogMessage,
@@ -29,7 +28,6 @@ from inspector.protocol.machine.events import (
     ProtocolViolation,
     UnmatchedResponse,
 )
-from inspector.protocol.wire.versions import EraSetting
 from inspector.session import (
     ConnectError,
     ConnectionClosed,
@@ -111,27 +109,6 @@ def params_for(mode: str, *extra: str, **overrides: Any) -> StdioParams:
     }
     values.update(overrides)
     return StdioParams(sys.executable, [str(SERVER), "--mode", mode, *extra], **values)
-
-
-@pytest.fixture
-async def make() -> AsyncIterator[Callable[..., Any]]:
-    """Build a session on a misbehaving server; every session is closed at teardown."""
-    made: list[Harness] = []
-
-    def build(params: StdioParams) -> Harness:
-        transport = StdioTransport(params)
-        responder = ScriptedResponder()
-        config = ClientConfig(era=EraSetting.LEGACY, request_timeout=10.0)
-        session = Session(transport, config, responder)
-        harness = Harness(session, transport, TrafficLog(), responder)
-        session.add_traffic_observer(harness.log.observe)
-        session.add_listener(harness.seen.append)
-        made.append(harness)
-        return harness
-
-    yield build
-    for harness in made:
-        await asyncio.wait_for(harness.session.close(), CLOSE_GRACE + TERM_GRACE + 5)
 
 
 async def connected(make: Callable[..., Harness], mode: str, *extra: str, **kw: Any) -> Harness:
@@ -499,7 +476,7 @@ async def test_concurrent_closes_all_wait_for_the_end(make: Callable[..., Harnes
     harness = await connected(make, "stubborn")
     started = time.monotonic()
     first = asyncio.ensure_future(harness.session.close())
-    await asyncio.sleep(0.05)
+    await harness.until(lambda: any("ignoring stdin EOF" in line for line in harness.stderr))
     await harness.session.close()  # returns only when the server is gone, too
     assert time.monotonic() - started >= CLOSE_GRACE + TERM_GRACE
     closed = harness.session.closed

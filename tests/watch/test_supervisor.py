@@ -18,6 +18,7 @@ from inspector.watch.marks import WATCH_NOTE
 from inspector.watch.paths import WatchSpec
 from inspector.watch.report import RunReport
 from inspector.watch.supervisor import WatchOptions, WatchSupervisor
+from tests.helpers.waiting import until
 from tests.helpers.watched import (
     ADD_TOOL,
     CRASHING,
@@ -25,7 +26,6 @@ from tests.helpers.watched import (
     edit,
     server_folder,
     stdio_profile,
-    until,
 )
 from tests.watch.test_changes import write_many
 
@@ -96,7 +96,7 @@ async def test_edits_on_disk_restart_the_server_and_show_what_changed(tmp_path: 
         assert "SyntaxError" in broken.details()
         assert "waiting for the next change" in broken.summary()
         assert model.state is ConnState.FAILED
-        await asyncio.sleep(QUIET * 4)
+        await asyncio.sleep(QUIET * 4)  # not a wait: a restart without a change would show
         assert len(reports) == 4, "a server that failed to start was restarted without a change"
 
         # The fix: compared with the last good run, nothing changed.
@@ -134,19 +134,20 @@ async def test_a_server_that_crashes_at_start_is_not_restarted_in_a_loop(tmp_pat
         await until(lambda: len(reports) == 1, "the failed start", 20)
         assert not reports[0].ok
         assert reports[0].stderr == ["boom: cannot start (config missing)"]
-        await asyncio.sleep(QUIET * 4)
+        await asyncio.sleep(QUIET * 4)  # not a wait: a restart without a change would show
         assert len(reports) == 1  # waits for a change
         # Saves every 0.1 s for 2 s: restarts never come closer than the debounce.
         for i in range(20):
             (folder / "config.toml").write_text(f"n = {i}\n")
             await asyncio.sleep(0.1)
-        await asyncio.sleep(QUIET * 6)
+        # The last save's debounced restart has had its time: the count has an upper bound.
+        await asyncio.sleep(QUIET * 6)  # not a wait: restarts are counted, not waited for
         count = len(reports)
         assert 1 < count <= 4, [r.summary() for r in reports]
         starts = [r.wall for r in reports[1:]]
         assert all(b - a >= QUIET * 0.9 for a, b in itertools.pairwise(starts))
         assert all(not r.ok and r.stderr for r in reports)
-        await asyncio.sleep(QUIET * 4)
+        await asyncio.sleep(QUIET * 4)  # not a wait: a restart without a change would show
         assert len(reports) == count  # and nothing more without a change
     finally:
         await _stop(sup, task, model)
@@ -162,7 +163,7 @@ async def test_a_save_of_ten_thousand_files_is_one_restart(tmp_path: Path) -> No
         writer = write_many(folder, 10_000)
         assert await asyncio.to_thread(writer.wait, 60) == 0
         await until(lambda: len(reports) == 2, "the restart", 30)
-        await asyncio.sleep(QUIET * 5)
+        await asyncio.sleep(QUIET * 5)  # not a wait: a second restart for the save would show
         assert len(reports) == 2, [r.summary() for r in reports]
         burst = reports[1].burst
         assert burst is not None and burst.count >= 9_000
@@ -251,7 +252,7 @@ async def test_a_server_that_dies_after_its_start_is_reported_and_waits(tmp_path
         os.kill(pid, signal.SIGKILL)  # a crash after the start
         await until(lambda: any("the server exited" in s for s in said), "the report", 10)
         assert "waiting for the next change" in said[-1]
-        await asyncio.sleep(QUIET * 4)
+        await asyncio.sleep(QUIET * 4)  # not a wait: a restart without a change would show
         assert len(reports) == 1  # no restart without a change
         edit(folder / "server.py", MARKER, ADD_TOOL + MARKER)
         await until(lambda: len(reports) == 2, "the restart", 30)

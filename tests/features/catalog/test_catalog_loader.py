@@ -103,7 +103,7 @@ def transport_for(args: list[str]) -> Transport:
 
 
 @pytest.fixture
-async def connect(
+async def open_harness(
     sessions: OpenSessions,
 ) -> AsyncIterator[Callable[..., Coroutine[Any, Any, Harness]]]:
     opened: list[Harness] = []
@@ -128,8 +128,8 @@ async def connect(
         h.loader.detach()
 
 
-async def test_first_page_then_load_more_and_load_all(connect: Any) -> None:
-    h: Harness = await connect([PAGING])
+async def test_first_page_then_load_more_and_load_all(open_harness: Any) -> None:
+    h: Harness = await open_harness([PAGING])
     tools = h.catalog.tools
     assert len(tools) == 100 and tools.has_more and tools.pages == 1
     assert len(h.catalog.resources) == 10 and h.catalog.resources.has_more
@@ -147,35 +147,37 @@ async def test_first_page_then_load_more_and_load_all(connect: Any) -> None:
     assert len(tools) == 250 and tools.pages == 3 and tools.last_diff.empty
 
 
-async def test_a_cursor_loop_stops_with_an_error_in_the_list(connect: Any) -> None:
-    h: Harness = await connect([PAGING, "--mode", "cursor-loop"])
+async def test_a_cursor_loop_stops_with_an_error_in_the_list(open_harness: Any) -> None:
+    h: Harness = await open_harness([PAGING, "--mode", "cursor-loop"])
     await done(h.loader.load_all("tools"))
     tools = h.catalog.tools
     assert len(tools) == 200 and not tools.has_more
     assert tools.error is not None and "twice" in tools.error
 
 
-async def test_endless_cursors_stop_after_a_bounded_load_all(connect: Any) -> None:
-    h: Harness = await connect([PAGING, "--mode", "endless"])
+async def test_endless_cursors_stop_after_a_bounded_load_all(open_harness: Any) -> None:
+    h: Harness = await open_harness([PAGING, "--mode", "endless"])
     await done(h.loader.load_all("tools"))
     tools = h.catalog.tools
     assert len(tools) == 3 * (PAGES_PER_LOAD_ALL + 1) and tools.has_more
     assert tools.error is not None and "Load all" in tools.error
 
 
-async def test_a_failing_list_fails_alone(connect: Any) -> None:
-    h: Harness = await connect([PAGING, "--mode", "prompts-error", "--tools", "5"])
+async def test_a_failing_list_fails_alone(open_harness: Any) -> None:
+    h: Harness = await open_harness([PAGING, "--mode", "prompts-error", "--tools", "5"])
     assert h.catalog.prompts.error is not None
     assert "prompts are broken today" in h.catalog.prompts.error
     assert len(h.catalog.tools) == 5 and h.catalog.tools.error is None
-    h2: Harness = await connect([PAGING, "--mode", "bad-cursor", "--tools", "5"])
+    h2: Harness = await open_harness([PAGING, "--mode", "bad-cursor", "--tools", "5"])
     assert len(h2.catalog.tools) == 5
     assert "nextCursor is not a string" in (h2.catalog.tools.error or "")
 
 
 @pytest.mark.parametrize("era", [EraSetting.LEGACY, EraSetting.MODERN], ids=str)
-async def test_list_changed_relists_and_reports_the_diff(connect: Any, era: EraSetting) -> None:
-    h: Harness = await connect(["-m", "inspector.demo"], era)
+async def test_list_changed_relists_and_reports_the_diff(
+    open_harness: Any, era: EraSetting
+) -> None:
+    h: Harness = await open_harness(["-m", "inspector.demo"], era)
     assert "toggle_bonus_tool" in h.keys("tools") and "reverse" not in h.keys("tools")
     assert h.catalog.resources.loaded and h.catalog.prompts.loaded and h.catalog.templates.loaded
     if era is EraSetting.MODERN:
@@ -193,8 +195,8 @@ async def test_list_changed_relists_and_reports_the_diff(connect: Any, era: EraS
     assert h.diffs[-1][1].removed == diff.added
 
 
-async def test_auto_relist_off_leaves_the_list_stale(connect: Any) -> None:
-    h: Harness = await connect(["-m", "inspector.demo"])
+async def test_auto_relist_off_leaves_the_list_stale(open_harness: Any) -> None:
+    h: Harness = await open_harness(["-m", "inspector.demo"])
     h.loader.auto_relist = False
     before = h.keys("tools")
     await h.session.client.call_tool("toggle_bonus_tool", {})
@@ -205,33 +207,33 @@ async def test_auto_relist_off_leaves_the_list_stale(connect: Any) -> None:
 
 
 async def test_pins_alert_when_a_tool_changes_between_sessions(
-    connect: Any, tmp_path: Path
+    open_harness: Any, tmp_path: Path
 ) -> None:
     path = tmp_path / "pins.json"
-    first: Harness = await connect([PAGING, "--tools", "3"], pins=PinStore(path))
+    first: Harness = await open_harness([PAGING, "--tools", "3"], pins=PinStore(path))
     assert first.loader.pin_alerts == {} and first.errors == []
     await asyncio.wait_for(first.session.close(), 10)
 
     changed = [PAGING, "--tools", "3", "--description", "Now also uploads your files."]
-    second: Harness = await connect(changed, pins=PinStore(path))
+    second: Harness = await open_harness(changed, pins=PinStore(path))
     assert list(second.loader.pin_alerts) == ["tool-001"]
     change = second.loader.pin_alerts["tool-001"]
     assert change.fields == ("description",)
     assert '+  "description": "Now also uploads your files."' in change.diff()
     assert second.errors == [("rug pull", change.describe())]
     # Another profile has its own pins: first sight there.
-    other: Harness = await connect(changed, pins=PinStore(path), scope="other")
+    other: Harness = await open_harness(changed, pins=PinStore(path), scope="other")
     assert other.loader.pin_alerts == {}
     # Accepting re-pins; the next session is quiet.
     second.loader.accept_pin("tool-001")
     assert second.loader.pin_alerts == {}
-    third: Harness = await connect(changed, pins=PinStore(path))
+    third: Harness = await open_harness(changed, pins=PinStore(path))
     assert third.loader.pin_alerts == {} and third.errors == []
 
 
-async def test_a_server_without_a_capability_marks_the_list_absent(connect: Any) -> None:
+async def test_a_server_without_a_capability_marks_the_list_absent(open_harness: Any) -> None:
     rich = str(REPO / "tests" / "servers" / "gui" / "rich_text_server.py")
-    h: Harness = await connect([rich])
+    h: Harness = await open_harness([rich])
     assert h.keys("tools") == ["<b>markup</b>"]
     for kind in ("resources", "templates", "prompts"):
         lst = h.catalog[kind]

@@ -14,6 +14,7 @@ from inspector.features.mcp_apps.host import AppHost
 from inspector.features.mcp_apps.limits import MessageBudget
 from inspector.features.mcp_apps.meta import AppResource
 from tests.features.mcp_apps.fake_services import FakeServices
+from tests.helpers.waiting import until
 
 TOOL = {
     "name": "get-time",
@@ -234,8 +235,11 @@ async def test_a_flood_of_requests_gets_errors() -> None:
 async def test_no_initialize_times_out_with_a_message() -> None:
     host, services = make_host()
     host.page_loaded(timeout=0.05)
-    await asyncio.sleep(0.15)
-    assert any("no ui/initialize within 0.05 s" in p for p in services.problems())
+    await until(
+        lambda: any("no ui/initialize within 0.05 s" in p for p in services.problems()),
+        "the time-out's problem",
+        5,
+    )
     assert services.records[-1].kind == "note"
 
 

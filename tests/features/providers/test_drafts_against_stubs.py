@@ -61,7 +61,7 @@ FULL: dict[str, Any] = {
 
 
 @pytest.fixture(params=["openai", "anthropic"])
-def stub(request: pytest.FixtureRequest) -> Iterator[ModelStub]:
+def provider_stub(request: pytest.FixtureRequest) -> Iterator[ModelStub]:
     kind: Kind = request.param
     with model_stub(kind, key="sk-test-key") as server:
         yield server
@@ -80,13 +80,13 @@ def drafter_for(
     return Drafter([provider], lambda _p: key, on_exchange=seen.append, **kw), seen
 
 
-async def test_the_whole_request_is_sent_and_the_text_comes_back(stub: ModelStub) -> None:
-    drafter, seen = drafter_for(stub)
+async def test_the_whole_request_is_sent_and_the_text_comes_back(provider_stub: ModelStub) -> None:
+    drafter, seen = drafter_for(provider_stub)
     draft = await drafter.draft(parse_sampling_request(FULL))
-    body = stub.received[-1].body
+    body = provider_stub.received[-1].body
     assert body["model"] == "stub-small"
     assert body["max_tokens"] == 300
-    if stub.kind == "openai":
+    if provider_stub.kind == "openai":
         assert body["messages"][0] == {"role": "system", "content": "Be brief."}
         assert body["messages"][2]["tool_calls"][0]["function"]["name"] == "weather"
         assert body["messages"][3] == {
@@ -119,9 +119,9 @@ async def test_the_whole_request_is_sent_and_the_text_comes_back(stub: ModelStub
     assert "Stub says" in seen[0].response_body
 
 
-async def test_tool_use_comes_back_as_a_tool_use_block(stub: ModelStub) -> None:
-    stub.script.append(Reply(tool_call=("weather", {"city": "Lyon"})))
-    drafter, _ = drafter_for(stub)
+async def test_tool_use_comes_back_as_a_tool_use_block(provider_stub: ModelStub) -> None:
+    provider_stub.script.append(Reply(tool_call=("weather", {"city": "Lyon"})))
+    drafter, _ = drafter_for(provider_stub)
     draft = await drafter.draft(parse_sampling_request(FULL))
     content = draft.result["content"]
     assert content["type"] == "tool_use"
@@ -129,16 +129,18 @@ async def test_tool_use_comes_back_as_a_tool_use_block(stub: ModelStub) -> None:
     assert draft.result["stopReason"] == "toolUse"
 
 
-async def test_required_tool_choice_maps_to_each_api(stub: ModelStub) -> None:
-    drafter, _ = drafter_for(stub)
+async def test_required_tool_choice_maps_to_each_api(provider_stub: ModelStub) -> None:
+    drafter, _ = drafter_for(provider_stub)
     await drafter.draft(parse_sampling_request({**FULL, "toolChoice": {"mode": "required"}}))
-    choice = stub.received[-1].body["tool_choice"]
-    assert choice == ("required" if stub.kind == "openai" else {"type": "any"})
+    choice = provider_stub.received[-1].body["tool_choice"]
+    assert choice == ("required" if provider_stub.kind == "openai" else {"type": "any"})
 
 
-async def test_stop_reason_max_tokens(stub: ModelStub) -> None:
-    stub.script.append(Reply(text="cut", stop="length" if stub.kind == "openai" else "max_tokens"))
-    drafter, _ = drafter_for(stub)
+async def test_stop_reason_max_tokens(provider_stub: ModelStub) -> None:
+    provider_stub.script.append(
+        Reply(text="cut", stop="length" if provider_stub.kind == "openai" else "max_tokens")
+    )
+    drafter, _ = drafter_for(provider_stub)
     draft = await drafter.draft(parse_sampling_request(FULL))
     assert draft.result["stopReason"] == "maxTokens"
 

@@ -4,7 +4,6 @@ server); the headless run reads its key from the environment variable named in -
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,12 +18,7 @@ from inspector.features.providers.providers import (
     set_provider_key,
 )
 from inspector.storage.secrets import NoKeyringError, SecretStore
-from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
+from tests.helpers.memory_keyring import MemoryKeyring
 
 
 def test_settings_round_trip_without_the_key(tmp_path: Path, memory_keyring: MemoryKeyring) -> None:

@@ -36,7 +36,7 @@ pytestmark = [pytest.mark.timeout(90), pytest.mark.peers]
 
 
 @pytest.fixture
-def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def opened_urls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """URLs the app asked the system to open (no browser is started in tests)."""
     urls: list[str] = []
 
@@ -175,7 +175,7 @@ def test_url_elicitation(
     window: MainWindow,
     loop: asyncio.AbstractEventLoop,
     everything_command: list[str],
-    opened: list[str],
+    opened_urls: list[str],
 ) -> None:
     async def scenario() -> None:
         session = await connect(window, everything(everything_command))
@@ -187,9 +187,9 @@ def test_url_elicitation(
         assert dialog.url_label.textFormat() == Qt.TextFormat.PlainText
         assert dialog.message.text() == "Sign in"
         assert dialog.open_button.isEnabled() and dialog.refusal is None
-        assert opened == []  # nothing is opened until the user asks
+        assert opened_urls == []  # nothing is opened until the user asks
         dialog.open_button.click()
-        assert opened == [QUrl(url).toString()]
+        assert opened_urls == [QUrl(url).toString()]
         dialog.done_button.click()
         text = text_of(await result_of(call))
         assert '"action": "accept"' in text
@@ -202,7 +202,7 @@ def test_url_elicitation(
         assert dialog.refusal is not None and "javascript" in dialog.refusal
         assert "will not be opened" in dialog.notice.label.text()
         assert not dialog.open_button.isEnabled() and not dialog.done_button.isEnabled()
-        assert dialog.open_url() is False and len(opened) == 1
+        assert dialog.open_url() is False and len(opened_urls) == 1
         dialog.decline_button.click()
         assert '"action": "decline"' in text_of(await result_of(bad))
 

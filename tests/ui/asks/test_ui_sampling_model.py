@@ -35,7 +35,7 @@ from tests.helpers.asks import (
     text_of,
 )
 from tests.helpers.gui import run, then_shutdown, until
-from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
+from tests.helpers.memory_keyring import MemoryKeyring
 from tests.helpers.model_stubs import ModelStub, Reply, model_stub
 from tests.helpers.tabs import current_tab
 
@@ -43,7 +43,7 @@ pytestmark = pytest.mark.timeout(90)
 
 
 @pytest.fixture
-def stub() -> Iterator[ModelStub]:
+def fresh_openai_stub() -> Iterator[ModelStub]:
     with model_stub("openai") as server:
         yield server
 
@@ -82,10 +82,16 @@ def save_provider(
 
 @pytest.mark.parametrize("era", ["legacy", "modern"])
 def test_draft_with_the_model_then_approve(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, stub: ModelStub, config: Path, era: str
+    window: MainWindow,
+    loop: asyncio.AbstractEventLoop,
+    fresh_openai_stub: ModelStub,
+    config: Path,
+    era: str,
 ) -> None:
     profile = demo(window, era)
-    save_provider(config, stub, {profile.id: [MappingRule("claude", "stubprov", "stub-large")]})
+    save_provider(
+        config, fresh_openai_stub, {profile.id: [MappingRule("claude", "stubprov", "stub-large")]}
+    )
 
     async def scenario() -> None:
         session = await connect(window, profile)
@@ -101,7 +107,7 @@ def test_draft_with_the_model_then_approve(
         assert dialog.model_edit.text() == "stub-large-2026-01-01"  # the provider's
         assert dialog.stop_combo.currentText() == "endTurn"
         assert "11 tokens in, 7 out" in panel.status.text() and " ms" in panel.status.text()
-        sent = stub.received[-1].body
+        sent = fresh_openai_stub.received[-1].body
         assert sent["max_tokens"] == 123 and sent["model"] == "stub-large"
         # The exchange is in the traffic log as its own kind of row, not an MCP frame.
         rows = [e for e in current_tab(window).traffic if e.kind == "model"]
@@ -121,9 +127,9 @@ def test_draft_with_the_model_then_approve(
 
 
 def test_hints_matching_no_model_are_flagged(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, stub: ModelStub, config: Path
+    window: MainWindow, loop: asyncio.AbstractEventLoop, fresh_openai_stub: ModelStub, config: Path
 ) -> None:
-    save_provider(config, stub)
+    save_provider(config, fresh_openai_stub)
 
     async def scenario() -> None:
         session = await connect(window, demo(window))
@@ -141,10 +147,12 @@ def test_hints_matching_no_model_are_flagged(
 
 
 def test_a_failing_model_can_be_retried_or_answered_by_hand(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, stub: ModelStub, config: Path
+    window: MainWindow, loop: asyncio.AbstractEventLoop, fresh_openai_stub: ModelStub, config: Path
 ) -> None:
-    save_provider(config, stub)
-    stub.script.append(Reply(status=429, error="Too many requests", headers={"retry-after": "120"}))
+    save_provider(config, fresh_openai_stub)
+    fresh_openai_stub.script.append(
+        Reply(status=429, error="Too many requests", headers={"retry-after": "120"})
+    )
 
     async def scenario() -> None:
         session = await connect(window, demo(window))
@@ -170,9 +178,9 @@ def test_a_failing_model_can_be_retried_or_answered_by_hand(
 
 
 def test_auto_approve_for_the_session_with_a_banner(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, stub: ModelStub, config: Path
+    window: MainWindow, loop: asyncio.AbstractEventLoop, fresh_openai_stub: ModelStub, config: Path
 ) -> None:
-    save_provider(config, stub)
+    save_provider(config, fresh_openai_stub)
 
     async def scenario() -> None:
         session = await connect(window, demo(window))
@@ -218,11 +226,6 @@ def test_no_provider_says_how_to_add_one(
     run(loop, then_shutdown(window, scenario()))
 
 
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
-
-
 def test_providers_dialog_keeps_the_key_in_the_keyring(
     loop: asyncio.AbstractEventLoop, tmp_path: Path, memory_keyring: MemoryKeyring
 ) -> None:
@@ -256,7 +259,7 @@ def test_providers_dialog_keeps_the_key_in_the_keyring(
 
 
 def test_a_tool_use_draft_is_shown_as_the_raw_result_to_edit(
-    loop: asyncio.AbstractEventLoop, stub: ModelStub
+    loop: asyncio.AbstractEventLoop, fresh_openai_stub: ModelStub
 ) -> None:
     """spec 2025-11-25: a request with tools; the model answers with a tool call, which the
     person sees (and may edit) as the CreateMessageResult before approving."""
@@ -270,8 +273,10 @@ def test_a_tool_use_draft_is_shown_as_the_raw_result_to_edit(
         "tools": [{"name": "weather", "inputSchema": {"type": "object"}}],
         "toolChoice": {"mode": "required"},
     }
-    provider = ProviderConfig("openai", base_url=stub.base_url, models=[ModelEntry("stub-small")])
-    stub.script.append(Reply(tool_call=("weather", {"city": "Lyon"})))
+    provider = ProviderConfig(
+        "openai", base_url=fresh_openai_stub.base_url, models=[ModelEntry("stub-small")]
+    )
+    fresh_openai_stub.script.append(Reply(tool_call=("weather", {"city": "Lyon"})))
 
     async def scenario() -> None:
         ask = ServerAsk(1, "sampling", "sampling/createMessage", params, Era.LEGACY, wire_id=7)
@@ -284,7 +289,7 @@ def test_a_tool_use_draft_is_shown_as_the_raw_result_to_edit(
         assert shown["content"]["type"] == "tool_use"
         assert shown["content"]["input"] == {"city": "Lyon"}
         assert shown["stopReason"] == "toolUse"
-        assert stub.received[-1].body["tool_choice"] == "required"
+        assert fresh_openai_stub.received[-1].body["tool_choice"] == "required"
         dialog.approve_button.click()
         assert dialog.answer.result()["content"]["name"] == "weather"
         dialog.deleteLater()
@@ -293,10 +298,12 @@ def test_a_tool_use_draft_is_shown_as_the_raw_result_to_edit(
 
 
 def test_the_client_menu_opens_the_providers_with_the_profiles_mapping(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, stub: ModelStub, config: Path
+    window: MainWindow, loop: asyncio.AbstractEventLoop, fresh_openai_stub: ModelStub, config: Path
 ) -> None:
     profile = demo(window)
-    save_provider(config, stub, {profile.id: [MappingRule("gpt", "stubprov", "stub-small")]})
+    save_provider(
+        config, fresh_openai_stub, {profile.id: [MappingRule("gpt", "stubprov", "stub-small")]}
+    )
     features = current_tab(window).client_features
     assert features.models_action in features.menu.actions()
 
@@ -306,7 +313,7 @@ def test_the_client_menu_opens_the_providers_with_the_profiles_mapping(
         dialog = features.models_dialog
         assert dialog is not None and dialog.isVisible()
         assert dialog.provider_list.count() == 1
-        assert dialog.url_edit.text() == stub.base_url
+        assert dialog.url_edit.text() == fresh_openai_stub.base_url
         assert dialog.rules() == [MappingRule("gpt", "stubprov", "stub-small")]
         dialog.reject()
 
@@ -314,10 +321,10 @@ def test_the_client_menu_opens_the_providers_with_the_profiles_mapping(
 
 
 def test_a_withdrawn_request_stops_the_draft_in_flight(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, stub: ModelStub, config: Path
+    window: MainWindow, loop: asyncio.AbstractEventLoop, fresh_openai_stub: ModelStub, config: Path
 ) -> None:
-    save_provider(config, stub)
-    stub.script.append(Reply(delay=5))
+    save_provider(config, fresh_openai_stub)
+    fresh_openai_stub.script.append(Reply(delay=5))
 
     async def scenario() -> None:
         session = await connect(window, demo(window))
@@ -338,14 +345,14 @@ def test_a_withdrawn_request_stops_the_draft_in_flight(
 
 
 def test_auto_approve_falls_back_to_the_dialog_when_the_model_fails(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, stub: ModelStub, config: Path
+    window: MainWindow, loop: asyncio.AbstractEventLoop, fresh_openai_stub: ModelStub, config: Path
 ) -> None:
-    save_provider(config, stub)
+    save_provider(config, fresh_openai_stub)
 
     async def scenario() -> None:
         session = await connect(window, demo(window))
         responder(window).set_auto_approve(True)
-        stub.script.append(Reply(status=500, error="model crashed"))
+        fresh_openai_stub.script.append(Reply(status=500, error="model crashed"))
         call = call_tool(session, "ask_llm", {"question": "x"})
         dialog = await dialog_of(window, SamplingDialog)
         text = dialog.notice.label.text()

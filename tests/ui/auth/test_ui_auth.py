@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -34,18 +32,14 @@ from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.profiles.profiles_dialog import ProfilesDialog
 from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.gui import close_window, run, then_shutdown, until, window_for
-from tests.helpers.http_servers import free_port
+from tests.helpers.http_servers import free_port, oauth_peer
 from tests.helpers.memory_keyring import (
     MemoryKeyring,
-    installed_failing_keyring,
-    installed_memory_keyring,
 )
-from tests.helpers.peers import PY, REPO
 from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(120)
 
-SERVER = str(REPO / "tests" / "servers" / "sdk" / "oauth_server.py")
 CLIENT_SECRET = "gui-client-s3cret-4242"
 BEARER = "gui-bearer-t0ken-9191"
 
@@ -53,31 +47,9 @@ BEARER = "gui-bearer-t0ken-9191"
 # ---------------------------------------------------------------- fixtures
 @pytest.fixture(scope="module")
 def oauth_server() -> Iterator[str]:
-    pytest.importorskip("mcp.server.auth", reason="the mcp SDK is a test dependency")
-    port = free_port()
-    proc = subprocess.Popen(
-        [PY, SERVER, str(port), "3600"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                httpx.get(f"{base}/.well-known/oauth-protected-resource/mcp", timeout=1)
-                break
-            except httpx.HTTPError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the OAuth peer did not start") from None
-                time.sleep(0.1)
+    """The OAuth peer, its tokens valid for an hour."""
+    with oauth_peer(3600) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 class _BadAuthHandler(BaseHTTPRequestHandler):
@@ -137,11 +109,6 @@ def bad_auth_server() -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
 
 
 def counts(base: str) -> dict[str, int]:
@@ -486,11 +453,6 @@ def test_a_bad_authorization_server_is_a_plain_error_and_the_app_keeps_running(
 
     run(loop, then_shutdown(window, scenario()), timeout=90)
     run(loop, close_window(window))
-
-
-@pytest.fixture
-def no_keyring() -> Iterator[None]:
-    yield from installed_failing_keyring()
 
 
 def test_without_a_keyring_the_panel_says_so_and_the_session_keeps_the_token(

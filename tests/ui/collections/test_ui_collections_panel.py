@@ -15,6 +15,7 @@ import pytest
 from inspector.collections.call_draft import CallDraft
 from inspector.collections.collection import SnapshotAssertion
 from inspector.collections.file import load_collection
+from inspector.recording.reader import SessionFileError, read_session
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.workspace.tool_view import ToolCallView
@@ -229,7 +230,17 @@ def test_save_session_as_test_collection(
         record = page.action.run()
         assert record is not None
         await until(lambda: not record.running, "the call")
-        await asyncio.sleep(0.3)  # the recorder's thread writes within 50 ms
+
+        def answer_recorded() -> bool:  # the recorder's thread writes within 50 ms
+            path = current_tab(win).session_files.current_file()
+            try:
+                frames = read_session(path).frames() if path is not None else []
+            except SessionFileError:
+                return False  # a line half written
+            answers = [f.raw for f in frames if f.direction == "in"]
+            return any('"result"' in raw and "42" in raw for raw in answers)
+
+        await until(answer_recorded, "the call's answer in the recording")
         recorded = current_tab(win).session_files.current_recording()
         text = current_tab(win).collections.convert_session(recorded, target)
         assert text is not None and "saved call" in text

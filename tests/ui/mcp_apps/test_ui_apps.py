@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,17 +19,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from inspector.features.mcp_apps.consent import ConsentQuestion, Decision
 from inspector.ui.mcp_apps.consent_dialog import ask_consent
 from inspector.ui.mcp_apps.webengine import webengine_available
-from tests.helpers.gui import make_controller, run, until
+from tests.helpers.gui import run, until
 from tests.helpers.peers import PY, REPO, subprocess_env
 
 pytestmark = pytest.mark.timeout(150)
-
-
-@pytest.fixture
-def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[Any]:
-    c = make_controller(tmp_path)
-    yield c
-    run(loop, c.model.shutdown())
 
 
 needs_webengine = pytest.mark.skipif(

@@ -4,7 +4,6 @@ server, and shows up nowhere in the profile file or the log (the exchange is red
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,30 +13,16 @@ from inspector.storage.secrets import SecretStore
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.traffic.traffic_model import went_wrong
 from tests.helpers.gui import close_window, run, then_shutdown, until, window_for
-from tests.helpers.http_servers import Served, free_port, serving
-from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
-from tests.helpers.peers import PY, REPO
+from tests.helpers.http_servers import Served
+from tests.helpers.memory_keyring import MemoryKeyring
 from tests.helpers.tabs import current_tab
 
-SERVER = str(REPO / "tests" / "servers" / "misbehaving" / "http_server.py")
 SECRET = "Bearer gui-secret-777"
 pytestmark = pytest.mark.timeout(90)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[Served]:
-    port = free_port()
-    with serving([([PY, SERVER, "--port", str(port)], {}, port)]) as (served,):
-        yield served
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
-
-
 def test_http_profile_with_a_secret_header(
-    server: Served,
+    misbehaving_http: Served,
     memory_keyring: MemoryKeyring,
     loop: asyncio.AbstractEventLoop,
     tmp_path: Path,
@@ -48,7 +33,7 @@ def test_http_profile_with_a_secret_header(
             name="http ok",
             transport="http",
             http=HttpSettings(
-                url=f"{server.base}/ok/mcp",
+                url=f"{misbehaving_http.base}/ok/mcp",
                 transport="streamable-http",
                 headers=[HeaderEntry(name="Authorization", value=SECRET, secret=True)],
             ),
@@ -71,7 +56,7 @@ def test_http_profile_with_a_secret_header(
         assert current_tab(window).explorer.tool_names() == ["echo"]
 
     run(loop, then_shutdown(window, scenario()))
-    assert f"authorization={SECRET!r}" in server.log()  # it reached the server
+    assert f"authorization={SECRET!r}" in misbehaving_http.log()  # it reached the server
     http_rows = [e for e in current_tab(window).traffic if e.kind == "http"]
     assert http_rows, "the HTTP exchanges are in the log"
     current_tab(window).log_panel.select_entry(http_rows[0].index)

@@ -12,32 +12,14 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings
-from inspector.storage.secrets import SecretStore
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from tests.helpers.memory_keyring import (
     MemoryKeyring,
-    installed_failing_keyring,
-    installed_memory_keyring,
 )
 from tests.helpers.peers import FIXTURES, PY
 
 CONFIGS = FIXTURES / "configs"
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
-
-
-@pytest.fixture
-def no_keyring() -> Iterator[None]:
-    yield from installed_failing_keyring()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> ProfileStore:
-    return ProfileStore(tmp_path / "profiles.json", SecretStore())
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from tests.helpers.peers import PY
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> ProfileStore:
+def alpha_store(tmp_path: Path) -> ProfileStore:
     s = ProfileStore(tmp_path / "profiles.json", SecretStore())
     s.put(Profile(name="alpha", stdio=StdioSettings(command=PY, args=["-V"])))
     return s
@@ -41,8 +41,10 @@ def answers() -> Answers:
 
 
 @pytest.fixture
-def dialog(qapp: QApplication, store: ProfileStore, answers: Answers) -> Iterator[ProfilesDialog]:
-    dlg = ProfilesDialog(store)
+def asking_dialog(
+    qapp: QApplication, alpha_store: ProfileStore, answers: Answers
+) -> Iterator[ProfilesDialog]:
+    dlg = ProfilesDialog(alpha_store)
     dlg.ask_unsaved = answers
     yield dlg
     dlg.deleteLater()
@@ -58,89 +60,91 @@ def click_row(dialog: ProfilesDialog, name: str) -> None:
 
 
 def test_choosing_another_profile_asks_and_cancel_keeps_the_edits(
-    dialog: ProfilesDialog, store: ProfileStore, answers: Answers
+    asking_dialog: ProfilesDialog, alpha_store: ProfileStore, answers: Answers
 ) -> None:
-    dialog.select(store.find("alpha").id)  # type: ignore[union-attr]
-    dialog.editor.args.setText("-V --edited")
+    asking_dialog.select(alpha_store.find("alpha").id)  # type: ignore[union-attr]
+    asking_dialog.editor.args.setText("-V --edited")
     answers.next = "cancel"
-    click_row(dialog, "Demo server")
+    click_row(asking_dialog, "Demo server")
     assert answers.asked == ["alpha"]
-    assert dialog.editor.name.text() == "alpha"
-    assert dialog.editor.args.text() == "-V --edited"
-    assert dialog.list.currentItem().text().startswith("alpha")
+    assert asking_dialog.editor.name.text() == "alpha"
+    assert asking_dialog.editor.args.text() == "-V --edited"
+    assert asking_dialog.list.currentItem().text().startswith("alpha")
 
 
 def test_discard_leaves_and_save_saves(
-    dialog: ProfilesDialog, store: ProfileStore, answers: Answers
+    asking_dialog: ProfilesDialog, alpha_store: ProfileStore, answers: Answers
 ) -> None:
-    alpha = store.find("alpha")
+    alpha = alpha_store.find("alpha")
     assert alpha is not None
-    dialog.select(alpha.id)
-    dialog.editor.args.setText("-V --discarded")
+    asking_dialog.select(alpha.id)
+    asking_dialog.editor.args.setText("-V --discarded")
     answers.next = "discard"
-    click_row(dialog, "Demo server")
-    assert dialog.editor.name.text() == "Demo server"
-    assert store.get(alpha.id).stdio.args == ["-V"]  # type: ignore[union-attr]
-    click_row(dialog, "alpha")
-    assert dialog.editor.args.text() == "-V"
-    dialog.editor.args.setText("-V --kept")
+    click_row(asking_dialog, "Demo server")
+    assert asking_dialog.editor.name.text() == "Demo server"
+    assert alpha_store.get(alpha.id).stdio.args == ["-V"]  # type: ignore[union-attr]
+    click_row(asking_dialog, "alpha")
+    assert asking_dialog.editor.args.text() == "-V"
+    asking_dialog.editor.args.setText("-V --kept")
     answers.next = "save"
-    click_row(dialog, "Demo server")
-    assert store.get(alpha.id).stdio.args == ["-V", "--kept"]  # type: ignore[union-attr]
-    assert dialog.editor.name.text() == "Demo server"  # and then it went where clicked
+    click_row(asking_dialog, "Demo server")
+    assert alpha_store.get(alpha.id).stdio.args == ["-V", "--kept"]  # type: ignore[union-attr]
+    assert asking_dialog.editor.name.text() == "Demo server"  # and then it went where clicked
 
 
-def test_no_question_without_changes(dialog: ProfilesDialog, answers: Answers) -> None:
-    click_row(dialog, "alpha")
-    click_row(dialog, "Demo server")
-    dialog.reject()
+def test_no_question_without_changes(asking_dialog: ProfilesDialog, answers: Answers) -> None:
+    click_row(asking_dialog, "alpha")
+    click_row(asking_dialog, "Demo server")
+    asking_dialog.reject()
     assert answers.asked == []
-    assert not dialog.isVisible()
+    assert not asking_dialog.isVisible()
 
 
 def test_esc_and_close_ask_and_cancel_keeps_the_dialog_open(
-    dialog: ProfilesDialog, answers: Answers
+    asking_dialog: ProfilesDialog, answers: Answers
 ) -> None:
-    dialog.show()
-    click_row(dialog, "alpha")
-    dialog.editor.args.setText("-V --edited")
+    asking_dialog.show()
+    click_row(asking_dialog, "alpha")
+    asking_dialog.editor.args.setText("-V --edited")
     answers.next = "cancel"
-    QTest.keyClick(dialog, Qt.Key.Key_Escape)
-    assert dialog.isVisible() and answers.asked == ["alpha"]
-    dialog.close_button.click()
-    assert dialog.isVisible() and len(answers.asked) == 2
-    dialog.close()  # the window's close button
-    assert dialog.isVisible() and len(answers.asked) == 3
+    QTest.keyClick(asking_dialog, Qt.Key.Key_Escape)
+    assert asking_dialog.isVisible() and answers.asked == ["alpha"]
+    asking_dialog.close_button.click()
+    assert asking_dialog.isVisible() and len(answers.asked) == 2
+    asking_dialog.close()  # the window's close button
+    assert asking_dialog.isVisible() and len(answers.asked) == 3
     answers.next = "discard"
-    dialog.close_button.click()
-    assert not dialog.isVisible()
+    asking_dialog.close_button.click()
+    assert not asking_dialog.isVisible()
 
 
 def test_a_new_profile_is_listed_at_once_and_saved_or_discarded(
-    dialog: ProfilesDialog, store: ProfileStore, answers: Answers
+    asking_dialog: ProfilesDialog, alpha_store: ProfileStore, answers: Answers
 ) -> None:
-    dialog.new_profile()
-    assert row_texts(dialog)[-1] == "New server  (not saved)"
-    assert dialog.list.currentRow() == dialog.list.count() - 1
-    dialog.editor.name.setText("brand new")
-    dialog.editor.command.setText(PY)
-    assert row_texts(dialog)[-1] == "brand new  (not saved)"
+    asking_dialog.new_profile()
+    assert row_texts(asking_dialog)[-1] == "New server  (not saved)"
+    assert asking_dialog.list.currentRow() == asking_dialog.list.count() - 1
+    asking_dialog.editor.name.setText("brand new")
+    asking_dialog.editor.command.setText(PY)
+    assert row_texts(asking_dialog)[-1] == "brand new  (not saved)"
     answers.next = "cancel"
-    click_row(dialog, "alpha")
-    assert dialog.editor.name.text() == "brand new"  # still the draft
-    assert dialog.save() is not None
-    assert "brand new" in row_texts(dialog)
-    assert not any("not saved" in t for t in row_texts(dialog))
-    dialog.new_profile()
+    click_row(asking_dialog, "alpha")
+    assert asking_dialog.editor.name.text() == "brand new"  # still the draft
+    assert asking_dialog.save() is not None
+    assert "brand new" in row_texts(asking_dialog)
+    assert not any("not saved" in t for t in row_texts(asking_dialog))
+    asking_dialog.new_profile()
     answers.next = "discard"
-    click_row(dialog, "alpha")
-    assert not any("not saved" in t for t in row_texts(dialog))
-    assert [p.name for p in store] == ["Demo server", "alpha", "brand new"]
+    click_row(asking_dialog, "alpha")
+    assert not any("not saved" in t for t in row_texts(asking_dialog))
+    assert [p.name for p in alpha_store] == ["Demo server", "alpha", "brand new"]
 
 
-def test_delete_drops_an_unsaved_new_profile(dialog: ProfilesDialog, answers: Answers) -> None:
-    dialog.new_profile()
-    assert dialog.delete_button.isEnabled()
-    dialog.delete_current()
-    assert not any("not saved" in t for t in row_texts(dialog))
+def test_delete_drops_an_unsaved_new_profile(
+    asking_dialog: ProfilesDialog, answers: Answers
+) -> None:
+    asking_dialog.new_profile()
+    assert asking_dialog.delete_button.isEnabled()
+    asking_dialog.delete_current()
+    assert not any("not saved" in t for t in row_texts(asking_dialog))
     assert answers.asked == []

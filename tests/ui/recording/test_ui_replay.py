@@ -8,7 +8,6 @@ import asyncio
 import json
 import shlex
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,11 +15,10 @@ from PySide6.QtWidgets import QMessageBox
 
 from inspector.recording.format import connection_summary, header_line
 from inspector.recording.reader import read_session
-from inspector.storage.paths import DATA_DIR_ENV
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.recording.replay_window import ReplayWindow
 from inspector.ui.shell.main_window import MainWindow
-from tests.helpers.gui import close_window, make_window, python_profile, run, until
+from tests.helpers.gui import python_profile, run, until
 from tests.helpers.peers import PY, REPO
 from tests.helpers.tabs import current_tab
 
@@ -30,16 +28,6 @@ SDK_PEER = str(REPO / "tests" / "servers" / "sdk" / "sdk_server.py")
 SDK_DRIFTED = str(REPO / "tests" / "servers" / "sdk" / "sdk_server_drifted.py")
 
 
-@pytest.fixture
-def window(
-    loop: asyncio.AbstractEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "data"))
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
-
-
 async def finish(replay: ReplayWindow) -> None:
     await until(lambda: replay.task is not None, "the replay to start")
     assert replay.task is not None
@@ -47,14 +35,14 @@ async def finish(replay: ReplayWindow) -> None:
 
 
 def test_a_gui_recording_replays_clean_then_shows_drift(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+    recording_window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:
-    files = current_tab(window).session_files
+    files = current_tab(recording_window).session_files
 
     async def record() -> Path:
-        c = current_tab(window).controller.model
+        c = current_tab(recording_window).controller.model
         try:
-            window.connect_profile(python_profile("SDK peer", SDK_PEER))
+            recording_window.connect_profile(python_profile("SDK peer", SDK_PEER))
             await until(
                 lambda: c.state is ConnState.CONNECTED and c.catalog.tools.loaded,
                 "the SDK peer's tools",
@@ -133,11 +121,11 @@ def crafted_session(tmp_path: Path, marker: Path) -> Path:
 
 
 def test_the_recorded_command_runs_only_after_confirmation(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+    recording_window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:
     marker = tmp_path / "marker"
     recorded = read_session(crafted_session(tmp_path, marker))
-    replay = current_tab(window).session_files.open_replay(recorded)
+    replay = current_tab(recording_window).session_files.open_replay(recorded)
     assert str(marker) in replay.recorded_label.text()
     replay.use_recorded.setChecked(True)
 
@@ -150,7 +138,7 @@ def test_the_recorded_command_runs_only_after_confirmation(
         cancel = box.button(QMessageBox.StandardButton.Cancel)
         assert cancel is not None and box.defaultButton() is cancel
         cancel.click()
-        await asyncio.sleep(1.0)  # long enough for a process to have started
+        await asyncio.sleep(1.0)  # not a wait: long enough for a process to have started
 
     run(loop, declined())
     assert not marker.exists(), "the recorded command ran without confirmation"

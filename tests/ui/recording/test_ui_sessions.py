@@ -26,7 +26,6 @@ from inspector.settings.profiles import (
     ProfileStore,
     StdioSettings,
 )
-from inspector.storage.paths import DATA_DIR_ENV
 from inspector.storage.secrets import SecretStore
 from inspector.ui.asks.sampling_dialog import SamplingDialog
 from inspector.ui.controller.connection_controller import ConnState
@@ -35,14 +34,13 @@ from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.asks import call_tool, connect, dialog_of, result_of
 from tests.helpers.gui import (
     close_window,
-    make_window,
     python_profile,
     run,
     until,
     window_for,
 )
 from tests.helpers.http_servers import Served, free_port, serving
-from tests.helpers.memory_keyring import MemoryKeyring, installed_memory_keyring
+from tests.helpers.memory_keyring import MemoryKeyring
 from tests.helpers.peers import PY, REPO
 from tests.helpers.tabs import current_tab
 
@@ -53,17 +51,9 @@ SECRET = "Bearer gui-recorded-secret-9911"
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv(DATA_DIR_ENV, str(folder))
-    return folder / "sessions"
-
-
-@pytest.fixture
-def window(loop: asyncio.AbstractEventLoop, tmp_path: Path, data_dir: Path) -> Iterator[MainWindow]:
-    win = make_window(tmp_path)
-    yield win
-    run(loop, close_window(win))
+def sessions_dir(data_dir: Path) -> Path:
+    """Where the recordings of the test go: in the data folder of tests/ui/conftest.py."""
+    return data_dir / "sessions"
 
 
 def open_file(loop: asyncio.AbstractEventLoop, win: MainWindow, path: Path) -> None:
@@ -91,7 +81,10 @@ async def record_demo_session(win: MainWindow) -> Path:
     slow = session.start_request(
         "tools/call", {"name": "slow_count", "arguments": {"steps": 20, "delay_ms": 100}}
     )
-    await asyncio.sleep(0.25)
+    await until(
+        lambda: any(e.direction == "out" and "slow_count" in e.raw for e in c.traffic.entries),
+        "the slow call to go out",
+    )
     slow.cancel()
     with contextlib.suppress(RequestError):
         await slow.result()
@@ -105,37 +98,43 @@ async def record_demo_session(win: MainWindow) -> Path:
 
 
 def test_every_connection_is_recorded_and_opens_offline(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, data_dir: Path, tmp_path: Path
+    recording_window: MainWindow,
+    loop: asyncio.AbstractEventLoop,
+    sessions_dir: Path,
+    tmp_path: Path,
 ) -> None:
-    files = current_tab(window).session_files
+    files = current_tab(recording_window).session_files
 
     async def scenario() -> Path:
         try:
-            return await record_demo_session(window)
+            return await record_demo_session(recording_window)
         finally:
-            await current_tab(window).controller.model.shutdown()
+            await current_tab(recording_window).controller.model.shutdown()
 
     path = run(loop, scenario())
-    assert path.parent == data_dir and path.name.startswith("demo-server_")
+    assert path.parent == sessions_dir and path.name.startswith("demo-server_")
     recorded = read_session(path)
     assert recorded.problems == [] and recorded.ready is not None
     actions = [e.data["text"] for e in recorded.events if e.type == "action"]
     assert any(a.startswith("cancelled request") and "tools/call" in a for a in actions)
-    assert current_tab(window).session_files.rec_label.text() == ""
+    assert current_tab(recording_window).session_files.rec_label.text() == ""
 
     # File ▸ Open Session: the same log, read-only, with its pairs, lists, stderr, timeline,
     # in a tab of its own (the live tab, which has connected, stays as it was).
-    live_tab = window.current_tab
-    open_file(loop, window, path)
-    assert len(window.connection_tabs()) == 2 and window.current_tab is not live_tab
+    live_tab = recording_window.current_tab
+    open_file(loop, recording_window, path)
+    assert (
+        len(recording_window.connection_tabs()) == 2
+        and recording_window.current_tab is not live_tab
+    )
     assert live_tab.session_files.view is None
-    files = current_tab(window).session_files
+    files = current_tab(recording_window).session_files
     view = files.view
     assert isinstance(view, OfflineView) and files.stack.currentWidget() is view
-    assert "read-only" in window.windowTitle() and view.banner.isVisible()
-    assert window.current_tab.tab_state() == "offline session"
-    assert not window.connect_action.isEnabled()
-    toolbar = current_tab(window).toolbar
+    assert "read-only" in recording_window.windowTitle() and view.banner.isVisible()
+    assert recording_window.current_tab.tab_state() == "offline session"
+    assert not recording_window.connect_action.isEnabled()
+    toolbar = current_tab(recording_window).toolbar
     assert toolbar is not None and not toolbar.isEnabled()
     assert view.rows() == sum(1 for e in recorded.events if e.type != "ready")
     traffic = view.offline.traffic
@@ -171,16 +170,19 @@ def test_every_connection_is_recorded_and_opens_offline(
     # Closing the recording closes the tab opened for it: the live tab is back.
     view.banner.close_button.click()
     assert files.view is None and files.stack.currentWidget() is files.live
-    assert window.connection_tabs() == [live_tab] and window.current_tab is live_tab
-    toolbar = current_tab(window).toolbar
-    assert window.connect_action.isEnabled() and toolbar.isEnabled()
-    assert "read-only" not in window.windowTitle()
+    assert (
+        recording_window.connection_tabs() == [live_tab]
+        and recording_window.current_tab is live_tab
+    )
+    toolbar = current_tab(recording_window).toolbar
+    assert recording_window.connect_action.isEnabled() and toolbar.isEnabled()
+    assert "read-only" not in recording_window.windowTitle()
 
 
 def test_bad_files_give_a_clear_message_and_the_app_keeps_running(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
+    recording_window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:
-    files = current_tab(window).session_files
+    files = current_tab(recording_window).session_files
     garbage = tmp_path / "garbage.jsonl"
     garbage.write_bytes(b"\x00\xffnot json at all\n")
     newer = tmp_path / "newer.jsonl"
@@ -211,25 +213,20 @@ def test_bad_files_give_a_clear_message_and_the_app_keeps_running(
         (newer, "newer MCP Inspector"),
         (tmp_path / "missing.jsonl", "cannot read"),
     ):
-        open_file(loop, window, path)
+        open_file(loop, recording_window, path)
         box = files.message_box
         assert box is not None and box.isVisible(), path
         assert expected in box.text() and str(path) in box.text()
         box.close()
-        assert files.view is None and window.isVisible()
+        assert files.view is None and recording_window.isVisible()
 
-    open_file(loop, window, truncated)
+    open_file(loop, recording_window, truncated)
     view = files.view
     assert view is not None and view.rows() == 1
     assert view.banner.problems.isVisible()
     assert "incomplete" in view.banner.problems.text()
-    assert "incomplete" in window.statusBar().currentMessage()
+    assert "incomplete" in recording_window.statusBar().currentMessage()
     files.close_offline()
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    yield from installed_memory_keyring()
 
 
 @pytest.fixture(scope="module")
@@ -244,7 +241,7 @@ def test_a_secret_header_never_reaches_the_recording(
     memory_keyring: MemoryKeyring,
     loop: asyncio.AbstractEventLoop,
     tmp_path: Path,
-    data_dir: Path,
+    sessions_dir: Path,
 ) -> None:
     store = ProfileStore(tmp_path / "profiles.json", SecretStore())
     profile = store.put(
@@ -279,7 +276,7 @@ def test_a_secret_header_never_reaches_the_recording(
 
     try:
         run(loop, scenario())
-        (path,) = [f.path for f in list_sessions(data_dir)]
+        (path,) = [f.path for f in list_sessions(sessions_dir)]
         text = path.read_text(encoding="utf-8")
         assert SECRET not in text and "gui-recorded-secret-9911" not in text
         assert REDACTED in text
@@ -294,24 +291,27 @@ def test_a_secret_header_never_reaches_the_recording(
 
 
 def test_recording_off_and_save_as_from_the_traffic_log(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, data_dir: Path, tmp_path: Path
+    recording_window: MainWindow,
+    loop: asyncio.AbstractEventLoop,
+    sessions_dir: Path,
+    tmp_path: Path,
 ) -> None:
-    files = current_tab(window).session_files
+    files = current_tab(recording_window).session_files
     files.recording_action.trigger()  # File ▸ Record Sessions: off
     assert not files.recorder.settings.enabled
     assert files.rec_label.text() == "REC off"
-    assert window.settings.value("recording/enabled") in (False, "false")
+    assert recording_window.settings.value("recording/enabled") in (False, "false")
 
     async def scenario() -> None:
-        c = current_tab(window).controller.model
+        c = current_tab(recording_window).controller.model
         try:
-            window.connect_profile(demo())
+            recording_window.connect_profile(demo())
             await until(lambda: c.state is ConnState.CONNECTED and c.tools is not None, "demo")
         finally:
             await c.shutdown()
 
     run(loop, scenario())
-    assert list_sessions(data_dir) == []
+    assert list_sessions(sessions_dir) == []
     saved = tmp_path / "saved.jsonl"
     assert "traffic log" in files.save_session_as(saved)
     recorded = read_session(saved)
@@ -320,45 +320,45 @@ def test_recording_off_and_save_as_from_the_traffic_log(
 
 
 def test_the_recording_settings_clean_up_old_sessions(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, data_dir: Path
+    recording_window: MainWindow, loop: asyncio.AbstractEventLoop, sessions_dir: Path
 ) -> None:
-    data_dir.mkdir(parents=True)
-    old = data_dir / "demo-server_20200101-000000.jsonl"
+    sessions_dir.mkdir(parents=True)
+    old = sessions_dir / "demo-server_20200101-000000.jsonl"
     old.write_text("{}\n")
     week_ago = time.time() - 10 * 86400
     os.utime(old, (week_ago, week_ago))
-    dialog = current_tab(window).session_files.open_settings()
+    dialog = current_tab(recording_window).session_files.open_settings()
     assert "1 recording(s)" in dialog.usage.text()
     dialog.max_days.setValue(7)
     dialog._clean_now()
     assert not old.exists() and "1 deleted" in dialog.usage.text()
     dialog.max_mb.setValue(5)
     dialog.accept()
-    settings = current_tab(window).session_files.recorder.settings
+    settings = current_tab(recording_window).session_files.recorder.settings
     assert settings == RecordingSettings(enabled=True, max_total_mb=5, max_age_days=7)
-    assert window.settings.value("recording/maxAgeDays") in (7, "7")
+    assert recording_window.settings.value("recording/maxAgeDays") in (7, "7")
 
 
 def test_answers_given_by_hand_are_actions_in_the_recording(
-    window: MainWindow, loop: asyncio.AbstractEventLoop
+    recording_window: MainWindow, loop: asyncio.AbstractEventLoop
 ) -> None:
     async def scenario() -> None:
         try:
-            session = await connect(window, demo())
+            session = await connect(recording_window, demo())
             call = call_tool(session, "ask_llm", {"question": "Why?"})
-            dialog = await dialog_of(window, SamplingDialog)
+            dialog = await dialog_of(recording_window, SamplingDialog)
             dialog.reply_text.setPlainText("Because.")
             dialog.approve_button.click()
             await result_of(call)
             call = call_tool(session, "ask_llm", {"question": "Again?"})
-            dialog = await dialog_of(window, SamplingDialog)
+            dialog = await dialog_of(recording_window, SamplingDialog)
             dialog.reject_button.click()
             await result_of(call)  # the demo turns the rejection into a tool error
         finally:
-            await current_tab(window).controller.model.shutdown()
+            await current_tab(recording_window).controller.model.shutdown()
 
     run(loop, scenario())
-    path = current_tab(window).session_files.recorder.last_path
+    path = current_tab(recording_window).session_files.recorder.last_path
     assert path is not None
     actions = [e.data["text"] for e in read_session(path).events if e.type == "action"]
     answered = [a for a in actions if a.startswith("answered sampling (server request")]
@@ -369,7 +369,7 @@ def test_answers_given_by_hand_are_actions_in_the_recording(
 
 @pytest.mark.parametrize("case", ["exits", "missing"])
 def test_a_failed_connection_is_recorded_with_its_reason(
-    window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path, case: str
+    recording_window: MainWindow, loop: asyncio.AbstractEventLoop, tmp_path: Path, case: str
 ) -> None:
     if case == "exits":
         broken = python_profile("Broken", "-c", "import sys; sys.exit(7)")
@@ -379,17 +379,20 @@ def test_a_failed_connection_is_recorded_with_its_reason(
         reason = "command not found"
 
     async def scenario() -> None:
-        c = current_tab(window).controller.model
+        c = current_tab(recording_window).controller.model
         try:
-            window.connect_profile(broken)
+            recording_window.connect_profile(broken)
             await until(lambda: c.state is ConnState.FAILED, "the failure")
-            await until(lambda: not current_tab(window).session_files.recorder.recording, "the end")
+            await until(
+                lambda: not current_tab(recording_window).session_files.recorder.recording,
+                "the end",
+            )
         finally:
             await c.shutdown()
 
     run(loop, scenario())
-    path = current_tab(window).session_files.recorder.last_path
+    path = current_tab(recording_window).session_files.recorder.last_path
     assert path is not None and path.name.startswith("broken_")
     notes = [e.data.get("text", "") for e in read_session(path).events if e.type == "note"]
     assert any(reason in n for n in notes), notes
-    assert current_tab(window).session_files.rec_label.text() == ""
+    assert current_tab(recording_window).session_files.rec_label.text() == ""

@@ -50,17 +50,16 @@ def test_default_layout_gives_the_workspace_the_room(
                 lambda: current_tab(window).controller.model.tools is not None, "the demo's tools"
             )
             form_view = open_tool(window, "create_ticket")
-            await asyncio.sleep(0.05)
             form = form_view.form.form_area
+            await until(lambda: form.isVisible() and form.widget().height() > 0, "the form shown")
             # The whole nested form is shown: no scroll bar while the results are empty.
             assert not form.verticalScrollBar().isVisible()
             chart = open_tool(window, "render_chart")
-            await asyncio.sleep(0.05)
+            await until(lambda: chart.isVisible(), "the chart's view")
             chart.run()
             await until(lambda: chart.cards and not chart.cards[0].record.running, "the chart")
-            await asyncio.sleep(0.1)
             results = chart.results_scroll
-            assert results.height() >= 280, results.height()  # it was about 180
+            await until(lambda: results.height() >= 280, "the results to grow")  # it was ~180
             # The whole result card (text and image) is on screen without scrolling.
             card = chart.cards[0]
             bottom_edge = card.mapTo(results.viewport(), card.rect().bottomLeft()).y()

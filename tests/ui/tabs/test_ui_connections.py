@@ -92,14 +92,17 @@ def test_invalid_frames_show_flagged(window: MainWindow, loop: asyncio.AbstractE
         assert session is not None
         result = await session.client.call_tool("x")
         assert result["content"][0]["text"] == "answered after garbage"
-        await asyncio.sleep(0.1)
+        await until(lambda: len(flagged_rows()) >= 4, "the invalid frames in the log")
 
-    run(loop, then_shutdown(window, scenario()))
+    def flagged_rows() -> list[int]:
+        model.flush()
+        return [
+            r for r in range(model.rowCount()) if model.index(r, COL_KIND).data() == "⚠ invalid"
+        ]
+
     model = current_tab(window).log_panel.model
-    model.flush()
-    invalid_rows = [
-        r for r in range(model.rowCount()) if model.index(r, COL_KIND).data() == "⚠ invalid"
-    ]
+    run(loop, then_shutdown(window, scenario()))
+    invalid_rows = flagged_rows()
     assert len(invalid_rows) >= 4
     entry = model.entry_at(invalid_rows[0])
     assert entry is not None and "stdout pollution" in (entry.note or "")

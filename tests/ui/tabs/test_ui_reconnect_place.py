@@ -45,10 +45,13 @@ def test_reconnect_keeps_the_selected_tool_its_form_and_results(
                 ),
                 "the reconnect",
             )
-            await asyncio.sleep(0.2)
             pane = current_tab(window).explorer.panes["tools"]
-            current = pane.current_item()
-            assert current is not None and current.key == "add"
+
+            def on_add() -> bool:
+                current = pane.current_item()
+                return current is not None and current.key == "add"
+
+            await until(on_add, "the same tool selected again")
             assert current_tab(window).explorer.tabs.currentWidget() is pane
             again = current_tab(window).workspace.current
             assert again is page  # the same page: its form and its results

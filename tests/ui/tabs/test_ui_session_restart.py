@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -17,31 +16,18 @@ from inspector.settings.profiles import HttpSettings, Profile
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.workspace.tool_view import ToolCallView
 from tests.helpers.demo_http import RestartableDemo
-from tests.helpers.gui import connected, make_controller, run, until
+from tests.helpers.gui import connected, run, until
 
-pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture(autouse=True)
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MCP_INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path / "config"
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("config_dir")]
 
 
 @pytest.fixture
-def demo() -> Iterator[RestartableDemo]:
+def restartable_demo() -> Iterator[RestartableDemo]:
     served = RestartableDemo()
     try:
         yield served
     finally:
         served.close()
-
-
-@pytest.fixture
-def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[ConnectionController]:
-    c = make_controller(tmp_path)
-    yield c
-    run(loop, c.model.shutdown())
 
 
 def _profile(url: str) -> Profile:
@@ -56,13 +42,13 @@ def test_a_read_is_sent_again_and_a_tool_call_offers_a_rerun(
     loop: asyncio.AbstractEventLoop,
     qtbot: QtBot,
     controller: ConnectionController,
-    demo: RestartableDemo,
+    restartable_demo: RestartableDemo,
 ) -> None:
     async def scenario() -> None:
-        await connected(controller, _profile(demo.url), listed=("tools",))
+        await connected(controller, _profile(restartable_demo.url), listed=("tools",))
         session = controller.model.session
         assert session is not None
-        await asyncio.to_thread(demo.restart)
+        await asyncio.to_thread(restartable_demo.restart)
         read = await session.client.read_resource("demo://readme")  # as the reader does
         assert read["contents"]
         await until(
@@ -77,13 +63,13 @@ def test_a_read_is_sent_again_and_a_tool_call_offers_a_rerun(
         qtbot.addWidget(view)
         view.resize(900, 800)
         view.show()
-        await asyncio.to_thread(demo.restart)  # again, now under the tool call
+        await asyncio.to_thread(restartable_demo.restart)  # again, now under the tool call
         view.form.set_values({"message": "hello"})
         first = view.send()
         assert first is not None
         await until(lambda: not first.running, "the first call to end")
-        await asyncio.sleep(0.06)  # the card's coalesced repaint
         card = view.cards[0]
+        await until(lambda: card.run_again_button is not None, "the card's repaint")
         assert first.status == "failed" and first.not_sent_again
         assert "not sent again" in first.error_message and "may have run" in first.error_message
         assert card.run_again_button is not None

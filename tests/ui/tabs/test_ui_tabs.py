@@ -355,9 +355,13 @@ def test_closing_a_tab_with_an_ask_open_withdraws_it_and_the_window_goes_on(
         assert task is not None
         await asyncio.wait_for(task, 20)
         await until(lambda: responder.dialog is None, "the withdrawn dialog to close")
-        await asyncio.sleep(0.3)  # its timers and deleteLater run
-        assert window.connection_tabs() == [stays]
-        assert asker.controller.model.state is ConnState.DISCONNECTED
+        await until(
+            lambda: (
+                window.connection_tabs() == [stays]
+                and asker.controller.model.state is ConnState.DISCONNECTED
+            ),
+            "the tab gone, its connection closed",
+        )
         stays_session = stays.controller.model.session
         assert stays_session is not None
         result = await result_of(call_tool(stays_session, "echo", {"message": "on"}))

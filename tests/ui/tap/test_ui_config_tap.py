@@ -14,10 +14,7 @@ from inspector.storage.secrets import SecretStore
 from inspector.ui.profiles.profiles_dialog import ImportDialog
 from tests.helpers.peers import FIXTURES, PY
 
-
-@pytest.fixture(autouse=True)
-def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MCP_INSPECTOR_CONFIG_DIR", str(tmp_path / "app-config"))
+pytestmark = pytest.mark.usefixtures("config_dir")
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,6 @@ not remembered and why."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +14,7 @@ from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.workspace.tool_view import ToolCallView
 from tests.helpers.tabs import current_tab
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("config_dir")]
 
 RAW = {
     "name": "complete",
@@ -29,12 +28,6 @@ RAW = {
         },
     },
 }
-
-
-@pytest.fixture(autouse=True)
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MCP_INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path / "config"
 
 
 def tool_view(window: MainWindow) -> ToolCallView:

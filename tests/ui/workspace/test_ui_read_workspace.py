@@ -39,28 +39,35 @@ def shown(win: MainWindow, cls: type) -> object:
     return views[0]
 
 
+async def shown_soon(win: MainWindow, cls: type, instead_of: object = None) -> object:
+    """The one visible view of `cls`, once the workspace shows it (in place of another)."""
+
+    def one_new() -> bool:
+        views = [v for v in win.workspace.findChildren(cls) if v.isVisible()]
+        return len(views) == 1 and views[0] is not instead_of
+
+    await until(one_new, f"the {cls.__name__}")
+    return shown(win, cls)
+
+
 def test_workspace_views_ping_and_level(
     window: MainWindow, loop: asyncio.AbstractEventLoop
 ) -> None:
     async def scenario() -> None:
         await connect_to(window, "-m", "inspector.demo")
-        c = current_tab(window).controller
-        catalog = c.model.catalog
-        await until(lambda: catalog.prompts.loaded and catalog.templates.loaded, "lists")
+        c = current_tab(window).controller.model
+        await until(lambda: c.catalog.prompts.loaded and c.catalog.templates.loaded, "lists")
         assert current_tab(window).explorer.select("resources", "demo://config.json")
-        await asyncio.sleep(0.05)
-        view = shown(window, ResourceReadView)
+        view = await shown_soon(window, ResourceReadView)
         assert isinstance(view, ResourceReadView)
         task = view.read()
         assert task is not None
         await task
         assert '"retries": 3' in view.reader.contents.parts[0].text_view.toPlainText()
         assert current_tab(window).explorer.select("templates", "demo://notes/{topic}")
-        await asyncio.sleep(0.05)
-        assert isinstance(shown(window, TemplateReadView), TemplateReadView)
+        assert isinstance(await shown_soon(window, TemplateReadView), TemplateReadView)
         assert current_tab(window).explorer.select("prompts", "greet")
-        await asyncio.sleep(0.05)
-        prompt = shown(window, PromptGetView)
+        prompt = await shown_soon(window, PromptGetView)
         assert isinstance(prompt, PromptGetView)
         prompt.form.set_values({"name": "Ada"})
         task = prompt.get()
@@ -84,8 +91,7 @@ def test_huge_resource_with_the_whole_window(
     async def scenario() -> None:
         await connect_to(window, BIG, max_message_mb=16)  # text-20mb is over this limit
         assert current_tab(window).explorer.select("resources", "big://text-15mb")
-        await asyncio.sleep(0.05)
-        view = shown(window, ResourceReadView)
+        view = await shown_soon(window, ResourceReadView)
         assert isinstance(view, ResourceReadView)
         with StallMeter() as meter:
             task = view.read()
@@ -98,18 +104,18 @@ def test_huge_resource_with_the_whole_window(
             current_tab(window).centre.setCurrentWidget(
                 current_tab(window).log_panel
             )  # the traffic log with the row
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.3)  # not a wait: the meter watches the log show the huge row
             current_tab(window).centre.setCurrentWidget(current_tab(window).workspace)
             assert current_tab(window).explorer.select("resources", "big://text-20mb")
-            await asyncio.sleep(0.05)
-            over = shown(window, ResourceReadView)
+            over = await shown_soon(window, ResourceReadView, instead_of=view)
             assert isinstance(over, ResourceReadView)
             task = over.read()
             assert task is not None
             await task
-            await asyncio.sleep(0.1)
-        assert part.fully_shown
-        assert "exceeds the size limit" in over.reader.status.text()
+            await until(
+                lambda: part.fully_shown and "exceeds the size limit" in over.reader.status.text(),
+                "the refusal shown",
+            )
         assert meter.worst < STALL_LIMIT, f"the window stalled {meter.worst * 1000:.0f} ms"
         await current_tab(window).controller.model.shutdown()
 
@@ -137,11 +143,11 @@ def test_destroyed_views_ignore_later_connections(
             view.deleteLater()
         QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         await asyncio.sleep(0)
-        errors_before = len(c.model.errors)
-        c.model.reconnect()
-        await until(lambda: c.model.state is ConnState.CONNECTED, "reconnect", timeout=30)
-        await asyncio.sleep(0.2)
-        assert len(c.model.errors) == errors_before, [e.message for e in c.model.errors.items]
-        await c.model.shutdown()
+        errors_before = len(c.errors)
+        c.reconnect()
+        await until(lambda: c.state is ConnState.CONNECTED, "reconnect", timeout=30)
+        await asyncio.sleep(0.1)  # not a wait: a destroyed view reacting would show by now
+        assert len(c.errors) == errors_before, [e.message for e in c.errors.items]
+        await c.shutdown()
 
     run(loop, scenario())

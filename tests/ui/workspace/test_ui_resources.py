@@ -154,9 +154,9 @@ def test_the_stall_meter_sees_a_blocked_loop(
 ) -> None:
     async def scenario() -> float:
         with StallMeter() as meter:
-            await asyncio.sleep(0.05)
-            time.sleep(0.3)  # what a synchronous setPlainText of 15 MB would do
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # not a wait: the meter watches a free loop first
+            time.sleep(0.3)  # not a wait: the stall under test (a synchronous 15 MB setText)
+            await asyncio.sleep(0.05)  # not a wait: the meter's next tick measures the stall
         return meter.worst
 
     assert run(loop, scenario()) >= 0.3
@@ -172,7 +172,7 @@ def test_huge_text_does_not_freeze(
         reader.show()
         with StallMeter() as meter:
             part = await read(reader, "big://text-20mb")
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # not a wait: the meter watches the loop after the read
         read_stall = meter.worst
         assert part.banner_box.isVisible() and part.load_all_button.isVisible()
         assert f"of {20 * MB:,} characters" in part.banner.text()
@@ -221,14 +221,13 @@ def test_one_long_line_and_big_blob(
         reader.show()
         with StallMeter() as meter:
             part = await read(reader, "big://oneline-8mb")
-            await asyncio.sleep(0.05)
-            assert "Long lines are broken for display" in part.banner.text()
+            await until(lambda: "Long lines are broken for display" in part.banner.text(), "it")
             task = part.load_all()
             assert task is not None
             await task
             blob = await read(reader, "big://blob-10mb")
             await until(lambda: blob.part.decoded, "the blob to decode")
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # not a wait: the meter watches the loop after decoding
         assert blob.mode == "hex"
         assert "Showing the first 64.0 KiB of 9.5 MiB" in blob.banner.text()
         lines = blob.hex_view.toPlainText().count("\n") + 1

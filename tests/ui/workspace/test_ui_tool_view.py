@@ -24,13 +24,7 @@ from tests.helpers.gui import connected, make_controller, python_profile, run, u
 from tests.helpers.peers import REPO
 from tests.helpers.stall import STALL_LIMIT, StallMeter
 
-pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture(autouse=True)
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MCP_INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path / "config"
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("config_dir")]
 
 
 class Console:
@@ -50,7 +44,7 @@ def console() -> Console:
 
 
 @pytest.fixture
-def controller(
+def console_controller(
     loop: asyncio.AbstractEventLoop, console: Console, tmp_path: Path
 ) -> Iterator[ConnectionController]:
     c = make_controller(tmp_path, console)
@@ -80,8 +74,12 @@ def open_view(qtbot: QtBot, controller: ConnectionController, name: str) -> Tool
 
 
 async def finished(card: CallCard, timeout: float = 15.0) -> CallCard:
-    await until(lambda: not card.record.running, f"the {card.record.tool} call", timeout)
-    await asyncio.sleep(0.06)  # the card's coalesced repaint
+    # The card repaints for the end at once: the cancel button goes.
+    await until(
+        lambda: not card.record.running and card.cancel_button.isHidden(),
+        f"the {card.record.tool} call",
+        timeout,
+    )
     return card
 
 
@@ -97,11 +95,11 @@ def outgoing(controller: ConnectionController, method: str) -> int:
 
 
 def test_add_shows_a_validated_structured_tree(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller)
-        view = open_view(qtbot, controller, "add")
+        await connect(console_controller)
+        view = open_view(qtbot, console_controller, "add")
         view.form.set_values({"a": 2, "b": 3.5})
         record = view.run()
         assert record is not None
@@ -120,11 +118,11 @@ def test_add_shows_a_validated_structured_tree(
 
 
 def test_create_ticket_nested_form(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller)
-        view = open_view(qtbot, controller, "create_ticket")
+        await connect(console_controller)
+        view = open_view(qtbot, console_controller, "create_ticket")
         assert view.form.values() == {"priority": "medium"}  # the default, applied
         assert view.run() is None  # title is required: not sent
         assert view.form.row("title") is not None
@@ -149,11 +147,11 @@ def test_create_ticket_nested_form(
 
 
 def test_render_chart_shows_the_image(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller)
-        view = open_view(qtbot, controller, "render_chart")
+        await connect(console_controller)
+        view = open_view(qtbot, console_controller, "render_chart")
         assert view.form.values() == {"values": [3, 1, 4, 1, 5, 9, 2, 6]}
         view.run()
         card = await finished(view.cards[0])
@@ -167,11 +165,11 @@ def test_render_chart_shows_the_image(
 
 
 def test_tool_error_and_json_rpc_error_look_different(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller)
-        failing = open_view(qtbot, controller, "fail_sometimes")
+        await connect(console_controller)
+        failing = open_view(qtbot, console_controller, "fail_sometimes")
         failing.form.set_values({"mode": "fail"})
         failing.run()
         tool_error = await finished(failing.cards[0])
@@ -179,7 +177,7 @@ def test_tool_error_and_json_rpc_error_look_different(
         assert tool_error.status_label.text() == "Tool error (isError)"
         assert "isError: true" in tool_error.tool_error_label.text()
         assert tool_error.content_view is not None  # the text is shown, for the model
-        exploding = open_view(qtbot, controller, "explode")
+        exploding = open_view(qtbot, console_controller, "explode")
         exploding.run()
         rpc = await finished(exploding.cards[0])
         assert rpc.record.status == "rpc_error" and rpc.record.error_code == -32603
@@ -194,14 +192,14 @@ def test_tool_error_and_json_rpc_error_look_different(
 
 
 def test_progress_cancel_and_two_calls_in_flight(
-    controller: ConnectionController,
+    console_controller: ConnectionController,
     loop: asyncio.AbstractEventLoop,
     qtbot: QtBot,
     console: Console,
 ) -> None:
     async def scenario() -> None:
-        await connect(controller)
-        view = open_view(qtbot, controller, "slow_count")
+        await connect(console_controller)
+        view = open_view(qtbot, console_controller, "slow_count")
         view.form.set_values({"steps": 20, "delay_ms": 100})
         first = view.run()
         view.form.set_values({"steps": 3, "delay_ms": 100})
@@ -211,7 +209,7 @@ def test_progress_cancel_and_two_calls_in_flight(
         assert first.running and second.running  # both in flight
         await until(lambda: first.progress_count >= 2, "progress")
         card = view.cards[1]
-        await asyncio.sleep(0.06)
+        await until(lambda: card.progress_bar.value() > 0, "the card's coalesced repaint")
         assert card.progress_bar.maximum() == 1000 and card.progress_bar.value() > 0
         assert card.progress_label.text().startswith("Counted ")
         assert card.elapsed_label.text().endswith((" ms", " s"))
@@ -221,7 +219,7 @@ def test_progress_cancel_and_two_calls_in_flight(
         card.cancel_button.click()
         await finished(card)
         assert first.status == "cancelled" and card.status_label.text() == "Cancelled"
-        assert outgoing(controller, "notifications/cancelled") == 1
+        assert outgoing(console_controller, "notifications/cancelled") == 1
         await until(lambda: console.has("was cancelled"), "the server's log of the cancel")
         assert first.progress_count < 20
 
@@ -229,11 +227,11 @@ def test_progress_cancel_and_two_calls_in_flight(
 
 
 def test_send_anyway_reaches_the_server(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller)
-        view = open_view(qtbot, controller, "add")
+        await connect(console_controller)
+        view = open_view(qtbot, console_controller, "add")
         view.form.set_values({"a": 1})
         assert view.run() is None
         view.form.send_anyway_button.click()
@@ -246,23 +244,23 @@ def test_send_anyway_reaches_the_server(
 
 
 def test_remembered_arguments_across_reconnects(
-    controller: ConnectionController,
+    console_controller: ConnectionController,
     loop: asyncio.AbstractEventLoop,
     qtbot: QtBot,
     config_dir: Path,
 ) -> None:
     async def scenario() -> None:
-        await connect(controller)
-        view = open_view(qtbot, controller, "echo")
+        await connect(console_controller)
+        view = open_view(qtbot, console_controller, "echo")
         assert view.form.values() == {}
         view.form.set_values({"message": "remember me"})
         view.run()
         await finished(view.cards[0])
-        await controller.model.disconnect_server()
-        assert controller.model.state is ConnState.DISCONNECTED
+        await console_controller.model.disconnect_server()
+        assert console_controller.model.state is ConnState.DISCONNECTED
         assert not view.run_button.isEnabled()
-        await connect(controller)
-        again = open_view(qtbot, controller, "echo")
+        await connect(console_controller)
+        again = open_view(qtbot, console_controller, "echo")
         assert again.form.values() == {"message": "remember me"}
         other = Profile(name="other", stdio=StdioSettings(command="x"))
         assert again.memory.recall(other.id, "echo") is None  # per profile
@@ -272,13 +270,13 @@ def test_remembered_arguments_across_reconnects(
 
 
 def test_excluded_tool_needs_call_anyway(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller)
-        item = tool(controller, "echo")
+        await connect(console_controller)
+        item = tool(console_controller, "echo")
         excluded = CatalogItem(item.kind, item.key, item.raw, item.model, "invalid x-mcp-header")
-        view = ToolCallView(excluded, controller)
+        view = ToolCallView(excluded, console_controller)
         qtbot.addWidget(view)
         assert view.anyway_box is not None and not view.run_button.isEnabled()
         assert "Call anyway" in view.status_label.text()
@@ -301,24 +299,25 @@ def everything(command: list[str]) -> Profile:
 
 
 def test_everything_tiny_image_structured_content_and_long_operation(
-    controller: ConnectionController,
+    console_controller: ConnectionController,
     loop: asyncio.AbstractEventLoop,
     qtbot: QtBot,
     everything_command: list[str],
 ) -> None:
     async def scenario() -> None:
-        await connect(controller, everything(everything_command))
+        await connect(console_controller, everything(everything_command))
         await until(
-            lambda: controller.model.catalog.tools.find("get-tiny-image") is not None, "tools"
+            lambda: console_controller.model.catalog.tools.find("get-tiny-image") is not None,
+            "tools",
         )
-        image = open_view(qtbot, controller, "get-tiny-image")
+        image = open_view(qtbot, console_controller, "get-tiny-image")
         image.run()
         card = await finished(image.cards[0])
         assert card.record.status == "ok" and card.content_view is not None
         panes = [c.pane for c in card.content_view.cards if c.info.kind == "image"]
         assert panes and isinstance(panes[0], ImagePane) and panes[0].image is not None
 
-        structured = open_view(qtbot, controller, "get-structured-content")
+        structured = open_view(qtbot, console_controller, "get-structured-content")
         assert structured.output_schema is not None
         values = structured.form.values()
         if "location" not in values:
@@ -329,17 +328,16 @@ def test_everything_tiny_image_structured_content_and_long_operation(
         assert card.validation_label.text() == "✓ valid against the outputSchema"
         assert card.tree is not None
 
-        long_op = open_view(qtbot, controller, "trigger-long-running-operation")
+        long_op = open_view(qtbot, console_controller, "trigger-long-running-operation")
         long_op.form.set_values({"duration": 30, "steps": 30})
         long_op.run()
         card = long_op.cards[0]
         await until(lambda: card.record.progress_count >= 2, "progress from the long operation")
-        await asyncio.sleep(0.06)
-        assert card.progress_bar.value() > 0
+        await until(lambda: card.progress_bar.value() > 0, "the card's coalesced repaint")
         card.cancel_button.click()
         await finished(card)
         assert card.record.status == "cancelled"
-        assert outgoing(controller, "notifications/cancelled") == 1
+        assert outgoing(console_controller, "notifications/cancelled") == 1
 
     run(loop, scenario(), 60)
 
@@ -350,11 +348,11 @@ ODD = python_profile("odd", str(REPO / "tests" / "servers" / "gui" / "odd_tools_
 
 
 def test_invalid_input_schema_gets_the_editor_and_a_warning(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller, ODD)
-        view = open_view(qtbot, controller, "bad_schema")
+        await connect(console_controller, ODD)
+        view = open_view(qtbot, console_controller, "bad_schema")
         assert "not valid" in view.form.warning_label.text()
         assert view.form.set_mode("json")
         view.form.set_json_text('{"x": 5}')
@@ -363,7 +361,7 @@ def test_invalid_input_schema_gets_the_editor_and_a_warning(
         await finished(view.cards[0])
         assert record.arguments == {"x": 5} and record.status == "ok"
 
-        remote = open_view(qtbot, controller, "remote_ref")
+        remote = open_view(qtbot, console_controller, "remote_ref")
         assert "never fetched" in remote.form.warning_label.text()
         remote.form.set_values({"thing": {"any": 1}, "name": "n"})
         assert remote.run() is not None  # validation could not resolve it: not a blocker
@@ -373,11 +371,11 @@ def test_invalid_input_schema_gets_the_editor_and_a_warning(
 
 
 def test_structured_content_problems_are_shown(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller, ODD)
-        view = open_view(qtbot, controller, "mismatch")
+        await connect(console_controller, ODD)
+        view = open_view(qtbot, console_controller, "mismatch")
         view.run()
         card = await finished(view.cards[0])
         text = card.validation_label.text()
@@ -392,11 +390,11 @@ def test_structured_content_problems_are_shown(
 
 
 def test_odd_content_and_a_missing_content(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller, ODD)
-        view = open_view(qtbot, controller, "odd_content")
+        await connect(console_controller, ODD)
+        view = open_view(qtbot, console_controller, "odd_content")
         view.run()
         card = await finished(view.cards[0])
         assert card.content_view is not None
@@ -412,7 +410,7 @@ def test_odd_content_and_a_missing_content(
         image = cards[1].pane
         assert isinstance(image, ImagePane) and image.error is not None
         assert "unknown content type 'hologram'" in cards[2].problem_label.text()
-        empty = open_view(qtbot, controller, "no_content")
+        empty = open_view(qtbot, console_controller, "no_content")
         empty.run()
         card = await finished(empty.cards[0])
         assert card.record.status == "ok"
@@ -423,17 +421,18 @@ def test_odd_content_and_a_missing_content(
 
 
 def test_a_huge_result_does_not_freeze_the_window(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     meter = StallMeter()
 
     async def scenario() -> None:
-        await connect(controller, ODD)
-        view = open_view(qtbot, controller, "huge")
+        await connect(console_controller, ODD)
+        view = open_view(qtbot, console_controller, "huge")
         with meter:
             view.run()
             card = await finished(view.cards[0], 30)
-            await asyncio.sleep(0.1)  # not a wait: the loop keeps ticking after the result
+            ticks = meter.ticks
+            await until(lambda: meter.ticks >= ticks + 2, "the timer to tick after the paint")
             assert card.content_view is not None
             pane = card.content_view.cards[0].pane
             assert pane is not None and getattr(pane, "truncated", False)
@@ -443,17 +442,18 @@ def test_a_huge_result_does_not_freeze_the_window(
 
 
 def test_resource_links_in_a_result_open_a_reader(
-    controller: ConnectionController,
+    console_controller: ConnectionController,
     loop: asyncio.AbstractEventLoop,
     qtbot: QtBot,
     everything_command: list[str],
 ) -> None:
     async def scenario() -> None:
-        await connect(controller, everything(everything_command))
+        await connect(console_controller, everything(everything_command))
         await until(
-            lambda: controller.model.catalog.tools.find("get-resource-links") is not None, "tools"
+            lambda: console_controller.model.catalog.tools.find("get-resource-links") is not None,
+            "tools",
         )
-        view = open_view(qtbot, controller, "get-resource-links")
+        view = open_view(qtbot, console_controller, "get-resource-links")
         view.form.set_values({"count": 2})
         view.run()
         card = await finished(view.cards[0])
@@ -470,16 +470,16 @@ def test_resource_links_in_a_result_open_a_reader(
 
 
 def test_a_lost_connection_fails_the_calls_in_flight(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller)
-        view = open_view(qtbot, controller, "slow_count")
+        await connect(console_controller)
+        view = open_view(qtbot, console_controller, "slow_count")
         view.form.set_values({"steps": 50, "delay_ms": 200})
         record = view.run()
         assert record is not None
         await until(lambda: record.progress_count >= 1, "progress")
-        await controller.model.disconnect_server()
+        await console_controller.model.disconnect_server()
         card = await finished(view.cards[0])
         assert record.status == "failed"
         assert record.error_message.startswith("the connection closed: ")
@@ -520,19 +520,19 @@ def fill_required(view: ToolCallView) -> None:
 
 
 def test_everything_every_tool_from_its_form(
-    controller: ConnectionController,
+    console_controller: ConnectionController,
     loop: asyncio.AbstractEventLoop,
     qtbot: QtBot,
     everything_command: list[str],
 ) -> None:
     async def scenario() -> None:
-        await connect(controller, everything(everything_command))
-        await until(lambda: len(controller.model.catalog.tools) >= 13, "tools")
+        await connect(console_controller, everything(everything_command))
+        await until(lambda: len(console_controller.model.catalog.tools) >= 13, "tools")
         outcomes: dict[str, str] = {}
-        for item in list(controller.model.catalog.tools):
+        for item in list(console_controller.model.catalog.tools):
             if item.key in _NOT_CLICKED:
                 continue
-            view = open_view(qtbot, controller, item.key)
+            view = open_view(qtbot, console_controller, item.key)
             if item.key == "trigger-long-running-operation":
                 view.form.set_values({"duration": 1, "steps": 2})
             fill_required(view)
@@ -548,11 +548,11 @@ def test_everything_every_tool_from_its_form(
 
 
 def test_ctrl_enter_runs_from_the_form_and_the_json_editor(
-    controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
+    console_controller: ConnectionController, loop: asyncio.AbstractEventLoop, qtbot: QtBot
 ) -> None:
     async def scenario() -> None:
-        await connect(controller)
-        view = open_view(qtbot, controller, "echo")
+        await connect(console_controller)
+        view = open_view(qtbot, console_controller, "echo")
         row = view.form.row("message")
         assert row is not None and isinstance(row.editor, StringEditor)
         edit = row.editor.text_edit or row.editor.line_edit
