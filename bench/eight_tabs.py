@@ -141,7 +141,7 @@ class Pinger:
     async def _run(self) -> None:
         while self.running:
             for tab in self.tabs:
-                session = tab.controller.session
+                session = tab.controller.model.session
                 if session is None:
                     self.failed += 1
                     continue
@@ -185,7 +185,7 @@ async def _flood(
     messages: int,
 ) -> tuple[float, float, float]:
     """One flood; returns (stall, wall stall, messages/s into the flooding tab's log)."""
-    session = flooder.controller.session
+    session = flooder.controller.model.session
     assert session is not None
     before = len(flooder.traffic.entries)
     pinger.start()
@@ -232,7 +232,7 @@ async def bench(messages: int) -> int:
             tabs.append(window.new_tab(profile))
     for tab in tabs:
         await _until(
-            lambda t=tab: t.controller.state is ConnState.CONNECTED and t.controller.tools,
+            lambda t=tab: t.controller.model.state is ConnState.CONNECTED and t.controller.model.tools,
             f"{tab.display_title()} to connect",
             120,
         )

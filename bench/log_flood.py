@@ -177,14 +177,14 @@ async def flood(args: argparse.Namespace) -> int:
     window.connect_profile(profile)
     deadline = time.monotonic() + 30
     while not (
-        window.current_tab.controller.state is ConnState.CONNECTED
-        and window.current_tab.controller.tools
+        window.current_tab.controller.model.state is ConnState.CONNECTED
+        and window.current_tab.controller.model.tools
     ):
-        if time.monotonic() > deadline or window.current_tab.controller.state is ConnState.FAILED:
-            print(f"could not connect: {window.current_tab.controller.detail}", file=sys.stderr)
+        if time.monotonic() > deadline or window.current_tab.controller.model.state is ConnState.FAILED:
+            print(f"could not connect: {window.current_tab.controller.model.detail}", file=sys.stderr)
             return 3
         await asyncio.sleep(0.01)
-    session = window.current_tab.controller.session
+    session = window.current_tab.controller.model.session
     assert session is not None
     model = window.current_tab.log_panel.model
     model.flush()
@@ -304,7 +304,7 @@ async def flood(args: argparse.Namespace) -> int:
         )
     if profiler:
         pstats.Stats(profiler).sort_stats(os.environ.get("BENCH_SORT", "tottime")).print_stats(25)
-    await window.current_tab.controller.shutdown()
+    await window.current_tab.controller.model.shutdown()
     window.close()
     return 0
 

@@ -74,19 +74,19 @@ async def one_run(tmp: Path, n: int) -> float:
     window.connect_profile(profile)
     deadline = t0 + 60
     while not (
-        window.current_tab.controller.state is ConnState.CONNECTED
+        window.current_tab.controller.model.state is ConnState.CONNECTED
         and len(pane.list) >= n
         and pane.model.rowCount()
     ):
         if (
             time.perf_counter() > deadline
-            or window.current_tab.controller.state is ConnState.FAILED
+            or window.current_tab.controller.model.state is ConnState.FAILED
         ):
-            raise SystemExit(f"could not list the tools: {window.current_tab.controller.detail}")
+            raise SystemExit(f"could not list the tools: {window.current_tab.controller.model.detail}")
         await asyncio.sleep(0.005)
     window.repaint()  # the list as the user sees it (a synchronous paint)
     elapsed = time.perf_counter() - t0
-    await window.current_tab.controller.shutdown()
+    await window.current_tab.controller.model.shutdown()
     window.close()
     return elapsed
 

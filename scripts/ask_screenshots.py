@@ -51,14 +51,14 @@ async def _connect(window: MainWindow, profile: Profile) -> None:
     task = window.connect_profile(profile)
     assert task is not None
     await asyncio.wait_for(task, 30)
-    assert window.current_tab.controller.session is not None, window.current_tab.controller.detail
+    assert window.current_tab.controller.model.session is not None, window.current_tab.controller.model.detail
 
 
 async def _demo_shots(out: Path, window: MainWindow, theme: str) -> list[str]:
     demo = window.store.find("demo")
     assert demo is not None
     await _connect(window, demo)
-    session = window.current_tab.controller.session
+    session = window.current_tab.controller.model.session
     assert session is not None
     saved: list[str] = []
     call = session.start_request(
@@ -105,7 +105,7 @@ async def _demo_shots(out: Path, window: MainWindow, theme: str) -> list[str]:
         roots.grab().save(str(out / f"roots-dialog-{theme}.png"))
         saved.append(f"roots-dialog-{theme}.png")
         roots.close()
-    await window.current_tab.controller.shutdown()
+    await window.current_tab.controller.model.shutdown()
     saved += await _mrtr_shots(out, window, theme, demo)
     return saved
 
@@ -114,7 +114,7 @@ async def _mrtr_shots(out: Path, window: MainWindow, theme: str, demo: Profile) 
     """The modern era: an MRTR round trip, its rounds marked in the log, the conversation."""
     window.current_tab.log_panel.clear()
     await _connect(window, demo.model_copy(update={"era": "modern"}))
-    session = window.current_tab.controller.session
+    session = window.current_tab.controller.model.session
     assert session is not None
     call = session.start_request(
         "tools/call", {"name": "ask_user", "arguments": {"message": "MRTR round trip"}}
@@ -144,7 +144,7 @@ async def _mrtr_shots(out: Path, window: MainWindow, theme: str, demo: Profile) 
         conversation.grab().save(str(out / f"mrtr-conversation-{theme}.png"))
         saved.append(f"mrtr-conversation-{theme}.png")
         conversation.close()
-    await window.current_tab.controller.shutdown()
+    await window.current_tab.controller.model.shutdown()
     return saved
 
 
@@ -158,7 +158,7 @@ async def _everything_shots(out: Path, window: MainWindow, theme: str) -> list[s
     )
     window.add_adhoc(profile)
     await _connect(window, profile)
-    session = window.current_tab.controller.session
+    session = window.current_tab.controller.model.session
     assert session is not None
     saved: list[str] = []
     for _ in range(50):  # it lists the ask tools once it has seen our capabilities
@@ -201,7 +201,7 @@ async def _everything_shots(out: Path, window: MainWindow, theme: str) -> list[s
     await asyncio.sleep(0.3)
     window.grab().save(str(out / f"tasks-panel-{theme}.png"))
     saved.append(f"tasks-panel-{theme}.png")
-    await window.current_tab.controller.shutdown()
+    await window.current_tab.controller.model.shutdown()
     return saved
 
 
@@ -222,7 +222,7 @@ async def _shots(out: Path) -> int:
             saved += await _demo_shots(out, window, theme)
             saved += await _everything_shots(out, window, theme)
         finally:
-            await window.current_tab.controller.shutdown()
+            await window.current_tab.controller.model.shutdown()
             window.close()
     sys.stderr.write(f"saved {len(saved)} screenshots in {out}: {', '.join(saved)}\n")
     return 0

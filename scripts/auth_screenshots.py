@@ -107,7 +107,7 @@ async def _shots(out: Path, base: str) -> int:
         window.refresh_colors()
         try:
             if theme == "dark":  # a second run: the stored token, then a fresh login
-                window.current_tab.controller.auth.logout(profile)
+                window.current_tab.controller.model.auth.logout(profile)
             task = window.connect_profile(profile)
             assert task is not None
             await asyncio.wait_for(task, 30)
@@ -129,7 +129,7 @@ async def _shots(out: Path, base: str) -> int:
             dialog.grab().save(str(out / f"auth-section-{theme}.png"))
             dialog.close()
         finally:
-            await window.current_tab.controller.shutdown()
+            await window.current_tab.controller.model.shutdown()
             window.close()
     await _paused_and_failed(out, store, profile, tmp)
     sys.stderr.write(f"saved 6 screenshots in {out}\n")
@@ -150,7 +150,7 @@ async def _paused_and_failed(out: Path, store: ProfileStore, profile: Profile, t
     window.current_tab.right_split.setSizes([380, 360])
     panel = window.current_tab.auth_panel
     try:
-        window.current_tab.controller.auth.logout(profile)
+        window.current_tab.controller.model.auth.logout(profile)
         panel.step_box.setChecked(True)
         window.connect_profile(profile)
         for _ in range(2000):
@@ -174,7 +174,7 @@ async def _paused_and_failed(out: Path, store: ProfileStore, profile: Profile, t
         await asyncio.sleep(0.3)
         window.grab().save(str(out / "auth-error-light.png"))
     finally:
-        await window.current_tab.controller.shutdown()
+        await window.current_tab.controller.model.shutdown()
         window.close()
 
 

@@ -84,8 +84,8 @@ async def shots(out: Path) -> int:
         failed = window.new_tab(broken)
         other = window.new_tab(deployed)
         for tab in (first, other):
-            await _until(lambda t=tab: t.controller.tools is not None, tab.display_title())
-        await _until(lambda: failed.controller.state is ConnState.FAILED, "the failure")
+            await _until(lambda t=tab: t.controller.model.tools is not None, tab.display_title())
+        await _until(lambda: failed.controller.model.state is ConnState.FAILED, "the failure")
         other.rename("deployed")
         window.tabs.setCurrentWidget(first)
         tools = first.explorer.tool_names()
@@ -94,7 +94,7 @@ async def shots(out: Path) -> int:
         await asyncio.sleep(0.5)
         _save(window, out / "three-tabs.png")
         # A sampling request from the background tab "deployed".
-        session = other.controller.session
+        session = other.controller.model.session
         assert session is not None
         session.start_request(
             "tools/call", {"name": "ask_llm", "arguments": {"question": "Which tab asks?"}}

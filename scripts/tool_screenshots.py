@@ -105,7 +105,7 @@ async def _shots(out: Path) -> int:
                 window.grab().save(str(out / f"{name}-{theme}.png"))
                 saved.append(f"{name}-{theme}.png")
         finally:
-            await window.current_tab.controller.shutdown()
+            await window.current_tab.controller.model.shutdown()
             window.close()
     sys.stderr.write(f"saved {len(saved)} screenshots in {out}: {', '.join(saved)}\n")
     return 0

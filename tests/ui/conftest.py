@@ -37,7 +37,7 @@ def controller(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> Iterator[Conn
     """A connection without a window (asks answered by parentless dialogs)."""
     c = make_controller(tmp_path)
     yield c
-    run(loop, c.shutdown())
+    run(loop, c.model.shutdown())
 
 
 @pytest.fixture

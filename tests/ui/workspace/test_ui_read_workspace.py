@@ -43,7 +43,7 @@ async def shown_soon(win: MainWindow, cls: type, instead_of: object = None) -> o
     """The one visible view of `cls`, once the workspace shows it (in place of another)."""
 
     def one_new() -> bool:
-        views = [v for v in win.workspace.findChildren(cls) if v.isVisible()]
+        views = [v for v in current_tab(win).workspace.findChildren(cls) if v.isVisible()]
         return len(views) == 1 and views[0] is not instead_of
 
     await until(one_new, f"the {cls.__name__}")
@@ -143,11 +143,11 @@ def test_destroyed_views_ignore_later_connections(
             view.deleteLater()
         QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         await asyncio.sleep(0)
-        errors_before = len(c.errors)
-        c.reconnect()
-        await until(lambda: c.state is ConnState.CONNECTED, "reconnect", timeout=30)
+        errors_before = len(c.model.errors)
+        c.model.reconnect()
+        await until(lambda: c.model.state is ConnState.CONNECTED, "reconnect", timeout=30)
         await asyncio.sleep(0.1)  # not a wait: a destroyed view reacting would show by now
-        assert len(c.errors) == errors_before, [e.message for e in c.errors.items]
-        await c.shutdown()
+        assert len(c.model.errors) == errors_before, [e.message for e in c.model.errors.items]
+        await c.model.shutdown()
 
     run(loop, scenario())
