@@ -18,6 +18,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Every GUI connection is recorded: keep the recordings of test runs out of the
 # user's data dir.
 os.environ.setdefault("MCP_INSPECTOR_DATA_DIR", tempfile.mkdtemp(prefix="mcp-inspector-test-data-"))
+# pytest-xdist workers inherit the controller's environment: a folder each, so that one
+# worker's retention cannot prune the recordings another is writing.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ["MCP_INSPECTOR_DATA_DIR"] = os.path.join(
+        os.environ["MCP_INSPECTOR_DATA_DIR"], os.environ["PYTEST_XDIST_WORKER"]
+    )
+
+# Fixtures broader than a test that are ours (not a plugin's, like pytest-qt's qapp).
+_SHARED_SCOPES = ("module", "package", "session")
 
 
 @pytest.fixture
@@ -71,3 +80,37 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
         threshold = gc.get_threshold()
         collect_if_due((threshold[0], threshold[1], threshold[2]))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`--dist loadgroup`, scripts/test.sh), the tests that share one of
+    our module- or session-scoped fixtures (a server process, an installed wheel) run on one
+    worker, so that the fixture is built once and not once per worker. Tests already marked
+    `xdist_group` keep their group. Harmless in a single-process run."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        group = _shared_fixture_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _shared_fixture_group(item: pytest.Item) -> str | None:
+    """The group of the broadest of our shared fixtures that `item` uses, if any: its
+    module for a module-scoped one, where it is defined for a session-scoped one."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    module = item.nodeid.split("::", 1)[0]
+    group: str | None = None
+    for name in item.fixturenames:  # type: ignore[attr-defined]
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            if fixturedef.scope not in _SHARED_SCOPES:
+                continue
+            if not getattr(fixturedef.func, "__module__", "").startswith("tests."):
+                continue
+            if fixturedef.scope == "module":
+                group = group or module
+            else:
+                return f"{fixturedef.baseid or 'tests'}::{name}"
+    return group
