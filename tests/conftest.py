@@ -6,6 +6,7 @@ import asyncio
 import gc
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import AsyncIterator
 
@@ -80,6 +81,34 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
         threshold = gc.get_threshold()
         collect_if_due((threshold[0], threshold[1], threshold[2]))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """QTest's key click with a modifier (Ctrl+Return) leaves that modifier held in Qt's
+    process-wide state, `QGuiApplication.keyboardModifiers()`: the next test in the same
+    process would then extend a selection where it meant to replace it (a test that passed
+    or failed by the order the tests ran in, as pytest-xdist deals them). Release it."""
+    gui = sys.modules.get("PySide6.QtGui")
+    if gui is None or gui.QGuiApplication.instance() is None:
+        return
+    held = gui.QGuiApplication.keyboardModifiers()
+    if held == gui.Qt.KeyboardModifier.NoModifier:
+        return
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QWidget
+
+    keys = {
+        Qt.KeyboardModifier.ControlModifier: Qt.Key.Key_Control,
+        Qt.KeyboardModifier.ShiftModifier: Qt.Key.Key_Shift,
+        Qt.KeyboardModifier.AltModifier: Qt.Key.Key_Alt,
+        Qt.KeyboardModifier.MetaModifier: Qt.Key.Key_Meta,
+    }
+    target = QWidget()
+    for modifier, key in keys.items():
+        if held & modifier:
+            QTest.keyRelease(target, key)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
