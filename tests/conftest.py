@@ -111,17 +111,36 @@ def pytest_runtest_teardown(item: pytest.Item) -> None:
             QTest.keyRelease(target, key)
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (`--dist loadgroup`, scripts/test.sh), the tests that share one of
     our module- or session-scoped fixtures (a server process, an installed wheel) run on one
     worker, so that the fixture is built once and not once per worker. Tests already marked
     `xdist_group` keep their group. Harmless in a single-process run."""
+    in_a_loadgroup_worker = bool(getattr(config.option, "loadgroup", False))
     for item in items:
-        if item.get_closest_marker("xdist_group") is not None:
-            continue
-        group = _shared_fixture_group(item)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
+        if item.get_closest_marker("xdist_group") is None:
+            group = _shared_fixture_group(item)
+            if group is not None:
+                item.add_marker(pytest.mark.xdist_group(group))
+        if in_a_loadgroup_worker:
+            _suffix_the_group(item)
+
+
+def _suffix_the_group(item: pytest.Item) -> None:
+    """pytest-xdist 3.8 tells its scheduler an item's group by a `@group` suffix on the node
+    id, written into `item._nodeid`; pytest 9.2 keeps the id in `item._id`, so that suffix is
+    lost and `--dist loadgroup` would group nothing. Write it where this pytest keeps it."""
+    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                    for m in item.iter_markers("xdist_group")})  # fmt: skip
+    if not names or "@" in item.nodeid.rpartition("]")[2]:
+        return  # no group, or xdist has already added it
+    suffixed = f"{item.nodeid}@{'_'.join(names)}"
+    node_id = getattr(item, "_id", None)
+    if node_id is not None and hasattr(type(node_id), "parse"):
+        item._id = type(node_id).parse(suffixed)  # type: ignore[attr-defined]
+    else:
+        item._nodeid = suffixed  # type: ignore[attr-defined]
 
 
 def _shared_fixture_group(item: pytest.Item) -> str | None:
