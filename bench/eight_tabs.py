@@ -232,7 +232,9 @@ async def bench(messages: int) -> int:
             tabs.append(window.new_tab(profile))
     for tab in tabs:
         await _until(
-            lambda t=tab: t.controller.model.state is ConnState.CONNECTED and t.controller.model.tools,
+            lambda t=tab: (
+                t.controller.model.state is ConnState.CONNECTED and t.controller.model.tools
+            ),
             f"{tab.display_title()} to connect",
             120,
         )

@@ -180,8 +180,9 @@ async def flood(args: argparse.Namespace) -> int:
         window.current_tab.controller.model.state is ConnState.CONNECTED
         and window.current_tab.controller.model.tools
     ):
-        if time.monotonic() > deadline or window.current_tab.controller.model.state is ConnState.FAILED:
-            print(f"could not connect: {window.current_tab.controller.model.detail}", file=sys.stderr)
+        model = window.current_tab.controller.model
+        if time.monotonic() > deadline or model.state is ConnState.FAILED:
+            print(f"could not connect: {model.detail}", file=sys.stderr)
             return 3
         await asyncio.sleep(0.01)
     session = window.current_tab.controller.model.session

@@ -82,7 +82,8 @@ async def one_run(tmp: Path, n: int) -> float:
             time.perf_counter() > deadline
             or window.current_tab.controller.model.state is ConnState.FAILED
         ):
-            raise SystemExit(f"could not list the tools: {window.current_tab.controller.model.detail}")
+            detail = window.current_tab.controller.model.detail
+            raise SystemExit(f"could not list the tools: {detail}")
         await asyncio.sleep(0.005)
     window.repaint()  # the list as the user sees it (a synchronous paint)
     elapsed = time.perf_counter() - t0

@@ -51,7 +51,8 @@ async def _connect(window: MainWindow, profile: Profile) -> None:
     task = window.connect_profile(profile)
     assert task is not None
     await asyncio.wait_for(task, 30)
-    assert window.current_tab.controller.model.session is not None, window.current_tab.controller.model.detail
+    model = window.current_tab.controller.model
+    assert model.session is not None, model.detail
 
 
 async def _demo_shots(out: Path, window: MainWindow, theme: str) -> list[str]:

@@ -29,5 +29,10 @@ if [ $# -eq 0 ]; then
     packaging/build.sh --no-smoke
 fi
 echo "== pytest" >&2
-# -X faulthandler: a native crash prints every thread's Python stack in the CI log.
-exec .venv/bin/python -X faulthandler -m pytest -q -p no:cacheprovider "$@"
+# In parallel (pytest-xdist): PYTEST_WORKERS processes, 3 by default (measured on 2 cores:
+# many tests wait on a server or a subprocess; README.md "Tests"). `--dist loadgroup` keeps
+# on one worker the tests that share a server or an install (tests/conftest.py). Pass `-n 0`
+# to run in this one process. -X faulthandler: a native crash prints every thread's Python
+# stack in the CI log (the workers' own faulthandler, pytest's, prints theirs).
+exec .venv/bin/python -X faulthandler -m pytest -q -p no:cacheprovider \
+    -n "${PYTEST_WORKERS:-3}" --dist loadgroup "$@"

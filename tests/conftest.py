@@ -9,6 +9,7 @@ import asyncio
 import gc
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -28,6 +29,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Every GUI connection is recorded: keep the recordings of test runs out of the
 # user's data dir.
 os.environ.setdefault("MCP_INSPECTOR_DATA_DIR", tempfile.mkdtemp(prefix="mcp-inspector-test-data-"))
+# pytest-xdist workers inherit the controller's environment: a folder each, so that one
+# worker's retention cannot prune the recordings another is writing.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ["MCP_INSPECTOR_DATA_DIR"] = os.path.join(
+        os.environ["MCP_INSPECTOR_DATA_DIR"], os.environ["PYTEST_XDIST_WORKER"]
+    )
+
+# Fixtures broader than a test that are ours (not a plugin's, like pytest-qt's qapp).
+_SHARED_SCOPES = ("module", "package", "session")
 
 
 @pytest.fixture
@@ -137,3 +147,84 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
         threshold = gc.get_threshold()
         collect_if_due((threshold[0], threshold[1], threshold[2]))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """QTest's key click with a modifier (Ctrl+Return) leaves that modifier held in Qt's
+    process-wide state, `QGuiApplication.keyboardModifiers()`: the next test in the same
+    process would then extend a selection where it meant to replace it (a test that passed
+    or failed by the order the tests ran in, as pytest-xdist deals them). Release it."""
+    gui = sys.modules.get("PySide6.QtGui")
+    if gui is None or gui.QGuiApplication.instance() is None:
+        return
+    held = gui.QGuiApplication.keyboardModifiers()
+    if held == gui.Qt.KeyboardModifier.NoModifier:
+        return
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QWidget
+
+    keys = {
+        Qt.KeyboardModifier.ControlModifier: Qt.Key.Key_Control,
+        Qt.KeyboardModifier.ShiftModifier: Qt.Key.Key_Shift,
+        Qt.KeyboardModifier.AltModifier: Qt.Key.Key_Alt,
+        Qt.KeyboardModifier.MetaModifier: Qt.Key.Key_Meta,
+    }
+    target = QWidget()
+    for modifier, key in keys.items():
+        if held & modifier:
+            QTest.keyRelease(target, key)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`--dist loadgroup`, scripts/test.sh), the tests that share one of
+    our module- or session-scoped fixtures (a server process, an installed wheel) run on one
+    worker, so that the fixture is built once and not once per worker. Tests already marked
+    `xdist_group` keep their group. Harmless in a single-process run."""
+    in_a_loadgroup_worker = bool(getattr(config.option, "loadgroup", False))
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            group = _shared_fixture_group(item)
+            if group is not None:
+                item.add_marker(pytest.mark.xdist_group(group))
+        if in_a_loadgroup_worker:
+            _suffix_the_group(item)
+
+
+def _suffix_the_group(item: pytest.Item) -> None:
+    """pytest-xdist 3.8 tells its scheduler an item's group by a `@group` suffix on the node
+    id, written into `item._nodeid`; pytest 9.2 keeps the id in `item._id`, so that suffix is
+    lost and `--dist loadgroup` would group nothing. Write it where this pytest keeps it."""
+    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                    for m in item.iter_markers("xdist_group")})  # fmt: skip
+    if not names or "@" in item.nodeid.rpartition("]")[2]:
+        return  # no group, or xdist has already added it
+    suffixed = f"{item.nodeid}@{'_'.join(names)}"
+    node_id = getattr(item, "_id", None)
+    if node_id is not None and hasattr(type(node_id), "parse"):
+        item._id = type(node_id).parse(suffixed)  # type: ignore[attr-defined]
+    else:
+        item._nodeid = suffixed  # type: ignore[attr-defined]
+
+
+def _shared_fixture_group(item: pytest.Item) -> str | None:
+    """The group of the broadest of our shared fixtures that `item` uses, if any: its
+    module for a module-scoped one, where it is defined for a session-scoped one."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    module = item.nodeid.split("::", 1)[0]
+    group: str | None = None
+    for name in item.fixturenames:  # type: ignore[attr-defined]
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            if fixturedef.scope not in _SHARED_SCOPES:
+                continue
+            if not getattr(fixturedef.func, "__module__", "").startswith("tests."):
+                continue
+            if fixturedef.scope == "module":
+                group = group or module
+            else:
+                return f"{fixturedef.baseid or 'tests'}::{name}"
+    return group

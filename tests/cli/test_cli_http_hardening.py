@@ -21,10 +21,10 @@ def url(server: Served, scenario: str, query: str = "") -> str:
 def test_a_session_id_outside_visible_ascii_is_refused_at_once(misbehaving_http: Served) -> None:
     started = time.monotonic()
     code, _out, err = run_cli(
-        "--method", "tools/list", "--url", url(misbehaving_http, "badsid"), "--timeout", "10"
+        "--method", "tools/list", "--url", url(misbehaving_http, "badsid"), "--timeout", "25"
     )  # fmt: skip
     assert code == 3, err
-    assert time.monotonic() - started < 8  # not the 10 s timeout
+    assert time.monotonic() - started < 15  # not the 25 s timeout (room for a loaded start-up)
     assert "Mcp-Session-Id" in err and "visible ASCII" in err
     assert "Traceback" not in err and "UnicodeEncodeError" not in err
     # The id was never sent back.
@@ -70,13 +70,15 @@ def test_auto_era_against_a_2025_only_server_falls_back_at_once(misbehaving_http
     run = uuid.uuid4().hex
     started = time.monotonic()
     code, out, err = run_cli(
-        "--method", "tools/list", "--era", "auto",
+        "--method", "tools/list", "--era", "auto", "--timeout", "30",
         "--url", url(misbehaving_http, "ok", f"?run={run}"),
     )  # fmt: skip
     elapsed = time.monotonic() - started
     assert code == 0, err
     assert [t["name"] for t in out["tools"]] == ["echo"]
-    assert elapsed < 5, elapsed
+    # Not the 30 s request timeout (a probe left waiting); the rest of the margin is for the
+    # start-up on a loaded machine (a parallel run).
+    assert elapsed < 15, elapsed
     requests = [line for line in misbehaving_http.log().splitlines() if f"run={run}" in line]
     assert requests[0].startswith("POST") and '"server/discover"' in requests[0]
     # The only GET is the session's own stream, after initialize: no HTTP+SSE probe.

@@ -204,8 +204,8 @@ def test_exit_codes_2_3_5(tmp_path: Path) -> None:
         ' "arguments": {"steps": 1, "delay_ms": 5000}, "timeoutMs": 300},'
         ' {"name": "echo", "kind": "tool", "tool": "echo", "arguments": {"message": "x"}}]}'
     )
-    assert inspector("test", str(good)).returncode == 2  # no server
-    assert "no server" in inspector("test", str(good)).stderr
+    proc = inspector("test", str(good))
+    assert proc.returncode == 2 and "no server" in proc.stderr
     assert inspector("test", "--write", "x.json").returncode == 2
     proc = inspector("test", str(good), "--", str(tmp_path / "no-such-server"))
     assert proc.returncode == 3 and "could not reach the server" in proc.stderr

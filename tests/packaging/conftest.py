@@ -95,7 +95,11 @@ def frozen_app() -> App:
     return App("frozen", executable.resolve(), executable.resolve().parent)
 
 
-@pytest.fixture(params=["wheel", "frozen"])
+# pytest-xdist (`--dist loadgroup`): the wheel's tests run on one worker, which installs the
+# wheel once (a session fixture is built once per worker).
+@pytest.fixture(
+    params=[pytest.param("wheel", marks=pytest.mark.xdist_group("wheel_app")), "frozen"]
+)
 def app(request: pytest.FixtureRequest) -> App:
     return request.getfixturevalue(f"{request.param}_app")  # type: ignore[no-any-return]
 
