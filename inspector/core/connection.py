@@ -132,7 +132,7 @@ class ConnectionModel:
         self.rounds = RequestRounds(self.traffic)  # MRTR rounds of one request, in the log
         self._serial = itertools.count(1)
         self.task_store = TaskStore()
-        self.tasks = TaskClient(self.task_store, lambda: self.session, lambda: self.responder)
+        self.tasks = TaskClient(self.task_store, lambda: self.server, lambda: self.responder)
         self._task_feed = TaskFeed(self.tasks, lambda: self.session)
         # OAuth per profile (`auth`): built on first use; a stdio window never loads it.
         self._opener = opener

@@ -384,6 +384,34 @@ class ServerConnection:
             method, params, timeout=timeout, on_progress=on_progress, override=override
         ).result()
 
+    # ------------------------------------------------------------------ tasks
+    # The tasks extension: legacy servers declare it (capabilities.tasks), modern ones
+    # answer per request; `override` sends past the core capability check (modern: the
+    # extension's methods are not core requests). `TaskClient` (features/tasks.py) keeps
+    # the tasks and their polling over these.
+    async def list_tasks(self) -> list[dict[str, Any]]:
+        """Legacy tasks/list, every page."""
+        return await self.session.client.list_all("tasks/list", "tasks")
+
+    async def get_task(self, task_id: str, *, override: bool = False) -> dict[str, Any]:
+        return await self.request("tasks/get", {"taskId": task_id}, override=override)
+
+    async def task_result(self, task_id: str, *, override: bool = False) -> dict[str, Any]:
+        """Legacy tasks/result: blocks until the task ends (no timeout: it may take long)."""
+        return await self.request(
+            "tasks/result", {"taskId": task_id}, timeout=None, override=override
+        )
+
+    async def cancel_task(self, task_id: str, *, override: bool = False) -> dict[str, Any]:
+        return await self.request("tasks/cancel", {"taskId": task_id}, override=override)
+
+    async def update_task(
+        self, task_id: str, input_responses: dict[str, Any], *, override: bool = False
+    ) -> dict[str, Any]:
+        """Modern tasks/update: the answers to a task's input requests."""
+        params = {"taskId": task_id, "inputResponses": input_responses}
+        return await self.request("tasks/update", params, override=override)
+
     def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         """A client notification (e.g. notifications/roots/list_changed)."""
         self.session.notify(method, params)

@@ -27,12 +27,12 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, Protocol, TypeAlias
 
 from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.machine.asks import ServerAsk, ask_kind
 from inspector.protocol.wire.versions import Era
-from inspector.session import AskRejected, Session, SessionError
+from inspector.session import AskRejected, Call, SessionError
 
 __all__ = [
     "EXTENSION",
@@ -222,14 +222,47 @@ class TaskStore:
             self._changed(task_id)
 
 
+class TaskChannel(Protocol):
+    """What `TaskClient` sends through: the connection's request API
+    (`inspector.core.server_connection.ServerConnection`; this floor cannot name it)."""
+
+    @property
+    def era(self) -> Era: ...
+
+    @property
+    def is_ready(self) -> bool: ...
+
+    async def learn_tool(self, name: str) -> None: ...
+
+    def start_tool_call(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        extra: dict[str, Any] | None = None,
+    ) -> Call: ...
+
+    async def list_tasks(self) -> list[dict[str, Any]]: ...
+
+    async def get_task(self, task_id: str, *, override: bool = False) -> dict[str, Any]: ...
+
+    async def task_result(self, task_id: str, *, override: bool = False) -> dict[str, Any]: ...
+
+    async def cancel_task(self, task_id: str, *, override: bool = False) -> dict[str, Any]: ...
+
+    async def update_task(
+        self, task_id: str, input_responses: dict[str, Any], *, override: bool = False
+    ) -> dict[str, Any]: ...
+
+
 class TaskClient:
-    """Drives tasks over the current session. Every public coroutine raises SessionError
+    """Drives tasks over the current connection. Every public coroutine raises SessionError
     subclasses on failure (the caller reports them)."""
 
     def __init__(
         self,
         store: TaskStore,
-        session: Callable[[], Session | None],
+        session: Callable[[], TaskChannel | None],
         responder: Callable[[], Any] | None = None,
     ) -> None:
         self.store = store
@@ -240,7 +273,7 @@ class TaskClient:
         self._waiting_result: set[str] = set()
         self._background: set[asyncio.Task[None]] = set()
 
-    def session(self) -> Session:
+    def session(self) -> TaskChannel:
         session = self._session()
         if session is None or not session.is_ready:
             raise SessionError("not connected")
@@ -264,15 +297,9 @@ class TaskClient:
         self._followers.clear()
         self._background.clear()
 
-    async def _request(
-        self,
-        method: str,
-        params: dict[str, Any] | None,
-        timeout: float | Literal["default"] | None = "default",
-    ) -> dict[str, Any]:
-        session = self.session()
-        override = self.mode == "modern"  # the extension's methods are not core requests
-        return await session.request(method, params, timeout=timeout, override=override)
+    @property
+    def _override(self) -> bool:
+        return self.mode == "modern"  # the extension's methods are not core requests
 
     # ------------------------------------------------------------------ intents
     async def call_tool(
@@ -282,9 +309,9 @@ class TaskClient:
         when the server answered directly (modern servers decide per request)."""
         mode = self.mode or "legacy"
         session = self.session()
-        await session.client.learn_tool(name)  # modern HTTP: its Mcp-Param-* headers
+        await session.learn_tool(name)  # modern HTTP: its Mcp-Param-* headers
         extra = task_request_params({}, mode, ttl_ms)
-        result = await session.client.start_tool_call(name, arguments, extra=extra).result()
+        result = await session.start_tool_call(name, arguments, extra=extra).result()
         task = self.adopt(result, f"tools/call {name}")
         return task, result
 
@@ -305,7 +332,7 @@ class TaskClient:
         """Legacy: tasks/list (every page). Modern: re-poll every known task."""
         if self.mode == "legacy":
             session = self.session()
-            for item in await session.client.list_all("tasks/list", "tasks"):
+            for item in await session.list_tasks():
                 task = parse_task(item, Era.LEGACY)
                 if task is not None:
                     known = self.store.get(task.task_id)
@@ -319,7 +346,7 @@ class TaskClient:
             await self.get(task_id)
 
     async def get(self, task_id: str) -> TaskInfo | None:
-        result = await self._request("tasks/get", {"taskId": task_id})
+        result = await self.session().get_task(task_id, override=self._override)
         return self._take(task_id, result)
 
     def _take(self, task_id: str, result: Any) -> TaskInfo | None:
@@ -344,7 +371,7 @@ class TaskClient:
         self.store.update(task_id, note="waiting for tasks/result")
         self._waiting_result.add(task_id)
         try:
-            result = await self._request("tasks/result", {"taskId": task_id}, timeout=None)
+            result = await self.session().task_result(task_id, override=self._override)
         except Exception as exc:
             self.store.update(task_id, note=f"tasks/result failed: {exc}")
             raise
@@ -354,7 +381,7 @@ class TaskClient:
         return dict(result)
 
     async def cancel(self, task_id: str) -> None:
-        result = await self._request("tasks/cancel", {"taskId": task_id})
+        result = await self.session().cancel_task(task_id, override=self._override)
         session = self._session()
         era = session.era if session is not None else Era.LEGACY
         task = parse_task(result, era)  # legacy answers with the task; modern with {}
@@ -463,7 +490,7 @@ class TaskClient:
         if not responses:
             return
         try:
-            await self._request("tasks/update", {"taskId": task_id, "inputResponses": responses})
+            await self.session().update_task(task_id, responses, override=self._override)
         except Exception as exc:
             self.store.update(task_id, note=f"tasks/update failed: {exc}")
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, TypeVar
 
+from inspector.features.catalog.lists import KINDS
 from inspector.session import Call, Session
 from inspector.settings.profiles import Profile
 from inspector.ui.asks.ask_dialog import AskDialog
@@ -17,8 +18,18 @@ D = TypeVar("D", bound=AskDialog)
 
 
 async def connect(win: MainWindow, profile: Profile, timeout: float = 30) -> Session:
-    """Connect, and let the dialogs' withdrawal show briefly (the tests watch it)."""
+    """Connect, wait for every listing of the catalog to end, and let the dialogs'
+    withdrawal show briefly (the tests watch it). A listing still under way when a test's
+    call starts would be the latest waiting request when the server asks, and a saved call
+    would then miss its answer (a flake under load)."""
     await connected(win, profile, timeout=timeout)
+    catalog = current_tab(win).controller.model.catalog
+
+    def listed() -> bool:
+        lists = [catalog[kind] for kind in KINDS]
+        return all(not x.loading and (x.loaded or x.error or x.absent) for x in lists)
+
+    await until(listed, "every listing of the catalog", timeout=timeout)
     session = current_tab(win).controller.model.session
     assert session is not None
     responder = current_tab(win).controller.responder
