@@ -1,0 +1,1 @@
+"""Tests of inspector/auth/flow: the OAuth flow's steps."""
