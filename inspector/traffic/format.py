@@ -34,7 +34,7 @@ DIRECTION_ARROWS: Final = {
     "out": "→",
     "in": "←",
     "": "",
-    "from-app": "app→",  # an MCP App's message to the host (features/apps)
+    "from-app": "app→",  # an MCP App's message to the host (features/mcp_apps)
     "to-app": "→app",  # the host's message to the app
 }
 _SUMMARY_LIMIT: Final = 200

@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 # "out"/"in": to/from the server. "from-app"/"to-app": an MCP App's postMessage JSON-RPC with
-# the host (the app view's messages, never sent to the server; features/apps).
+# the host (the app view's messages, never sent to the server; features/mcp_apps).
 Direction: TypeAlias = Literal["out", "in", "", "from-app", "to-app"]
 DIRECTIONS: Final[tuple[Direction, ...]] = ("", "out", "in", "from-app", "to-app")
 # A response travels the other way from its request.
