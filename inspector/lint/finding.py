@@ -58,7 +58,10 @@ class Finding:
 
 
 class LintStore:
-    """Findings by traffic row, with counts per rule. Listeners hear each batch.
+    """Findings by traffic row, with counts per rule, and how many messages were linted.
+    `on_add` listeners hear each batch of findings; `on_change` listeners hear that the
+    counts moved (messages linted, findings found), once per batch: a clean server's
+    messages change nothing but `checked`, and a view of the counts must still follow.
 
     A flood that breaks one rule a million times must not cost a million objects: each
     rule keeps its first `keep_per_rule` findings (with their rows' badges); beyond that
@@ -75,6 +78,7 @@ class LintStore:
         self.checked = 0  # messages linted
         self.deferred: set[int] = set()  # huge rows, linted when viewed
         self._added: Listeners[[list[Finding]]] = Listeners("lint listener")
+        self._changed: Listeners[[]] = Listeners("lint listener")
         self._cleared: Listeners[[]] = Listeners("lint listener")
 
     def __len__(self) -> int:
@@ -83,10 +87,15 @@ class LintStore:
     def on_add(self, listener: Callable[[list[Finding]], None]) -> Unsubscribe:
         return self._added.add(listener)
 
+    def on_change(self, listener: Callable[[], None]) -> Unsubscribe:
+        return self._changed.add(listener)
+
     def on_clear(self, listener: Callable[[], None]) -> Unsubscribe:
         return self._cleared.add(listener)
 
-    def add(self, findings: Iterable[Finding]) -> None:
+    def add(self, findings: Iterable[Finding], *, checked: int = 0) -> None:
+        """A batch of findings, and `checked`: how many more messages were linted."""
+        self.checked += checked
         batch = []
         counted = False
         for finding in findings:
@@ -101,6 +110,8 @@ class LintStore:
             self._by_index.setdefault(finding.index, []).append(finding)
         if counted:  # listeners hear counts change even when nothing more was kept
             self._added.emit(batch)
+        if counted or checked:
+            self._changed.emit()
 
     def at(self, index: int) -> list[Finding]:
         return self._by_index.get(index, [])

@@ -78,6 +78,7 @@ class LiveLinter:
         self._starts: list[tuple[int, str | None]] = []  # (first row, version) of sessions
         self._pending = False
         self._len_after_run = 0
+        self._checked = 0  # server messages linted in this batch (the store counts them)
         self._unsubscribe = [traffic.on_grow(self._grown), traffic.on_clear(self._cleared)]
 
     def close(self) -> None:
@@ -158,7 +159,8 @@ class LiveLinter:
                 if deadline is not None and clock() >= deadline:
                     break
         finally:
-            self.store.add(found)
+            checked, self._checked = self._checked, 0
+            self.store.add(found, checked=checked)
 
     # -- one row ---------------------------------------------------------------
     def _lint_row(self, index: int) -> list[Any]:
@@ -177,7 +179,7 @@ class LiveLinter:
             return self.linter.http_headers(index, exchange.response_headers)
         if direction != "in" or kind not in _LINTED:
             return []
-        self.store.checked += 1
+        self._checked += 1
         if size > self.huge:
             self.store.deferred.add(index)
             return []

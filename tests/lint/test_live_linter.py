@@ -63,6 +63,27 @@ def test_nothing_is_linted_on_the_append_only_scheduled() -> None:
     assert store.rows() == list(range(100))
 
 
+def test_a_clean_batch_is_heard_its_messages_counted() -> None:
+    """A clean server's messages change only the linted count; whoever shows the count (the
+    Lint tab) must hear it (issue 26: "0 server message(s) linted" beside a full log)."""
+    log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
+    LiveLinter(log, store, sched)
+    changes: list[int] = []
+    added: list[int] = []
+    store.on_change(lambda: changes.append(store.checked))
+    store.on_add(lambda batch: added.append(len(batch)))
+    for _ in range(3):
+        add(log, "in", GOOD_LOG)
+    add(log, "out", GOOD_LOG)  # ours: not linted, not counted
+    while sched.calls:
+        sched.run_one()
+    assert changes == [3] and added == []  # one batch, heard once; no findings
+    add(log, "in", BAD_LOG)
+    while sched.calls:
+        sched.run_one()
+    assert changes == [3, 4] and added == [1]
+
+
 def test_a_flood_gets_a_bounded_share_of_the_loop() -> None:
     log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
     linter = LiveLinter(log, store, sched, budget=0.004, share=0.1, clock=FakeClock(0.001))

@@ -129,17 +129,22 @@ class LintPanel(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
         layout.addWidget(hint)
-        # Findings arrive in batches behind the log: recount at most a few times a second.
+        # Messages are linted in batches behind the log: recount at most a few times a
+        # second, after every batch (a clean server's only change is the linted count).
         self._recount = QTimer(self)
         self._recount.setSingleShot(True)
         self._recount.setInterval(250)
         self._recount.timeout.connect(self.refresh)
-        store.on_add(lambda _batch: self._recount.start())
+        store.on_change(self._changed)
         store.on_clear(self.refresh)
         self.rule_table.selectionModel().currentRowChanged.connect(self._rule_picked)
         self.finding_table.selectionModel().currentRowChanged.connect(self._finding_picked)
         self.finding_table.doubleClicked.connect(self._activated)
         self.refresh()
+
+    def _changed(self) -> None:
+        if not self._recount.isActive():  # a flood of batches must not put it off forever
+            self._recount.start()
 
     def refresh(self) -> None:
         picked = self.findings.rule
