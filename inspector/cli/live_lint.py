@@ -1,6 +1,7 @@
 """Live lint in a headless run: the server's messages are linted behind a traffic log of
-the run; with `-v` each finding is printed on stderr, and `--record` keeps them in the
-session file."""
+the run, and the session's protocol violations join their findings (one list, one count);
+with `-v` each finding is printed on stderr (a violation's warning is printed already), and
+`--record` keeps them in the session file."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from inspector.cli.errors import diag
 from inspector.core.server_connection import ServerConnection
 from inspector.lint import Finding, LintStore, LiveLinter
 from inspector.lint.live import loop_scheduler
+from inspector.lint.violations import is_violation
+from inspector.protocol.machine.events import ProtocolViolation
 from inspector.recording.writer import SessionRecorder
 from inspector.traffic.log import TrafficLog
 
@@ -25,14 +28,19 @@ class RunLint:
         self.recorder = recorder
         self.linter.begin_session()
         session.add_traffic_observer(self.traffic.observe)
+        session.add_listener(self._heard, notifications=())
         self.store.on_add(self._found)
 
     def ready(self, version: str | None) -> None:
         self.linter.session_ready(version)
 
+    def _heard(self, item: object) -> None:
+        if isinstance(item, ProtocolViolation):  # about the frame logged last
+            self.linter.violation(item.rule, item.message)
+
     def _found(self, findings: list[Finding]) -> None:
         for finding in findings:
-            if self.verbose:
+            if self.verbose and not is_violation(finding):
                 row = self.traffic.row(finding.index)
                 what = row[2] or row[1]
                 diag(f"lint: {what}: {finding.line()}")

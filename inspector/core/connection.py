@@ -150,6 +150,7 @@ class ConnectionModel:
             self.console.emit,
             self._list_changed,
             self._on_closed,
+            self.linter.violation,
         )
 
     # ---------------------------------------------------------------- tasks

@@ -2,9 +2,9 @@
 
 Log notifications become rows of the Notifications store, stderr lines go to the server
 console, protocol trouble (invalid frames, violations, unmatched and late responses,
-failed requests, version changes) to the Errors store. Two events need the connection's
-judgement (is this still the current session?) and are handed back to it: a list change
-and the transport closing.
+failed requests, version changes) to the Errors store; violations are lint findings too.
+Two events need the connection's judgement (is this still the current session?) and are
+handed back to it: a list change and the transport closing.
 """
 
 from __future__ import annotations
@@ -50,13 +50,16 @@ class SessionEventRouter:
         console: Callable[[str], None],
         list_changed: Callable[[Session, str], None],
         closed: Callable[[Session, TransportClosed], None],
+        violated: Callable[[str, str, int | None], None],
     ) -> None:
+        """`violated(rule, message, row)`: a protocol violation, for the lint's list."""
         self.traffic = traffic
         self.messages = messages
         self.errors = errors
         self._console = console
         self._list_changed = list_changed
         self._closed = closed
+        self._violated = violated
 
     def route(self, session: Session, item: object) -> None:
         # The hot path (a flood of log notifications): test the common case first.
@@ -77,9 +80,9 @@ class SessionEventRouter:
                 self._last_index(),
             )
         elif isinstance(item, ProtocolViolation):
-            self.errors.add(
-                "protocol violation", f"{item.rule}: {item.message}", self._last_index()
-            )
+            index = self._last_index()
+            self.errors.add("protocol violation", f"{item.rule}: {item.message}", index)
+            self._violated(item.rule, item.message, index)
         elif isinstance(item, UnmatchedResponse):
             self.errors.add("unmatched response", item.message, self._last_index())
         elif isinstance(item, LateResponse):

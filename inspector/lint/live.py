@@ -5,6 +5,7 @@ batches on the event loop, each batch bounded in time. While traffic keeps arriv
 linter takes at most `share` of the loop's time (a flood is ingested at full speed and
 linted behind it); once the log is quiet it catches up at full speed. Rows over `huge`
 bytes are not parsed here: they are linted when someone looks at them (`lint_now`).
+The session's protocol violations join the findings of their rows (`violation`): one list.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Final
 
 from inspector.lint.finding import Finding, LintStore
 from inspector.lint.messages import MessageLinter
+from inspector.lint.violations import violation_finding, without_duplicates
 from inspector.traffic.log import TrafficLog
 
 __all__ = ["HUGE", "LiveLinter", "Scheduler", "loop_scheduler"]
@@ -79,6 +81,7 @@ class LiveLinter:
         self._pending = False
         self._len_after_run = 0
         self._checked = 0  # server messages linted in this batch (the store counts them)
+        self._violations: dict[int, list[Finding]] = {}  # row -> the session's, not linted yet
         self._unsubscribe = [traffic.on_grow(self._grown), traffic.on_clear(self._cleared)]
 
     def close(self) -> None:
@@ -107,6 +110,18 @@ class LiveLinter:
         self._hold = None
         self._grown()
 
+    def violation(self, rule: str, message: str, index: int | None = None) -> None:
+        """The session reported a protocol violation at traffic row `index` (None: the
+        log's last row, the frame that broke the rule). It is a finding of that row, added
+        when the row is linted (the linter's own finding of the same fault wins)."""
+        if index is None:
+            index = len(self.traffic) - 1
+        finding = violation_finding(index, rule, message, self.linter.version)
+        if index < self._next:  # that row is linted already (or there is no row: -1)
+            self.store.add(without_duplicates([finding], self.store.at(index)))
+        else:
+            self._violations.setdefault(index, []).append(finding)
+
     @property
     def behind(self) -> int:
         """Rows not linted yet."""
@@ -122,6 +137,7 @@ class LiveLinter:
         self._starts = [(0, self.linter.version)] if self._hold is None else [(0, None)]
         self._hold = 0 if self._hold is not None else None
         self._len_after_run = 0
+        self._violations.clear()
         self.store.clear()
 
     def _run(self) -> None:
@@ -155,7 +171,10 @@ class LiveLinter:
                 stop = min(end, self._next + _CHUNK)
                 for index in range(self._next, stop):
                     self._next = index + 1
-                    found += self._lint_row(index)
+                    row = self._lint_row(index)
+                    if self._violations:
+                        row += without_duplicates(self._violations.pop(index, ()), row)
+                    found += row
                 if deadline is not None and clock() >= deadline:
                     break
         finally:

@@ -114,10 +114,10 @@ class FrameIntake:
         if batch is None:
             return False
         members, violation = batch
-        if violation is not None:
-            self._dispatch(violation)
-        for member, note in members:
+        for n, (member, note) in enumerate(members):
             self.take_one(conn, member, note)
+            if n == 0 and violation is not None:  # about the batch's first row, now logged
+                self._dispatch(violation)
         return True
 
     def _flush(self, records: list[TrafficRecord], events: list[Event]) -> None:

@@ -207,3 +207,35 @@ def test_a_flood_of_one_broken_rule_is_counted_not_kept() -> None:
     assert store.counts["schema.enum"] == 300  # exact
     assert len(store.by_rule("schema.enum")) == 50 and store.dropped == 250
     assert store.has(49) and not store.has(299)  # badges for the kept ones
+
+
+def test_the_sessions_violations_are_findings_of_their_rows() -> None:
+    """Issue 26, item 10: one list, one count. A violation joins its row's findings; one the
+    linter finds on that row by a rule of its own (an unknown method) is counted once."""
+    log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
+    linter = LiveLinter(log, store, sched)
+    add(log, "in", GOOD_LOG)
+    linter.violation("batch", "a batch in 2025-06-18")  # the last row: 0
+    add(log, "in", {"jsonrpc": "2.0", "method": "notifications/nope", "params": {}})
+    linter.violation("unknown-notification", "notifications/nope is not one")  # row 1
+    linter.violation("lifecycle", "before the initialize response", 1)
+    assert len(store) == 0  # waits for its row to be linted
+    while sched.calls:
+        sched.run_one()
+    assert [(f.index, f.rule) for f in store.findings] == [
+        (0, "protocol.batch"),
+        (1, "unknown-method"),
+        (1, "protocol.lifecycle"),
+    ]
+    assert store.checked == 2
+    assert store.findings[0].where.startswith("basic § JSON-RPC")
+    # A violation about a row linted already is added at once.
+    linter.violation("progress-token", "no request holds it", 0)
+    assert store.counts["protocol.progress-token"] == 1 and store.at(0)[-1].index == 0
+    # Pending violations go with the log when it is cleared.
+    add(log, "in", GOOD_LOG)
+    linter.violation("batch", "again")
+    log.clear()
+    while sched.calls:
+        sched.run_one()
+    assert len(store) == 0

@@ -1,6 +1,7 @@
 """Lint in the window: a server that breaks rules gets badges on its rows, the findings in
-the detail pane's Lint tab and in the Lint tab with counts per rule; "Check server" shows
-the check report; an offline session shows the recorded findings."""
+the detail pane's Lint tab and in the Lint tab with counts per rule; the session's protocol
+violations are findings of that list too; "Check server" shows the check report; an offline
+session shows the recorded findings."""
 
 from __future__ import annotations
 
@@ -77,6 +78,42 @@ def test_findings_in_the_log_the_detail_pane_and_the_lint_tab(
             current_tab(window).log_panel.selected_entry().index == panel.findings.finding(0).index
         )
         await current_tab(window).controller.model.shutdown()
+
+    run(loop, scenario(), timeout=60)
+
+
+def test_a_protocol_violation_is_a_finding_in_the_lint_tab(
+    loop: asyncio.AbstractEventLoop, window: MainWindow
+) -> None:
+    """Issue 26, item 10: a JSON-RPC batch in 2025-06-18 is a violation the session flags;
+    the Lint tab counts it with a rule id, and its row gets the badge."""
+
+    async def scenario() -> None:
+        profile = python_profile("hostile", str(SERVERS / "misbehaving" / "server.py"))
+        profile.stdio.args += ["--mode", "hostile"]
+        await connected(window, profile, listed=["tools"])
+        tab = current_tab(window)
+        server = tab.connection.ready_server()
+        assert server is not None
+        await server.call_tool("batch", {})
+        store = tab.connection.lint
+        await until(lambda: store.counts.get("protocol.batch"), "the violation as a finding")
+        panel = tab.lint_panel
+        await until(lambda: len(panel.rules.rows) == 2, "the Lint tab recounted", timeout=5)
+        assert panel.rules.rows[1][:2] == ("protocol.batch", 1)
+        assert panel.summary.text().startswith("1 finding(s) in 1 message(s), ")
+        assert tab.bottom.tabText(tab.bottom.indexOf(panel)) == "Lint (1)"
+        [finding] = store.findings
+        model = tab.log_panel.model
+        model.flush()
+        row = model.row_of(finding.index)
+        assert row is not None
+        assert model.data(model.index(row, COL_KIND)).startswith("⚑1 ")
+        assert model.entry_at(row).method == "notifications/message"  # the batch's first
+        # The Errors tab still lists it, on the same row.
+        [error] = [e for e in tab.connection.errors.items if e.category == "protocol violation"]
+        assert error.entry_index == finding.index
+        await tab.controller.model.shutdown()
 
     run(loop, scenario(), timeout=60)
 
