@@ -9,7 +9,7 @@ import contextlib
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.core.server_connection import (
     ConnectError,
@@ -33,6 +33,9 @@ from inspector.transports.base import (
     StderrLine,
     TransportClosed,
 )
+
+if TYPE_CHECKING:
+    from inspector.check.host_run import HostRun
 
 __all__ = ["CheckContext", "CheckOptions", "RawAnswer"]
 
@@ -82,6 +85,7 @@ class CheckContext:
         self.era: Era | None = None
         self.capabilities: dict[str, Any] = {}
         self.server_info: dict[str, Any] = {}
+        self.host_run: HostRun | None = None  # the raw host session of the stdio checks
 
     @property
     def transport_kind(self) -> str:

@@ -140,6 +140,14 @@ def test_server_everything_findings_are_its_own() -> None:
         ("missing-uri", "resources.missing", "a missing URI was read successfully"),
         ("stdout-noise", "stdio.stdout", "'debug: initialized!'"),
         ("ignore-eof", "stdio.eof", "still running 2 s after its stdin closed"),
+        (
+            "eof-after-work",
+            "stdio.eof",
+            "still running 2 s after its stdin closed, after initialize → "
+            "notifications/initialized → tools/list",
+        ),
+        ("banner", "stdio.stdout", "4 before the first message"),
+        ("late-banner", "stdio.stdout", "4 after stdin closed"),
         ("tool-name", "lists.tools", "tool-name-format at /result/tools/2/name"),
         ("cursor-loop", "lists.prompts", "cursor loop"),
         ("undeclared-log", "handshake.capabilities", "undeclared-capability"),
@@ -162,6 +170,24 @@ def test_a_broken_rule_fails_its_check_with_evidence(
     assert evidence in fails[check_id]
     rule = next(c["rule"] for c in report["checks"] if c["id"] == check_id)
     assert rule
+
+
+def test_stdout_noise_is_quoted_escaped_and_cut() -> None:
+    """The banner's lines are quoted with their control characters escaped (no raw ESC
+    reaches the terminal), and a SIGTERM ended the server that ignored EOF."""
+    proc = subprocess.run(
+        [PY, "-m", "inspector", "check", "--", *LINT_SERVER, "--break", "banner,eof-after-work"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        cwd=REPO,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "\x1b" not in proc.stdout
+    assert "before the first message: 'lint-breaker v1'" in proc.stdout
+    assert "'\\x1b[32mready\\x1b[0m: listening on stdio'" in proc.stdout
+    assert "SIGTERM ended it" in proc.stdout
 
 
 def test_a_crash_does_not_stop_the_battery() -> None:

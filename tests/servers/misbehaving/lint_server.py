@@ -25,6 +25,13 @@ Check rules:
   missing-uri    answer resources/read of an unknown URI with empty contents
   stdout-noise   print a non-JSON line on stdout after initialize
   ignore-eof     keep running after stdin EOF
+  eof-after-work keep running after stdin EOF once a session went past the handshake
+                 (notifications/initialized, then a request), as a real server did; an
+                 EOF right after initialize still ends it
+  banner         four non-JSON lines on stdout at start, before the first message
+  late-banner    four non-JSON lines print()ed at start, before the first message, while
+                 messages go straight to the stdout file (as the Python SDK writes them):
+                 Python holds the banner in its buffer until it exits, after stdin EOF
 Modern era (a request whose params._meta names a protocol version is answered the
 2026-07-28 way: server/discover, resultType, cacheScope/ttlMs, -32022 for other versions):
   bad-version    an unsupported version gets -32602 instead of -32022 with the list
@@ -40,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -47,9 +55,25 @@ from typing import Any
 SUPPORTED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
 
+RAW_STDOUT: list[bool] = [False]  # late-banner: messages bypass sys.stdout's buffer
+
+
 def send(message: dict[str, Any]) -> None:
+    if RAW_STDOUT[0]:
+        os.write(1, (json.dumps(message) + "\n").encode())
+        return
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
+
+
+def banner() -> None:
+    for line in (
+        "lint-breaker v1",
+        "=" * 15,
+        "\x1b[32mready\x1b[0m: listening on stdio",
+        "(debug build)",
+    ):
+        print(line)
 
 
 def tools(broken: set[str]) -> list[dict[str, Any]]:
@@ -231,6 +255,13 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--break", dest="broken", default="")
     broken = {b for b in ap.parse_args().broken.split(",") if b}
+    if "late-banner" in broken:
+        RAW_STDOUT[0] = True
+        banner()  # stays in sys.stdout's buffer (a pipe): written out at exit
+    elif "banner" in broken:
+        banner()
+        sys.stdout.flush()
+    worked = False  # eof-after-work: the session went past the handshake
     for line in sys.stdin:
         try:
             msg = json.loads(line)
@@ -241,6 +272,7 @@ def main() -> int:
         method = msg.get("method")
         if "id" not in msg:
             if method == "notifications/initialized":
+                worked = True
                 if "notify-reply" in broken:
                     send({"jsonrpc": "2.0", "id": None, "result": {}})
                 if "stdout-noise" in broken:
@@ -283,7 +315,7 @@ def main() -> int:
             send({"jsonrpc": "2.0", "id": msg["id"], "error": error_for(msg, broken)})
         else:
             send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
-    if "ignore-eof" in broken:
+    if "ignore-eof" in broken or (worked and "eof-after-work" in broken):
         time.sleep(30)
     return 0
 
