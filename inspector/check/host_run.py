@@ -38,7 +38,7 @@ AMONG: Final = "among the messages"
 AFTER: Final = "after stdin closed"
 PHASES: Final = (BEFORE, AMONG, AFTER)
 _CHUNK: Final = 64 * 1024
-_KEEP_LINE: Final = 4096  # what is kept of one stdout line (its size is counted whole)
+_KEEP_LINE: Final = 4096  # what is kept of a stdout line once judged (its size: whole)
 _DRAIN: Final = 1.0  # after the exit, how long stdout may stay open (a child holds it)
 _LISTS: Final = (
     ("tools", "tools/list"),
@@ -115,18 +115,18 @@ class _Reader:
         self.stdin_closed = False
         self.heard = asyncio.Event()  # set on every message line, and at the end
         self.ended = False
-        self._buf = bytearray()
-        self._size = 0
+        self._buf = bytearray()  # the line whose newline has not come yet
 
     def _phase(self) -> str:
         if self.stdin_closed:
             return AFTER
         return AMONG if any(line.message for line in self.lines) else BEFORE
 
-    def _line(self, raw: bytes, size: int) -> None:
+    def _line(self, raw: bytes) -> None:
         raw = raw[:-1] if raw.endswith(b"\r") else raw
-        message = size <= _KEEP_LINE and _is_message(raw)
-        self.lines.append(StdoutLine(raw, size, self._phase(), message))
+        message = _is_message(raw)
+        head = raw[:_KEEP_LINE]
+        self.lines.append(StdoutLine(head, len(raw), self._phase(), message))
         if message:
             with contextlib.suppress(ValueError):
                 value = json.loads(raw)
@@ -137,24 +137,17 @@ class _Reader:
     def _feed(self, chunk: bytes) -> None:
         start = 0
         while (nl := chunk.find(b"\n", start)) >= 0:
-            piece = chunk[start:nl]
-            self._size += len(piece)
-            if len(self._buf) < _KEEP_LINE:
-                self._buf += piece[: _KEEP_LINE - len(self._buf)]
-            self._line(bytes(self._buf), self._size)
+            self._buf += chunk[start:nl]
+            self._line(bytes(self._buf))
             self._buf.clear()
-            self._size = 0
             start = nl + 1
-        rest = chunk[start:]
-        self._size += len(rest)
-        if len(self._buf) < _KEEP_LINE:
-            self._buf += rest[: _KEEP_LINE - len(self._buf)]
+        self._buf += chunk[start:]
 
     async def run(self) -> None:
         while chunk := await self.stream.read(_CHUNK):
             self._feed(chunk)
-        if self._size:
-            self._line(bytes(self._buf), self._size)
+        if self._buf:
+            self._line(bytes(self._buf))
         self.ended = True
         self.heard.set()
 
@@ -213,13 +206,13 @@ async def _session(ctx: CheckContext, proc: asyncio.subprocess.Process, reader: 
     """The messages of the session, as a host sends them (the run's steps filled in)."""
     run = HostRun()
     wait = ctx.options.timeout
+    meta: dict[str, Any] = {}
     if ctx.era is Era.MODERN:
         meta = {"_meta": ctx.modern_meta(ctx.ready_version or LATEST_MODERN)}
         first = Request(1, "server/discover", meta).to_dict()
     else:
         version = ctx.ready_version if ctx.era is Era.LEGACY else None
         first = initialize_request(version or LATEST_LEGACY)
-        meta: dict[str, Any] = {}
     run.steps.append(str(first["method"]))
     await _send(proc, first)
     answer = await reader.answer(1, wait)
@@ -287,4 +280,3 @@ async def _run(ctx: CheckContext) -> HostRun:
             await reading
     run.lines = reader.lines
     return run
-

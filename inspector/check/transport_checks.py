@@ -37,9 +37,7 @@ async def _stdout_clean(ctx: CheckContext) -> Outcome:
     if run.start_error is not None:
         return fail(run.start_error)
     noise = run.noise()
-    seen = [
-        e.text() for e in ctx.traffic.entries if e.direction == "in" and e.kind == "invalid"
-    ]
+    seen = [e.text() for e in ctx.traffic.entries if e.direction == "in" and e.kind == "invalid"]
     if not noise and not seen:
         return ok(
             f"stdout carried only JSON-RPC, from the process start to its exit "
@@ -79,7 +77,9 @@ async def _exits_on_eof(ctx: CheckContext) -> Outcome:
             f"{after}"
         )
     ended = (
-        "SIGTERM ended it" if run.ended_by == "SIGTERM" else "only SIGKILL ended it (it ignores SIGTERM)"
+        "SIGTERM ended it"
+        if run.ended_by == "SIGTERM"
+        else "only SIGKILL ended it (it ignores SIGTERM)"
     )
     return fail(
         f"still running {run.grace:g} s after its stdin closed, {after}. The spec's stdio "

@@ -41,6 +41,13 @@ Modern era (a request whose params._meta names a protocol version is answered th
   bad-read       resources/read of the listed resource fails (-32603)
   bad-prompt     prompts/get fails (-32603)
   bad-template   lists a resource template that is not RFC 6570 ("mem://{a")
+Values the check cannot make up (as server-everything's resource-prompt and templates):
+  typed-args     completions declared; a prompt "pick" (required argument "id") and a
+                 template "mem://item/{id}": only a positive integer id is valid, any other
+                 gets -32603; the completion offers an id only once a positive integer is
+                 typed
+  typed-broken   with typed-args: a valid id fails too (-32603): a broken prompt and template
+  opaque-args    "pick" and "mem://item/{id}" without completions: no valid id can be known
 """
 
 from __future__ import annotations
@@ -115,15 +122,61 @@ def tools(broken: set[str]) -> list[dict[str, Any]]:
     return out
 
 
+TYPED = {"typed-args", "typed-broken", "opaque-args"}
+
+
+class Refused(Exception):
+    """An error answer with its own code and message."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.error = {"code": code, "message": message}
+
+
+def capabilities(broken: set[str]) -> dict[str, Any]:
+    caps: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
+    if broken & {"typed-args", "typed-broken"}:
+        caps["completions"] = {}
+    return caps
+
+
+def valid_id(value: Any) -> bool:
+    return isinstance(value, str) and value.isdigit() and int(value) > 0
+
+
+def typed(method: str | None, params: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
+    """The typed-args answers (None: not one of theirs)."""
+    if method == "completion/complete":
+        typed_value = (params.get("argument") or {}).get("value")
+        return {"completion": {"values": [typed_value] if valid_id(typed_value) else []}}
+    if method == "prompts/get" and params.get("name") == "pick":
+        given = (params.get("arguments") or {}).get("id")
+        if not valid_id(given):
+            raise Refused(-32603, f"Invalid id: {given}. Must be a positive integer.")
+        if "typed-broken" in broken:
+            raise Refused(-32603, "pick: template engine crashed")
+        return {"messages": [{"role": "user", "content": {"type": "text", "text": given}}]}
+    uri = str(params.get("uri", ""))
+    if method == "resources/read" and uri.startswith("mem://item/"):
+        if not valid_id(uri.removeprefix("mem://item/")):
+            raise Refused(-32603, f"Unknown resource: {uri}")
+        if "typed-broken" in broken:
+            raise Refused(-32603, "item store offline")
+        return {"contents": [{"uri": uri, "text": "item", "mimeType": "text/plain"}]}
+    return None
+
+
 def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
     method = msg.get("method")
     params = msg.get("params") or {}
+    if broken & TYPED and (done := typed(method, params, broken)) is not None:
+        return done
     if method == "initialize":
         asked = params.get("protocolVersion")
         version = asked if asked in SUPPORTED else SUPPORTED[-1]
         if "bad-version" in broken:
             version = asked
-        caps: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
+        caps = capabilities(broken)
         if "undeclared-log" not in broken:
             caps["logging"] = {}
         return {
@@ -156,6 +209,8 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
     if method == "resources/templates/list":
         if "bad-template" in broken:
             return {"resourceTemplates": [{"uriTemplate": "mem://{a", "name": "broken"}]}
+        if broken & TYPED:
+            return {"resourceTemplates": [{"uriTemplate": "mem://item/{id}", "name": "item"}]}
         return {"resourceTemplates": []}
     if method == "resources/read":
         if params.get("uri") == "mem://a" and "bad-read" not in broken:
@@ -163,6 +218,9 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
         return {"contents": []} if "missing-uri" in broken else None
     if method == "prompts/list":
         page: dict[str, Any] = {"prompts": [{"name": "hello"}]}
+        if broken & TYPED:
+            pick = {"name": "pick", "arguments": [{"name": "id", "required": True}]}
+            page["prompts"].append(pick)
         if "cursor-loop" in broken:
             page["nextCursor"] = "again"
         return page
@@ -218,7 +276,7 @@ def modern_answer(msg: dict[str, Any], meta: dict[str, Any], broken: set[str]) -
     if method == "server/discover":
         result: dict[str, Any] | None = {
             "supportedVersions": [MODERN],
-            "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+            "capabilities": capabilities(broken),
             "_meta": {
                 "io.modelcontextprotocol/serverInfo": {"name": "lint-breaker", "version": "1"}
             },
@@ -228,7 +286,10 @@ def modern_answer(msg: dict[str, Any], meta: dict[str, Any], broken: set[str]) -
     elif method == "ping":
         result = None
     else:
-        result = answer(msg, broken)
+        try:
+            result = answer(msg, broken)
+        except Refused as exc:
+            return {"jsonrpc": "2.0", "id": rid, "error": exc.error}
     if result is None:
         return {"jsonrpc": "2.0", "id": rid, "error": error_for(msg, broken)}
     result.setdefault("resultType", "complete")
@@ -303,6 +364,7 @@ def main() -> int:
             "resources/read",
             "prompts/list",
             "logging/setLevel",
+            "completion/complete",
         )
         if not known and method != "server/discover" and "crash-unknown" in broken:
             return 3
@@ -310,7 +372,11 @@ def main() -> int:
         if isinstance(meta, dict) and MODERN_KEY in meta:
             send(modern_answer(msg, meta, broken))
             continue
-        result = answer(msg, broken)
+        try:
+            result = answer(msg, broken)
+        except Refused as exc:
+            send({"jsonrpc": "2.0", "id": msg["id"], "error": exc.error})
+            continue
         if result is None:
             send({"jsonrpc": "2.0", "id": msg["id"], "error": error_for(msg, broken)})
         else:
