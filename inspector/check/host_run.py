@@ -31,7 +31,7 @@ from inspector.transports.stdio import StdioParams, full_environment, minimal_en
 if TYPE_CHECKING:
     from inspector.check.probe import CheckContext
 
-__all__ = ["BEFORE", "HostRun", "StdoutLine", "host_run"]
+__all__ = ["AFTER", "AMONG", "BEFORE", "PHASES", "HostRun", "StdoutLine", "host_run"]
 
 BEFORE: Final = "before the first message"
 AMONG: Final = "among the messages"

@@ -10,7 +10,7 @@ from typing import Final
 
 import httpx
 
-from inspector.check.host_run import PHASES, StdoutLine, host_run
+from inspector.check.host_run import AFTER, PHASES, StdoutLine, host_run
 from inspector.check.messages import initialize_request
 from inspector.check.probe import CheckContext
 from inspector.check.spec import Check, Outcome, fail, ok, skip
@@ -50,9 +50,12 @@ async def _stdout_clean(ctx: CheckContext) -> Outcome:
             f"{n} {phase}" for phase in PHASES if (n := sum(1 for x in noise if x.phase == phase))
         )
         quoted = "\n".join(f"  {x.phase}: {x.quoted()}" for x in noise[:_SHOWN])
+        late = all(x.phase == AFTER for x in noise)
         parts.append(
             f"{len(noise)} line(s) on stdout that are not JSON-RPC ({where}) in a host "
-            f"session ({run.session()}, stdin closed):\n{quoted}"
+            f"session ({run.session()}, stdin closed)"
+            + (" (a buffered print() writes its lines out at exit)" if late else "")
+            + f":\n{quoted}"
         )
     if seen:
         quoted = "\n".join(f"  {StdoutLine.of_text(t).quoted()}" for t in seen[:_SHOWN])
