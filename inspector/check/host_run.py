@@ -19,17 +19,16 @@ import shutil
 import signal
 import sys
 import time
+import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from inspector.check.messages import initialize_request
+from inspector.check.probe import CheckContext
 from inspector.protocol.wire.jsonrpc import Invalid, Notification, Request, parse_frame
 from inspector.protocol.wire.versions import LATEST_LEGACY, LATEST_MODERN, Era
 from inspector.settings.connect import resolved_env
 from inspector.transports.stdio import StdioParams, full_environment, minimal_environment
-
-if TYPE_CHECKING:
-    from inspector.check.probe import CheckContext
 
 __all__ = ["AFTER", "AMONG", "BEFORE", "PHASES", "HostRun", "StdoutLine", "host_run"]
 
@@ -163,11 +162,16 @@ class _Reader:
         return self.answers[msg_id]
 
 
+# One host run per battery (its context), shared by the stdio checks.
+_RUNS: weakref.WeakKeyDictionary[CheckContext, HostRun] = weakref.WeakKeyDictionary()
+
+
 async def host_run(ctx: CheckContext) -> HostRun:
-    """The context's host session (run once, shared by the stdio checks)."""
-    if ctx.host_run is None:
-        ctx.host_run = await _run(ctx)
-    return ctx.host_run
+    """The battery's host session (run once, shared by the stdio checks)."""
+    run = _RUNS.get(ctx)
+    if run is None:
+        run = _RUNS[ctx] = await _run(ctx)
+    return run
 
 
 def _signal(proc: asyncio.subprocess.Process, sig: signal.Signals) -> None:

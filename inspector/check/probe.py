@@ -9,7 +9,7 @@ import contextlib
 import json
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from inspector.core.server_connection import (
     ConnectError,
@@ -33,9 +33,6 @@ from inspector.transports.base import (
     StderrLine,
     TransportClosed,
 )
-
-if TYPE_CHECKING:
-    from inspector.check.host_run import HostRun
 
 __all__ = ["CheckContext", "CheckOptions", "RawAnswer"]
 
@@ -85,7 +82,6 @@ class CheckContext:
         self.era: Era | None = None
         self.capabilities: dict[str, Any] = {}
         self.server_info: dict[str, Any] = {}
-        self.host_run: HostRun | None = None  # the raw host session of the stdio checks
 
     @property
     def transport_kind(self) -> str:
