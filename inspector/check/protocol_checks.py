@@ -11,6 +11,7 @@ from inspector.check.known_values import known_values
 from inspector.check.messages import initialize_request
 from inspector.check.probe import CheckContext
 from inspector.check.spec import Check, Outcome, fail, ok, skip
+from inspector.features.forms.validation import validate_values
 from inspector.features.uri_template import UriTemplate
 from inspector.protocol.wire.errors import PaginationError
 from inspector.protocol.wire.jsonrpc import Request
@@ -313,6 +314,12 @@ async def _prompts(ctx: CheckContext) -> Outcome:
     return ok("; ".join([f"{got} prompt(s) got", *left_out]))
 
 
+def _takes_nothing(tool: dict[str, Any]) -> bool:
+    """Does the tool's inputSchema accept {} (the only arguments the check sends)?"""
+    report = validate_values(tool.get("inputSchema") or {"type": "object"}, {})
+    return report.schema_problem is None and not report.errors
+
+
 async def _read_only_tools(ctx: CheckContext) -> Outcome:
     if not ctx.options.call_read_only:
         return skip(
@@ -325,11 +332,13 @@ async def _read_only_tools(ctx: CheckContext) -> Outcome:
     chosen = [
         t
         for t in tools
-        if (t.get("annotations") or {}).get("readOnlyHint") is True
-        and not (t.get("inputSchema") or {}).get("required")
+        if (t.get("annotations") or {}).get("readOnlyHint") is True and _takes_nothing(t)
     ][: ctx.options.max_items]
     if not chosen:
-        return skip("no tool is annotated readOnlyHint: true without required arguments")
+        return skip(
+            "no tool is annotated readOnlyHint: true with an inputSchema that {} (no "
+            "arguments) satisfies; the check never makes up tool arguments"
+        )
     start = len(ctx.traffic)
     notes = []
     for tool in chosen:

@@ -239,6 +239,16 @@ def test_no_known_value_leaves_the_item_out_and_says_why() -> None:
     )
 
 
+def test_read_only_tools_are_called_only_with_arguments_their_schema_accepts() -> None:
+    """{} is the only arguments the check sends: a tool whose inputSchema rejects it (an id
+    needed, though none is "required") is not called."""
+    code, report, err = check("--call-read-only", server=[*LINT_SERVER, "--break", "strict-tool"])
+    assert report is not None, err
+    assert code == 0, failed(report)
+    evidence = {c["id"]: c["evidence"] for c in report["checks"]}
+    assert evidence["tools.read-only"].startswith("called echo, weather;")
+
+
 def test_a_crash_does_not_stop_the_battery() -> None:
     code, report, _err = check(server=[*LINT_SERVER, "--break", "crash-unknown"])
     assert code == 1 and report is not None

@@ -48,6 +48,8 @@ Values the check cannot make up (as server-everything's resource-prompt and temp
                  typed
   typed-broken   with typed-args: a valid id fails too (-32603): a broken prompt and template
   opaque-args    "pick" and "mem://item/{id}" without completions: no valid id can be known
+  strict-tool    a read-only tool "lookup" whose inputSchema needs an id though none is
+                 "required" (minProperties 1); called without one it answers a tool error
 """
 
 from __future__ import annotations
@@ -108,6 +110,13 @@ def tools(broken: set[str]) -> list[dict[str, Any]]:
         out[1]["inputSchema"] = {"type": "object", "properties": {"city": {"type": "string"}}}
     if "no-weather" in broken:
         del out[1]
+    if "strict-tool" in broken:
+        schema = {
+            "type": "object",
+            "properties": {"id": {"type": "integer", "minimum": 1}},
+            "minProperties": 1,
+        }
+        out.append({"name": "lookup", "inputSchema": schema, "annotations": {"readOnlyHint": True}})
     if "tool-name" in broken:
         out.append({"name": "bad name!", "inputSchema": {"type": "object"}})
     if "dup-names" in broken:
@@ -201,6 +210,9 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
                 return {"text": "no content"}
             text = str((params.get("arguments") or {}).get("text", ""))
             return {"content": [{"type": "text", "text": text}]}
+        if name == "lookup" and "strict-tool" in broken:
+            text = f"lookup of {(params.get('arguments') or {}).get('id')}"
+            return {"content": [{"type": "text", "text": text}], "isError": True}
         if "unknown-tool" in broken:
             return {"content": [{"type": "text", "text": "sure"}]}
         return None
