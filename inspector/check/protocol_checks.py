@@ -238,7 +238,10 @@ async def _templates(ctx: CheckContext) -> Outcome:
         known = await known_values(ctx, ref, list(parsed.names), "template variables")
         if not known.complete:
             names = ", ".join("{" + n + "}" for n in known.unknown)
-            left_out.append(f"{text}: not read, no valid value known for {names}: {known.why}")
+            left_out.append(
+                f"{text}: not read, no valid value known for {names}: {known.why} (a "
+                "refusal of a made-up value would not show a broken template)"
+            )
             continue
         uri = parsed.expand(known.values).uri
         try:
@@ -298,7 +301,10 @@ async def _prompts(ctx: CheckContext) -> Outcome:
         known = await known_values(ctx, ref, required, "prompt arguments")
         if not known.complete:
             names = ", ".join(known.unknown)
-            left_out.append(f"{name}: not got, no valid value known for {names}: {known.why}")
+            left_out.append(
+                f"{name}: not got, no valid value known for {names}: {known.why} (a "
+                "refusal of a made-up value would not show a broken prompt)"
+            )
             continue
         try:
             await session.get_prompt(name, known.values or None)
@@ -438,7 +444,7 @@ PROTOCOL_CHECKS: Final[tuple[Check, ...]] = (
     ),
     Check(
         "tools.read-only",
-        "read-only tools without required arguments call cleanly",
+        "read-only tools that take no arguments ({} fits their inputSchema) call cleanly",
         "server/tools § Calling tools; § Output schema",
         _read_only_tools,
     ),
