@@ -215,9 +215,9 @@ async def _read_resources(ctx: CheckContext) -> Outcome:
 
 
 async def _templates(ctx: CheckContext) -> Outcome:
-    """Each template expanded with values known valid (never made up) and read. A template
-    whose values cannot be known is left out, with the reason: a server refusing a
-    made-up value says nothing about its template."""
+    """Each template expanded with values known valid and read: an error then means a
+    broken template. Where no valid value can be known, a made-up one is tried: a refusal
+    of it says nothing about the template (left out, with the reason)."""
     session = await ctx.live()
     if "resources" not in ctx.capabilities:
         return skip("the server does not declare resources")
@@ -236,18 +236,14 @@ async def _templates(ctx: CheckContext) -> Outcome:
             continue
         ref = {"type": "ref/resource", "uri": text}
         known = await known_values(ctx, ref, list(parsed.names), "template variables")
-        if not known.complete:
-            names = ", ".join("{" + n + "}" for n in known.unknown)
-            left_out.append(
-                f"{text}: not read, no valid value known for {names}: {known.why} (a "
-                "refusal of a made-up value would not show a broken template)"
-            )
-            continue
-        uri = parsed.expand(known.values).uri
+        uri = parsed.expand(known.filled()).uri
         try:
             result = await session.read_resource(uri)
         except ServerError as exc:
-            broken.append(f"template {text} is broken: {uri} {known.source()}: {exc}")
+            if known.complete:
+                broken.append(f"template {text} is broken: {uri} {known.source()}: {exc}")
+            else:
+                left_out.append(f"{text}: {known.refused(exc, 'template')}")
             continue
         if not isinstance(result.get("contents"), list):
             broken.append(f"template {text} is broken: {uri} read without a contents list")
@@ -277,9 +273,9 @@ async def _missing_resource(ctx: CheckContext) -> Outcome:
 
 
 async def _prompts(ctx: CheckContext) -> Outcome:
-    """Each prompt got with its required arguments, filled only with values known valid
-    (never made up): an error then means a broken prompt. A prompt whose values cannot be
-    known is left out, with the reason."""
+    """Each prompt got with its required arguments, values known valid: an error then
+    means a broken prompt. Where no valid value can be known, a made-up one is tried: a
+    refusal of it says nothing about the prompt (left out, with the reason)."""
     session = await ctx.live()
     if "prompts" not in ctx.capabilities:
         return skip("the server does not declare prompts")
@@ -299,17 +295,13 @@ async def _prompts(ctx: CheckContext) -> Outcome:
         ]
         ref = {"type": "ref/prompt", "name": name}
         known = await known_values(ctx, ref, required, "prompt arguments")
-        if not known.complete:
-            names = ", ".join(known.unknown)
-            left_out.append(
-                f"{name}: not got, no valid value known for {names}: {known.why} (a "
-                "refusal of a made-up value would not show a broken prompt)"
-            )
-            continue
         try:
-            await session.get_prompt(name, known.values or None)
+            await session.get_prompt(name, known.filled() or None)
         except ServerError as exc:
-            broken.append(f"prompt {name} is broken: {known.source()}, {exc}")
+            if known.complete:
+                broken.append(f"prompt {name} is broken: {known.source()}, {exc}")
+            else:
+                left_out.append(f"{name}: {known.refused(exc, 'prompt')}")
             continue
         got += 1
     broken += _lint_since(ctx, start)

@@ -223,7 +223,8 @@ def test_values_come_from_the_servers_completion_never_made_up(era: str) -> None
 
 
 def test_no_known_value_leaves_the_item_out_and_says_why() -> None:
-    """Without completions no valid id can be known: no failure, the reason is given."""
+    """Without completions no valid id can be known: the made-up one is refused, which
+    judges nothing (no failure), and the evidence says so."""
     code, report, err = check(server=[*LINT_SERVER, "--break", "opaque-args"])
     assert report is not None, err
     assert failed(report) == {}
@@ -231,12 +232,17 @@ def test_no_known_value_leaves_the_item_out_and_says_why() -> None:
     seen = statuses(report)
     evidence = {c["id"]: c["evidence"] for c in report["checks"]}
     assert seen["prompts.get"] == "passed"
-    assert evidence["prompts.get"].startswith("1 prompt(s) got; pick: not got, no valid value")
-    assert "declares no completions" in evidence["prompts.get"]
+    assert evidence["prompts.get"].startswith(
+        "1 prompt(s) got; pick: not judged: it refused a made-up id='example' "
+        "(prompts/get failed: -32603 Invalid id: example. Must be a positive integer.); "
+        "no valid value can be known (the server declares no completions"
+    )
+    assert evidence["prompts.get"].endswith("refusing a made-up value shows no broken prompt")
     assert seen["resources.templates"] == "skipped"
     assert evidence["resources.templates"].startswith(
-        "mem://item/{id}: not read, no valid value known for {id}"
+        "mem://item/{id}: not judged: it refused a made-up id='example'"
     )
+    assert "shows no broken template" in evidence["resources.templates"]
 
 
 def test_read_only_tools_are_called_only_with_arguments_their_schema_accepts() -> None:
