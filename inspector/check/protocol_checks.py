@@ -7,14 +7,16 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from inspector.check.known_values import known_values
 from inspector.check.messages import initialize_request
 from inspector.check.probe import CheckContext
 from inspector.check.spec import Check, Outcome, fail, ok, skip
+from inspector.features.forms.validation import validate_values
 from inspector.features.uri_template import UriTemplate
 from inspector.protocol.wire.errors import PaginationError
 from inspector.protocol.wire.jsonrpc import Request
 from inspector.protocol.wire.versions import ALL_VERSIONS, Era
-from inspector.session import RequestError, ServerError
+from inspector.session import ServerError
 
 __all__ = ["LINT_CHECK", "PROTOCOL_CHECKS"]
 
@@ -213,32 +215,46 @@ async def _read_resources(ctx: CheckContext) -> Outcome:
 
 
 async def _templates(ctx: CheckContext) -> Outcome:
+    """Each template expanded with values known valid and read: an error then means a
+    broken template. Where no valid value can be known, a made-up one is tried: a refusal
+    of it says nothing about the template (left out, with the reason)."""
     session = await ctx.live()
     if "resources" not in ctx.capabilities:
         return skip("the server does not declare resources")
     templates = await session.list_resource_templates()
     if not templates:
         return skip("the server lists no resource templates")
-    problems = []
+    start = len(ctx.traffic)
+    broken: list[str] = []
+    left_out: list[str] = []
+    read = 0
     for tpl in templates[: ctx.options.max_items]:
         text = str(tpl.get("uriTemplate", ""))
         parsed = UriTemplate(text)
         if not parsed.valid:
-            problems.append(f"{text}: {'; '.join(parsed.problems)}")
+            broken.append(f"template {text} is broken: {'; '.join(parsed.problems)}")
             continue
         ref = {"type": "ref/resource", "uri": text}
-        values: dict[str, str] = {}
-        for name in parsed.names:
-            values[name] = await _completed(ctx, ref, name, values)
-        uri = parsed.expand(values).uri
+        known = await known_values(ctx, ref, list(parsed.names), "template variables")
+        uri = parsed.expand(known.filled()).uri
         try:
-            await session.read_resource(uri)
+            result = await session.read_resource(uri)
         except ServerError as exc:
-            if exc.code in (-32603,):
-                problems.append(f"{text} → {uri}: internal error {exc}")
-    if problems:
-        return fail("\n".join(problems))
-    return ok(f"{min(len(templates), ctx.options.max_items)} template(s) expand")
+            if known.complete:
+                broken.append(f"template {text} is broken: {uri} {known.source()}: {exc}")
+            else:
+                left_out.append(f"{text}: {known.refused(exc, 'template')}")
+            continue
+        if not isinstance(result.get("contents"), list):
+            broken.append(f"template {text} is broken: {uri} read without a contents list")
+            continue
+        read += 1
+    broken += _lint_since(ctx, start)
+    if broken:
+        return fail("\n".join(broken + left_out))
+    if not read:
+        return skip("\n".join(left_out))
+    return ok("; ".join([f"{read} template(s) expanded and read", *left_out]))
 
 
 async def _missing_resource(ctx: CheckContext) -> Outcome:
@@ -256,31 +272,10 @@ async def _missing_resource(ctx: CheckContext) -> Outcome:
     return fail(f"a missing URI was read successfully: {_short(result)}")
 
 
-async def _completed(
-    ctx: CheckContext, ref: dict[str, Any], name: str, context: dict[str, str]
-) -> str:
-    """The server's first completion for an argument, else a placeholder."""
-    if "completions" not in ctx.capabilities:
-        return "example"
-    session = await ctx.live()
-    try:
-        done = await session.complete(ref, name, "", context or None)
-    except RequestError:
-        return "example"
-    offered = (done.get("completion") or {}).get("values") or []
-    return str(offered[0]) if offered else "example"
-
-
-async def _prompt_arguments(ctx: CheckContext, prompt: dict[str, Any]) -> dict[str, str]:
-    values: dict[str, str] = {}
-    ref = {"type": "ref/prompt", "name": prompt.get("name")}
-    for arg in prompt.get("arguments") or []:
-        if isinstance(arg, dict) and arg.get("required"):
-            values[str(arg.get("name"))] = await _completed(ctx, ref, str(arg.get("name")), values)
-    return values
-
-
 async def _prompts(ctx: CheckContext) -> Outcome:
+    """Each prompt got with its required arguments, values known valid: an error then
+    means a broken prompt. Where no valid value can be known, a made-up one is tried: a
+    refusal of it says nothing about the prompt (left out, with the reason)."""
     session = await ctx.live()
     if "prompts" not in ctx.capabilities:
         return skip("the server does not declare prompts")
@@ -288,17 +283,39 @@ async def _prompts(ctx: CheckContext) -> Outcome:
     if not prompts:
         return skip("the server lists no prompts")
     start = len(ctx.traffic)
-    problems = []
+    broken: list[str] = []
+    left_out: list[str] = []
+    got = 0
     for prompt in prompts[: ctx.options.max_items]:
-        args = await _prompt_arguments(ctx, prompt)
+        name = str(prompt.get("name"))
+        required = [
+            str(arg.get("name"))
+            for arg in prompt.get("arguments") or []
+            if isinstance(arg, dict) and arg.get("required")
+        ]
+        ref = {"type": "ref/prompt", "name": name}
+        known = await known_values(ctx, ref, required, "prompt arguments")
         try:
-            await session.get_prompt(str(prompt.get("name")), args or None)
+            await session.get_prompt(name, known.filled() or None)
         except ServerError as exc:
-            problems.append(f"{prompt.get('name')} {_short(args)}: {exc}")
-    problems += _lint_since(ctx, start)
-    if problems:
-        return fail("\n".join(problems))
-    return ok(f"{min(len(prompts), ctx.options.max_items)} prompt(s) got")
+            if known.complete:
+                broken.append(f"prompt {name} is broken: {known.source()}, {exc}")
+            else:
+                left_out.append(f"{name}: {known.refused(exc, 'prompt')}")
+            continue
+        got += 1
+    broken += _lint_since(ctx, start)
+    if broken:
+        return fail("\n".join(broken + left_out))
+    if not got:
+        return skip("\n".join(left_out))
+    return ok("; ".join([f"{got} prompt(s) got", *left_out]))
+
+
+def _takes_nothing(tool: dict[str, Any]) -> bool:
+    """Does the tool's inputSchema accept {} (the only arguments the check sends)?"""
+    report = validate_values(tool.get("inputSchema") or {"type": "object"}, {})
+    return report.schema_problem is None and not report.errors
 
 
 async def _read_only_tools(ctx: CheckContext) -> Outcome:
@@ -313,11 +330,13 @@ async def _read_only_tools(ctx: CheckContext) -> Outcome:
     chosen = [
         t
         for t in tools
-        if (t.get("annotations") or {}).get("readOnlyHint") is True
-        and not (t.get("inputSchema") or {}).get("required")
+        if (t.get("annotations") or {}).get("readOnlyHint") is True and _takes_nothing(t)
     ][: ctx.options.max_items]
     if not chosen:
-        return skip("no tool is annotated readOnlyHint: true without required arguments")
+        return skip(
+            "no tool is annotated readOnlyHint: true with an inputSchema that {} (no "
+            "arguments) satisfies; the check never makes up tool arguments"
+        )
     start = len(ctx.traffic)
     notes = []
     for tool in chosen:
@@ -399,7 +418,7 @@ PROTOCOL_CHECKS: Final[tuple[Check, ...]] = (
     ),
     Check(
         "resources.templates",
-        "each template expands and reads without an internal error",
+        "each template expands, with values known valid, and reads",
         "server/resources § Resource templates (RFC 6570)",
         _templates,
     ),
@@ -411,13 +430,13 @@ PROTOCOL_CHECKS: Final[tuple[Check, ...]] = (
     ),
     Check(
         "prompts.get",
-        "each prompt gets with its required arguments",
+        "each prompt gets with its required arguments (values known valid)",
         "server/prompts § Getting a prompt",
         _prompts,
     ),
     Check(
         "tools.read-only",
-        "read-only tools without required arguments call cleanly",
+        "read-only tools that take no arguments ({} fits their inputSchema) call cleanly",
         "server/tools § Calling tools; § Output schema",
         _read_only_tools,
     ),

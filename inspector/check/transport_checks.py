@@ -5,23 +5,18 @@ a well-behaved client never would."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-import os
 import re
-import shutil
 from typing import Final
 
 import httpx
 
+from inspector.check.host_run import AFTER, PHASES, StdoutLine, host_run
 from inspector.check.messages import initialize_request
 from inspector.check.probe import CheckContext
 from inspector.check.spec import Check, Outcome, fail, ok, skip
 from inspector.protocol.wire.jsonrpc import Notification, Request
 from inspector.protocol.wire.versions import LATEST_LEGACY, LATEST_MODERN
-from inspector.settings.connect import resolved_env, resolved_headers
-from inspector.transports.stdio import StdioParams, minimal_environment
+from inspector.settings.connect import resolved_headers
 
 __all__ = ["TRANSPORT_CHECKS"]
 
@@ -31,51 +26,70 @@ _EVIL_ORIGIN: Final = "http://dns-rebinding.attacker.invalid"
 
 
 # -- stdio --------------------------------------------------------------------------
+_SHOWN: Final = 3  # offending lines quoted in the evidence
+
+
 async def _stdout_clean(ctx: CheckContext) -> Outcome:
+    """Every stdout byte of a whole host session, from the process start to its exit (the
+    raw host run), and of the battery's own session."""
     await ctx.live()
-    bad = [
-        e.text()[:160] for e in ctx.traffic.entries if e.direction == "in" and e.kind == "invalid"
-    ]
-    if bad:
-        return fail(f"{len(bad)} line(s) on stdout that are not JSON-RPC, first: {bad[0]!r}")
-    return ok(f"stdout carried only JSON-RPC; {ctx.stderr_lines} stderr line(s) (logs)")
+    run = await host_run(ctx)
+    if run.start_error is not None:
+        return fail(run.start_error)
+    noise = run.noise()
+    seen = [e.text() for e in ctx.traffic.entries if e.direction == "in" and e.kind == "invalid"]
+    if not noise and not seen:
+        return ok(
+            f"stdout carried only JSON-RPC, from the process start to its exit "
+            f"({run.messages()} message line(s) in a host session: {run.session()}, "
+            f"stdin closed); {ctx.stderr_lines} stderr line(s) (logs)"
+        )
+    parts = []
+    if noise:
+        where = ", ".join(
+            f"{n} {phase}" for phase in PHASES if (n := sum(1 for x in noise if x.phase == phase))
+        )
+        quoted = "\n".join(f"  {x.phase}: {x.quoted()}" for x in noise[:_SHOWN])
+        late = all(x.phase == AFTER for x in noise)
+        parts.append(
+            f"{len(noise)} line(s) on stdout that are not JSON-RPC ({where}) in a host "
+            f"session ({run.session()}, stdin closed)"
+            + (" (a buffered print() writes its lines out at exit)" if late else "")
+            + f":\n{quoted}"
+        )
+    if seen:
+        quoted = "\n".join(f"  {StdoutLine.of_text(t).quoted()}" for t in seen[:_SHOWN])
+        parts.append(
+            f"{len(seen)} line(s) on stdout that are not JSON-RPC in the battery's own "
+            f"session:\n{quoted}"
+        )
+    return fail("\n".join(parts))
 
 
 async def _exits_on_eof(ctx: CheckContext) -> Outcome:
-    profile = ctx.profile
-    grace = StdioParams(profile.stdio.command).close_grace
-    env = dict(os.environ) if profile.stdio.inherit_full_env else minimal_environment()
-    env.update(resolved_env(profile, None))
-    command = shutil.which(profile.stdio.command, path=env.get("PATH")) or profile.stdio.command
-    proc = await asyncio.create_subprocess_exec(
-        command,
-        *profile.stdio.args,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-        env=env,
-        cwd=profile.stdio.cwd or None,
+    """The way a host ends a session: after the handshake and a request, close stdin."""
+    run = await host_run(ctx)
+    if run.start_error is not None:
+        return fail(run.start_error)
+    after = f"after {run.session()}"
+    if run.unanswered:
+        after += f" (no answer to {', '.join(run.unanswered)})"
+    if run.exited_after is not None:
+        return ok(
+            f"exited (code {run.exit_code}) {run.exited_after:.2f} s after its stdin closed, "
+            f"{after}"
+        )
+    ended = (
+        "SIGTERM ended it"
+        if run.ended_by == "SIGTERM"
+        else "only SIGKILL ended it (it ignores SIGTERM)"
     )
-    assert proc.stdin is not None and proc.stdout is not None
-    try:
-        init = initialize_request(LATEST_LEGACY)
-        proc.stdin.write(json.dumps(init).encode() + b"\n")
-        await proc.stdin.drain()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(proc.stdout.readline(), ctx.options.timeout)
-        proc.stdin.close()
-        try:
-            code = await asyncio.wait_for(proc.wait(), grace)
-        except TimeoutError:
-            return fail(
-                f"still running {grace:g} s after its stdin closed (the first wait of "
-                "the shutdown ladder; then it gets SIGTERM)"
-            )
-        return ok(f"exited (code {code}) after stdin EOF")
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+    return fail(
+        f"still running {run.grace:g} s after its stdin closed, {after}. The spec's stdio "
+        "shutdown (lifecycle § Shutdown): the client SHOULD close stdin and wait for the "
+        "server to exit, and send SIGTERM only if it does not exit within a reasonable time, "
+        f"then SIGKILL; so every host has to signal this server: {ended}"
+    )
 
 
 # -- HTTP -----------------------------------------------------------------------------
@@ -213,7 +227,8 @@ TRANSPORT_CHECKS: Final[tuple[Check, ...]] = (
     Check(
         "stdio.eof",
         "the server exits when its stdin closes, within the ladder's first wait",
-        "basic/lifecycle § Shutdown (stdio)",
+        "basic/lifecycle § Shutdown (stdio): close stdin, wait for the exit, then SIGTERM, "
+        "then SIGKILL",
         _exits_on_eof,
         transport="stdio",
     ),

@@ -23,7 +23,9 @@ LINT_SERVER = [PY, str(SERVERS / "misbehaving" / "lint_server.py")]
 SDK_SERVER = [PY, str(SERVERS / "sdk" / "sdk_server.py")]
 
 
-def check(*args: str, server: list[str] | None = None) -> tuple[int, dict[str, Any] | None, str]:
+def check(
+    *args: str, server: list[str] | None = None, cwd: Path = REPO
+) -> tuple[int, dict[str, Any] | None, str]:
     command = [PY, "-m", "inspector", "check", "--json", *args]
     if server is not None:
         command += ["--", *server]
@@ -33,7 +35,7 @@ def check(*args: str, server: list[str] | None = None) -> tuple[int, dict[str, A
         text=True,
         timeout=170,
         env=dict(os.environ, PYTHONPATH=str(REPO)),
-        cwd=REPO,
+        cwd=cwd,
     )
     try:
         report = json.loads(proc.stdout)
@@ -106,18 +108,20 @@ def test_sdk_server_over_http(sdk_http: Served, era: str) -> None:
 
 
 @pytest.mark.peers
-def test_server_everything_findings_are_its_own() -> None:
-    """server-everything answers an unknown resource and a bad prompt argument with -32603
-    (internal error): the checks say so; everything else passes."""
+def test_server_everything_passes() -> None:
+    """server-everything's templates and resource-prompt take only a positive integer id:
+    the check gets one from its completion (never "example"), so nothing fails wrongly;
+    and it is checked from a working directory other than the server's."""
     if not EVERYTHING_JS.exists():
         pytest.skip("server-everything is not installed (scripts/install-peers.sh)")
-    code, report, err = check("--call-read-only", server=["node", str(EVERYTHING_JS), "stdio"])
+    code, report, err = check(
+        "--call-read-only", server=["node", str(EVERYTHING_JS), "stdio"], cwd=Path("/")
+    )
     assert report is not None, err
-    assert code == 1
-    fails = failed(report)
-    assert set(fails) == {"resources.templates", "prompts.get"}
-    assert all("-32603" in evidence for evidence in fails.values())
+    assert failed(report) == {}
+    assert code == 0
     seen = statuses(report)
+    assert seen["resources.templates"] == seen["prompts.get"] == "passed"
     for passed in (
         "lists.tools",
         "lists.prompts",
@@ -140,6 +144,14 @@ def test_server_everything_findings_are_its_own() -> None:
         ("missing-uri", "resources.missing", "a missing URI was read successfully"),
         ("stdout-noise", "stdio.stdout", "'debug: initialized!'"),
         ("ignore-eof", "stdio.eof", "still running 2 s after its stdin closed"),
+        (
+            "eof-after-work",
+            "stdio.eof",
+            "still running 2 s after its stdin closed, after initialize → "
+            "notifications/initialized → tools/list",
+        ),
+        ("banner", "stdio.stdout", "4 before the first message"),
+        ("late-banner", "stdio.stdout", "4 after stdin closed"),
         ("tool-name", "lists.tools", "tool-name-format at /result/tools/2/name"),
         ("cursor-loop", "lists.prompts", "cursor loop"),
         ("undeclared-log", "handshake.capabilities", "undeclared-capability"),
@@ -147,7 +159,21 @@ def test_server_everything_findings_are_its_own() -> None:
         ("structured", "tools.read-only", "structured-content-schema"),
         ("output-schema", "lists.tools", "output-schema-invalid at /result/tools/1/outputSchema"),
         ("bad-read", "resources.read", "mem://a: resources/read failed: -32603"),
-        ("bad-prompt", "prompts.get", "hello {}: prompts/get failed: -32603"),
+        (
+            "bad-prompt",
+            "prompts.get",
+            "prompt hello is broken: with no arguments, prompts/get failed: -32603",
+        ),
+        (
+            "typed-args,typed-broken",
+            "prompts.get",
+            "prompt pick is broken: with id='1' (values the server's own completion offered)",
+        ),
+        (
+            "typed-args,typed-broken",
+            "resources.templates",
+            "template mem://item/{id} is broken: mem://item/1 with id='1'",
+        ),
         ("bad-template", "resources.templates", "mem://{a"),
     ],
 )
@@ -162,6 +188,71 @@ def test_a_broken_rule_fails_its_check_with_evidence(
     assert evidence in fails[check_id]
     rule = next(c["rule"] for c in report["checks"] if c["id"] == check_id)
     assert rule
+
+
+def test_stdout_noise_is_quoted_escaped_and_cut() -> None:
+    """The banner's lines are quoted with their control characters escaped (no raw ESC
+    reaches the terminal), and a SIGTERM ended the server that ignored EOF."""
+    proc = subprocess.run(
+        [PY, "-m", "inspector", "check", "--", *LINT_SERVER, "--break", "banner,eof-after-work"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        cwd=REPO,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "\x1b" not in proc.stdout
+    assert "before the first message: 'lint-breaker v1'" in proc.stdout
+    assert "'\\x1b[32mready\\x1b[0m: listening on stdio'" in proc.stdout
+    assert "SIGTERM ended it" in proc.stdout
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_values_come_from_the_servers_completion_never_made_up(era: str) -> None:
+    """A prompt argument and a template variable that only a positive integer satisfies
+    (as server-everything's): the value comes from the server's completion, so a server
+    that breaks nothing passes."""
+    code, report, err = check("--era", era, server=[*LINT_SERVER, "--break", "typed-args"])
+    assert report is not None, err
+    assert failed(report) == {}
+    assert code == 0
+    evidence = {c["id"]: c["evidence"] for c in report["checks"]}
+    assert evidence["prompts.get"] == "2 prompt(s) got"
+    assert evidence["resources.templates"] == "1 template(s) expanded and read"
+
+
+def test_no_known_value_leaves_the_item_out_and_says_why() -> None:
+    """Without completions no valid id can be known: the made-up one is refused, which
+    judges nothing (no failure), and the evidence says so."""
+    code, report, err = check(server=[*LINT_SERVER, "--break", "opaque-args"])
+    assert report is not None, err
+    assert failed(report) == {}
+    assert code == 0
+    seen = statuses(report)
+    evidence = {c["id"]: c["evidence"] for c in report["checks"]}
+    assert seen["prompts.get"] == "passed"
+    assert evidence["prompts.get"].startswith(
+        "1 prompt(s) got; pick: not judged: it refused a made-up id='example' "
+        "(prompts/get failed: -32603 Invalid id: example. Must be a positive integer.); "
+        "no valid value can be known (the server declares no completions"
+    )
+    assert evidence["prompts.get"].endswith("refusing a made-up value shows no broken prompt")
+    assert seen["resources.templates"] == "skipped"
+    assert evidence["resources.templates"].startswith(
+        "mem://item/{id}: not judged: it refused a made-up id='example'"
+    )
+    assert "shows no broken template" in evidence["resources.templates"]
+
+
+def test_read_only_tools_are_called_only_with_arguments_their_schema_accepts() -> None:
+    """{} is the only arguments the check sends: a tool whose inputSchema rejects it (an id
+    needed, though none is "required") is not called."""
+    code, report, err = check("--call-read-only", server=[*LINT_SERVER, "--break", "strict-tool"])
+    assert report is not None, err
+    assert code == 0, failed(report)
+    evidence = {c["id"]: c["evidence"] for c in report["checks"]}
+    assert evidence["tools.read-only"].startswith("called echo, weather;")
 
 
 def test_a_crash_does_not_stop_the_battery() -> None:

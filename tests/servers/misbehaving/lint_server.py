@@ -25,6 +25,13 @@ Check rules:
   missing-uri    answer resources/read of an unknown URI with empty contents
   stdout-noise   print a non-JSON line on stdout after initialize
   ignore-eof     keep running after stdin EOF
+  eof-after-work keep running after stdin EOF once a session went past the handshake
+                 (notifications/initialized, then a request), as a real server did; an
+                 EOF right after initialize still ends it
+  banner         four non-JSON lines on stdout at start, before the first message
+  late-banner    four non-JSON lines print()ed at start, before the first message, while
+                 messages go straight to the stdout file (as the Python SDK writes them):
+                 Python holds the banner in its buffer until it exits, after stdin EOF
 Modern era (a request whose params._meta names a protocol version is answered the
 2026-07-28 way: server/discover, resultType, cacheScope/ttlMs, -32022 for other versions):
   bad-version    an unsupported version gets -32602 instead of -32022 with the list
@@ -34,12 +41,22 @@ Modern era (a request whose params._meta names a protocol version is answered th
   bad-read       resources/read of the listed resource fails (-32603)
   bad-prompt     prompts/get fails (-32603)
   bad-template   lists a resource template that is not RFC 6570 ("mem://{a")
+Values the check cannot make up (as server-everything's resource-prompt and templates):
+  typed-args     completions declared; a prompt "pick" (required argument "id") and a
+                 template "mem://item/{id}": only a positive integer id is valid, any other
+                 gets -32603; the completion offers an id only once a positive integer is
+                 typed
+  typed-broken   with typed-args: a valid id fails too (-32603): a broken prompt and template
+  opaque-args    "pick" and "mem://item/{id}" without completions: no valid id can be known
+  strict-tool    a read-only tool "lookup" whose inputSchema needs an id though none is
+                 "required" (minProperties 1); called without one it answers a tool error
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -47,9 +64,25 @@ from typing import Any
 SUPPORTED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
 
+RAW_STDOUT: list[bool] = [False]  # late-banner: messages bypass sys.stdout's buffer
+
+
 def send(message: dict[str, Any]) -> None:
+    if RAW_STDOUT[0]:
+        os.write(1, (json.dumps(message) + "\n").encode())
+        return
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
+
+
+def banner() -> None:
+    for line in (
+        "lint-breaker v1",
+        "=" * 15,
+        "\x1b[32mready\x1b[0m: listening on stdio",
+        "(debug build)",
+    ):
+        print(line)
 
 
 def tools(broken: set[str]) -> list[dict[str, Any]]:
@@ -77,6 +110,13 @@ def tools(broken: set[str]) -> list[dict[str, Any]]:
         out[1]["inputSchema"] = {"type": "object", "properties": {"city": {"type": "string"}}}
     if "no-weather" in broken:
         del out[1]
+    if "strict-tool" in broken:
+        schema = {
+            "type": "object",
+            "properties": {"id": {"type": "integer", "minimum": 1}},
+            "minProperties": 1,
+        }
+        out.append({"name": "lookup", "inputSchema": schema, "annotations": {"readOnlyHint": True}})
     if "tool-name" in broken:
         out.append({"name": "bad name!", "inputSchema": {"type": "object"}})
     if "dup-names" in broken:
@@ -91,15 +131,61 @@ def tools(broken: set[str]) -> list[dict[str, Any]]:
     return out
 
 
+TYPED = {"typed-args", "typed-broken", "opaque-args"}
+
+
+class Refused(Exception):
+    """An error answer with its own code and message."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.error = {"code": code, "message": message}
+
+
+def capabilities(broken: set[str]) -> dict[str, Any]:
+    caps: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
+    if broken & {"typed-args", "typed-broken"}:
+        caps["completions"] = {}
+    return caps
+
+
+def valid_id(value: Any) -> bool:
+    return isinstance(value, str) and value.isdigit() and int(value) > 0
+
+
+def typed(method: str | None, params: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
+    """The typed-args answers (None: not one of theirs)."""
+    if method == "completion/complete":
+        typed_value = (params.get("argument") or {}).get("value")
+        return {"completion": {"values": [typed_value] if valid_id(typed_value) else []}}
+    if method == "prompts/get" and params.get("name") == "pick":
+        given = (params.get("arguments") or {}).get("id")
+        if not valid_id(given):
+            raise Refused(-32603, f"Invalid id: {given}. Must be a positive integer.")
+        if "typed-broken" in broken:
+            raise Refused(-32603, "pick: template engine crashed")
+        return {"messages": [{"role": "user", "content": {"type": "text", "text": given}}]}
+    uri = str(params.get("uri", ""))
+    if method == "resources/read" and uri.startswith("mem://item/"):
+        if not valid_id(uri.removeprefix("mem://item/")):
+            raise Refused(-32603, f"Unknown resource: {uri}")
+        if "typed-broken" in broken:
+            raise Refused(-32603, "item store offline")
+        return {"contents": [{"uri": uri, "text": "item", "mimeType": "text/plain"}]}
+    return None
+
+
 def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
     method = msg.get("method")
     params = msg.get("params") or {}
+    if broken & TYPED and (done := typed(method, params, broken)) is not None:
+        return done
     if method == "initialize":
         asked = params.get("protocolVersion")
         version = asked if asked in SUPPORTED else SUPPORTED[-1]
         if "bad-version" in broken:
             version = asked
-        caps: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
+        caps = capabilities(broken)
         if "undeclared-log" not in broken:
             caps["logging"] = {}
         return {
@@ -124,6 +210,9 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
                 return {"text": "no content"}
             text = str((params.get("arguments") or {}).get("text", ""))
             return {"content": [{"type": "text", "text": text}]}
+        if name == "lookup" and "strict-tool" in broken:
+            text = f"lookup of {(params.get('arguments') or {}).get('id')}"
+            return {"content": [{"type": "text", "text": text}], "isError": True}
         if "unknown-tool" in broken:
             return {"content": [{"type": "text", "text": "sure"}]}
         return None
@@ -132,6 +221,8 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
     if method == "resources/templates/list":
         if "bad-template" in broken:
             return {"resourceTemplates": [{"uriTemplate": "mem://{a", "name": "broken"}]}
+        if broken & TYPED:
+            return {"resourceTemplates": [{"uriTemplate": "mem://item/{id}", "name": "item"}]}
         return {"resourceTemplates": []}
     if method == "resources/read":
         if params.get("uri") == "mem://a" and "bad-read" not in broken:
@@ -139,6 +230,9 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
         return {"contents": []} if "missing-uri" in broken else None
     if method == "prompts/list":
         page: dict[str, Any] = {"prompts": [{"name": "hello"}]}
+        if broken & TYPED:
+            pick = {"name": "pick", "arguments": [{"name": "id", "required": True}]}
+            page["prompts"].append(pick)
         if "cursor-loop" in broken:
             page["nextCursor"] = "again"
         return page
@@ -194,7 +288,7 @@ def modern_answer(msg: dict[str, Any], meta: dict[str, Any], broken: set[str]) -
     if method == "server/discover":
         result: dict[str, Any] | None = {
             "supportedVersions": [MODERN],
-            "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+            "capabilities": capabilities(broken),
             "_meta": {
                 "io.modelcontextprotocol/serverInfo": {"name": "lint-breaker", "version": "1"}
             },
@@ -204,7 +298,10 @@ def modern_answer(msg: dict[str, Any], meta: dict[str, Any], broken: set[str]) -
     elif method == "ping":
         result = None
     else:
-        result = answer(msg, broken)
+        try:
+            result = answer(msg, broken)
+        except Refused as exc:
+            return {"jsonrpc": "2.0", "id": rid, "error": exc.error}
     if result is None:
         return {"jsonrpc": "2.0", "id": rid, "error": error_for(msg, broken)}
     result.setdefault("resultType", "complete")
@@ -231,6 +328,13 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--break", dest="broken", default="")
     broken = {b for b in ap.parse_args().broken.split(",") if b}
+    if "late-banner" in broken:
+        RAW_STDOUT[0] = True
+        banner()  # stays in sys.stdout's buffer (a pipe): written out at exit
+    elif "banner" in broken:
+        banner()
+        sys.stdout.flush()
+    worked = False  # eof-after-work: the session went past the handshake
     for line in sys.stdin:
         try:
             msg = json.loads(line)
@@ -241,6 +345,7 @@ def main() -> int:
         method = msg.get("method")
         if "id" not in msg:
             if method == "notifications/initialized":
+                worked = True
                 if "notify-reply" in broken:
                     send({"jsonrpc": "2.0", "id": None, "result": {}})
                 if "stdout-noise" in broken:
@@ -271,6 +376,7 @@ def main() -> int:
             "resources/read",
             "prompts/list",
             "logging/setLevel",
+            "completion/complete",
         )
         if not known and method != "server/discover" and "crash-unknown" in broken:
             return 3
@@ -278,12 +384,16 @@ def main() -> int:
         if isinstance(meta, dict) and MODERN_KEY in meta:
             send(modern_answer(msg, meta, broken))
             continue
-        result = answer(msg, broken)
+        try:
+            result = answer(msg, broken)
+        except Refused as exc:
+            send({"jsonrpc": "2.0", "id": msg["id"], "error": exc.error})
+            continue
         if result is None:
             send({"jsonrpc": "2.0", "id": msg["id"], "error": error_for(msg, broken)})
         else:
             send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
-    if "ignore-eof" in broken:
+    if "ignore-eof" in broken or (worked and "eof-after-work" in broken):
         time.sleep(30)
     return 0
 

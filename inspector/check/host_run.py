@@ -1,0 +1,286 @@
+"""A host's whole stdio session, done raw beside the battery's own: start the server, the
+handshake (legacy: `initialize`, then `notifications/initialized`; modern:
+`server/discover`), one request of the session (`tools/list`, or another list the server
+declares, else `ping`), then the spec's stdio shutdown (close stdin, wait for the server to
+exit, then SIGTERM, then SIGKILL).
+
+It keeps every stdout byte from the process start to its end, line by line, each with the
+phase it came in (before the first message, among the messages, after stdin closed), and
+when and how the server ended: the evidence of `stdio.stdout` and `stdio.eof`. One run is
+shared by both checks (`host_run`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import sys
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from inspector.check.messages import initialize_request
+from inspector.check.probe import CheckContext
+from inspector.protocol.wire.jsonrpc import Invalid, Notification, Request, parse_frame
+from inspector.protocol.wire.versions import LATEST_LEGACY, LATEST_MODERN, Era
+from inspector.settings.connect import resolved_env
+from inspector.transports.stdio import StdioParams, full_environment, minimal_environment
+
+__all__ = ["AFTER", "AMONG", "BEFORE", "PHASES", "HostRun", "StdoutLine", "host_run"]
+
+BEFORE: Final = "before the first message"
+AMONG: Final = "among the messages"
+AFTER: Final = "after stdin closed"
+PHASES: Final = (BEFORE, AMONG, AFTER)
+_CHUNK: Final = 64 * 1024
+_KEEP_LINE: Final = 4096  # what is kept of a stdout line once judged (its size: whole)
+_DRAIN: Final = 1.0  # after the exit, how long stdout may stay open (a child holds it)
+_LISTS: Final = (
+    ("tools", "tools/list"),
+    ("prompts", "prompts/list"),
+    ("resources", "resources/list"),
+)
+
+
+@dataclass(frozen=True)
+class StdoutLine:
+    """One line the server wrote on stdout (its head, at most `_KEEP_LINE` bytes)."""
+
+    raw: bytes
+    size: int
+    phase: str
+    message: bool  # a JSON-RPC message (or a batch of them)
+
+    @classmethod
+    def of_text(cls, text: str, phase: str = AMONG) -> StdoutLine:
+        """A line as the session logged it (text, escapes and all)."""
+        raw = text.encode("utf-8", "backslashreplace")
+        return cls(raw[:_KEEP_LINE], len(raw), phase, False)
+
+    def quoted(self, limit: int = 120) -> str:
+        """The line, escaped (control characters never reach a terminal or a label raw)
+        and cut at `limit` characters."""
+        text = self.raw.decode("utf-8", "backslashreplace")
+        cut = len(text) > limit or self.size > len(self.raw)
+        return repr(text[:limit]) + ("…" if cut else "")
+
+
+@dataclass
+class HostRun:
+    """What one raw host session saw."""
+
+    steps: list[str] = field(default_factory=list)  # what the host sent, in order
+    unanswered: list[str] = field(default_factory=list)  # requests with no answer in time
+    lines: list[StdoutLine] = field(default_factory=list)
+    grace: float = 2.0  # the ladder's first wait (after closing stdin)
+    exited_after: float | None = None  # seconds after stdin closed; None: not in `grace`
+    exit_code: int | None = None
+    ended_by: str = ""  # "stdin EOF", "SIGTERM", "SIGKILL"
+    start_error: str | None = None
+
+    def noise(self) -> list[StdoutLine]:
+        return [line for line in self.lines if not line.message]
+
+    def messages(self) -> int:
+        return sum(1 for line in self.lines if line.message)
+
+    def session(self) -> str:
+        return " → ".join(self.steps) or "nothing"
+
+
+def _is_message(raw: bytes) -> bool:
+    frame = parse_frame(raw.decode("utf-8") if raw.isascii() else raw)
+    if not isinstance(frame, Invalid):
+        return True
+    batch = frame.value
+    return (
+        isinstance(batch, list)
+        and bool(batch)
+        and all(isinstance(m, dict) and m.get("jsonrpc") == "2.0" for m in batch)
+    )
+
+
+class _Reader:
+    """Reads the server's stdout to its end, line by line, tagging each line's phase."""
+
+    def __init__(self, stream: asyncio.StreamReader) -> None:
+        self.stream = stream
+        self.lines: list[StdoutLine] = []
+        self.answers: dict[Any, dict[str, Any]] = {}
+        self.stdin_closed = False
+        self.heard = asyncio.Event()  # set on every message line, and at the end
+        self.ended = False
+        self._buf = bytearray()  # the line whose newline has not come yet
+
+    def _phase(self) -> str:
+        if self.stdin_closed:
+            return AFTER
+        return AMONG if any(line.message for line in self.lines) else BEFORE
+
+    def _line(self, raw: bytes) -> None:
+        raw = raw[:-1] if raw.endswith(b"\r") else raw
+        message = _is_message(raw)
+        head = raw[:_KEEP_LINE]
+        self.lines.append(StdoutLine(head, len(raw), self._phase(), message))
+        if message:
+            with contextlib.suppress(ValueError):
+                value = json.loads(raw)
+                if isinstance(value, dict) and ("result" in value or "error" in value):
+                    self.answers[value.get("id")] = value
+            self.heard.set()
+
+    def _feed(self, chunk: bytes) -> None:
+        start = 0
+        while (nl := chunk.find(b"\n", start)) >= 0:
+            self._buf += chunk[start:nl]
+            self._line(bytes(self._buf))
+            self._buf.clear()
+            start = nl + 1
+        self._buf += chunk[start:]
+
+    async def run(self) -> None:
+        while chunk := await self.stream.read(_CHUNK):
+            self._feed(chunk)
+        if self._buf:
+            self._line(bytes(self._buf))
+        self.ended = True
+        self.heard.set()
+
+    async def answer(self, msg_id: Any, timeout: float) -> dict[str, Any] | None:
+        deadline = time.monotonic() + timeout
+        while msg_id not in self.answers:
+            left = deadline - time.monotonic()
+            if left <= 0 or self.ended:
+                return None
+            self.heard.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.heard.wait(), left)
+        return self.answers[msg_id]
+
+
+# One host run per battery (its context), shared by the stdio checks.
+_RUNS: weakref.WeakKeyDictionary[CheckContext, HostRun] = weakref.WeakKeyDictionary()
+
+
+async def host_run(ctx: CheckContext) -> HostRun:
+    """The battery's host session (run once, shared by the stdio checks)."""
+    run = _RUNS.get(ctx)
+    if run is None:
+        run = _RUNS[ctx] = await _run(ctx)
+    return run
+
+
+def _signal(proc: asyncio.subprocess.Process, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if sys.platform != "win32":
+            os.killpg(proc.pid, sig)  # it leads its own group: npx, shells and their children
+        else:
+            proc.send_signal(sig)
+
+
+async def _start(ctx: CheckContext) -> asyncio.subprocess.Process:
+    profile = ctx.profile
+    stdio = profile.stdio
+    env = full_environment() if stdio.inherit_full_env else minimal_environment()
+    env.update(resolved_env(profile, ctx.secrets))
+    command = shutil.which(stdio.command, path=env.get("PATH")) or stdio.command
+    return await asyncio.create_subprocess_exec(
+        command,
+        *stdio.args,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        env=env,
+        cwd=stdio.cwd or None,
+        start_new_session=sys.platform != "win32",
+    )
+
+
+async def _send(proc: asyncio.subprocess.Process, message: dict[str, Any]) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+    await proc.stdin.drain()
+
+
+async def _session(ctx: CheckContext, proc: asyncio.subprocess.Process, reader: _Reader) -> HostRun:
+    """The messages of the session, as a host sends them (the run's steps filled in)."""
+    run = HostRun()
+    wait = ctx.options.timeout
+    meta: dict[str, Any] = {}
+    if ctx.era is Era.MODERN:
+        meta = {"_meta": ctx.modern_meta(ctx.ready_version or LATEST_MODERN)}
+        first = Request(1, "server/discover", meta).to_dict()
+    else:
+        version = ctx.ready_version if ctx.era is Era.LEGACY else None
+        first = initialize_request(version or LATEST_LEGACY)
+    run.steps.append(str(first["method"]))
+    await _send(proc, first)
+    answer = await reader.answer(1, wait)
+    if answer is None:
+        run.unanswered.append(str(first["method"]))
+    if ctx.era is not Era.MODERN:
+        run.steps.append("notifications/initialized")
+        await _send(proc, Notification("notifications/initialized").to_dict())
+    result = (answer or {}).get("result")
+    declared = result.get("capabilities") if isinstance(result, dict) else None
+    caps = declared if isinstance(declared, dict) else ctx.capabilities
+    method = next((m for cap, m in _LISTS if cap in caps), "ping")
+    if method == "ping" and ctx.era is Era.MODERN:
+        return run  # no ping in the modern era, and nothing else declared
+    run.steps.append(method)
+    await _send(proc, Request(2, method, dict(meta) or None).to_dict())
+    if await reader.answer(2, wait) is None:
+        run.unanswered.append(method)
+    return run
+
+
+async def _run(ctx: CheckContext) -> HostRun:
+    params = StdioParams(ctx.profile.stdio.command)
+    try:
+        proc = await _start(ctx)
+    except OSError as exc:
+        return HostRun(start_error=f"could not start the server: {exc.strerror or exc}")
+    assert proc.stdin is not None and proc.stdout is not None
+    reader = _Reader(proc.stdout)
+    reading = asyncio.create_task(reader.run(), name="check-host-run-stdout")
+    run = HostRun()
+    try:
+        try:
+            run = await _session(ctx, proc, reader)
+        except (BrokenPipeError, ConnectionResetError):
+            run.steps.append("(the server closed its stdin)")
+        run.grace = params.close_grace
+        reader.stdin_closed = True
+        closed_at = time.monotonic()
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            proc.stdin.close()
+        try:
+            run.exit_code = await asyncio.wait_for(proc.wait(), params.close_grace)
+            run.exited_after = time.monotonic() - closed_at
+            run.ended_by = "stdin EOF"
+        except TimeoutError:
+            _signal(proc, signal.SIGTERM)
+            try:
+                run.exit_code = await asyncio.wait_for(proc.wait(), params.term_grace)
+                run.ended_by = "SIGTERM"
+            except TimeoutError:
+                _signal(proc, signal.SIGKILL)
+                run.exit_code = await proc.wait()
+                run.ended_by = "SIGKILL"
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(reading), _DRAIN)
+    finally:
+        if proc.returncode is None:
+            _signal(proc, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+        reading.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await reading
+    run.lines = reader.lines
+    return run
