@@ -1,0 +1,171 @@
+"""A person's hands and eyes on the real window, for the end-to-end journeys (issue 26).
+
+A journey acts only as a person does: it clicks a visible, enabled button or row, types into
+a field, presses a shortcut, picks a menu entry by its visible text from the menu bar. It
+reads only what is on the screen: a label's text, a row's cells, a tab's title, the status
+bar. No model or controller method is called to act; the connection's state is never read
+to decide what happened (what the window shows is).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+
+from PySide6.QtCore import QModelIndex, QPoint, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QTabBar,
+    QTabWidget,
+    QWidget,
+)
+
+__all__ = [
+    "cells",
+    "click",
+    "click_row",
+    "click_tab",
+    "menu_action",
+    "press",
+    "row_texts",
+    "shown",
+    "tab_titles",
+    "type_into",
+    "type_keys",
+    "visible_window",
+]
+
+
+def _plain(text: str) -> str:
+    """A menu or tab text as seen: without its mnemonic ampersands."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+
+
+def menu_action(window: QMainWindow, *path: str) -> QAction:
+    """The menu bar's entry at `path` of visible texts ("File", "Live Taps", "x — pid …"):
+    the last text may be a prefix. The menus are filled as they are when they open."""
+    actions = window.menuBar().actions()
+    for depth, name in enumerate(path):
+        last = depth == len(path) - 1
+        found = None
+        for action in actions:
+            text = _plain(action.text())
+            if text == name or (last and text.startswith(name)):
+                found = action
+                break
+        seen = [_plain(a.text()) for a in actions if a.text()]
+        assert found is not None, f"no menu entry {name!r} in {seen}"
+        if last:
+            return found
+        menu = found.menu()
+        assert isinstance(menu, QMenu), f"{name!r} is not a menu"
+        menu.aboutToShow.emit()  # as when it opens: menus filled on demand fill now
+        actions = menu.actions()
+    raise AssertionError("an empty menu path")
+
+
+def shown(widget: QWidget) -> bool:
+    return widget.isVisible() and widget.isEnabled()
+
+
+def click(button: QAbstractButton) -> None:
+    """A left click on a button the person can see and use."""
+    assert button.isVisible(), f"the button {button.text()!r} is not visible"
+    assert button.isEnabled(), f"the button {button.text()!r} is disabled"
+    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def press(widget: QWidget, keys: str) -> None:
+    """Keys pressed while `widget`'s window has the focus ("Ctrl+T", "Return")."""
+    window = widget.window()
+    if QApplication.activeWindow() is not window:
+        # A window manager gives the focus back to the window when a dialog closes; the
+        # offscreen platform does not, so do what it would.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            QApplication.setActiveWindow(window)
+    QTest.keySequence(widget, QKeySequence(keys))
+
+
+def type_keys(widget: QWidget, text: str) -> None:
+    """Letters typed on the keyboard into `widget` (a list jumps to the row they start)."""
+    QTest.keyClicks(widget, text)
+
+
+def type_into(edit: QLineEdit, text: str) -> None:
+    """Click into a visible field, select what is there and type over it."""
+    assert edit.isVisible() and edit.isEnabled(), "the field is not there to type into"
+    QTest.mouseClick(edit, Qt.MouseButton.LeftButton)
+    edit.selectAll()
+    QTest.keyClicks(edit, text)
+
+
+def _indexes(view: QAbstractItemView, parent: QModelIndex | None = None) -> Iterator[QModelIndex]:
+    model = view.model()
+    parent = parent or QModelIndex()
+    for row in range(model.rowCount(parent)):
+        index = model.index(row, 0, parent)
+        yield index
+        if model.hasChildren(index):
+            yield from _indexes(view, index)
+
+
+def cells(view: QAbstractItemView, index: QModelIndex) -> list[str]:
+    """The texts a row shows, column by column."""
+    model = view.model()
+    return [
+        str(model.index(index.row(), c, index.parent()).data() or "")
+        for c in range(model.columnCount(index.parent()))
+    ]
+
+
+def row_texts(view: QAbstractItemView) -> list[list[str]]:
+    """Every row of a list, table or tree (children after their parent), as shown."""
+    return [cells(view, index) for index in _indexes(view)]
+
+
+def click_row(view: QAbstractItemView, text: str, *, column: int = 0) -> list[str]:
+    """Click the first row whose cell in `column` shows `text` (its first line, for rows
+    drawn on two lines); returns that row's cells."""
+    for index in _indexes(view):
+        cell = view.model().index(index.row(), column, index.parent())
+        shown_text = str(cell.data() or "")
+        if shown_text == text or shown_text.split("\n", 1)[0] == text:
+            view.scrollTo(cell)
+            rect = view.visualRect(cell)
+            assert rect.isValid() and view.isVisible(), f"the row {text!r} is not on screen"
+            QTest.mouseClick(
+                view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center())
+            )
+            return cells(view, index)
+    raise AssertionError(f"no row {text!r} in {[r[column] for r in row_texts(view)]}")
+
+
+def tab_titles(tabs: QTabWidget | QTabBar) -> list[str]:
+    bar = tabs.tabBar() if isinstance(tabs, QTabWidget) else tabs
+    return [_plain(bar.tabText(i)) for i in range(bar.count())]
+
+
+def click_tab(tabs: QTabWidget | QTabBar, title: str) -> None:
+    """Click the tab whose visible title starts with `title`."""
+    bar = tabs.tabBar() if isinstance(tabs, QTabWidget) else tabs
+    titles = tab_titles(bar)
+    index = next((i for i, t in enumerate(titles) if t.startswith(title)), -1)
+    assert index >= 0, f"no tab {title!r} in {titles}"
+    assert bar.isVisible(), "the tab bar is hidden"
+    QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
+
+
+def visible_window(kind: type[QWidget]) -> QWidget | None:
+    """The top-level window of `kind` on the screen, if any (a dialog, the compare view)."""
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, kind) and widget.isVisible():
+            return widget
+    return None
