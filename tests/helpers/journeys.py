@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QContextMenuEvent, QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -22,20 +23,35 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMainWindow,
     QMenu,
+    QPlainTextEdit,
     QTabBar,
     QTabWidget,
     QWidget,
 )
 
+from inspector.settings.profiles import Profile, StdioSettings
+from inspector.ui.forms.schema_form import SchemaForm
+from inspector.ui.shell.main_window import MainWindow
+from inspector.ui.tabs.connection_tab import ConnectionTab
+from inspector.ui.tabs.new_tab_dialog import NewTabDialog
+from tests.helpers.gui import until
+
 __all__ = [
+    "DEMO_TITLE",
+    "EVERYTHING_TITLE",
     "cells",
     "click",
     "click_row",
     "click_tab",
+    "everything_profile",
+    "field_edit",
     "menu_action",
+    "open_tab_with",
     "press",
+    "right_click",
     "row_texts",
     "shown",
+    "shows_connected",
     "tab_titles",
     "type_into",
     "type_keys",
@@ -82,6 +98,15 @@ def click(button: QAbstractButton) -> None:
     QTest.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
+def right_click(widget: QWidget, pos: QPoint) -> None:
+    """A right click at `pos`: the button, then the context menu event it brings (QTest's
+    click alone does not make one)."""
+    assert widget.isVisible(), "right-clicked where nothing is shown"
+    QTest.mouseClick(widget, Qt.MouseButton.RightButton, pos=pos)
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, widget.mapToGlobal(pos))
+    QApplication.sendEvent(widget, event)
+
+
 def press(widget: QWidget, keys: str) -> None:
     """Keys pressed while `widget`'s window has the focus ("Ctrl+T", "Return")."""
     window = widget.window()
@@ -99,10 +124,12 @@ def type_keys(widget: QWidget, text: str) -> None:
     QTest.keyClicks(widget, text)
 
 
-def type_into(edit: QLineEdit, text: str) -> None:
+def type_into(edit: QLineEdit | QPlainTextEdit, text: str) -> None:
     """Click into a visible field, select what is there and type over it."""
     assert edit.isVisible() and edit.isEnabled(), "the field is not there to type into"
-    QTest.mouseClick(edit, Qt.MouseButton.LeftButton)
+    QTest.mouseClick(
+        edit.viewport() if isinstance(edit, QPlainTextEdit) else edit, Qt.MouseButton.LeftButton
+    )
     edit.selectAll()
     QTest.keyClicks(edit, text)
 
@@ -141,9 +168,7 @@ def click_row(view: QAbstractItemView, text: str, *, column: int = 0) -> list[st
             view.scrollTo(cell)
             rect = view.visualRect(cell)
             assert rect.isValid() and view.isVisible(), f"the row {text!r} is not on screen"
-            QTest.mouseClick(
-                view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center())
-            )
+            QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center()))
             return cells(view, index)
     raise AssertionError(f"no row {text!r} in {[r[column] for r in row_texts(view)]}")
 
@@ -169,3 +194,53 @@ def visible_window(kind: type[QWidget]) -> QWidget | None:
         if isinstance(widget, kind) and widget.isVisible():
             return widget
     return None
+
+
+def field_edit(form: SchemaForm, name: str) -> QLineEdit | QPlainTextEdit:
+    """The text field a form shows for its field `name` (a number's too)."""
+    row = form.row(name)
+    assert row is not None, f"the form has no field {name!r}"
+    editor = row.editor
+    edits: list[QLineEdit | QPlainTextEdit] = [
+        *editor.findChildren(QLineEdit),
+        *editor.findChildren(QPlainTextEdit),
+    ]
+    edits = [e for e in edits if e.isVisible()]
+    assert edits, f"the field {name!r} has no text field on screen"
+    return edits[0]
+
+
+# ---------------------------------------------------------------- the two servers
+DEMO_TITLE = "mcp-inspector-qt demo"  # the tab of the demo server, by its serverInfo
+EVERYTHING_TITLE = "mcp-servers/everything"
+
+
+def everything_profile(command: list[str], folder: Path) -> Profile:
+    """server-everything as a saved profile, run from `folder` (where its files go)."""
+    return Profile(
+        name="Everything",
+        stdio=StdioSettings(command=command[0], args=command[1:], cwd=str(folder)),
+    )
+
+
+def shows_connected(tab: ConnectionTab, tools: int) -> bool:
+    """The tab's bar says Connected and its explorer counts the server's tools."""
+    status = tab.explorer.panes["tools"].status.text()
+    return tab.bar.state_label.text() == "Connected" and status == f"{tools} tools"
+
+
+async def open_tab_with(window: MainWindow, profile_name: str) -> ConnectionTab:
+    """Ctrl+T, pick the saved profile by typing its name in the list, Open tab (Return)."""
+    before = len(tab_titles(window.tabs))
+    press(window, "Ctrl+T")
+    await until(lambda: visible_window(NewTabDialog) is not None, "the New tab dialog")
+    dialog = visible_window(NewTabDialog)
+    assert isinstance(dialog, NewTabDialog)
+    if dialog.profile_combo.currentText() != profile_name:
+        type_keys(dialog.profile_combo, profile_name[:4])  # keyboard search in the list
+    assert dialog.profile_combo.currentText() == profile_name
+    assert dialog.profile_choice.isChecked()
+    press(dialog, "Return")  # "Open tab" is the default button
+    await until(lambda: not dialog.isVisible(), "the dialog to close")
+    await until(lambda: len(tab_titles(window.tabs)) == before + 1, "a new tab")
+    return window.current_tab

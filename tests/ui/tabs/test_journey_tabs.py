@@ -12,55 +12,21 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QTabBar
 
-from inspector.settings.profiles import Profile, StdioSettings
 from inspector.ui.shell.main_window import MainWindow
-from inspector.ui.tabs.connection_tab import ConnectionTab
-from inspector.ui.tabs.new_tab_dialog import NewTabDialog
 from tests.helpers.gui import close_window, run, until, window_for
 from tests.helpers.journeys import (
+    DEMO_TITLE,
+    EVERYTHING_TITLE,
     click,
     click_tab,
+    everything_profile,
     menu_action,
-    press,
+    open_tab_with,
+    shows_connected,
     tab_titles,
-    type_keys,
-    visible_window,
 )
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.peers]
-
-DEMO_TITLE = "mcp-inspector-qt demo"
-EVERYTHING_TITLE = "mcp-servers/everything"
-
-
-def everything_profile(command: list[str], folder: Path) -> Profile:
-    """server-everything as a saved profile, run from `folder` (where its files go)."""
-    return Profile(
-        name="Everything", stdio=StdioSettings(command=command[0], args=command[1:], cwd=str(folder))
-    )
-
-
-def shows_connected(tab: ConnectionTab, tools: int) -> bool:
-    """The tab's bar says Connected and its explorer counts the server's tools."""
-    status = tab.explorer.panes["tools"].status.text()
-    return tab.bar.state_label.text() == "Connected" and status == f"{tools} tools"
-
-
-async def open_tab_with(window: MainWindow, profile_name: str) -> ConnectionTab:
-    """Ctrl+T, pick the saved profile by typing its name in the list, Open tab."""
-    before = len(tab_titles(window.tabs))
-    press(window, "Ctrl+T")
-    await until(lambda: visible_window(NewTabDialog) is not None, "the New tab dialog")
-    dialog = visible_window(NewTabDialog)
-    assert isinstance(dialog, NewTabDialog)
-    if dialog.profile_combo.currentText() != profile_name:
-        type_keys(dialog.profile_combo, profile_name[:4])  # keyboard search in the list
-    assert dialog.profile_combo.currentText() == profile_name
-    assert dialog.profile_choice.isChecked()
-    press(dialog, "Return")  # "Open tab" is the default button
-    await until(lambda: not dialog.isVisible(), "the dialog to close")
-    await until(lambda: len(tab_titles(window.tabs)) == before + 1, "a new tab")
-    return window.current_tab
 
 
 def test_two_servers_in_tabs_switch_close_and_reopen(
