@@ -22,10 +22,12 @@ from PySide6.QtWidgets import (
     QApplication,
     QLineEdit,
     QMainWindow,
+    QLabel,
     QMenu,
     QPlainTextEdit,
     QTabBar,
     QTabWidget,
+    QTextEdit,
     QWidget,
 )
 
@@ -55,6 +57,7 @@ __all__ = [
     "tab_titles",
     "type_into",
     "type_keys",
+    "visible_texts",
     "visible_window",
 ]
 
@@ -136,11 +139,11 @@ def type_into(edit: QLineEdit | QPlainTextEdit, text: str) -> None:
 
 def _indexes(view: QAbstractItemView, parent: QModelIndex | None = None) -> Iterator[QModelIndex]:
     model = view.model()
-    parent = parent or QModelIndex()
+    parent = parent if parent is not None else QModelIndex()
     for row in range(model.rowCount(parent)):
         index = model.index(row, 0, parent)
         yield index
-        if model.hasChildren(index):
+        if model.rowCount(index) > 0:
             yield from _indexes(view, index)
 
 
@@ -186,6 +189,19 @@ def click_tab(tabs: QTabWidget | QTabBar, title: str) -> None:
     assert index >= 0, f"no tab {title!r} in {titles}"
     assert bar.isVisible(), "the tab bar is hidden"
     QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
+
+
+def visible_texts(widget: QWidget) -> list[str]:
+    """Every text shown inside `widget`: its labels, buttons and text views on screen."""
+    out = []
+    for child in [widget, *widget.findChildren(QWidget)]:
+        if not child.isVisible():
+            continue
+        if isinstance(child, QLabel | QAbstractButton | QLineEdit):
+            out.append(child.text())
+        elif isinstance(child, QPlainTextEdit | QTextEdit):
+            out.append(child.toPlainText())
+    return [text for text in out if text]
 
 
 def visible_window(kind: type[QWidget]) -> QWidget | None:
