@@ -82,6 +82,8 @@ def menu_action(window: QMainWindow, *path: str) -> QAction:
         seen = [_plain(a.text()) for a in actions if a.text()]
         assert found is not None, f"no menu entry {name!r} in {seen}"
         if last:
+            if isinstance(found.menu(), QMenu):
+                found.menu().aboutToShow.emit()  # type: ignore[union-attr]
             return found
         menu = found.menu()
         assert isinstance(menu, QMenu), f"{name!r} is not a menu"
