@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
     QApplication,
+    QLabel,
     QLineEdit,
     QMainWindow,
-    QLabel,
     QMenu,
     QPlainTextEdit,
     QTabBar,
@@ -244,7 +244,8 @@ def everything_profile(command: list[str], folder: Path) -> Profile:
 def shows_connected(tab: ConnectionTab, tools: int) -> bool:
     """The tab's bar says Connected and its explorer counts the server's tools."""
     status = tab.explorer.panes["tools"].status.text()
-    return tab.bar.state_label.text() == "Connected" and status == f"{tools} tools"
+    counted = f"{tools} tool" if tools == 1 else f"{tools} tools"
+    return tab.bar.state_label.text() == "Connected" and status == counted
 
 
 async def open_tab_with(window: MainWindow, profile_name: str) -> ConnectionTab:
