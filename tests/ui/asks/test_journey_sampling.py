@@ -8,6 +8,7 @@ read the draft, Approve; the tool's result card shows the model's answer."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,12 @@ def test_everything_asks_for_a_sampling_answered_with_a_model(
         assert " tokens in, " in panel.status.text()
         click(dialog.approve_button)
         await until(lambda: not dialog.isVisible(), "the dialog to close")
+        await until(
+            lambda: re.fullmatch(
+                r"Sampling request \(server request \d+\) answered\.", tab.status.currentMessage()
+            ),
+            "the status bar to say it was answered",
+        )
 
         # The server got the answer: its tool result quotes the model's reply.
         await until(
