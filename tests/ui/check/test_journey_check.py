@@ -1,7 +1,8 @@
-"""Journey (issue 26): the check view run from the window on server-everything, as a person
-does. Choose the saved profile in the bar, press Ctrl+Shift+H (File ▸ Check server…), wait
-for the summary, read the verdict rows, click one to read its evidence in full, run again
-run again in the modern era from the dialog's own switch."""
+"""Journey (issue 26): the check view run from the window, as a person does. On
+server-everything: choose the saved profile in the bar, press Ctrl+Shift+H, wait for the
+summary, read the verdict rows, click one to read its evidence in full, run again in the
+modern era from the dialog's own switch. On the demo server: File ▸ Check server…, and
+the window says what the `check` command says: a clean pass."""
 
 from __future__ import annotations
 
@@ -103,3 +104,29 @@ def test_check_everything_from_the_window_and_read_the_verdicts(
             dialog.close()
 
     run(loop, scenario(), timeout=100)
+
+
+def test_check_the_demo_from_the_file_menu_passes_clean(
+    window: MainWindow, loop: asyncio.AbstractEventLoop
+) -> None:
+    async def scenario() -> None:
+        assert window.current_tab.bar.profile_combo.currentText() == "Demo server"
+        menu_action(window, "File", "Check server…").trigger()
+        await until(lambda: visible_window(CheckDialog) is not None, "the check window")
+        dialog = visible_window(CheckDialog)
+        assert isinstance(dialog, CheckDialog)
+        try:
+            await until(lambda: SUMMARY.match(dialog.summary.text()), "the summary", 60)
+            # What `mcp-inspector-qt check -- python -m inspector.demo` prints, in the window.
+            assert dialog.summary.text() == (
+                "16 passed, 0 failed, 9 skipped (legacy era, protocol 2025-11-25)"
+            )
+            rows = verdicts(dialog)
+            assert {row[0] for row in rows.values()} == {"✔ passed", "– skipped"}
+            assert rows["stdio.eof"][0] == "✔ passed"
+            assert rows["lint.messages"][0] == "✔ passed"
+            assert rows["http.origin"][3] == "applies to http servers only"
+        finally:
+            dialog.close()
+
+    run(loop, scenario(), timeout=60)
