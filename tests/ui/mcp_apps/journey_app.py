@@ -20,6 +20,7 @@ import shutil
 import sys
 import tempfile
 import traceback
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,23 @@ _IFRAME = (
 
 def shown_time(text: str) -> str:
     """The time the app shows after "Server Time:" (on its own line in the page's text)."""
+    if "Server Time:" not in text:
+        return ""
     return text.split("Server Time:", 1)[1].strip().split("\n", 1)[0].strip()
+
+
+async def page_shows(
+    read: Callable[[], Awaitable[str]], ok: Callable[[str], bool], what: str, timeout: float = 15
+) -> str:
+    """Read the page's text until it shows what `ok` wants (bounded); that text."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    text = await read()
+    while not ok(text):
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}; the page shows {text!r}")
+        await asyncio.sleep(0.02)
+        text = await read()
+    return text
 
 
 class Skip(Exception):
@@ -119,17 +136,14 @@ async def journey(window: MainWindow) -> None:
     main = shown.surface.page.mainFrame()
     await until(lambda: main.children(), "the app's frame")
     frame = main.children()[0]
-    text = ""
 
     async def app_text() -> str:
         return str(await evaluate(frame, _READ) or "")
 
-    for _ in range(500):
-        text = await app_text()
-        if "Server Time:" in text and "Loading" not in text:
-            break
-        await asyncio.sleep(0.02)
-    assert "Server Time:" in text and "Get Server Time" in text, text
+    text = await page_shows(
+        app_text, lambda t: "Server Time:" in t and "Loading" not in t, "the app's time"
+    )
+    assert "Get Server Time" in text, text
     first = shown_time(text)
     assert first[:4].isdigit() and first.endswith("Z"), repr(text)  # an ISO 8601 time
     events = app.event_box.toPlainText()
@@ -147,21 +161,16 @@ async def journey(window: MainWindow) -> None:
     assert "get-time" in consent.text(), consent.text()
     allow = next(b for b in consent.findChildren(QPushButton) if b.text() == "Allow once")
     click(allow)
-    calls = 0
-    for _ in range(500):
-        calls = sum(1 for e in tab.traffic if e.method == "tools/call" and e.direction == "out")
-        if calls >= 2:
-            break
-        await asyncio.sleep(0.02)
-    assert calls >= 2, "the app's call did not reach the server"
-    second = first
-    for _ in range(500):
-        text = await app_text()
-        second = shown_time(text)
-        if second != first and "Loading" not in second:
-            break
-        await asyncio.sleep(0.02)
-    assert second != first and second.endswith("Z"), (first, second)  # the new time shown
+    await until(
+        lambda: (
+            sum(1 for e in tab.traffic if e.method == "tools/call" and e.direction == "out") >= 2
+        ),
+        "the app's call in the traffic log",
+    )
+    text = await page_shows(
+        app_text, lambda t: shown_time(t) not in (first, "") and "Loading" not in t, "a new time"
+    )
+    assert shown_time(text).endswith("Z"), (first, text)  # the new time shown
 
 
 def main() -> int:
