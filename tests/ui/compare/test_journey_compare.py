@@ -71,9 +71,7 @@ def test_compare_the_demo_with_everything_from_the_tab_menu(
         assert isinstance(compare, CompareWindow)
         try:
             await until(lambda: compare.summary.text().startswith("Differences:"), "the diff")
-            assert compare.windowTitle().startswith(
-                f"Compare: {DEMO_TITLE} ↔ {EVERYTHING_TITLE}"
-            )
+            assert compare.windowTitle().startswith(f"Compare: {DEMO_TITLE} ↔ {EVERYTHING_TITLE}")
             assert compare.left_label.text().startswith(f"Left: {DEMO_TITLE}")
             assert "tools: 11" in compare.left_label.text()
             assert "tools: 17" in compare.right_label.text()
@@ -95,9 +93,7 @@ def test_compare_the_demo_with_everything_from_the_tab_menu(
             # Hide what is the same on both: only differences are left.
             click(compare.show_same)
             assert not compare.show_same.isChecked()
-            assert all(
-                not r[1].startswith("= same") for r in row_texts(compare.tree) if r[1]
-            )
+            assert all(not r[1].startswith("= same") for r in row_texts(compare.tree) if r[1])
 
             # Run on both: the echo tool with a message typed in its form.
             click_tab(compare.tabs, "Run on both")
