@@ -252,6 +252,25 @@ def probe(server: Server) -> dict[str, Any]:
         finally:
             pipe.kill()
     with tempfile.TemporaryDirectory(prefix="probe-") as folder:
+        # An unsupported version offered: the answer must be a version the server supports.
+        pipe = Pipe(server, Path(folder))
+        try:
+            answer = pipe.request(
+                1,
+                "initialize",
+                {
+                    "protocolVersion": "1999-01-01",
+                    "capabilities": {},
+                    "clientInfo": {"name": "probe_corpus", "version": "1"},
+                },
+            )
+            result = (answer or {}).get("result")
+            record["answers_version_1999_01_01_with"] = (
+                result.get("protocolVersion") if isinstance(result, dict) else _code(answer)
+            )
+        finally:
+            pipe.kill()
+    with tempfile.TemporaryDirectory(prefix="probe-") as folder:
         # A host's real ending, alone: initialize, initialized, tools/list, stdin closed.
         pipe = Pipe(server, Path(folder))
         try:
@@ -301,6 +320,9 @@ def _session(pipe: Pipe) -> dict[str, Any]:
             pipe.request(12, "tools/call", {"arguments": {}})
         ),
         "ping": _code(pipe.request(13, "ping")),
+        "resources/read of a missing URI": _code(
+            pipe.request(15, "resources/read", {"uri": "probe://missing/7f3a"})
+        ),
     }
     # Notifications: one the spec names, one unknown, and a request's shape without an id.
     before = len(pipe.messages)
@@ -372,6 +394,11 @@ def breaks(record: dict[str, Any]) -> list[str]:
             f"invalid params -> {codes.get('tools/call without a name (invalid params)')} "
             "(not -32602)"
         )
+    if record.get("answers_version_1999_01_01_with") == "1999-01-01":
+        found.append("echoes an unsupported protocol version (1999-01-01)")
+    missing = codes.get("resources/read of a missing URI")
+    if isinstance(missing, int) and missing not in (-32002, -32602, -32601):
+        found.append(f"resources/read of a missing URI -> {missing} (not -32002)")
     for method in record.get("sent_before_initialized", []):
         found.append(f"sends {method} before notifications/initialized")
     for used in record.get("undeclared_capabilities_used", []):
