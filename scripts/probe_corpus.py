@@ -16,6 +16,7 @@ say to tests/corpus/check_golden.json, which tests/corpus/test_check_golden.py c
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import queue
@@ -127,10 +128,8 @@ class Pipe:
     def close_and_time_exit(self) -> str:
         """Close stdin; how the process ended, in a stable bucket."""
         assert self.proc.stdin is not None
-        try:
+        with contextlib.suppress(OSError):
             self.proc.stdin.close()
-        except OSError:
-            pass
         start = time.monotonic()
         try:
             self.proc.wait(EXIT_CAP)
