@@ -393,6 +393,10 @@ def breaks(record: dict[str, Any]) -> list[str]:
             f"invalid params -> {codes.get('tools/call without a name (invalid params)')} "
             "(not -32602)"
         )
+    if codes.get("ping") not in ("result (no error)", None):
+        found.append(f"ping -> {codes.get('ping')}")
+    if codes.get("tools/call of an unknown tool") == "result (no error)":
+        found.append("an unknown tool's call succeeds (no error, no isError)")
     if record.get("answers_version_1999_01_01_with") == "1999-01-01":
         found.append("echoes an unsupported protocol version (1999-01-01)")
     missing = codes.get("resources/read of a missing URI")
