@@ -31,15 +31,26 @@ for binary in .peers/npm/node_modules/mcp-time-linux-x64/bin/mcp-time \
 done
 
 # The Python servers of the corpus: one venv per pin file (their mcp SDK lines clash), never
-# the project's .venv. The venv keeps a copy of its pin file as the stamp of what it holds.
-for pins in peers/python-*.txt; do
-    venv=".peers/py-$(basename "$pins" .txt | sed 's/^python-//')"
-    if cmp -s "$pins" "$venv/pins.txt" && [ -x "$venv/bin/python" ]; then
-        continue
-    fi
+# the project's .venv, installed side by side. The venv keeps a copy of its pin file as the
+# stamp of what it holds.
+# shellcheck source=scripts/venv.sh
+. scripts/venv.sh
+install_pins() {
+    local pins=$1 venv=$2
     echo "peers: installing $pins into $venv" >&2
     rm -rf "$venv"
-    python3 -m venv "$venv"
+    "$(pick_python)" -m venv "$venv"
     "$venv/bin/python" -m pip install -qq --no-deps --disable-pip-version-check -r "$pins" >/dev/null
     cp "$pins" "$venv/pins.txt"
+}
+pids=()
+for pins in peers/python-*.txt; do
+    venv=".peers/py-$(basename "$pins" .txt | sed 's/^python-//')"
+    if ! cmp -s "$pins" "$venv/pins.txt" || [ ! -x "$venv/bin/python" ]; then
+        install_pins "$pins" "$venv" &
+        pids+=("$!")
+    fi
+done
+for pid in "${pids[@]}"; do
+    wait "$pid"
 done
