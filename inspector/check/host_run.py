@@ -170,6 +170,11 @@ async def host_run(ctx: CheckContext) -> HostRun:
     """The battery's host session (run once, shared by the stdio checks)."""
     run = _RUNS.get(ctx)
     if run is None:
+        # A host runs one instance of its server: the battery's own session ends first
+        # (the next check opens a fresh one). Two at once can change what is measured: a
+        # server holding a lock (a database file) may exit on EOF only when it lost the
+        # lock to the other instance (mcp-cron, tests/corpus).
+        await ctx.drop()
         run = _RUNS[ctx] = await _run(ctx)
     return run
 

@@ -133,6 +133,20 @@ def test_server_everything_passes() -> None:
         assert seen[passed] == "passed", passed
 
 
+def test_the_host_session_runs_alone_as_a_host_runs_its_server(tmp_path: Path) -> None:
+    """A server that lingers after EOF only while it holds a lock (mcp-cron and its database)
+    is judged by one instance at a time: the battery's own session does not hold the lock
+    while the host session is measured (before: the host session's instance lost the lock,
+    exited at once, and stdio.eof passed)."""
+    lock = tmp_path / "server.lock"
+    server = [*LINT_SERVER, "--break", "eof-if-locked", "--lock", str(lock)]
+    code, report, err = check(server=server)
+    assert code == 1, err
+    assert report is not None
+    fails = failed(report)
+    assert "still running 2 s after its stdin closed" in fails.get("stdio.eof", ""), fails
+
+
 @pytest.mark.parametrize(
     ("broken", "check_id", "evidence"),
     [

@@ -26,6 +26,9 @@ Check rules:
   stdout-noise   print a non-JSON line on stdout after initialize
   ignore-eof     keep running after stdin EOF
   eof-after-work keep running after stdin EOF once a session went past the handshake
+  eof-if-locked  keep running after stdin EOF only while it holds the lock file given by
+                 --lock (a second instance, without the lock, exits: as mcp-cron does
+                 with its database)
                  (notifications/initialized, then a request), as a real server did; an
                  EOF right after initialize still ends it
   banner         four non-JSON lines on stdout at start, before the first message
@@ -324,10 +327,30 @@ def error_for(msg: dict[str, Any], broken: set[str]) -> dict[str, Any]:
     return {"code": -32601, "message": f"method not found: {method}"}
 
 
+def _take_lock(path: str) -> bool:
+    """An exclusive lock held for the process's life; False when another holds it."""
+    import fcntl
+
+    handle = open(path, "a")  # noqa: SIM115 (held open: the lock lives with it)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return False
+    _HELD.append(handle)
+    return True
+
+
+_HELD: list[object] = []
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--break", dest="broken", default="")
-    broken = {b for b in ap.parse_args().broken.split(",") if b}
+    ap.add_argument("--lock", default="")
+    args = ap.parse_args()
+    broken = {b for b in args.broken.split(",") if b}
+    locked = "eof-if-locked" in broken and _take_lock(args.lock)
     if "late-banner" in broken:
         RAW_STDOUT[0] = True
         banner()  # stays in sys.stdout's buffer (a pipe): written out at exit
@@ -393,7 +416,7 @@ def main() -> int:
             send({"jsonrpc": "2.0", "id": msg["id"], "error": error_for(msg, broken)})
         else:
             send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
-    if "ignore-eof" in broken or (worked and "eof-after-work" in broken):
+    if "ignore-eof" in broken or (worked and "eof-after-work" in broken) or locked:
         time.sleep(30)
     return 0
 
