@@ -108,3 +108,24 @@ def test_a_profile_watches_its_cwd_else_its_script_folder(tmp_path: Path) -> Non
     assert spec_for(by_script, ["*.py"]).resolve().roots == (script.parent.resolve(),)
     bare = Profile(name="c", stdio=StdioSettings(command="my-server", args=["--port", "1"]))
     assert watch_base(bare) == Path.cwd()
+
+
+def test_a_file_this_process_writes_never_counts_by_any_name(tmp_path: Path) -> None:
+    """Output redirected into the watched folder (`watch ... > watch.out`) is ours: neither
+    by its path nor by another name for it (a hard link)."""
+    from inspector.settings.profiles import Profile, StdioSettings
+    from inspector.watch.target import spec_for
+
+    profile = Profile(name="a", stdio=StdioSettings(command="python", cwd=str(tmp_path)))
+    (tmp_path / "server.py").write_text("")
+    with (tmp_path / "watch.out").open("w") as out:
+        (tmp_path / "alias.out").hardlink_to(tmp_path / "watch.out")
+        (tmp_path / "read.only").write_text("x")
+        with (tmp_path / "read.only").open() as _reading:
+            watch = spec_for(profile).resolve()
+        out.write("a report\n")
+    base = tmp_path.resolve()
+    assert not watch.counts(base / "watch.out")
+    assert not watch.counts(base / "alias.out")
+    assert watch.counts(base / "read.only")  # held open for reading only: the server's
+    assert watch.counts(base / "server.py")
