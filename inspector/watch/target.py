@@ -3,7 +3,8 @@ the window and the `watch` command.
 
 The server's cwd when the profile sets one; else the folder of the first argument that is
 an existing file (`python /src/server.py` watches /src), else of the command itself when
-it is a path, else the current folder. A desktop app started from a menu has the home
+it is a path outside a `bin` folder (an interpreter's folder is not the server's), else
+the current folder. A desktop app started from a menu has the home
 folder as its cwd: watching all of it would be both slow and wrong. The files this
 process holds open for writing (`watch ... > watch.out` in the server's folder) never
 count.
@@ -21,6 +22,11 @@ from inspector.watch.paths import WatchSpec
 
 __all__ = ["spec_for", "watch_base"]
 
+# Folders of installed programs, never a server's sources: `/usr/bin/python3 -m server`, a
+# virtualenv's interpreter (`.venv/bin/python -m inspector.demo`, the demo server's own
+# profile) run the module of the current folder.
+_PROGRAM_FOLDERS = frozenset({"bin", "sbin", "Scripts"})
+
 
 def watch_base(profile: Profile) -> Path:
     stdio = profile.stdio
@@ -31,7 +37,9 @@ def watch_base(profile: Profile) -> Path:
             return Path(word).expanduser().resolve().parent
     command = Path(stdio.command).expanduser()
     if os.sep in stdio.command and command.is_file():
-        return command.resolve().parent
+        folder = command.resolve().parent
+        if folder.name not in _PROGRAM_FOLDERS:
+            return folder
     return Path.cwd()
 
 

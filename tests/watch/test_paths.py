@@ -108,6 +108,23 @@ def test_a_profile_watches_its_cwd_else_its_script_folder(tmp_path: Path) -> Non
     assert spec_for(by_script, ["*.py"]).resolve().roots == (script.parent.resolve(),)
     bare = Profile(name="c", stdio=StdioSettings(command="my-server", args=["--port", "1"]))
     assert watch_base(bare) == Path.cwd()
+    tool = tmp_path / "srv" / "run-server"
+    tool.write_text("")
+    by_command = Profile(name="d", stdio=StdioSettings(command=str(tool)))
+    assert watch_base(by_command) == script.parent
+
+
+def test_an_interpreter_s_folder_is_never_the_server_s(tmp_path: Path) -> None:
+    """`/usr/bin/python3 -m server` (the demo server's own profile runs sys.executable -m
+    inspector.demo) watches the current folder, not the interpreter's bin folder."""
+    import sys
+
+    from inspector.settings.profiles import Profile, StdioSettings, demo_profile
+    from inspector.watch.target import watch_base
+
+    module = Profile(name="m", stdio=StdioSettings(command=sys.executable, args=["-m", "srv"]))
+    assert watch_base(module) == Path.cwd()
+    assert watch_base(demo_profile()) == Path.cwd()
 
 
 def test_a_file_this_process_writes_never_counts_by_any_name(tmp_path: Path) -> None:
