@@ -146,3 +146,15 @@ def test_a_file_this_process_writes_never_counts_by_any_name(tmp_path: Path) -> 
     assert not watch.counts(base / "alias.out")
     assert watch.counts(base / "read.only")  # held open for reading only: the server's
     assert watch.counts(base / "server.py")
+
+
+def test_a_collection_opened_later_is_ignored_from_then_on(tmp_path: Path) -> None:
+    """The window's tab opens a collection after watch mode started: updating its
+    snapshots must restart nothing (WatchMode.collection_opened)."""
+    base = tmp_path.resolve()
+    watch = WatchSpec(tmp_path).resolve()
+    assert watch.counts(base / "calls.json")
+    later = watch.ignoring(tmp_path / "calls.json")
+    assert not later.counts(base / "calls.json")
+    assert later.counts(base / "server.py")
+    assert later.roots == watch.roots
