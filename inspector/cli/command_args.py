@@ -340,9 +340,11 @@ def add_watch_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "collection",
         usage="mcp-inspector-qt watch [--path P]... [--collection FILE] [--json] "
         "[--debounce SECONDS] -- COMMAND [ARGS...]",
-        epilog="Watches the server's cwd (--cwd, else the current folder) unless --path names "
+        epilog="Watches the server's folder (--cwd, else the folder of its script, else the "
+        "current folder) unless --path names "
         "files, folders or globs (relative to it, e.g. 'src/**/*.py'). .git, __pycache__, "
-        "node_modules, virtualenvs and editor swap files never count. Runs until Ctrl+C or "
+        "node_modules, virtualenvs, editor swap files and its own output never count. Runs "
+        "until Ctrl+C or "
         "SIGTERM (exit 0, the server stopped); exit 2 for usage or an invalid collection. "
         "See docs/watch.md.",
     )
@@ -351,7 +353,7 @@ def add_watch_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         action="append",
         default=[],
         metavar="P",
-        help="a file, folder or glob to watch (repeatable; default: the server's cwd)",
+        help="a file, folder or glob to watch (repeatable; default: the server's folder)",
     )
     watch.add_argument(
         "--collection", metavar="FILE", help="a collection to re-run after every restart"

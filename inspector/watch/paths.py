@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
@@ -118,6 +118,10 @@ class ResolvedWatch:
     globs: tuple[tuple[Path, re.Pattern[str]], ...]  # (base, regex over paths below it)
     plain: tuple[Path, ...]  # files and folders named without a wildcard
     ignored: tuple[Path, ...]  # our own files and folders (recordings, the collection)
+    # Files this process holds open for writing (its stdout redirected into the folder), by
+    # (st_dev, st_ino), whatever path a change names them by. (Never the ignored paths':
+    # a file replaced by a save frees its inode for the next new file.)
+    ignored_ids: frozenset[tuple[int, int]] = frozenset()
 
     def counts(self, path: str | os.PathLike[str]) -> bool:
         """Whether a change to `path` (absolute) should restart the server."""
@@ -127,6 +131,9 @@ class ResolvedWatch:
         for own in self.ignored:
             if p == own or own in p.parents:
                 return False
+        return self._watched(p) and not self._ours(p)
+
+    def _watched(self, p: Path) -> bool:
         for plain in self.plain:
             if p == plain or plain in p.parents:
                 return not self._noisy(p, plain)
@@ -138,6 +145,19 @@ class ResolvedWatch:
             ):
                 return True
         return False
+
+    def _ours(self, p: Path) -> bool:
+        if not self.ignored_ids:
+            return False
+        try:
+            info = p.stat()
+        except OSError:  # gone: a path check already ran
+            return False
+        return (info.st_dev, info.st_ino) in self.ignored_ids
+
+    def ignoring(self, path: Path) -> ResolvedWatch:
+        """This watch, with `path` (a file the inspector writes) never counted."""
+        return replace(self, ignored=(*self.ignored, path.expanduser().resolve()))
 
     @staticmethod
     def _noisy(path: Path, base: Path) -> bool:
@@ -158,11 +178,13 @@ class ResolvedWatch:
 class WatchSpec:
     """The user's words: paths (files, folders or globs, relative to `base`) to watch; none
     means the whole of `base` (the server's cwd). `ignore` names our own files (the
-    recordings folder, the collection) whose writes must not restart anything."""
+    recordings folder, the collection) whose writes must not restart anything;
+    `ignore_ids` more of them by (st_dev, st_ino) (the files this process writes)."""
 
     base: Path
     paths: Sequence[str] = ()
     ignore: Iterable[Path] = field(default_factory=tuple)
+    ignore_ids: Iterable[tuple[int, int]] = field(default_factory=tuple)
 
     def resolve(self) -> ResolvedWatch:
         """Raises WatchSpecError for a path that does not exist or a glob whose folder
@@ -193,7 +215,8 @@ class WatchSpec:
             plain.append(target)
         roots = _outermost([*plain, *(root for root, _ in globs)])
         ignored = tuple(Path(p).expanduser().resolve() for p in self.ignore)
-        return ResolvedWatch(tuple(roots), tuple(globs), tuple(plain), ignored)
+        ids = frozenset(self.ignore_ids)
+        return ResolvedWatch(tuple(roots), tuple(globs), tuple(plain), ignored, ids)
 
 
 def _outermost(paths: list[Path]) -> list[Path]:

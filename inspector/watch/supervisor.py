@@ -37,14 +37,15 @@ _HISTORY = 200
 
 
 class CollectionStep(Protocol):
-    """Runs the collection (or the calls pinned for watch) over a ready session."""
+    """Runs the collection (or the calls pinned for watch) over a ready session; None:
+    there is none to run this time (the window's tab has none open)."""
 
     @property
     def name(self) -> str: ...
 
     async def run(
         self, session: ServerConnection, tools: Sequence[dict[str, Any]] | None = None
-    ) -> CollectionSummary: ...
+    ) -> CollectionSummary | None: ...
 
 
 @dataclass(frozen=True)
@@ -227,7 +228,7 @@ class WatchSupervisor:
         step: CollectionStep,
         session: ServerConnection,
         tools: Sequence[dict[str, Any]] | None,
-    ) -> CollectionSummary:
+    ) -> CollectionSummary | None:
         try:
             return await asyncio.wait_for(step.run(session, tools), self.options.collection_timeout)
         except TimeoutError:

@@ -1,9 +1,13 @@
-"""What a profile's watch mode watches by default, and the spec for it.
+"""What a profile's watch mode watches by default, and the spec for it: one answer for
+the window and the `watch` command.
 
 The server's cwd when the profile sets one; else the folder of the first argument that is
 an existing file (`python /src/server.py` watches /src), else of the command itself when
-it is a path, else the current folder. A desktop app started from a menu has the home
-folder as its cwd: watching all of it would be both slow and wrong.
+it is a path outside a `bin` folder (an interpreter's folder is not the server's), else
+the current folder. A desktop app started from a menu has the home
+folder as its cwd: watching all of it would be both slow and wrong. The files this
+process holds open for writing (`watch ... > watch.out` in the server's folder) never
+count.
 """
 
 from __future__ import annotations
@@ -13,9 +17,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from inspector.settings.profiles import Profile
+from inspector.watch.own_files import open_for_writing
 from inspector.watch.paths import WatchSpec
 
 __all__ = ["spec_for", "watch_base"]
+
+# Folders of installed programs, never a server's sources: `/usr/bin/python3 -m server`, a
+# virtualenv's interpreter (`.venv/bin/python -m inspector.demo`, the demo server's own
+# profile) run the module of the current folder.
+_PROGRAM_FOLDERS = frozenset({"bin", "sbin", "Scripts"})
 
 
 def watch_base(profile: Profile) -> Path:
@@ -27,11 +37,16 @@ def watch_base(profile: Profile) -> Path:
             return Path(word).expanduser().resolve().parent
     command = Path(stdio.command).expanduser()
     if os.sep in stdio.command and command.is_file():
-        return command.resolve().parent
+        folder = command.resolve().parent
+        if folder.name not in _PROGRAM_FOLDERS:
+            return folder
     return Path.cwd()
 
 
 def spec_for(profile: Profile, paths: Sequence[str] = (), ignore: Iterable[Path] = ()) -> WatchSpec:
     """The spec of `profile`'s watch mode: `paths` (files, folders, globs) relative to the
-    base folder, none meaning all of it."""
-    return WatchSpec(watch_base(profile), paths, tuple(ignore))
+    base folder, none meaning all of it; `ignore` (our own files) and the files this
+    process writes never count."""
+    own = open_for_writing()
+    mine = [f.path for f in own if f.path is not None]
+    return WatchSpec(watch_base(profile), paths, (*ignore, *mine), [f.ident for f in own])

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.peers import PY, REPO
+from tests.helpers.waiting import wait_until
 from tests.helpers.watched import ADD_TOOL, CRASHING, MARKER, edit, server_folder
 
 pytestmark = pytest.mark.timeout(120)
@@ -244,3 +245,94 @@ def test_watch_over_stdio_loads_no_qt_no_auth_no_http(tmp_path: Path) -> None:
     assert probe["code"] == 0, proc.stderr
     assert probe["heavy"] == []
     assert proc.stdout.startswith("start · ")
+
+
+class Redirected:
+    """`watch` started the way a user does in a shell, `> watch.out 2> watch.err`: its
+    stdout and stderr are files in `into` (the watched folder), read as they grow."""
+
+    def __init__(self, cwd: Path, into: Path, *args: str, server: tuple[str, ...]) -> None:
+        self.out, self.err = into / "watch.out", into / "watch.err"
+        with self.out.open("w") as stdout, self.err.open("w") as stderr:
+            self.proc = subprocess.Popen(
+                [PY, "-m", "inspector", "watch", "--debounce", "0.3", *args, "--", PY, *server],
+                cwd=cwd,
+                stdout=stdout,
+                stderr=stderr,
+                env={**os.environ, "PYTHONPATH": str(REPO)},
+            )
+
+    def reports(self) -> list[dict[str, Any]]:
+        """The JSON reports written so far (whole lines only)."""
+        text = self.out.read_text()
+        return [json.loads(line) for line in text[: text.rfind("\n") + 1].splitlines() if line]
+
+    def headers(self) -> list[str]:
+        """The first line of each text report ("start · …", "restart #1 · …")."""
+        return [
+            line
+            for line in self.out.read_text().splitlines()
+            if line.startswith(("start · ", "restart #"))
+        ]
+
+    def stop(self) -> str:
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=30)
+        return self.err.read_text()
+
+
+def test_from_another_folder_it_watches_the_servers_folder(tmp_path: Path) -> None:
+    """`cd elsewhere && watch -- python ../srv/server.py`: the server's folder is watched (as
+    in the GUI), not the current one; an edit restarts it once. Its own output goes into
+    the watched folder and restarts nothing: each restart's changes are server.py alone,
+    and the restart count follows the edits."""
+    folder = server_folder(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    watch = Redirected(elsewhere, folder, "--json", server=("../srv/server.py",))
+    server = folder / "server.py"
+    try:
+        wait_until(lambda: len(watch.reports()) == 1, "the first start", 30)
+        assert f"watching {folder.resolve()} " in watch.err.read_text()
+        edit(server, MARKER, ADD_TOOL + MARKER)
+        wait_until(lambda: len(watch.reports()) == 2, "the restart after an edit", 30)
+        edit(server, "    return text\n", '    return f"echo: {text}"\n')
+        wait_until(lambda: len(watch.reports()) == 3, "the restart after a second edit", 30)
+        reports = watch.reports()
+    finally:
+        err = watch.stop()
+    assert [(r["run"], r["restart"]) for r in reports] == [
+        ("start", 0),
+        ("change", 1),
+        ("change", 2),
+    ], err
+    for report in reports[1:]:
+        assert report["ok"], report
+        assert report["changed"]["paths"] == [{"path": str(server.resolve()), "change": "modified"}]
+    assert reports[1]["catalog"]["counts"]["tools"] == 2
+    assert len(watch.reports()) == 3
+
+
+def test_its_own_output_in_the_watched_folder_restarts_nothing(tmp_path: Path) -> None:
+    """`cd srv && watch -- python server.py > watch.out 2> watch.err` restarted forever (each
+    report written was a change). Now: one restart per edit, each for server.py."""
+    folder = server_folder(tmp_path)
+    watch = Redirected(folder, folder, server=("server.py",))
+    server = folder / "server.py"
+    try:
+        wait_until(lambda: len(watch.headers()) == 1, "the first start", 30)
+        edit(server, MARKER, ADD_TOOL + MARKER)
+        wait_until(lambda: len(watch.headers()) == 2, "the restart after an edit", 30)
+        edit(server, "    return text\n", '    return f"echo: {text}"\n')
+        wait_until(lambda: len(watch.headers()) == 3, "the restart after a second edit", 30)
+        text = watch.out.read_text()
+    finally:
+        err = watch.stop()
+    heads = [line.split(" · ")[0] for line in watch.headers()]
+    assert heads == ["start", "restart #1", "restart #2"], err
+    changed = [line for line in text.splitlines() if line.startswith("changed on disk: ")]
+    assert (
+        changed == ["changed on disk: server.py modified"] * 2
+        or changed == [f"changed on disk: {server.resolve()} modified"] * 2
+    ), text
+    assert "watch.out" not in text and "watch.err" not in text

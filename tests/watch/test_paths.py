@@ -108,3 +108,53 @@ def test_a_profile_watches_its_cwd_else_its_script_folder(tmp_path: Path) -> Non
     assert spec_for(by_script, ["*.py"]).resolve().roots == (script.parent.resolve(),)
     bare = Profile(name="c", stdio=StdioSettings(command="my-server", args=["--port", "1"]))
     assert watch_base(bare) == Path.cwd()
+    tool = tmp_path / "srv" / "run-server"
+    tool.write_text("")
+    by_command = Profile(name="d", stdio=StdioSettings(command=str(tool)))
+    assert watch_base(by_command) == script.parent
+
+
+def test_an_interpreter_s_folder_is_never_the_server_s(tmp_path: Path) -> None:
+    """`/usr/bin/python3 -m server` (the demo server's own profile runs sys.executable -m
+    inspector.demo) watches the current folder, not the interpreter's bin folder."""
+    import sys
+
+    from inspector.settings.profiles import Profile, StdioSettings, demo_profile
+    from inspector.watch.target import watch_base
+
+    module = Profile(name="m", stdio=StdioSettings(command=sys.executable, args=["-m", "srv"]))
+    assert watch_base(module) == Path.cwd()
+    assert watch_base(demo_profile()) == Path.cwd()
+
+
+def test_a_file_this_process_writes_never_counts_by_any_name(tmp_path: Path) -> None:
+    """Output redirected into the watched folder (`watch ... > watch.out`) is ours: neither
+    by its path nor by another name for it (a hard link)."""
+    from inspector.settings.profiles import Profile, StdioSettings
+    from inspector.watch.target import spec_for
+
+    profile = Profile(name="a", stdio=StdioSettings(command="python", cwd=str(tmp_path)))
+    (tmp_path / "server.py").write_text("")
+    with (tmp_path / "watch.out").open("w") as out:
+        (tmp_path / "alias.out").hardlink_to(tmp_path / "watch.out")
+        (tmp_path / "read.only").write_text("x")
+        with (tmp_path / "read.only").open() as _reading:
+            watch = spec_for(profile).resolve()
+        out.write("a report\n")
+    base = tmp_path.resolve()
+    assert not watch.counts(base / "watch.out")
+    assert not watch.counts(base / "alias.out")
+    assert watch.counts(base / "read.only")  # held open for reading only: the server's
+    assert watch.counts(base / "server.py")
+
+
+def test_a_collection_opened_later_is_ignored_from_then_on(tmp_path: Path) -> None:
+    """The window's tab opens a collection after watch mode started: updating its
+    snapshots must restart nothing (WatchMode.collection_opened)."""
+    base = tmp_path.resolve()
+    watch = WatchSpec(tmp_path).resolve()
+    assert watch.counts(base / "calls.json")
+    later = watch.ignoring(tmp_path / "calls.json")
+    assert not later.counts(base / "calls.json")
+    assert later.counts(base / "server.py")
+    assert later.roots == watch.roots

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import signal
 from pathlib import Path
 
@@ -17,9 +16,10 @@ from inspector.cli.profile_args import profile_from_args
 from inspector.cli.reports import print_json, print_text
 from inspector.core.connection import ConnectionModel
 from inspector.watch.changes import ChangeFeed
-from inspector.watch.paths import WatchSpec, WatchSpecError
+from inspector.watch.paths import WatchSpecError
 from inspector.watch.report import RunReport
 from inspector.watch.supervisor import CollectionStep, WatchOptions, WatchSupervisor
+from inspector.watch.target import spec_for
 
 __all__ = ["run"]
 
@@ -54,7 +54,6 @@ def _profile_args(ns: argparse.Namespace) -> None:
 async def _run(ns: argparse.Namespace) -> int:
     _profile_args(ns)
     profile = profile_from_args(ns)
-    base = Path(ns.cwd or os.getcwd())
     step: CollectionStep | None = None
     ignore: list[Path] = []
     if ns.collection:
@@ -66,7 +65,9 @@ async def _run(ns: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         ignore.append(Path(ns.collection))  # updating its snapshots restarts nothing
     try:
-        resolved = WatchSpec(base, ns.path, ignore).resolve()
+        # The GUI's base: the server's cwd, else its script's folder (not the current one);
+        # this command's own output (stdout, stderr redirected there) never counts.
+        resolved = spec_for(profile, ns.path, ignore).resolve()
     except WatchSpecError as exc:
         raise UsageError(str(exc)) from None
     feed = ChangeFeed(resolved, quiet=ns.debounce)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -461,6 +461,19 @@ class CollectionsPanel(QWidget):
         self._repaint(row)
         if row.call.name in self.selected_names():
             self._selection_changed()
+
+    def show_results(self, path: Path, results: Sequence[CallResult]) -> bool:
+        """The results of a run made elsewhere (watch mode re-running this file), shown as
+        this panel's own run's are. False (nothing shown) when `path` is not the file
+        open here, or a run of the panel's own is under way."""
+        if self.path is None or path.absolute() != self.path or self.running:
+            return False
+        for result in results:
+            self._take(result.call, result)
+        self._summarize()
+        passed = sum(1 for r in self.rows if r.result is not None and r.result.passed)
+        self.run_finished.emit(passed, sum(1 for r in self.rows if r.result) - passed)
+        return True
 
     def stop(self) -> None:
         """Cancel the request in flight (its row says cancelled) and run no further call;

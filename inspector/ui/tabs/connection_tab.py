@@ -162,7 +162,9 @@ class ConnectionTab(QWidget):
             lambda: self.bottom.setCurrentWidget(self.console),
             self,
             tab_collection=lambda: self.collections.panel.path,
+            collection_ran=self.collections.panel.show_results,
         )
+        self.collections.panel.file_opened.connect(self.watch_mode.collection_opened)
         replays = self.session_files.menu_groups[1]
         replays.insert(
             replays.index(self.session_files.replay_action) + 1, self.collections.session_action

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,9 +33,9 @@ from inspector.ui.watch.watch_strip import WatchStrip
 from inspector.ui.widgets.actions import make_action
 
 if TYPE_CHECKING:  # the watch machinery (watchfiles, compare, collections) loads on first use
-    from inspector.watch.collection_step import FileCollectionStep
+    from inspector.collections.results import CallResult
     from inspector.watch.report import RunReport
-    from inspector.watch.supervisor import WatchSupervisor
+    from inspector.watch.supervisor import CollectionStep, WatchSupervisor
 
 __all__ = ["WatchMode"]
 
@@ -58,13 +58,17 @@ class WatchMode:
         show_console: Callable[[], None],
         parent: QWidget,
         tab_collection: Callable[[], Path | None] | None = None,
+        collection_ran: Callable[[Path, Sequence[CallResult]], object] | None = None,
     ) -> None:
         """`chosen_profile()`: the profile picked in the connection bar; `show_message`:
         the status bar; `show_console()`: brings the Server console tab forward (a start
         that failed); `parent`: the window its actions and dialogs belong to;
         `tab_collection()`: the collection file the tab has open (its Collections panel),
-        re-run when the profile's watch settings name none."""
+        asked at each run and re-run when the profile's watch settings name none (call
+        `collection_opened` when it changes); `collection_ran(path, results)`: each run
+        of a collection, for the panel to show."""
         self.tab_collection = tab_collection
+        self.collection_ran = collection_ran
         self.controller = controller
         self.chosen_profile = chosen_profile
         self.settings = settings
@@ -224,17 +228,34 @@ class WatchMode:
             return Path(value.collection)
         return self.tab_collection() if self.tab_collection is not None else None
 
-    def _collection(self, value: WatchSettings) -> FileCollectionStep | None:
-        path = self.collection_path(value)
-        if path is None:
-            return None
-        from inspector.watch.collection_step import CollectionFileError, FileCollectionStep
+    def _collection(self, value: WatchSettings) -> CollectionStep | None:
+        """The settings' collection file, else the one open in the tab at each run."""
+        from inspector.watch.collection_step import (
+            CollectionFileError,
+            FileCollectionStep,
+            OpenCollectionStep,
+        )
 
+        if not value.collection:
+            if self.tab_collection is None:
+                return None
+            return OpenCollectionStep(self.tab_collection, on_results=self._collection_ran)
         try:
-            return FileCollectionStep(path)
+            return FileCollectionStep(Path(value.collection), on_results=self._collection_ran)
         except CollectionFileError as exc:
             self.show_message(f"Watch mode runs without its collection: {exc}", 12000)
             return None
+
+    def _collection_ran(self, path: Path, results: Sequence[CallResult]) -> None:
+        if self.collection_ran is not None:
+            self.collection_ran(path, results)
+
+    def collection_opened(self, path: Path) -> None:
+        """The tab opened another collection: writing into it (a snapshot updated) never
+        restarts the server; the next run runs it."""
+        sup = self.supervisor
+        if sup is not None and sup.feed is not None:
+            sup.feed.watch = sup.feed.watch.ignoring(path)
 
     def stop(self, why: str) -> None:
         """Watch mode off (the connection stays as it is)."""
@@ -273,7 +294,7 @@ class WatchMode:
         self.toolbar.setVisible(True)
         self._rerun_task = c.model.start(sup.rerun(), "watch re-run")
 
-    def _collection_of_current(self) -> FileCollectionStep | None:
+    def _collection_of_current(self) -> CollectionStep | None:
         profile = self.controller.model.profile
         return self._collection(self.load_settings(profile)) if profile is not None else None
 
