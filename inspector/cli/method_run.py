@@ -31,6 +31,7 @@ from inspector.cli.parser import (
 )
 from inspector.cli.profile_args import cli_timeouts, profile_from_args
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
+from inspector.common.terminal_text import terminal_json
 from inspector.core.server_connection import (
     SAFE_TO_REPLAY,
     ConnectError,
@@ -210,7 +211,7 @@ def _print_result(result: dict[str, Any], compact: bool) -> None:
         if compact
         else json.dumps(result, ensure_ascii=False, indent=2)
     )
-    _emit(sys.stdout, text)
+    _emit(sys.stdout, terminal_json(text))  # the same JSON, what a terminal acts on escaped
 
 
 def _oauth(profile: Profile, ns: argparse.Namespace) -> OAuth | None:
