@@ -1,6 +1,7 @@
 """`mcp-inspector-qt replay FILE [--use-recorded-command | --url URL | -- COMMAND ...]`.
 
-Exit codes: 0 no drift, 1 drift, 2 usage (or an unreadable session file), 3 could not
+Exit codes: 0 no drift, 1 drift (or a tool result that breaks its tool's outputSchema,
+checked as the SDK clients do), 2 usage (or an unreadable session file), 3 could not
 connect. A recorded command is never launched unless `--use-recorded-command` says so:
 the file may come from someone else.
 """

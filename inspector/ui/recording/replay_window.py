@@ -69,6 +69,7 @@ _STATUS_TEXT: Final = {
     "now-fails": "now fails",
     "newly-succeeds": "newly succeeds",
     "error-changed": "error changed",
+    "breaks-schema": "breaks its outputSchema",
     "skipped": "skipped",
 }
 
@@ -414,7 +415,13 @@ class ReplayWindow(QWidget):
         item = QListWidgetItem(text)
         item.setData(_OUTCOME_ROLE, outcome)
         c = colors()
-        if outcome.status in ("drift", "now-fails", "newly-succeeds", "error-changed"):
+        if outcome.status in (
+            "drift",
+            "now-fails",
+            "newly-succeeds",
+            "error-changed",
+            "breaks-schema",
+        ):
             item.setForeground(QBrush(c.error))
         elif outcome.status == "skipped":
             item.setForeground(QBrush(c.muted))
