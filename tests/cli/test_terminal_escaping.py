@@ -31,9 +31,10 @@ pytestmark = pytest.mark.timeout(300)
 SERVER = REPO / "tests" / "servers" / "misbehaving" / "escape_server.py"
 COMMAND = (PY, str(SERVER))
 OTHER = SERVER.with_name("output_schema_server.py")  # a tame server, for differences
-# What a terminal acts on: C0 but \t and \n, DEL, C1, and the bidi controls.
+# What a terminal acts on: C0 but \t and \n (\r too), DEL, C1, and the bidi controls.
+# \udc80-\udcff: a byte that is not UTF-8 (decoded with surrogateescape), e.g. a bare 0x9b.
 RAW_CONTROL = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\udc80-\udcff]"
 )
 
 
@@ -41,16 +42,22 @@ def _env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(REPO))
 
 
+def _text(data: bytes) -> str:
+    # Bytes as they are: text mode would turn a raw \r into a newline and hide it.
+    return data.decode("utf-8", "surrogateescape")
+
+
 def inspector(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    proc = subprocess.run(
         [PY, "-m", "inspector", *args],
         capture_output=True,
-        text=True,
-        errors="surrogateescape",
-        input=stdin,
+        input=stdin.encode(),
         timeout=120,
         env=_env(),
         cwd=cwd,
+    )
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode, _text(proc.stdout), _text(proc.stderr)
     )
 
 
@@ -64,6 +71,8 @@ def assert_no_raw_control(what: str, text: str) -> None:
 def assert_clean(what: str, proc: subprocess.CompletedProcess[str]) -> None:
     assert_no_raw_control(f"{what} (stdout)", proc.stdout)
     assert_no_raw_control(f"{what} (stderr)", proc.stderr)
+    # An error message's newline never starts a line of a report.
+    assert not any(line.startswith("PASS  forged") for line in proc.stdout.split("\n"))
 
 
 @pytest.fixture
@@ -174,12 +183,10 @@ def test_watch_escapes_the_servers_text(elsewhere: Path) -> None:
         cwd=elsewhere,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
-        errors="surrogateescape",
         env=_env(),
     )
-    out: list[str] = []
-    err: list[str] = []
+    out: list[bytes] = []
+    err: list[bytes] = []
     readers = [
         threading.Thread(target=lambda: out.extend(proc.stdout or []), daemon=True),
         threading.Thread(target=lambda: err.extend(proc.stderr or []), daemon=True),
@@ -187,15 +194,15 @@ def test_watch_escapes_the_servers_text(elsewhere: Path) -> None:
     for reader in readers:
         reader.start()
     try:
-        wait_until(lambda: any("tools" in line for line in out), "watch's first report", 60)
-        wait_until(lambda: any("server: " in line for line in err), "the server's stderr", 60)
+        wait_until(lambda: any(b"tools" in line for line in out), "watch's first report", 60)
+        wait_until(lambda: any(b"server: " in line for line in err), "the server's stderr", 60)
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
         for reader in readers:
             reader.join(timeout=10)
-    assert_no_raw_control("watch (stdout)", "".join(out))
-    assert_no_raw_control("watch (stderr)", "".join(err))
+    assert_no_raw_control("watch (stdout)", _text(b"".join(out)))
+    assert_no_raw_control("watch (stderr)", _text(b"".join(err)))
 
 
 def test_the_taps_own_lines_are_escaped(elsewhere: Path) -> None:

@@ -24,6 +24,7 @@ EVIL = (
     "\x7f\x08\r"  # DEL, backspace, carriage return
     "\u202eevil\u202c"  # a bidi override
 )
+FORGED = "\nPASS  forged\rPASS  forged"  # a line of a report, forged (error messages)
 
 
 def send(message: dict[str, Any]) -> None:
@@ -58,13 +59,15 @@ def answer(msg: dict[str, Any]) -> dict[str, Any]:
             }
         }
     if method == "ping":
-        return {"error": {"code": -32603, "message": f"ping failed {EVIL}", "data": EVIL}}
+        return {"error": {"code": -32603, "message": f"ping failed {EVIL}{FORGED}", "data": EVIL}}
     if method == "tools/list":
         return {"result": {"tools": tools()}}
     if method == "tools/call":
         name = params.get("name")
         if name == "fails":
-            return {"error": {"code": -32603, "message": f"call failed {EVIL}", "data": EVIL}}
+            return {
+                "error": {"code": -32603, "message": f"call failed {EVIL}{FORGED}", "data": EVIL}
+            }
         if name == "echo":
             send(
                 {
