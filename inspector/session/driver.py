@@ -109,8 +109,7 @@ class Session:
         self._outq: asyncio.Queue[tuple[str, Outgoing] | None] = asyncio.Queue()
         # modern HTTP: the x-mcp-header specs of listed tools, filled by the client
         self.tool_headers = ToolHeaderRegistry()
-        # every tools/list result's tools, for checking a result against its outputSchema
-        self.tool_definitions = ToolDefinitions()
+        self.tool_definitions = ToolDefinitions()  # fed by every tools/list result
         self.client = McpClient(self, self.tool_headers, self.tool_definitions)
         self.auto_reinitialize = False
         self._reinit_spent = False  # re-initialized, and no request of the user's since
