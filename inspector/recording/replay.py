@@ -113,6 +113,15 @@ class ReplayReport:
             o.status not in ("same", "skipped") for o in self.outcomes
         )
 
+    @property
+    def verdict(self) -> str:
+        """The report's last line: DRIFT, no drift, or no drift but a broken schema."""
+        broken = any(o.status == "breaks-schema" for o in self.outcomes)
+        drift = any(o.status not in ("same", "skipped", "breaks-schema") for o in self.outcomes)
+        if self.handshake_changes or drift:
+            return "DRIFT"
+        return "no drift, but a result breaks its schema" if broken else "no drift"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "drifted": self.drifted,
@@ -147,10 +156,7 @@ class ReplayReport:
                 lines.append(f"  … and {len(outcome.changes) - 50} more change(s)")
         for problem in self.problems:
             lines.append(f"note: {problem}")
-        if self.handshake_changes or len(drift) > broken:
-            lines.append("DRIFT")
-        else:
-            lines.append("no drift" if not broken else "no drift, but a result breaks its schema")
+        lines.append(self.verdict)
         return "\n".join(lines)
 
 

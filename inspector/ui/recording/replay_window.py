@@ -449,7 +449,7 @@ class ReplayWindow(QWidget):
         )
         self.results.setCurrentRow(first_drift)
         lines = report.summary().splitlines()
-        summary = lines[0] + ("  —  no drift" if not report.drifted else "  —  DRIFT")
+        summary = f"{lines[0]}  —  {report.verdict}"
         notes = [line for line in lines if line.startswith("note:")]
         self._say("\n".join([summary, *notes]), error=report.drifted)
         self.save_button.setEnabled(True)
