@@ -43,6 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    from inspector.common.terminal_text import TerminalLogFormatter
+
+    for handler in logging.getLogger().handlers:  # a logged server text, escaped
+        handler.setFormatter(TerminalLogFormatter(handler.formatter))
     logging.getLogger("httpx").setLevel(logging.WARNING)  # -v shows exchanges our own way
     if ns.command in (None, "gui"):
         return _run_gui(ns)

@@ -4,13 +4,13 @@ calls stop at `max_items`) and says what it saw."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 from inspector.check.known_values import known_values
 from inspector.check.messages import initialize_request
 from inspector.check.probe import CheckContext
 from inspector.check.spec import Check, Outcome, fail, ok, skip
+from inspector.common.terminal_text import terminal_value
 from inspector.features.forms.validation import validate_values
 from inspector.features.uri_template import UriTemplate
 from inspector.protocol.wire.errors import PaginationError
@@ -27,8 +27,7 @@ _MISSING_URI: Final = "inspector-check://missing/7f3a"
 
 
 def _short(value: Any, limit: int = 300) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return terminal_value(value, limit)
 
 
 def _lint_since(ctx: CheckContext, start: int) -> list[str]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.common.junit import JUnitCase, junit_xml
+from inspector.common.terminal_text import terminal_text
 
 __all__ = ["CheckReport", "CheckResult", "Status"]
 
@@ -89,7 +90,9 @@ class CheckReport:
         for r in self.results:
             lines.append(f"{mark[r.status]}  {r.id:<{width}}  {r.title}")
             if r.status is not Status.PASSED and r.evidence:
-                for part in r.evidence.splitlines()[:8]:
+                # Lines only where the check broke them: a server's \r, \x85 or \u2028
+                # is shown, not a line of the report.
+                for part in terminal_text(r.evidence, keep="\n").split("\n")[:8]:
                     lines.append(f"      {'':<{width}}  {part}")
             if r.status is Status.FAILED and r.rule:
                 lines.append(f"      {'':<{width}}  rule: {r.rule}")

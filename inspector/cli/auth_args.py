@@ -22,6 +22,7 @@ from inspector.auth import (
 from inspector.auth.bearer import DEFAULT_BEARER_ENV
 from inspector.auth.urls import is_http_url
 from inspector.cli.errors import UsageError
+from inspector.common.terminal_text import terminal_text
 from inspector.settings.auth_options import BearerOptions, HttpAuth, OAuthOptions, SecretValue
 from inspector.settings.profile_auth import oauth_settings_for
 from inspector.settings.profiles import Profile
@@ -36,7 +37,7 @@ def _printer(verbose: bool, stream: TextIO | None = None) -> AuthListener:
     def show(event: AuthEvent) -> None:
         if verbose or event.level in ("warning", "error") or event.step in _ALWAYS_SHOWN:
             out = stream or sys.stderr
-            out.write(event.line() + "\n")
+            out.write(terminal_text(event.line()) + "\n")
             out.flush()
 
     return show

@@ -22,6 +22,8 @@ import sys
 from collections.abc import Callable
 from typing import Final
 
+from inspector.common.terminal_text import terminal_text
+
 __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_USAGE",
@@ -49,8 +51,9 @@ class CommandFailed(Exception):
 
 
 def diag(text: str) -> None:
-    """One line on stderr (stdout carries the command's output only)."""
-    sys.stderr.write(text + "\n")
+    """One line on stderr (stdout carries the command's output only), safe on a terminal:
+    what a server wrote in it is shown escaped (inspector/common/terminal_text.py)."""
+    sys.stderr.write(terminal_text(text) + "\n")
     sys.stderr.flush()
 
 

@@ -3,7 +3,8 @@ the app (`ServerConnection`). The JSON result goes to stdout; diagnostics to std
 (inspector/cli/diagnostics.py).
 
 Exit codes: 0 ok, 1 tool result with isError, 2 usage, 3 connection or transport
-failure, 4 JSON-RPC error response, 5 timeout.
+failure, 4 JSON-RPC error response, 5 timeout, 6 a tool result that breaks the tool's
+outputSchema (checked as the SDK clients do).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from inspector.cli.method_usage import not_in_modern
 from inspector.cli.parser import (
     EXIT_CONNECTION,
     EXIT_OK,
+    EXIT_OUTPUT_SCHEMA,
     EXIT_RPC_ERROR,
     EXIT_TIMEOUT,
     EXIT_TOOL_ERROR,
@@ -31,6 +33,7 @@ from inspector.cli.parser import (
 )
 from inspector.cli.profile_args import cli_timeouts, profile_from_args
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
+from inspector.common.terminal_text import terminal_json
 from inspector.core.server_connection import (
     SAFE_TO_REPLAY,
     ConnectError,
@@ -46,6 +49,7 @@ from inspector.core.server_connection import (
     connection_for,
     load_answers,
 )
+from inspector.features.output_schema import output_schema_violation
 from inspector.protocol.wire.errors import PaginationError
 from inspector.protocol.wire.jsonrpc import error_name
 from inspector.protocol.wire.versions import Era
@@ -119,10 +123,14 @@ async def _run_method(
     if method == "prompts/list":
         return {"prompts": await session.list_prompts()}, EXIT_OK
     if method == "tools/call":
+        arguments = _tool_arguments(ns)
+        tool = await _tool_definition(session, ns.tool_name)
         result = await session.call_tool(
-            ns.tool_name, _tool_arguments(ns), on_progress=lambda _p: None, override=ns.override
+            ns.tool_name, arguments, on_progress=lambda _p: None, override=ns.override
         )
-        return result, EXIT_TOOL_ERROR if result.get("isError") is True else EXIT_OK
+        if result.get("isError") is True:
+            return result, EXIT_TOOL_ERROR
+        return result, _check_output_schema(tool, ns.tool_name, result)
     if method == "resources/read":
         return await session.read_resource(ns.uri, override=ns.override), EXIT_OK
     if method == "prompts/get":
@@ -143,6 +151,27 @@ async def _run_method(
     if method == "logging/setLevel":
         return await session.set_log_level(ns.log_level), EXIT_OK
     raise UsageError(f"unknown method {method}")  # pragma: no cover - argparse checks choices
+
+
+async def _tool_definition(session: ServerConnection, name: str) -> dict[str, Any] | None:
+    """The tool's definition, to check its result as the SDK clients do: listed (every
+    page) before the call, so that the live lint (-v, --record) sees the listing too. A
+    listing that fails is said, and the call goes on unchecked."""
+    try:
+        return await session.tool_definition(name)
+    except (RequestError, RequestNotAllowed, PaginationError) as exc:
+        _diag(f"note: structuredContent not checked: tools/list failed: {exc}")
+        return None
+
+
+def _check_output_schema(tool: dict[str, Any] | None, name: str, result: dict[str, Any]) -> int:
+    """A result whose structuredContent breaks the tool's outputSchema is said on stderr,
+    and exits 6."""
+    violation = output_schema_violation(tool, result)
+    if violation is None:
+        return EXIT_OK
+    _diag(f"error: tools/call {name!r}: {violation}")
+    return EXIT_OUTPUT_SCHEMA
 
 
 # What may be sent again after the server lost the session: nothing here changes anything
@@ -210,7 +239,7 @@ def _print_result(result: dict[str, Any], compact: bool) -> None:
         if compact
         else json.dumps(result, ensure_ascii=False, indent=2)
     )
-    _emit(sys.stdout, text)
+    _emit(sys.stdout, terminal_json(text))  # the same JSON, what a terminal acts on escaped
 
 
 def _oauth(profile: Profile, ns: argparse.Namespace) -> OAuth | None:

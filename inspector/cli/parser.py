@@ -35,6 +35,7 @@ __all__ = [
     "EXIT_CODES",
     "EXIT_CONNECTION",
     "EXIT_OK",
+    "EXIT_OUTPUT_SCHEMA",
     "EXIT_RPC_ERROR",
     "EXIT_TIMEOUT",
     "EXIT_TOOL_ERROR",
@@ -51,6 +52,7 @@ EXIT_TOOL_ERROR: Final = 1
 EXIT_CONNECTION: Final = 3
 EXIT_RPC_ERROR: Final = 4
 EXIT_TIMEOUT: Final = 5
+EXIT_OUTPUT_SCHEMA: Final = 6
 EXIT_CODES: Final = {
     EXIT_OK: "ok",
     EXIT_TOOL_ERROR: "the tool result has isError: true",
@@ -58,6 +60,7 @@ EXIT_CODES: Final = {
     EXIT_CONNECTION: "connection or transport failure",
     EXIT_RPC_ERROR: "the server answered with a JSON-RPC error",
     EXIT_TIMEOUT: "timeout",
+    EXIT_OUTPUT_SCHEMA: "the tool's structuredContent breaks its outputSchema",
 }
 
 METHODS: Final = CLI_METHODS

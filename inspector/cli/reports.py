@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from inspector.cli.errors import diag
+from inspector.common.terminal_text import terminal_json, terminal_text
 
 __all__ = ["REPORT_FILES", "ReportFile", "print_json", "print_text", "write_report_files"]
 
@@ -37,17 +38,21 @@ REPORT_FILES: Final = (ReportFile("--junit", "junit", "junit"),)
 
 
 def print_text(text: str) -> None:
-    """`text` and a newline on stdout, flushed (a person or a pipe sees it now)."""
-    sys.stdout.write(text + "\n")
+    """`text` and a newline on stdout, flushed (a person or a pipe sees it now); what a
+    server wrote in it is shown escaped (inspector/common/terminal_text.py)."""
+    sys.stdout.write(terminal_text(text) + "\n")
     sys.stdout.flush()
 
 
 def print_json(data: Any, *, one_line: bool = False) -> None:
-    """`data` as JSON on stdout: indented by 2, or on one compact line."""
+    """`data` as JSON on stdout: indented by 2, or on one compact line. What a terminal
+    would act on is written as JSON escapes (`\\u009b`): the same JSON, safe to show."""
     if one_line:
-        print_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     else:
-        print_text(json.dumps(data, ensure_ascii=False, indent=2))
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+    sys.stdout.write(terminal_json(text) + "\n")
+    sys.stdout.flush()
 
 
 def write_report_files(ns: argparse.Namespace, report: object) -> None:

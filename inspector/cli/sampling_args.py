@@ -10,11 +10,10 @@ of a saved provider of the same kind and URL; none (a local server) is fine.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from inspector.cli.errors import UsageError
+from inspector.cli.errors import UsageError, diag
 
 if TYPE_CHECKING:  # the model machinery loads only when the flags are given (start-up)
     from inspector.core.server_connection import Responder, ServerConnection
@@ -44,9 +43,9 @@ class ModelExchanges:
                 self.session.report_side_traffic(record)
         if self.verbose:
             status = exchange.status if exchange.status is not None else exchange.error
-            sys.stderr.write(
+            diag(
                 f"model: POST {exchange.url} ({exchange.model}) -> {status}, "
-                f"{exchange.latency * 1000:.0f} ms\n"
+                f"{exchange.latency * 1000:.0f} ms"
             )
 
 
@@ -109,8 +108,4 @@ def sampling_responder(
     key = _key(provider)
     drafter = Drafter([provider], lambda _p: key, on_exchange=on_exchange)
 
-    def note(text: str) -> None:
-        sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-
-    return ModelResponder(drafter, fallback, request_timeout=request_timeout, on_note=note)
+    return ModelResponder(drafter, fallback, request_timeout=request_timeout, on_note=diag)

@@ -3,7 +3,6 @@ what was expected and what came instead."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -21,6 +20,7 @@ from inspector.collections.collection import (
 )
 from inspector.collections.pointer import MISSING, resolve_pointer
 from inspector.collections.results import AssertionResult, CallResult
+from inspector.common.terminal_text import terminal_value
 from inspector.recording.diff import DEFAULT_IGNORES, Change, IgnoreRules, diff_json
 
 __all__ = ["json_equal", "json_type", "judge", "judge_call", "prune_ignored"]
@@ -43,8 +43,7 @@ def judge_call(call: SavedCall, seen: CallResult) -> list[AssertionResult]:
 
 
 def _short(value: Any, limit: int = 120) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return terminal_value(value, limit)
 
 
 def json_equal(a: Any, b: Any) -> bool:

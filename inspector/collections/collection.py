@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, get_args
 
 from inspector.collections.pointer import parse_pointer
+from inspector.common.terminal_text import terminal_value
 from inspector.core.server_connection import tool_call_params
 
 __all__ = [
@@ -336,7 +337,4 @@ def _number(value: float) -> float | int:
 
 
 def _short(value: Any, limit: int = 60) -> str:
-    import json
-
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return terminal_value(value, limit)

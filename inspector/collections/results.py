@@ -9,6 +9,7 @@ from typing import Any, Final, Literal
 
 from inspector.collections.collection import Assertion, OutcomeAssertion, SavedCall
 from inspector.common.junit import JUnitCase, junit_xml
+from inspector.common.terminal_text import terminal_text
 from inspector.recording.diff import Change
 
 __all__ = [
@@ -123,10 +124,12 @@ class CallResult:
         )
 
     def line(self) -> str:
-        """`PASS  name  outcome  12 ms`, the CLI's line for the call."""
+        """`PASS  name  outcome  12 ms`, the CLI's line for the call: one line, whatever
+        the server's error message holds (a newline in it is shown as \\x0a)."""
         ms = f"{self.ms:.0f} ms" if self.ms is not None else "-"
         mark = "STOP" if self.cancelled else "PASS" if self.passed else "FAIL"
-        return f"{mark}  {self.name}  {self.outcome.describe()}  {ms}"
+        outcome = terminal_text(self.outcome.describe(), keep="")
+        return f"{mark}  {self.name}  {outcome}  {ms}"
 
     def failure_text(self) -> str:
         """Each failed assertion, with up to 20 changes of a snapshot."""

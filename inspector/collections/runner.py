@@ -16,7 +16,7 @@ from inspector.collections.collection import (
     SavedCall,
 )
 from inspector.collections.env_refs import UnsetVariable, resolve_env
-from inspector.collections.results import CallResult, Outcome, RunReport
+from inspector.collections.results import AssertionResult, CallResult, Outcome, RunReport
 from inspector.core.server_connection import (
     Call,
     RequestCancelled,
@@ -26,7 +26,9 @@ from inspector.core.server_connection import (
     ServerConnection,
     ServerError,
 )
+from inspector.features.output_schema import output_schema_violation
 from inspector.protocol.machine.events import NotificationReceived
+from inspector.protocol.wire.errors import PaginationError
 from inspector.recording.replay import RecordedAnswer, ReplayResponder
 
 __all__ = ["CollectionRunner", "run_collection"]
@@ -128,7 +130,37 @@ class CollectionRunner:
         if seen.outcome.kind == "cancelled":
             return seen  # nothing to judge: the user gave up on it
         seen.assertions = judge_call(call, seen)
+        if call.kind == "tool" and not any(
+            isinstance(a, OutputSchemaAssertion) for a in call.assertions
+        ):
+            broken = await self._output_schema_kept(call, timeout, seen)
+            if broken is not None:
+                seen.assertions.append(broken)
         return seen
+
+    async def _output_schema_kept(
+        self, call: SavedCall, timeout: float, seen: CallResult
+    ) -> AssertionResult | None:
+        """As the SDK clients do, with or without an outputSchema assertion: a result
+        whose structuredContent breaks the tool's outputSchema fails the call. The
+        definition is the session's (listed now, every page, if no tools/list named it)."""
+        if seen.result is None or seen.result.get("isError") is True:
+            return None
+        tool = seen.tool
+        if tool is None:
+            try:
+                tool = await asyncio.wait_for(
+                    self.session.tool_definition(call.target), timeout + _GRACE
+                )
+            except (RequestError, RequestNotAllowed, PaginationError, TimeoutError) as exc:
+                seen.notes.append(f"structuredContent not checked: tools/list failed: {exc}")
+                return None
+        violation = output_schema_violation(tool, seen.result)
+        return (
+            None
+            if violation is None
+            else AssertionResult(OutputSchemaAssertion(), False, violation)
+        )
 
     async def _send(self, call: SavedCall, timeout: float, seen: CallResult) -> None:
         try:

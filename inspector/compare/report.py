@@ -1,12 +1,13 @@
 """A catalog diff as text for a person (the `diff` command's default) and as a JSON report
-(`--json`). Server text is printed as JSON strings, so a name with control characters or
-a newline cannot forge a line of the report."""
+(`--json`). Server text is printed as JSON strings made safe for a terminal
+(`terminal_quoted`), so a name with control characters or a newline cannot forge a line of
+the report."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
+from inspector.common.terminal_text import terminal_quoted
 from inspector.compare.catalog_diff import CatalogDiff, ItemDiff
 from inspector.compare.snapshot import CatalogSnapshot
 from inspector.features.catalog.lists import KINDS
@@ -23,7 +24,7 @@ _NOUN: Final = {
 
 
 def _q(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
+    return terminal_quoted(text)
 
 
 def describe_side(snap: CatalogSnapshot) -> str:

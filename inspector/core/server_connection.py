@@ -278,6 +278,11 @@ class ServerConnection:
         """tools/call, awaited (over modern HTTP, the tool's definition is learnt first)."""
         return await self.session.client.call_tool(name, arguments, **options)
 
+    async def tool_definition(self, name: str) -> dict[str, Any] | None:
+        """The tool's definition (its outputSchema, to check a result against): as last
+        listed in this session, else from a listing of every page (once per name)."""
+        return await self.session.client.tool_definition(name)
+
     async def learn_tool(self, name: str) -> None:
         """Modern HTTP: know the tool's x-mcp-header arguments before calling it."""
         await self.session.client.learn_tool(name)

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from inspector.common.terminal_text import terminal_value
+
 __all__ = ["DEFAULT_IGNORES", "Change", "IgnoreRules", "diff_json", "list_key"]
 
 DEFAULT_IGNORES: Final = (
@@ -51,10 +53,7 @@ class Change:
 
 
 def _short(value: Any, limit: int = 80) -> str:
-    import json
-
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return terminal_value(value, limit)
 
 
 def _escape(segment: str) -> str:

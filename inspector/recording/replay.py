@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from inspector.features.output_schema import output_schema_violation
 from inspector.protocol.machine.asks import ServerAsk, ask_kind
+from inspector.protocol.wire.errors import PaginationError
 from inspector.recording.diff import Change, IgnoreRules, diff_json
 from inspector.recording.reader import RecordedSession
 from inspector.session import AskRejected, RequestError, RequestNotAllowed, ServerError, Session
@@ -41,7 +43,9 @@ _OUR_META = frozenset(
     }
 )
 
-Status = Literal["same", "drift", "now-fails", "newly-succeeds", "skipped", "error-changed"]
+Status = Literal[
+    "same", "drift", "now-fails", "newly-succeeds", "skipped", "error-changed", "breaks-schema"
+]
 
 
 @dataclass
@@ -109,6 +113,15 @@ class ReplayReport:
             o.status not in ("same", "skipped") for o in self.outcomes
         )
 
+    @property
+    def verdict(self) -> str:
+        """The report's last line: DRIFT, no drift, or no drift but a broken schema."""
+        broken = any(o.status == "breaks-schema" for o in self.outcomes)
+        drift = any(o.status not in ("same", "skipped", "breaks-schema") for o in self.outcomes)
+        if self.handshake_changes or drift:
+            return "DRIFT"
+        return "no drift, but a result breaks its schema" if broken else "no drift"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "drifted": self.drifted,
@@ -123,10 +136,13 @@ class ReplayReport:
         lines: list[str] = []
         same = sum(o.status == "same" for o in self.outcomes)
         drift = [o for o in self.outcomes if o.status not in ("same", "skipped")]
+        broken = sum(o.status == "breaks-schema" for o in self.outcomes)
         skipped = sum(o.status == "skipped" for o in self.outcomes)
         lines.append(
-            f"replayed {len(self.outcomes)} request(s): {same} same, {len(drift)} drifted, "
-            f"{skipped} skipped; {self.answers_used} recorded answer(s) reused"
+            f"replayed {len(self.outcomes)} request(s): {same} same, "
+            f"{len(drift) - broken} drifted, "
+            + (f"{broken} breaking their tool's outputSchema, " if broken else "")
+            + f"{skipped} skipped; {self.answers_used} recorded answer(s) reused"
         )
         if self.handshake_changes:
             lines.append("handshake (capabilities / serverInfo) drifted:")
@@ -140,7 +156,7 @@ class ReplayReport:
                 lines.append(f"  … and {len(outcome.changes) - 50} more change(s)")
         for problem in self.problems:
             lines.append(f"note: {problem}")
-        lines.append("no drift" if not self.drifted else "DRIFT")
+        lines.append(self.verdict)
         return "\n".join(lines)
 
 
@@ -322,6 +338,9 @@ async def replay(
     calls = extract_calls(recorded)
     for i, call in enumerate(calls, start=1):
         outcome = await _replay_one(session, call, rules)
+        name = (call.params or {}).get("name")
+        if call.method == "tools/call" and isinstance(name, str) and outcome.new_result:
+            await _check_output_schema(session, name, outcome)
         report.outcomes.append(outcome)
         if on_progress is not None:
             on_progress(i, len(calls), outcome)
@@ -385,3 +404,20 @@ async def _replay_one(session: Session, call: RecordedCall, rules: IgnoreRules) 
         )
         return CallOutcome(call, flip, changes, message=message, new_result=result)
     return CallOutcome(call, "drift" if changes else "same", changes, new_result=result)
+
+
+async def _check_output_schema(session: Session, name: str, outcome: CallOutcome) -> None:
+    """As the SDK clients do: the result against the tool's outputSchema (the tools listed
+    first, every page, when the replay has not listed them). A result that breaks it is
+    "breaks-schema" where it would be "same", and said in the message otherwise."""
+    try:
+        tool = await session.client.tool_definition(name)
+    except (RequestError, RequestNotAllowed, PaginationError) as exc:
+        outcome.message = f"structuredContent not checked: tools/list failed: {exc}"
+        return
+    violation = output_schema_violation(tool, outcome.new_result)
+    if violation is None:
+        return
+    if outcome.status == "same":
+        outcome.status = "breaks-schema"
+    outcome.message = "; ".join(m for m in (outcome.message, violation) if m)

@@ -20,6 +20,7 @@ from typing_extensions import Unpack
 from inspector.protocol.wire.pagination import Paginator
 from inspector.protocol.wire.versions import Era
 from inspector.session.call import Call, ProgressCallback, RequestChannel, Timeout
+from inspector.session.tool_definitions import ToolDefinitions
 from inspector.session.tool_headers import ToolHeaderRegistry
 
 __all__ = ["CallOptions", "McpClient", "tool_call_params"]
@@ -45,9 +46,16 @@ class CallOptions(TypedDict, total=False):
 
 
 class McpClient:
-    def __init__(self, channel: RequestChannel, tool_headers: ToolHeaderRegistry) -> None:
+    def __init__(
+        self,
+        channel: RequestChannel,
+        tool_headers: ToolHeaderRegistry,
+        tool_definitions: ToolDefinitions | None = None,
+    ) -> None:
         self._channel = channel
         self._tool_headers = tool_headers
+        # Filled by the driver from every tools/list result (a channel without one: here).
+        self._definitions = tool_definitions or ToolDefinitions()
 
     @property
     def era(self) -> Era:
@@ -159,6 +167,18 @@ class McpClient:
             return
         headers.looked_up.add(name)
         await self.list_tools()
+
+    async def tool_definition(self, name: str) -> dict[str, Any] | None:
+        """The tool's definition as the server last listed it in this session; if no
+        tools/list named it yet, every page is listed first (once per name: a tool the
+        server does not list is None). A failed listing raises as the request does."""
+        known = self._definitions.get(name)
+        if known is not None or name in self._definitions.looked_up:
+            return known
+        self._definitions.looked_up.add(name)
+        tools = await self.list_all("tools/list", "tools")
+        self._definitions.learn({"tools": tools})  # a channel that does not learn itself
+        return self._definitions.get(name)
 
     # -------------------------------------------------------------- resources
     def start_read_resource(self, uri: str, *, override: bool = False) -> Call:

@@ -58,6 +58,7 @@ from inspector.session.listeners import SessionItem, SessionListener, SessionLis
 from inspector.session.outgoing import outgoing_for
 from inspector.session.resend_policy import MAX_RESENDS, ResendPolicy
 from inspector.session.responder import PolicyResponder, Responder
+from inspector.session.tool_definitions import ToolDefinitions
 from inspector.session.tool_headers import ToolHeaderRegistry
 from inspector.session.traffic_reporter import TrafficReporter
 from inspector.traffic.record import TrafficBatchObserver, TrafficObserver, TrafficRecord
@@ -108,7 +109,8 @@ class Session:
         self._outq: asyncio.Queue[tuple[str, Outgoing] | None] = asyncio.Queue()
         # modern HTTP: the x-mcp-header specs of listed tools, filled by the client
         self.tool_headers = ToolHeaderRegistry()
-        self.client = McpClient(self, self.tool_headers)
+        self.tool_definitions = ToolDefinitions()  # fed by every tools/list result
+        self.client = McpClient(self, self.tool_headers, self.tool_definitions)
         self.auto_reinitialize = False
         self._reinit_spent = False  # re-initialized, and no request of the user's since
         self.session_expired: str | None = None
@@ -562,6 +564,8 @@ class Session:
             self._resends.forget(event.key)
             call = self._calls.pop(event.key, None)
             self._progress.pop(event.key, None)
+            if call is not None and call.method == "tools/list":
+                self.tool_definitions.learn(event.result)
             if call is not None and not call.future.done():
                 call.future.set_result(event.result)
         elif isinstance(event, RequestFailed):

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import signal
 import sys
 import time
 from typing import Any, Final
 
+from inspector.common.terminal_text import TerminalLogFormatter, terminal_text
 from inspector.tap.link import DATA_STREAMS, HEADER, STREAM_CODES
 from inspector.tap.recording import DEFAULT_BUDGET, TapRecording
 from inspector.tap.session_header import tap_header, tap_redactor
@@ -34,7 +36,7 @@ READ_PAUSE: Final = 0.005
 
 def _say(text: str) -> None:
     with contextlib.suppress(OSError):
-        os.write(2, f"mcp-inspector-qt tap: {text}\n".encode())
+        os.write(2, terminal_text(f"mcp-inspector-qt tap: {text}\n").encode())
 
 
 class PipeReader:
@@ -129,6 +131,11 @@ def serve(control: PipeReader, data: dict[str, PipeReader], recording: TapRecord
 
 def main(argv: list[str]) -> int:
     path, about, t0 = argv[0], json.loads(argv[1]), float(argv[2])
+    # Its warnings (the recording's) on stderr as the last-resort handler writes them,
+    # but safe on a terminal.
+    errors = logging.StreamHandler()
+    errors.setFormatter(TerminalLogFormatter())
+    logging.getLogger().addHandler(errors)
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(sig, signal.SIG_IGN)
     # Its priority (nice 19, SCHED_IDLE) was lowered by the relay before this interpreter

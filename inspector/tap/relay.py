@@ -27,6 +27,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Final
 
+from inspector.common.terminal_text import terminal_text
 from inspector.tap.duplex import SPIN, Duplex, Way
 from inspector.tap.link import DATA_STREAMS, RecorderLink
 from inspector.tap.pumps import Pump, close_fd
@@ -100,7 +101,7 @@ def _spin_from_env(value: str) -> float:
 def _say_on(fd: int) -> Callable[[str], None]:
     def say(text: str) -> None:
         with contextlib.suppress(OSError):
-            os.write(fd, f"mcp-inspector-qt tap: {text}\n".encode())
+            os.write(fd, terminal_text(f"mcp-inspector-qt tap: {text}\n").encode())
 
     return say
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -180,3 +181,36 @@ async def test_a_failed_connect_leaves_nothing_running() -> None:
             Profile(name="Dies", stdio=dies), timeout=10, before_connect=seen.append
         )
     assert len(seen) == 1 and seen[0].closed is not None and not seen[0].is_ready
+
+
+OUTPUT_SCHEMA_SERVER = str(
+    Path(__file__).resolve().parents[1] / "servers" / "misbehaving" / "output_schema_server.py"
+)
+
+
+async def test_a_tool_definition_is_listed_once_every_page_or_taken_from_a_listing() -> None:
+    """`tool_definition`: a name no tools/list named yet lists every page (the tool is on
+    the second); a name seen in any tools/list result (here the explorer's own page) asks
+    nothing; a name the server does not list is looked up once."""
+    profile = Profile(
+        name="", stdio=StdioSettings(command=sys.executable, args=[OUTPUT_SCHEMA_SERVER])
+    )
+    records: list[TrafficRecord] = []
+    async with connected(profile, timeout=30) as conn:
+        conn.add_traffic_observer(records.append)
+        weather = await conn.tool_definition("weather")
+        assert weather is not None and weather["outputSchema"]["required"] == ["temp"]
+        assert sent_methods(records) == ["tools/list", "tools/list"]
+        assert (await conn.tool_definition("fine")) is not None  # on the first page
+        assert await conn.tool_definition("nope") is None
+        assert await conn.tool_definition("nope") is None
+        assert sent_methods(records).count("tools/list") == 4  # "nope": once, both pages
+    async with connected(profile, timeout=30) as conn:
+        conn.add_traffic_observer(records.append)
+        records.clear()
+        await conn.list_tools_page()  # one page, as the explorer asks for it
+        assert (await conn.tool_definition("plain")) == {
+            "name": "plain",
+            "inputSchema": {"type": "object"},
+        }
+        assert sent_methods(records) == ["tools/list"]

@@ -117,7 +117,8 @@ def test_an_http_session_replays_over_http(http_session: Path, sdk_url: str) -> 
                      "--ignore", "/structuredContent")  # fmt: skip
     # The echoed text held the redacted token: it drifts unless ignored.
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "1 same" in proc.stdout
+    # The tools/list cli sent to know the tool's outputSchema, and the call.
+    assert "2 same" in proc.stdout
 
 
 # ------------------------------------------------------------------------ HAR

@@ -27,6 +27,7 @@ import httpx
 from inspector.auth.failures import AuthError, RedirectError
 from inspector.auth.flow.redirect import send_loopback_get
 from inspector.auth.urls import is_http_url
+from inspector.common.terminal_text import terminal_text
 
 __all__ = [
     "AuthorizationPrompt",
@@ -66,9 +67,12 @@ def cli_opener(*, stream: TextIO | None = None, open_browser: bool = True) -> Op
     async def opener(prompt: AuthorizationPrompt) -> None:
         check_openable(prompt.url)
         out = stream or sys.stderr
+        # The URL is the server's authorization endpoint: shown safe on a terminal.
         out.write(
-            "To authorize, open this URL in a browser (the app is waiting for the redirect to "
-            f"{prompt.redirect_uri}):\n\n  {prompt.url}\n\n"
+            terminal_text(
+                "To authorize, open this URL in a browser (the app is waiting for the "
+                f"redirect to {prompt.redirect_uri}):\n\n  {prompt.url}\n\n"
+            )
         )
         out.flush()
         if open_browser:

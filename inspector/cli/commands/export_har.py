@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, diag, guarded
+from inspector.common.terminal_text import terminal_json
 from inspector.recording.har import export_har
 from inspector.recording.reader import SessionFileError, read_session
 
@@ -37,7 +38,7 @@ def _run(ns: argparse.Namespace) -> int:
         diag(f"note: the session has no HTTP exchanges (transport: {transport}); the HAR is empty")
     text = json.dumps(har, indent=2, ensure_ascii=False) + "\n"
     if ns.output == "-":
-        sys.stdout.write(text)
+        sys.stdout.write(terminal_json(text))  # the same JSON, safe on a terminal
         sys.stdout.flush()
         return EXIT_OK
     try:

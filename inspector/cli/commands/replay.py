@@ -1,6 +1,7 @@
 """`mcp-inspector-qt replay FILE [--use-recorded-command | --url URL | -- COMMAND ...]`.
 
-Exit codes: 0 no drift, 1 drift, 2 usage (or an unreadable session file), 3 could not
+Exit codes: 0 no drift, 1 drift (or a tool result that breaks its tool's outputSchema,
+checked as the SDK clients do), 2 usage (or an unreadable session file), 3 could not
 connect. A recorded command is never launched unless `--use-recorded-command` says so:
 the file may come from someone else.
 """
@@ -10,11 +11,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from pathlib import Path
 
 from inspector.cli.arg_words import header_values
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
+from inspector.cli.reports import print_text
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
 from inspector.core.replays import connect_and_replay
 from inspector.core.server_connection import ConnectError, PolicyResponder, ServerConnection
@@ -88,7 +89,7 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
         )
     except ConnectError as exc:
         raise CommandFailed(f"error: could not connect: {exc}", EXIT_CONNECTION) from None
-    sys.stdout.write(report.summary() + "\n")
+    print_text(report.summary())
     if ns.report:
         Path(ns.report).write_text(json.dumps(report.to_dict(), indent=2, default=str))
     return EXIT_DRIFT if report.drifted else EXIT_NO_DRIFT

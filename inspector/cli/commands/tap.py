@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from inspector.cli.errors import guarded
+from inspector.common.terminal_text import terminal_text
 from inspector.tap.relay import TapOptions, exit_like, run_stdio_tap
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ def _split(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def _err(text: str) -> None:
-    sys.stderr.write(f"mcp-inspector-qt tap: {text}\n")
+    sys.stderr.write(terminal_text(f"mcp-inspector-qt tap: {text}") + "\n")
     sys.stderr.flush()
 
 

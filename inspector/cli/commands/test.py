@@ -26,6 +26,7 @@ from inspector.collections.from_session import collection_from_session
 from inspector.collections.results import CallResult, RunReport
 from inspector.collections.runner import CollectionRunner
 from inspector.collections.snapshots import rejudge, update_snapshots
+from inspector.common.terminal_text import terminal_text
 from inspector.core.server_connection import (
     ConnectError,
     ConnectTimeout,
@@ -77,7 +78,8 @@ def _print_result(ns: argparse.Namespace, result: CallResult) -> None:
     if result.cancelled:
         return  # the line says it all: "STOP  name  cancelled: interrupted by SIGINT"
     if not result.passed:
-        for line in result.failure_text().splitlines():
+        # Lines where the report breaks them, not at a server's \r, \x85 or \u2028.
+        for line in terminal_text(result.failure_text(), keep="\n").split("\n"):
             print_text(f"    {line}")
     elif ns.verbose:
         for verdict in result.assertions:

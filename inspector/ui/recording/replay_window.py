@@ -69,6 +69,7 @@ _STATUS_TEXT: Final = {
     "now-fails": "now fails",
     "newly-succeeds": "newly succeeds",
     "error-changed": "error changed",
+    "breaks-schema": "breaks its outputSchema",
     "skipped": "skipped",
 }
 
@@ -414,7 +415,13 @@ class ReplayWindow(QWidget):
         item = QListWidgetItem(text)
         item.setData(_OUTCOME_ROLE, outcome)
         c = colors()
-        if outcome.status in ("drift", "now-fails", "newly-succeeds", "error-changed"):
+        if outcome.status in (
+            "drift",
+            "now-fails",
+            "newly-succeeds",
+            "error-changed",
+            "breaks-schema",
+        ):
             item.setForeground(QBrush(c.error))
         elif outcome.status == "skipped":
             item.setForeground(QBrush(c.muted))
@@ -442,7 +449,7 @@ class ReplayWindow(QWidget):
         )
         self.results.setCurrentRow(first_drift)
         lines = report.summary().splitlines()
-        summary = lines[0] + ("  —  no drift" if not report.drifted else "  —  DRIFT")
+        summary = f"{lines[0]}  —  {report.verdict}"
         notes = [line for line in lines if line.startswith("note:")]
         self._say("\n".join([summary, *notes]), error=report.drifted)
         self.save_button.setEnabled(True)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shlex
+import subprocess
 import time
 from pathlib import Path
 
@@ -155,4 +157,34 @@ def test_the_recorded_command_runs_only_after_confirmation(
     run(loop, accepted(), 60)
     assert marker.exists(), "confirmed: the command ran"
     assert "Could not connect" in replay.status.text()
+    replay.close()
+
+
+def test_a_result_that_breaks_its_tools_output_schema_is_shown(
+    loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    """A recorded tools/call whose structuredContent breaks the tool's outputSchema: the
+    row says so, the status line says it is no drift but a broken schema."""
+    server = str(REPO / "tests" / "servers" / "misbehaving" / "output_schema_server.py")
+    path = tmp_path / "weather.jsonl"
+    subprocess.run(
+        [PY, "-m", "inspector", "cli", "--record", str(path), "--method", "tools/call",
+         "--tool-name", "weather", "--", PY, server],
+        capture_output=True, timeout=60, cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+    )  # fmt: skip
+    replay = ReplayWindow(read_session(path), [], None)
+    replay.show()
+
+    async def against_the_server() -> None:
+        replay.use_typed.setChecked(True)
+        replay.typed.setText(shlex.join([PY, server]))
+        replay.start_button.click()
+        await finish(replay)
+
+    run(loop, against_the_server(), 60)
+    labels = [replay.results.item(i).text() for i in range(replay.results.count())]
+    assert "#3 tools/call weather — breaks its outputSchema" in labels, labels
+    assert replay.status.text().endswith("no drift, but a result breaks its schema")
+    replay.results.setCurrentRow(labels.index("#3 tools/call weather — breaks its outputSchema"))
     replay.close()
