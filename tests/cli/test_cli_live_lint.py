@@ -33,8 +33,9 @@ def test_a_batch_violation_is_counted_in_the_lint_summary(tmp_path: Path) -> Non
     assert out["content"][0]["text"] == "batched"
     assert "warning: protocol violation (batch)" in err
     # One list, one count: the summary counts the violation (said once, as the warning).
+    # Four messages: initialize, tools/list (the call's outputSchema), the batch of two.
     assert lint_lines(err) == [
-        "lint: 3 server message(s) checked, 1 finding(s): protocol.batch ×1"
+        "lint: 4 server message(s) checked, 1 finding(s): protocol.batch ×1"
     ], err
     # The session file keeps it as a finding of the batch's first message.
     offline = load_offline(read_session(target))
@@ -53,4 +54,4 @@ def test_a_batch_in_2025_03_26_breaks_no_rule() -> None:
     )  # fmt: skip
     assert code == 0, err
     assert "protocol violation" not in err
-    assert lint_lines(err) == ["lint: 3 server message(s) checked, 0 finding(s)"], err
+    assert lint_lines(err) == ["lint: 4 server message(s) checked, 0 finding(s)"], err
