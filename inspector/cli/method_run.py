@@ -307,7 +307,9 @@ async def run_cli(ns: argparse.Namespace, early: StdioTransport | None = None) -
             _print_result({"error": printed}, ns.compact)
             return EXIT_RPC_ERROR
         except RequestTimeout as exc:
-            _diag(f"error: {exc}")
+            # "No answer" is not the whole truth when the server wrote frames that were not
+            # usable (over --max-message-mb, not JSON): say so, as a failed connect does.
+            _diag(f"error: {diagnostics.connect_failure(str(exc))}")
             return EXIT_TIMEOUT
         except InputRejected as exc:
             _diag(f"error: {exc}")
