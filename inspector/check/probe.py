@@ -20,6 +20,7 @@ from inspector.core.server_connection import (
 from inspector.lint import LintStore, LiveLinter
 from inspector.lint.live import loop_scheduler
 from inspector.protocol.machine.config import META_CLIENT_CAPS, META_CLIENT_INFO, META_VERSION
+from inspector.protocol.machine.events import InvalidFrame
 from inspector.protocol.wire.http_headers import request_headers
 from inspector.protocol.wire.versions import Era
 from inspector.settings.connect import client_config_for, transport_for
@@ -78,6 +79,7 @@ class CheckContext:
         self.session: ServerConnection | None = None
         self.sessions_opened = 0
         self.stderr_lines = 0
+        self.invalid_frames: list[str] = []  # why and what, of each frame that was not JSON-RPC
         self.ready_version: str | None = None
         self.era: Era | None = None
         self.capabilities: dict[str, Any] = {}
@@ -103,9 +105,16 @@ class CheckContext:
         self.sessions_opened += 1
         try:
             await session.connect(timeout=self.options.timeout)
-        except ConnectError:
+        except ConnectError as exc:
             self.linter.release()
             await self.drop()
+            if self.invalid_frames:  # "no answer" is not the whole truth: it wrote, not JSON-RPC
+                where = "line(s) to stdout" if self.transport_kind == "stdio" else "message(s)"
+                first = self.invalid_frames[0]
+                raise type(exc)(
+                    f"{exc}; the server wrote {len(self.invalid_frames)} invalid {where},"
+                    f" first: {first}"
+                ) from exc
             raise
         self.linter.session_ready(session.protocol_version)
         self.ready_version = session.protocol_version
@@ -117,6 +126,10 @@ class CheckContext:
     def _heard(self, item: object) -> None:
         if isinstance(item, StderrLine):
             self.stderr_lines += 1
+        elif isinstance(item, InvalidFrame):
+            raw = item.invalid.raw
+            shown = raw if isinstance(raw, str) else repr(raw)
+            self.invalid_frames.append(f"{item.invalid.reason}: {shown[:120]!r}")
 
     async def drop(self) -> None:
         session, self.session = self.session, None

@@ -329,13 +329,16 @@ async def run_cli(ns: argparse.Namespace, early: StdioTransport | None = None) -
             error = exc.failure.error
             assert error is not None
             _diag(f"error: {ns.method}: {error_name(error.code)} ({error.code}): {error.message}")
-            _print_result(
-                {"error": {"code": error.code, "message": error.message, "data": error.data}},
-                ns.compact,
-            )
+            # As on the wire: a server that sent no "data" is not shown one (null).
+            printed: dict[str, Any] = {"code": error.code, "message": error.message}
+            if error.data is not None:
+                printed["data"] = error.data
+            _print_result({"error": printed}, ns.compact)
             return EXIT_RPC_ERROR
         except RequestTimeout as exc:
-            _diag(f"error: {exc}")
+            # "No answer" is not the whole truth when the server wrote frames that were not
+            # usable (over --max-message-mb, not JSON): say so, as a failed connect does.
+            _diag(f"error: {diagnostics.connect_failure(str(exc))}")
             return EXIT_TIMEOUT
         except InputRejected as exc:
             _diag(f"error: {exc}")

@@ -72,7 +72,8 @@ async def fetch_side(
         what = "listing" if session is not None and session.is_ready else "connecting"
         return Side(name, "timeout", snapshot, f"no answer within {timeout:g} s while {what}")
     except ConnectError as exc:
-        return Side(name, "unreachable", None, f"{exc}{_stderr_tail(session)}")
+        tail = "" if "last stderr" in str(exc) else _stderr_tail(session)  # said once
+        return Side(name, "unreachable", None, f"{exc}{tail}")
     except SetupError as exc:
         return Side(name, "unreachable", None, str(exc))
     finally:

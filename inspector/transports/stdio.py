@@ -166,10 +166,15 @@ class StdioTransport(Transport):
             raise LaunchError("no command given")
         if p.cwd is not None and not os.path.isdir(p.cwd):
             raise LaunchError(f"working directory does not exist: {p.cwd}")
-        resolved = shutil.which(p.command, path=env.get("PATH"))
+        command = p.command
+        if p.cwd is not None and os.sep in command and not os.path.isabs(command):
+            command = os.path.join(p.cwd, command)  # as the OS starts it: from the server's cwd
+        resolved = shutil.which(command, path=env.get("PATH"))
         if resolved is None:
-            if os.sep in p.command and os.path.exists(p.command):
-                raise LaunchError(f"not executable: {p.command}")
+            if os.sep in command and os.path.exists(command):
+                raise LaunchError(f"not executable: {command}")
+            if os.sep in command:  # a path is never looked up in PATH
+                raise LaunchError(f"command not found: {command} (no such file)")
             raise LaunchError(f"command not found: {p.command} (PATH={env.get('PATH', '')})")
         try:
             self._proc = await asyncio.create_subprocess_exec(

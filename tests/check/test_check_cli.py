@@ -285,6 +285,24 @@ def test_unreachable_exits_3() -> None:
     assert "could not reach the server" in err
 
 
+def test_unreachable_says_what_the_server_wrote_on_stdout(tmp_path: Path) -> None:
+    """Like mcp-cron run without `--transport stdio`: log lines on stdout and never a JSON-RPC
+    answer. 'No answer' alone is not the whole truth: the server did write, not JSON-RPC."""
+    server = tmp_path / "banner_server.py"
+    server.write_text(
+        "import sys\n"
+        "print('[INFO] Using Streamable HTTP transport on localhost:8080', flush=True)\n"
+        "print('[INFO] MCP server started', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    code, report, err = check("--timeout", "2", server=[PY, str(server)])
+    assert code == 3
+    assert report is not None and report["unreachable"] is not None
+    assert "2 invalid line(s) to stdout" in report["unreachable"], report["unreachable"]
+    assert "Using Streamable HTTP transport" in report["unreachable"]
+    assert "2 invalid line(s) to stdout" in err
+
+
 def test_usage_errors_exit_2() -> None:
     code, _report, err = check()
     assert code == 2 and "error" in err

@@ -83,6 +83,13 @@ def test_unknown_tool_is_a_json_rpc_error() -> None:
     assert out["error"]["code"] == -32602
 
 
+def test_json_rpc_error_without_data_is_printed_without_data() -> None:
+    """The demo's error has no "data" member; the printed error must not invent one (null)."""
+    code, out, _ = run_cli("--method", "tools/call", "--tool-name", "nope", server=DEMO)
+    assert code == 4
+    assert "data" not in out["error"], out
+
+
 def test_timeout_exits_5() -> None:
     code, _, err = run_cli(
         "--method", "tools/call", "--tool-name", "slow_count", "--tool-arg", "steps=3",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,34 @@ def test_an_argument_json_cannot_carry_is_refused_not_hung() -> None:
     )  # fmt: skip
     assert (code, out) == (2, None), err
     assert "NaN" in err and "Traceback" not in err
+
+
+_BIG_ANSWER_SERVER = """
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        result = {"protocolVersion": msg["params"]["protocolVersion"],
+                  "capabilities": {"tools": {}}, "serverInfo": {"name": "big", "version": "1"}}
+    else:  # like server-filesystem reading a big file: the result first, the id last
+        result = {"content": [{"type": "text", "text": "x" * 1_500_000}]}
+    sys.stdout.write(json.dumps({"result": result, "jsonrpc": "2.0", "id": msg["id"]}) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def test_an_answer_over_the_size_limit_is_not_called_no_answer(tmp_path: Path) -> None:
+    """The server did answer, over --max-message-mb: the timeout must say what it got instead
+    of only 'no answer' (found with server-filesystem's read_text_file on a 30 MB file)."""
+    server = tmp_path / "big_answer.py"
+    server.write_text(_BIG_ANSWER_SERVER)
+    code, out, err = run_cli(
+        "--method", "tools/call", "--tool-name", "read", "--max-message-mb", "1",
+        "--timeout", "2", server=[sys.executable, str(server)],
+    )  # fmt: skip
+    assert code == 5, err
+    assert out is None
+    assert "no answer within 2 s" in err
+    assert "exceeds the size limit" in err.split("error: ", 1)[1], err

@@ -225,6 +225,15 @@ def test_an_unreachable_side_is_named_and_the_other_listing_shown() -> None:
     assert '"search", "echo"' in out  # the left side's listing stays usable
 
 
+def test_a_side_that_exits_at_once_gives_its_last_words_once() -> None:
+    """A server that exits before initialize (a missing API key): its stderr is the reason,
+    said once (it was said twice: 'last stderr: X (last stderr: X)')."""
+    dies = [PY, str(SERVERS / "misbehaving" / "server.py"), "--mode", "exit-early"]
+    code, _out, err = diff("--left", line(dies), "--right", line(CATALOG))
+    assert code == 3, err
+    assert err.count("missing required environment variable API_KEY") == 1, err
+
+
 def test_an_unreachable_url_side_json() -> None:
     port = free_port()  # nothing listens there
     code, report, err = diff_json(

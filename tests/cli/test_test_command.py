@@ -281,3 +281,39 @@ def test_misbehaving_servers(tmp_path: Path, mode: str, tool: str, code: int, ex
     assert proc.returncode == code, proc.stdout + proc.stderr
     assert expect in proc.stdout
     assert "Traceback" not in proc.stderr + proc.stdout
+
+
+_BANNER_SERVER = """
+import json, sys
+print("Server v1.2 listening (debug banner on stdout)", flush=True)
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg or "method" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        result = {"protocolVersion": msg["params"]["protocolVersion"],
+                  "capabilities": {"tools": {}}, "serverInfo": {"name": "b", "version": "1"}}
+    elif msg["method"] == "tools/list":
+        result = {"tools": [{"name": "hi", "inputSchema": {"type": "object"}}]}
+    else:
+        print("DEBUG: calling hi", flush=True)
+        result = {"content": [{"type": "text", "text": "hi"}]}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+"""
+
+
+def test_a_run_does_not_hide_what_the_server_broke(tmp_path: Path) -> None:
+    """Like `cli`, `test` reports non-JSON lines on stdout on stderr (it said nothing: the
+    run passed with no sign of the banner and debug prints that break real hosts)."""
+    server = tmp_path / "banner.py"
+    server.write_text(_BANNER_SERVER)
+    collection = tmp_path / "c.json"
+    collection.write_text(
+        json.dumps(
+            {"version": 1, "calls": [{"name": "hi", "kind": "tool", "tool": "hi", "arguments": {}}]}
+        )
+    )
+    proc = inspector("test", str(collection), "--", PY, str(server))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "warning: invalid frame from the server" in proc.stderr
+    assert "Server v1.2 listening" in proc.stderr and "DEBUG: calling hi" in proc.stderr

@@ -257,3 +257,16 @@ def test_a_secret_env_value_is_redacted_and_not_replayed(tmp_path: Path) -> None
     proc = replay(path, "--use-recorded-command")
     assert proc.returncode == 2
     assert "API_TOKEN" in proc.stderr and "not recorded" in proc.stderr
+
+
+def test_replay_does_not_hide_what_the_server_broke(tmp_path: Path) -> None:
+    """Like `cli`, `replay` reports a non-JSON line on stdout (a start-up banner) on stderr;
+    it said nothing: the replay was 'same' with no sign of the line that breaks hosts."""
+    session = tmp_path / "s.jsonl"
+    record(session, "--method", "tools/call", "--tool-name", "echo",
+           "--tool-arg", "message=hi", server=DEMO)  # fmt: skip
+    bannered = f"echo 'demo v1 starting (banner on stdout)'; exec {PY} -m inspector.demo"
+    proc = replay(session, "--", "sh", "-c", bannered)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "warning: invalid frame from the server" in proc.stderr
+    assert "demo v1 starting" in proc.stderr

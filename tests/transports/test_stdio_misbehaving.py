@@ -10,6 +10,7 @@ The servers are modes of tests/servers/misbehaving/server.py (stdlib only).
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 import time
@@ -154,6 +155,33 @@ async def test_not_executable(make: Callable[..., Harness], tmp_path: Path) -> N
     harness = make(StdioParams(str(script)))
     with pytest.raises(ConnectError, match="not executable"):
         await harness.session.connect(timeout=5)
+
+
+async def test_a_relative_command_is_found_in_the_servers_cwd(
+    make: Callable[..., Harness], tmp_path: Path
+) -> None:
+    """`--cwd DIR -- ./server` (a host config with cwd and a relative command): the command is
+    looked for where the server runs, as the OS would start it, not in our own cwd."""
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    script = folder / "server.sh"
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} {SERVER} --mode garbage\n")
+    script.chmod(0o755)
+    harness = make(StdioParams(f".{os.sep}server.sh", cwd=str(folder)))
+    await harness.session.connect(timeout=10)
+    assert harness.session.is_ready
+    await asyncio.wait_for(harness.session.close(), 5)
+
+
+async def test_a_missing_path_does_not_blame_path(
+    make: Callable[..., Harness], tmp_path: Path
+) -> None:
+    """A command with a slash is never looked up in PATH: listing PATH would mislead."""
+    harness = make(StdioParams(str(tmp_path / "nope" / "server")))
+    with pytest.raises(ConnectError, match="command not found") as info:
+        await harness.session.connect(timeout=5)
+    assert "PATH=" not in str(info.value) and "no such file" in str(info.value)
+    await asyncio.wait_for(harness.session.close(), 2)
 
 
 async def test_exit_before_initialize(make: Callable[..., Harness]) -> None:

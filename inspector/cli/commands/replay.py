@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 from inspector.cli.arg_words import header_values
+from inspector.cli.diagnostics import SessionDiagnostics
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
 from inspector.cli.reports import print_text
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
@@ -67,7 +68,11 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
     def progress(done: int, total: int, outcome: CallOutcome) -> None:
         diag(f"[{done}/{total}] {outcome.call.label}: {outcome.status}")
 
+    # As in `cli`: invalid frames and protocol violations are said on stderr, never hidden.
+    diagnostics = SessionDiagnostics(False, transport.kind)
+
     def with_model(session: ServerConnection) -> None:
+        session.add_listener(diagnostics)
         # --sampling-*: the server's sampling asks go to the model, not to the recorded
         # answers (the rest still come from the recording).
         exchanges = ModelExchanges()
@@ -88,7 +93,8 @@ async def _run(ns: argparse.Namespace, recorded: RecordedSession, transport: Tra
             on_session=with_model,
         )
     except ConnectError as exc:
-        raise CommandFailed(f"error: could not connect: {exc}", EXIT_CONNECTION) from None
+        reason = diagnostics.connect_failure(str(exc))
+        raise CommandFailed(f"error: could not connect: {reason}", EXIT_CONNECTION) from None
     print_text(report.summary())
     if ns.report:
         Path(ns.report).write_text(json.dumps(report.to_dict(), indent=2, default=str))

@@ -17,6 +17,7 @@ import contextlib
 import signal
 from pathlib import Path
 
+from inspector.cli.diagnostics import SessionDiagnostics
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
 from inspector.cli.profile_args import cli_timeouts, target_profile
 from inspector.cli.reports import print_json, print_text, write_report_files
@@ -30,6 +31,7 @@ from inspector.common.terminal_text import terminal_text
 from inspector.core.server_connection import (
     ConnectError,
     ConnectTimeout,
+    ServerConnection,
     close_within,
     open_connection,
 )
@@ -149,16 +151,25 @@ async def _run_with(
     profile, secrets = target_profile(ns, default_era=collection.era or "legacy")
     profile.timeouts = cli_timeouts(ns.timeout)
     report = RunReport(collection=collection.name)
+    # As in `cli`: invalid frames and protocol violations are said on stderr, never hidden.
+    diagnostics = SessionDiagnostics(False, "stdio" if profile.transport == "stdio" else "http")
+
+    def observe(conn: ServerConnection) -> None:
+        conn.add_listener(diagnostics)
+
     try:
-        session = await open_connection(profile, secrets, timeout=ns.timeout)
+        session = await open_connection(
+            profile, secrets, timeout=ns.timeout, before_connect=observe
+        )
     except TransportError as exc:
         report.unreachable = str(exc)
         return report
     except ConnectTimeout as exc:
-        report.unreachable, report.connect_timed_out = str(exc), True
+        report.unreachable = diagnostics.connect_failure(str(exc))
+        report.connect_timed_out = True
         return report
     except ConnectError as exc:
-        report.unreachable = str(exc)
+        report.unreachable = diagnostics.connect_failure(str(exc))
         return report
     try:
         runner = CollectionRunner(session, timeout=ns.timeout)

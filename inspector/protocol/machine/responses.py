@@ -27,6 +27,7 @@ from inspector.protocol.machine.pending import Pending
 from inspector.protocol.machine.version_retry import supported_list
 from inspector.protocol.wire.jsonrpc import (
     INVALID_REQUEST,
+    PARSE_ERROR,
     UNSUPPORTED_PROTOCOL_VERSION,
     ErrorResponse,
     Invalid,
@@ -50,12 +51,16 @@ class Responses:
     def on_response(self, msg: Response | ErrorResponse, now: float) -> list[Event]:
         if msg.id is None:
             assert isinstance(msg, ErrorResponse)
+            # Only a parse error or an invalid request says the server could not read one;
+            # any other error with a null id answered something without an id: a notification.
+            why = (
+                "the server could not read a request"
+                if msg.code in (PARSE_ERROR, INVALID_REQUEST)
+                else "an answer to no request: the server answered a notification, or lost an id"
+            )
             return [
                 UnmatchedResponse(
-                    None,
-                    "null id",
-                    f"error with null id (the server could not read a request): "
-                    f"{msg.code} {msg.message}",
+                    None, "null id", f"error with null id ({why}): {msg.code} {msg.message}"
                 )
             ]
         p = self._parts.pending.unbind_wire(msg.id)

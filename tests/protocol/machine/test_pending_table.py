@@ -64,7 +64,19 @@ def test_error_with_null_id() -> None:
     assert unmatched.reason == "null id"
     assert unmatched.wire_id is None
     assert "-32700 Parse error" in unmatched.message
+    assert "could not read a request" in unmatched.message
     assert conn.pending_count == 1
+
+
+def test_error_with_null_id_that_is_no_parse_error_does_not_claim_one() -> None:
+    """bachai-calculator-mcp answers notifications/initialized with {"id": null, "error":
+    {-32000 "Unknown method: notifications/initialized"}}: it read the message fine."""
+    _conn, server = legacy_session()
+    unmatched = one(server.fail(None, -32000, "Unknown method: x"), UnmatchedResponse)
+    assert unmatched.reason == "null id"
+    assert "could not read" not in unmatched.message
+    assert "answered a notification" in unmatched.message
+    assert "-32000 Unknown method: x" in unmatched.message
 
 
 @pytest.mark.parametrize(
