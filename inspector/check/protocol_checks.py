@@ -248,12 +248,19 @@ async def _templates(ctx: CheckContext) -> Outcome:
             broken.append(f"template {text} is broken: {uri} read without a contents list")
             continue
         read += 1
-    broken += _lint_since(ctx, start)
+    return _judged(
+        broken + _lint_since(ctx, start), left_out, read, "template(s) expanded and read"
+    )
+
+
+def _judged(broken: list[str], left_out: list[str], done: int, what: str) -> Outcome:
+    """Failed when anything is broken; skipped when nothing could be judged (each item left
+    out, with the reason); else passed, naming what was left out."""
     if broken:
         return fail("\n".join(broken + left_out))
-    if not read:
+    if not done:
         return skip("\n".join(left_out))
-    return ok("; ".join([f"{read} template(s) expanded and read", *left_out]))
+    return ok("; ".join([f"{done} {what}", *left_out]))
 
 
 async def _missing_resource(ctx: CheckContext) -> Outcome:
@@ -303,12 +310,7 @@ async def _prompts(ctx: CheckContext) -> Outcome:
                 left_out.append(f"{name}: {known.refused(exc, 'prompt')}")
             continue
         got += 1
-    broken += _lint_since(ctx, start)
-    if broken:
-        return fail("\n".join(broken + left_out))
-    if not got:
-        return skip("\n".join(left_out))
-    return ok("; ".join([f"{got} prompt(s) got", *left_out]))
+    return _judged(broken + _lint_since(ctx, start), left_out, got, "prompt(s) got")
 
 
 def _takes_nothing(tool: dict[str, Any]) -> bool:
