@@ -5,6 +5,7 @@ no extra server start."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any, Final
 
@@ -89,10 +90,8 @@ async def _no_reply(ctx: CheckContext) -> Outcome:
     note = {"jsonrpc": "2.0", "method": _UNKNOWN_NOTIFICATION, "params": {}}
     await session.send_raw(json.dumps(note, separators=(",", ":")))
     sync = "ping" if ctx.era is not Era.MODERN else "server/discover"
-    try:
+    with contextlib.suppress(ServerError):  # its answer, an error too, is the sync point
         await session.request(sync, None, timeout=ctx.options.timeout, override=True)
-    except ServerError:
-        pass  # its answer (an error too) is the sync point: whatever came before is in
     sent = ["notifications/initialized"] if ctx.era is not Era.MODERN else []
     sent.append(_UNKNOWN_NOTIFICATION)
     replies = [e for e in ctx.traffic.entries[began:] if _unpaired_answer(e)]

@@ -241,7 +241,7 @@ def test_notifications_before_initialized_are_told_not_failed() -> None:
     """The spec limits what a server sends before notifications/initialized to requests
     (other than ping and logging): a notification sent then (as mcp-cron's list_changed) is
     named in the evidence, and the check passes."""
-    code, report, err = check(server=[*LINT_SERVER, "--break", "early-notify"])
+    _, report, err = check(server=[*LINT_SERVER, "--break", "early-notify"])
     assert report is not None, err
     result = next(c for c in report["checks"] if c["id"] == "lifecycle.initialized")
     assert result["status"] == "passed"
