@@ -21,6 +21,7 @@ __all__ = ["SESSION_CHECKS"]
 
 _UNKNOWN_NOTIFICATION: Final = "notifications/inspector-check/unknown"
 _SHOWN: Final = 3  # items quoted in the evidence
+_BEFORE: Final = 20  # characters kept before the first that differs
 _LIST_KEYS: Final = {
     "tools/list": ("tools", "name", "tool"),
     "prompts/list": ("prompts", "name", "prompt"),
@@ -146,15 +147,39 @@ def _items(answer: dict[str, Any], key: str, ident: str) -> dict[str, dict[str, 
     return {str(i.get(ident)): i for i in items if isinstance(i, dict)}
 
 
+def _first_difference(first: Any, second: Any, path: str) -> tuple[str, Any, Any]:
+    """Where two definitions first part: the JSON path and the two values there."""
+    if isinstance(first, dict) and isinstance(second, dict):
+        for key in sorted(set(first) | set(second), key=str):
+            if first.get(key) != second.get(key):
+                return _first_difference(first.get(key), second.get(key), f"{path}/{key}")
+    if isinstance(first, list) and isinstance(second, list) and len(first) == len(second):
+        for index, (one, other) in enumerate(zip(first, second, strict=True)):
+            if one != other:
+                return _first_difference(one, other, f"{path}/{index}")
+    return path, first, second
+
+
+def _window(first: Any, second: Any) -> tuple[Any, Any]:
+    """Two strings from a little before where they part (so a cut quote shows it)."""
+    if not (isinstance(first, str) and isinstance(second, str)):
+        return first, second
+    at = next((i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b), None)
+    at = min(len(first), len(second)) if at is None else at
+    start = max(0, at - _BEFORE)
+    lead = "…" if start else ""
+    return lead + first[start:], lead + second[start:]
+
+
 def _differs(name: str, kind: str, first: dict[str, Any], second: dict[str, Any]) -> str:
-    fields = sorted(set(first) | set(second))
-    changed = [f for f in fields if first.get(f) != second.get(f)]
-    field = changed[0]
+    path, one, other = _first_difference(first, second, "")
+    changed = [f for f in sorted(set(first) | set(second)) if first.get(f) != second.get(f)]
     more = f" (and {', '.join(changed[1:])})" if len(changed) > 1 else ""
+    one, other = _window(one, other)
     return (
-        f"{kind} {_quote(name, 60)}: {field}{more} differs:\n"
-        f"    one start:   {_quote(first.get(field))}\n"
-        f"    other start: {_quote(second.get(field))}"
+        f"{kind} {_quote(name, 60)}: {path.lstrip('/')}{more} differs:\n"
+        f"    one start:   {_quote(one)}\n"
+        f"    other start: {_quote(other)}"
     )
 
 

@@ -220,7 +220,7 @@ def test_the_host_session_runs_alone_as_a_host_runs_its_server(tmp_path: Path) -
             "unstable",
             "lists.stable",
             "two starts of the server listed different tools (tools/list):\ntool 'echo': "
-            "description differs:\n    one start:   'Echo the text (start ",
+            "description differs:\n    one start:   '",
         ),
     ],
 )
