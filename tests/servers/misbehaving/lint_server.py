@@ -230,7 +230,7 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
         if name == "lookup" and "strict-tool" in broken:
             text = f"lookup of {(params.get('arguments') or {}).get('id')}"
             return {"content": [{"type": "text", "text": text}], "isError": True}
-        if "unknown-tool" in broken:
+        if "unknown-tool" in broken and name is not None:
             return {"content": [{"type": "text", "text": "sure"}]}
         return None
     if method == "resources/list":
