@@ -12,6 +12,7 @@ from typing import Final
 from inspector.check.probe import CheckContext, CheckOptions
 from inspector.check.protocol_checks import LINT_CHECK, PROTOCOL_CHECKS
 from inspector.check.report import CheckReport, CheckResult, Status
+from inspector.check.session_checks import SESSION_CHECKS
 from inspector.check.spec import Check
 from inspector.check.transport_checks import TRANSPORT_CHECKS
 from inspector.protocol.wire.versions import Era
@@ -25,7 +26,12 @@ __all__ = ["ALL_CHECKS", "run_battery"]
 
 log = logging.getLogger(__name__)
 
-ALL_CHECKS: Final[tuple[Check, ...]] = (*PROTOCOL_CHECKS, *TRANSPORT_CHECKS, LINT_CHECK)
+ALL_CHECKS: Final[tuple[Check, ...]] = (
+    *PROTOCOL_CHECKS,
+    *TRANSPORT_CHECKS,
+    *SESSION_CHECKS,
+    LINT_CHECK,
+)
 
 
 def _not_applicable(check: Check, ctx: CheckContext) -> str | None:

@@ -6,8 +6,10 @@ exit, then SIGTERM, then SIGKILL).
 
 It keeps every stdout byte from the process start to its end, line by line, each with the
 phase it came in (before the first message, among the messages, after stdin closed), and
-when and how the server ended: the evidence of `stdio.stdout` and `stdio.eof`. One run is
-shared by both checks (`host_run`)."""
+when and how the server ended: the evidence of `stdio.stdout` and `stdio.eof`. It also
+keeps what the server sent before `notifications/initialized` (`lifecycle.initialized`)
+and the list it answered (`lists.stable` compares it with another start's). One run is
+shared by these checks (`host_run`)."""
 
 from __future__ import annotations
 
@@ -39,6 +41,8 @@ PHASES: Final = (BEFORE, AMONG, AFTER)
 _CHUNK: Final = 64 * 1024
 _KEEP_LINE: Final = 4096  # what is kept of a stdout line once judged (its size: whole)
 _DRAIN: Final = 1.0  # after the exit, how long stdout may stay open (a child holds it)
+_QUIET: Final = 0.3  # after the initialize answer: silence this long ends the wait
+_SETTLE: Final = 1.0  # and the wait never lasts longer
 _LISTS: Final = (
     ("tools", "tools/list"),
     ("prompts", "prompts/list"),
@@ -81,6 +85,9 @@ class HostRun:
     exit_code: int | None = None
     ended_by: str = ""  # "stdin EOF", "SIGTERM", "SIGKILL"
     start_error: str | None = None
+    # Server messages read before `notifications/initialized` was sent (legacy era).
+    early: list[dict[str, Any]] = field(default_factory=list)
+    listed: tuple[str, dict[str, Any]] | None = None  # the list request and its answer
 
     def noise(self) -> list[StdoutLine]:
         return [line for line in self.lines if not line.message]
@@ -112,6 +119,8 @@ class _Reader:
         self.lines: list[StdoutLine] = []
         self.answers: dict[Any, dict[str, Any]] = {}
         self.stdin_closed = False
+        self.initialized_sent = False
+        self.early: list[dict[str, Any]] = []
         self.heard = asyncio.Event()  # set on every message line, and at the end
         self.ended = False
         self._buf = bytearray()  # the line whose newline has not come yet
@@ -131,6 +140,8 @@ class _Reader:
                 value = json.loads(raw)
                 if isinstance(value, dict) and ("result" in value or "error" in value):
                     self.answers[value.get("id")] = value
+                elif isinstance(value, dict) and "method" in value and not self.initialized_sent:
+                    self.early.append(value)
             self.heard.set()
 
     def _feed(self, chunk: bytes) -> None:
@@ -160,6 +171,17 @@ class _Reader:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.heard.wait(), left)
         return self.answers[msg_id]
+
+    async def settle(self, quiet: float = _QUIET, limit: float = _SETTLE) -> None:
+        """Wait until the server has been silent for `quiet` seconds (at most `limit`):
+        what it sends right after the initialize answer is read before the host goes on."""
+        deadline = time.monotonic() + limit
+        while not self.ended and (left := deadline - time.monotonic()) > 0:
+            self.heard.clear()
+            try:
+                await asyncio.wait_for(self.heard.wait(), min(quiet, left))
+            except TimeoutError:
+                return
 
 
 # One host run per battery (its context), shared by the stdio checks.
@@ -228,6 +250,9 @@ async def _session(ctx: CheckContext, proc: asyncio.subprocess.Process, reader: 
     if answer is None:
         run.unanswered.append(str(first["method"]))
     if ctx.era is not Era.MODERN:
+        await reader.settle()  # what the server sends before initialized (the spec limits it)
+        reader.initialized_sent = True
+        run.early = list(reader.early)
         run.steps.append("notifications/initialized")
         await _send(proc, Notification("notifications/initialized").to_dict())
     result = (answer or {}).get("result")
@@ -238,8 +263,11 @@ async def _session(ctx: CheckContext, proc: asyncio.subprocess.Process, reader: 
         return run  # no ping in the modern era, and nothing else declared
     run.steps.append(method)
     await _send(proc, Request(2, method, dict(meta) or None).to_dict())
-    if await reader.answer(2, wait) is None:
+    listed = await reader.answer(2, wait)
+    if listed is None:
         run.unanswered.append(method)
+    elif method != "ping":
+        run.listed = (method, listed)
     return run
 
 

@@ -78,6 +78,7 @@ class CheckContext:
         self.linter = LiveLinter(self.traffic, self.lint, loop_scheduler)
         self.session: ServerConnection | None = None
         self.sessions_opened = 0
+        self.session_began = 0  # the traffic index where the current session began
         self.stderr_lines = 0
         self.invalid_frames: list[str] = []  # why and what, of each frame that was not JSON-RPC
         self.ready_version: str | None = None
@@ -98,6 +99,7 @@ class CheckContext:
         if session is not None:
             await self.drop()
         session = connection_for(self.profile, self.secrets)
+        self.session_began = len(self.traffic)
         self.linter.begin_session()
         session.add_traffic_observer(self.traffic.observe)
         session.add_listener(self._heard)

@@ -109,17 +109,21 @@ def test_sdk_server_over_http(sdk_http: Served, era: str) -> None:
 
 @pytest.mark.peers
 def test_server_everything_passes() -> None:
-    """server-everything's templates and resource-prompt take only a positive integer id:
-    the check gets one from its completion (never "example"), so nothing fails wrongly;
-    and it is checked from a working directory other than the server's."""
+    """server-everything passes all but errors.invalid-params (a real fault of its SDK).
+    Its templates and resource-prompt take only a positive integer id: the check gets one
+    from its completion (never "example"), so nothing fails wrongly; and it is checked
+    from a working directory other than the server's."""
     if not EVERYTHING_JS.exists():
         pytest.skip("server-everything is not installed (scripts/install-peers.sh)")
     code, report, err = check(
         "--call-read-only", server=["node", str(EVERYTHING_JS), "stdio"], cwd=Path("/")
     )
     assert report is not None, err
-    assert failed(report) == {}
-    assert code == 0
+    fails = failed(report)
+    # The TypeScript SDK answers invalid params with -32603 (tests/corpus/behaviour.json).
+    assert list(fails) == ["errors.invalid-params"], fails
+    assert "got -32603, expected -32602" in fails["errors.invalid-params"]
+    assert code == 1
     seen = statuses(report)
     assert seen["resources.templates"] == seen["prompts.get"] == "passed"
     for passed in (
@@ -129,6 +133,9 @@ def test_server_everything_passes() -> None:
         "lint.messages",
         "tools.read-only",
         "stdio.eof",
+        "notifications.no-reply",
+        "lifecycle.initialized",
+        "lists.stable",
     ):
         assert seen[passed] == "passed", passed
 
@@ -189,6 +196,32 @@ def test_the_host_session_runs_alone_as_a_host_runs_its_server(tmp_path: Path) -
             "template mem://item/{id} is broken: mem://item/1 with id='1'",
         ),
         ("bad-template", "resources.templates", "mem://{a"),
+        (
+            "no-name-603",
+            "errors.invalid-params",
+            "a tools/call without its required name got -32603, expected -32602",
+        ),
+        (
+            "notify-error",
+            "notifications.no-reply",
+            "2 answer(s) that pair with no request",
+        ),
+        (
+            "notify-reply",
+            "notifications.no-reply",
+            """'{"jsonrpc": "2.0", "id": null, "result": {}}'""",
+        ),
+        (
+            "early-request",
+            "lifecycle.initialized",
+            "1 request(s) sent before notifications/initialized: 'roots/list'",
+        ),
+        (
+            "unstable",
+            "lists.stable",
+            "two starts of the server listed different tools (tools/list):\ntool 'echo': "
+            "description differs:\n    one start:   '",
+        ),
     ],
 )
 def test_a_broken_rule_fails_its_check_with_evidence(
@@ -202,6 +235,35 @@ def test_a_broken_rule_fails_its_check_with_evidence(
     assert evidence in fails[check_id]
     rule = next(c["rule"] for c in report["checks"] if c["id"] == check_id)
     assert rule
+
+
+def test_notifications_before_initialized_are_told_not_failed() -> None:
+    """The spec limits what a server sends before notifications/initialized to requests
+    (other than ping and logging): a notification sent then (as mcp-cron's list_changed) is
+    named in the evidence, and the check passes."""
+    _, report, err = check(server=[*LINT_SERVER, "--break", "early-notify"])
+    assert report is not None, err
+    result = next(c for c in report["checks"] if c["id"] == "lifecycle.initialized")
+    assert result["status"] == "passed"
+    assert (
+        "1 notification(s) came before it: 'notifications/tools/list_changed'"
+        in (result["evidence"])
+    )
+    assert "limits requests before initialized, not notifications" in result["evidence"]
+
+
+def test_the_new_conduct_checks_pass_a_server_that_breaks_nothing() -> None:
+    code, report, err = check(server=LINT_SERVER)
+    assert report is not None, err
+    seen = statuses(report)
+    for passed in (
+        "errors.invalid-params",
+        "notifications.no-reply",
+        "lifecycle.initialized",
+        "lists.stable",
+    ):
+        assert seen[passed] == "passed", (passed, report["checks"])
+    assert code == 0, failed(report)
 
 
 def test_stdout_noise_is_quoted_escaped_and_cut() -> None:

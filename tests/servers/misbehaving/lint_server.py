@@ -31,6 +31,16 @@ Check rules:
                  with its database)
                  (notifications/initialized, then a request), as a real server did; an
                  EOF right after initialize still ends it
+  no-name-603    tools/call without the required "name" gets -32603 (as the TS SDK answers)
+                 instead of -32602 invalid params
+  notify-error   answers every notification with an error whose id is null (as a
+                 hand-rolled server did)
+  early-notify   sends notifications/tools/list_changed right after the initialize answer,
+                 before notifications/initialized
+  early-request  sends a roots/list request right after the initialize answer, before
+                 notifications/initialized
+  unstable       the tool "echo"'s description differs on every start (it names the pid,
+                 as a Go map's order shuffles a description)
   banner         four non-JSON lines on stdout at start, before the first message
   late-banner    four non-JSON lines print()ed at start, before the first message, while
                  messages go straight to the stdout file (as the Python SDK writes them):
@@ -92,7 +102,9 @@ def tools(broken: set[str]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [
         {
             "name": "echo",
-            "description": "Echo the text",
+            "description": f"Echo the text (start {os.getpid()})"
+            if "unstable" in broken
+            else "Echo the text",
             "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
             "annotations": {"readOnlyHint": True},
         },
@@ -202,6 +214,8 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
         return {"tools": tools(broken)}
     if method == "tools/call":
         name = params.get("name")
+        if name is None and "no-name-603" in broken:
+            raise Refused(-32603, "Cannot read properties of undefined (reading 'name')")
         if name == "weather":
             temp: Any = "hot" if "structured" in broken else 21.5
             return {
@@ -216,7 +230,7 @@ def answer(msg: dict[str, Any], broken: set[str]) -> dict[str, Any] | None:
         if name == "lookup" and "strict-tool" in broken:
             text = f"lookup of {(params.get('arguments') or {}).get('id')}"
             return {"content": [{"type": "text", "text": text}], "isError": True}
-        if "unknown-tool" in broken:
+        if "unknown-tool" in broken and name is not None:
             return {"content": [{"type": "text", "text": "sure"}]}
         return None
     if method == "resources/list":
@@ -327,6 +341,14 @@ def error_for(msg: dict[str, Any], broken: set[str]) -> dict[str, Any]:
     return {"code": -32601, "message": f"method not found: {method}"}
 
 
+def early(broken: set[str]) -> None:
+    """What early-notify and early-request send right after the initialize answer."""
+    if "early-notify" in broken:
+        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+    if "early-request" in broken:
+        send({"jsonrpc": "2.0", "id": "early-1", "method": "roots/list"})
+
+
 def _take_lock(path: str) -> bool:
     """An exclusive lock held for the process's life; False when another holds it."""
     import fcntl
@@ -367,6 +389,9 @@ def main() -> int:
             continue
         method = msg.get("method")
         if "id" not in msg:
+            if "notify-error" in broken:
+                error = {"code": -32000, "message": f"unknown method {method}"}
+                send({"jsonrpc": "2.0", "id": None, "error": error})
             if method == "notifications/initialized":
                 worked = True
                 if "notify-reply" in broken:
@@ -416,6 +441,8 @@ def main() -> int:
             send({"jsonrpc": "2.0", "id": msg["id"], "error": error_for(msg, broken)})
         else:
             send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+        if method == "initialize":
+            early(broken)
     if "ignore-eof" in broken or (worked and "eof-after-work" in broken) or locked:
         time.sleep(30)
     return 0

@@ -34,6 +34,8 @@ SUMMARY = re.compile(
 # server-everything fails these two only because `check` made up arguments its schema does
 # not allow (issue 26 item 7, fixed on its own branch): a failure elsewhere is news.
 KNOWN_FALSE_FAILS = {"resources.templates", "prompts.get"}
+# A real fault of its SDK (tests/corpus/behaviour.json): a nameless tools/call gets -32603.
+KNOWN_REAL_FAILS = {"errors.invalid-params"}
 
 
 def verdicts(dialog: CheckDialog) -> dict[str, list[str]]:
@@ -79,7 +81,8 @@ def test_check_everything_from_the_window_and_read_the_verdicts(
             assert rows["errors.unknown-method"][3] == "-32601 method not found"
             assert rows["errors.ping"][0] == "✔ passed"
             failures = {name for name, row in rows.items() if row[0].startswith("✘")}
-            assert failures <= KNOWN_FALSE_FAILS, f"new failures: {failures - KNOWN_FALSE_FAILS}"
+            known = KNOWN_FALSE_FAILS | KNOWN_REAL_FAILS
+            assert failures <= known, f"new failures: {failures - known}"
             assert len(failures) == failed
 
             # A row clicked: its evidence in full below.
