@@ -2,7 +2,10 @@
 the window and the `watch` command.
 
 The server's cwd when the profile sets one; else the folder of the first argument that is
-an existing file (`python /src/server.py` watches /src), else of the command itself when
+an existing file (`python /src/server.py` watches /src), else the folder of the module that
+`python -m pkg.server` runs, found without importing anything (in the current folder, and,
+when the command is this very interpreter, on its own sys.path: the demo server's profile
+watches inspector/demo/), else of the command itself when
 it is a path outside a `bin` folder (an interpreter's folder is not the server's), else
 the current folder. A desktop app started from a menu has the home
 folder as its cwd: watching all of it would be both slow and wrong. The files this
@@ -13,6 +16,7 @@ count.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -35,12 +39,43 @@ def watch_base(profile: Profile) -> Path:
     for word in stdio.args:
         if word and not word.startswith("-") and Path(word).expanduser().is_file():
             return Path(word).expanduser().resolve().parent
+    module = _module_folder(stdio.command, stdio.args)
+    if module is not None:
+        return module
     command = Path(stdio.command).expanduser()
     if os.sep in stdio.command and command.is_file():
         folder = command.resolve().parent
         if folder.name not in _PROGRAM_FOLDERS:
             return folder
     return Path.cwd()
+
+
+def _module_folder(command: str, args: Sequence[str]) -> Path | None:
+    """The folder of the module a `-m NAME` runs: searched as files, never imported (an
+    import would run the server's code in the inspector)."""
+    words = list(args)
+    if "-m" not in words or words.index("-m") + 1 >= len(words):
+        return None
+    parts = words[words.index("-m") + 1].split(".")
+    if not all(part.isidentifier() for part in parts):
+        return None
+    roots = [Path.cwd()]
+    if _same_file(command, sys.executable):
+        roots += [Path(entry or ".") for entry in sys.path]
+    for root in roots:
+        place = root.joinpath(*parts)
+        if (place / "__init__.py").is_file() or (place / "__main__.py").is_file():
+            return place.resolve()
+        if place.with_suffix(".py").is_file():
+            return place.resolve().parent
+    return None
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def spec_for(profile: Profile, paths: Sequence[str] = (), ignore: Iterable[Path] = ()) -> WatchSpec:

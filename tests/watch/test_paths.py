@@ -114,17 +114,28 @@ def test_a_profile_watches_its_cwd_else_its_script_folder(tmp_path: Path) -> Non
     assert watch_base(by_command) == script.parent
 
 
-def test_an_interpreter_s_folder_is_never_the_server_s(tmp_path: Path) -> None:
-    """`/usr/bin/python3 -m server` (the demo server's own profile runs sys.executable -m
-    inspector.demo) watches the current folder, not the interpreter's bin folder."""
+def test_an_interpreter_s_folder_is_never_the_server_s(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/usr/bin/python3 -m server` watches the module's folder (found as files in the current
+    folder, or on this interpreter's own path: the demo server's profile runs sys.executable
+    -m inspector.demo), never the interpreter's bin folder; an unknown module, the current
+    folder."""
     import sys
 
+    import inspector.demo
     from inspector.settings.profiles import Profile, StdioSettings, demo_profile
     from inspector.watch.target import watch_base
 
-    module = Profile(name="m", stdio=StdioSettings(command=sys.executable, args=["-m", "srv"]))
-    assert watch_base(module) == Path.cwd()
-    assert watch_base(demo_profile()) == Path.cwd()
+    monkeypatch.chdir(tmp_path)
+    unknown = Profile(name="m", stdio=StdioSettings(command=sys.executable, args=["-m", "srv"]))
+    assert watch_base(unknown) == tmp_path
+    assert watch_base(demo_profile()) == Path(inspector.demo.__file__).resolve().parent
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "server.py").write_text("")
+    other = Profile(name="o", stdio=StdioSettings(command="python3", args=["-m", "pkg.server"]))
+    assert watch_base(other) == tmp_path / "pkg"
 
 
 def test_a_file_this_process_writes_never_counts_by_any_name(tmp_path: Path) -> None:
