@@ -65,6 +65,8 @@ def _command(name: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser
         from inspector.cli.commands.replay import run
     elif name == "export-har":
         from inspector.cli.commands.export_har import run
+    elif name == "export-otlp":
+        from inspector.cli.commands.export_otlp import run
     elif name == "check":
         from inspector.cli.commands.check import run
     elif name == "watch":

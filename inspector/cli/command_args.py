@@ -19,6 +19,7 @@ __all__ = [
     "BEARER_ENV",
     "ERA_CHOICES",
     "add_auth_arguments",
+    "add_export_otlp_parser",
     "add_export_parser",
     "add_launch_arguments",
     "add_logout_parser",
@@ -151,6 +152,34 @@ def add_export_parser(sub: Any) -> None:
     parser.add_argument("file", metavar="FILE", help="a session file (JSON Lines)")
     parser.add_argument(
         "-o", "--output", metavar="OUT", default="-", help="the HAR file to write (default: stdout)"
+    )
+
+
+def add_export_otlp_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "export-otlp",
+        help="export a recorded session as OpenTelemetry traces (OTLP), a span per request",
+        usage="mcp-inspector-qt export-otlp FILE [--endpoint URL | --output OUT.json]",
+        epilog="exit codes: 0 sent or written, 2 usage, unreadable session file or the "
+        "'otel' extra not installed, 3 the endpoint did not take the spans. The format: "
+        "docs/otlp.md",
+    )
+    parser.add_argument("file", metavar="FILE", help="a session file (JSON Lines)")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument(
+        "--endpoint",
+        metavar="URL",
+        help="an OTLP/HTTP endpoint; the spans go to URL/v1/traces (e.g. http://localhost:4318)",
+    )
+    target.add_argument(
+        "--output", "-o", metavar="OUT.json", help="write an OTLP JSON file instead"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="--endpoint: how long one export request may take (default 10)",
     )
 
 

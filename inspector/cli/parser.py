@@ -16,6 +16,7 @@ from inspector.cli.command_args import (
     ERA_CHOICES,
     add_check_parser,
     add_diff_parser,
+    add_export_otlp_parser,
     add_export_parser,
     add_logout_parser,
     add_replay_parser,
@@ -162,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_parser(sub)
     add_logout_parser(sub)
     add_export_parser(sub)
+    add_export_otlp_parser(sub)
     add_check_parser(sub)
     add_watch_parser(sub)
     add_diff_parser(sub)

@@ -1,0 +1,102 @@
+"""`mcp-inspector-qt export-otlp FILE [--endpoint URL | --output OUT.json]`: a recorded
+session as OpenTelemetry traces, a span per request (inspector/recording/otlp_spans.py
+says which span and which attributes), sent to an OTLP/HTTP endpoint (`URL/v1/traces`) or
+written as an OTLP JSON file.
+
+Needs the optional `otel` extra (the OpenTelemetry SDK and its OTLP/HTTP exporter),
+imported only here, when the command runs.
+
+Exit codes: 0 sent or written, 2 usage, an unreadable session file or a missing extra,
+3 the endpoint did not take the spans (unreachable, or an HTTP error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
+from inspector.recording.otlp_spans import session_spans
+from inspector.recording.reader import SessionFileError, read_session
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+__all__ = ["run"]
+
+EXIT_OK = 0
+EXIT_EXPORT_FAILED = 3
+INSTALL_HINT = (
+    "error: export-otlp needs the OpenTelemetry SDK, the optional 'otel' extra: "
+    "pip install 'mcp-inspector-qt[otel]' (or, in a checkout, pip install -e '.[otel]')"
+)
+
+
+def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    return guarded("mcp-inspector-qt export-otlp", parser, lambda: _run(ns))
+
+
+def _run(ns: argparse.Namespace) -> int:
+    if not ns.endpoint and not ns.output:
+        raise UsageError("give --endpoint URL or --output OUT.json")
+    if ns.endpoint and not ns.endpoint.startswith(("http://", "https://")):
+        raise UsageError(f"--endpoint must be an http:// or https:// URL, not {ns.endpoint!r}")
+    sdk = _sdk()
+    try:
+        recorded = read_session(ns.file)
+    except SessionFileError as exc:
+        raise CommandFailed(f"error: {exc}", EXIT_USAGE) from None
+    for problem in recorded.problems:
+        diag(f"note: {problem}")
+    records = session_spans(recorded)
+    resource = _resource(recorded.header, recorded.ready)
+    if ns.output:
+        exporter = sdk.OtlpJsonFileExporter(Path(ns.output))
+        count = sdk.export_records(records, exporter, resource)
+        try:
+            exporter.write()
+        except OSError as exc:
+            raise CommandFailed(
+                f"error: cannot write {ns.output}: {exc.strerror or exc}", EXIT_USAGE
+            ) from None
+        diag(f"wrote {count} span(s) to {ns.output}")
+        return EXIT_OK
+    endpoint = sdk.endpoint_exporter(ns.endpoint, ns.timeout)
+    try:
+        count = sdk.export_records(records, endpoint, resource)
+    except sdk.ExportFailed as exc:
+        raise CommandFailed(
+            f"error: the OTLP endpoint {ns.endpoint.rstrip('/')}/v1/traces did not take "
+            f"the spans: {exc}",
+            EXIT_EXPORT_FAILED,
+        ) from None
+    finally:
+        endpoint.shutdown()
+    diag(f"sent {count} span(s) to {ns.endpoint.rstrip('/')}/v1/traces")
+    return EXIT_OK
+
+
+def _sdk() -> ModuleType:
+    try:
+        return importlib.import_module("inspector.recording.otlp_sdk")
+    except ImportError:
+        raise CommandFailed(INSTALL_HINT, EXIT_USAGE) from None
+
+
+def _resource(header: dict[str, object], ready: dict[str, object] | None) -> dict[str, str]:
+    """The OpenTelemetry resource: the client that made the session (its `service.name`;
+    a tap's header names none) and the server it talked to."""
+    resource = {"service.name": "mcp-client"}
+    client = header.get("client_info")
+    if isinstance(client, dict) and isinstance(client.get("name"), str) and client["name"]:
+        resource["service.name"] = client["name"]
+        if isinstance(client.get("version"), str):
+            resource["service.version"] = client["version"]
+    server = (ready or {}).get("server_info")
+    if isinstance(server, dict):
+        for key in ("name", "version"):
+            if isinstance(server.get(key), str):
+                resource[f"mcp_inspector.server.{key}"] = server[key]
+    return resource

@@ -1,0 +1,329 @@
+"""A recorded session as plain span records, ready for OpenTelemetry (no SDK here).
+
+One `SpanRecord` per JSON-RPC request in the recording, in both directions: from the
+request's frame to its response's (or error's) frame, with the recorded wall-clock times.
+A request the server sent during a call of ours (a sampling, elicitation or roots ask) is a
+child of that call: the one whose HTTP stream carried the ask (`via.xid`), else the one
+whose progress token the ask carries, else the newest of our requests still waiting for
+its answer when the ask came (a `tools/call` first).
+
+The names follow OpenTelemetry's semantic conventions for MCP (Development status), in the
+GenAI conventions repository: https://github.com/open-telemetry/semantic-conventions-genai
+`docs/gen-ai/mcp.md` (formerly `docs/gen-ai/mcp.md` of open-telemetry/semantic-conventions):
+
+- span name `{mcp.method.name} {target}`, the target being `gen_ai.tool.name` or
+  `gen_ai.prompt.name` when there is one; kind CLIENT for our requests, SERVER for the
+  server's (the client handles them);
+- `mcp.method.name`, `jsonrpc.request.id` (the id as a string), `mcp.protocol.version`,
+  `mcp.session.id` (the `Mcp-Session-Id` header as recorded, possibly shortened by
+  redaction), `mcp.resource.uri`, `gen_ai.tool.name` with `gen_ai.operation.name =
+  execute_tool`, `gen_ai.prompt.name`, `network.transport` (`pipe` for stdio, `tcp` for
+  HTTP), `network.protocol.name` (`http`), `jsonrpc.protocol.version` when it is not 2.0;
+- on failure `error.type` (the JSON-RPC error code as a string, or `tool_error` for a
+  tool result with `isError: true`), `rpc.response.status_code` (the JSON-RPC code) and an
+  ERROR status whose description is the error's message.
+
+What the conventions do not name is under `mcp_inspector.`: `request.size` and
+`response.size` (bytes of the frames as sent), `era` (legacy or modern), `session.file`
+(the recording's file name) and `response.missing` (no answer in the recording: the span
+ends at the recording's last event, with `error.type = no_response`).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from inspector.recording.reader import RecordedEvent, RecordedSession
+
+__all__ = ["SpanRecord", "session_spans"]
+
+# the methods whose params name a tool, a prompt, a resource
+_TOOL_METHODS = frozenset({"tools/call"})
+_PROMPT_METHODS = frozenset({"prompts/get"})
+_RESOURCE_METHODS = frozenset({"resources/read", "resources/subscribe", "resources/unsubscribe"})
+
+
+@dataclass(slots=True)
+class SpanRecord:
+    """One request and its answer, as a span: times are Unix nanoseconds (wall clock)."""
+
+    index: int
+    name: str
+    kind: str  # "client" (our request) | "server" (the server's request to us)
+    start: int
+    end: int
+    attributes: dict[str, str | int | bool] = field(default_factory=dict)
+    error: str | None = None  # the status description when the request failed
+    parent: int | None = None  # the index of the span this one is a child of
+
+    @property
+    def duration(self) -> float:
+        """In seconds."""
+        return (self.end - self.start) / 1e9
+
+
+@dataclass(slots=True)
+class _Open:
+    record: SpanRecord
+    xid: int | None
+    progress_token: str | None
+
+
+def session_spans(recorded: RecordedSession) -> list[SpanRecord]:
+    """The session's requests as span records, in the order the requests were made."""
+    base = _time_base(recorded)
+    common = _common_attributes(recorded)
+    records: list[SpanRecord] = []
+    pending: dict[tuple[str, str], _Open] = {}  # (request's direction, id) -> its span
+    last_t = recorded.duration
+    session_id: str | None = None
+    for event in recorded.events:
+        if event.type == "http":
+            session_id = _session_id(event) or session_id
+            _claim_exchange(event, pending)
+            continue
+        if event.type != "frame" or event.direction not in ("in", "out"):
+            continue
+        message = _message(event)
+        if message is None:
+            continue
+        at = base + _ns(event.t)
+        if isinstance(message.get("method"), str) and "id" in message:
+            record = _start(len(records), message, event, at, common, session_id)
+            opened = _Open(record, _xid(event), _progress_token(message))
+            if event.direction == "in":
+                record.parent = _parent_of(opened, message, pending)
+            records.append(record)
+            pending[(event.direction, _id_text(message["id"]))] = opened
+        elif "id" in message and ("result" in message or "error" in message):
+            asked_by = "out" if event.direction == "in" else "in"
+            found = pending.pop((asked_by, _id_text(message["id"])), None)
+            if found is not None:
+                _finish(found.record, message, event, at)
+    for opened in pending.values():
+        record = opened.record
+        record.end = max(record.start, base + _ns(last_t))
+        record.attributes["mcp_inspector.response.missing"] = True
+        record.attributes["error.type"] = "no_response"
+        record.error = "no response in the recording"
+    return records
+
+
+def _claim_exchange(event: RecordedEvent, pending: dict[tuple[str, str], _Open]) -> None:
+    """A POST's `http` line follows the request frame it carried: give its xid to our newest
+    request still without one, so an ask arriving on that POST's stream finds its call."""
+    xid = event.data.get("xid")
+    exchange = event.data.get("exchange")
+    if not isinstance(xid, int) or not isinstance(exchange, dict):
+        return
+    if exchange.get("method") != "POST":
+        return
+    if any(opened.xid == xid for opened in pending.values()):
+        return
+    waiting = [o for (d, _), o in pending.items() if d == "out" and o.xid is None]
+    if waiting:
+        max(waiting, key=lambda o: o.record.start).xid = xid
+
+
+def _ns(seconds: float) -> int:
+    return round(seconds * 1_000_000_000)
+
+
+def _time_base(recorded: RecordedSession) -> int:
+    """Unix time (ns) of the recording's t = 0: the first event's wall clock less its t (the
+    durations then come from the monotonic t), else the header's `created`."""
+    for event in recorded.events:
+        wall = event.data.get("wall")
+        if isinstance(wall, int | float) and not isinstance(wall, bool) and "t" in event.data:
+            return _ns(float(wall)) - _ns(event.t)
+    created = recorded.header.get("created")
+    if isinstance(created, str):
+        try:
+            return _ns(datetime.fromisoformat(created).timestamp())
+        except ValueError:
+            pass
+    return 0
+
+
+def _common_attributes(recorded: RecordedSession) -> dict[str, str | int | bool]:
+    attributes: dict[str, str | int | bool] = {
+        "mcp_inspector.era": recorded.era,
+        "mcp_inspector.session.file": recorded.path.name,
+    }
+    if recorded.protocol_version:
+        attributes["mcp.protocol.version"] = recorded.protocol_version
+    transport = recorded.connection.get("transport")
+    if transport == "stdio":
+        attributes["network.transport"] = "pipe"
+    elif transport == "http":
+        attributes["network.transport"] = "tcp"
+        attributes["network.protocol.name"] = "http"
+    return attributes
+
+
+def _start(
+    index: int,
+    message: dict[str, Any],
+    event: RecordedEvent,
+    at: int,
+    common: dict[str, str | int | bool],
+    session_id: str | None,
+) -> SpanRecord:
+    method = message["method"]
+    params = message.get("params")
+    params = params if isinstance(params, dict) else {}
+    attributes: dict[str, str | int | bool] = dict(common)
+    attributes["mcp.method.name"] = method
+    attributes["jsonrpc.request.id"] = _id_text(message["id"])
+    version = message.get("jsonrpc")
+    if isinstance(version, str) and version != "2.0":
+        attributes["jsonrpc.protocol.version"] = version
+    attributes["mcp_inspector.request.size"] = _size(event)
+    if session_id:
+        attributes["mcp.session.id"] = session_id
+    target = None
+    name = params.get("name")
+    if method in _TOOL_METHODS and isinstance(name, str):
+        attributes["gen_ai.tool.name"] = name
+        attributes["gen_ai.operation.name"] = "execute_tool"
+        target = name
+    elif method in _PROMPT_METHODS and isinstance(name, str):
+        attributes["gen_ai.prompt.name"] = name
+        target = name
+    uri = params.get("uri")
+    if method in _RESOURCE_METHODS and isinstance(uri, str):
+        attributes["mcp.resource.uri"] = uri
+    return SpanRecord(
+        index=index,
+        name=f"{method} {target}" if target else method,
+        kind="client" if event.direction == "out" else "server",
+        start=at,
+        end=at,
+        attributes=attributes,
+    )
+
+
+def _finish(record: SpanRecord, message: dict[str, Any], event: RecordedEvent, at: int) -> None:
+    record.end = max(record.start, at)
+    record.attributes["mcp_inspector.response.size"] = _size(event)
+    error = message.get("error")
+    if "error" in message:
+        code = error.get("code") if isinstance(error, dict) else None
+        text = error.get("message") if isinstance(error, dict) else None
+        code_text = str(code) if isinstance(code, int | str) and not isinstance(code, bool) else ""
+        record.attributes["error.type"] = code_text or "_OTHER"
+        if code_text:
+            record.attributes["rpc.response.status_code"] = code_text
+        record.error = text if isinstance(text, str) else "JSON-RPC error"
+        return
+    result = message.get("result")
+    if isinstance(result, dict) and result.get("isError") is True:
+        record.attributes["error.type"] = "tool_error"
+        record.error = _tool_error_text(result)
+
+
+def _tool_error_text(result: dict[str, Any]) -> str:
+    content = result.get("content")
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                return str(block["text"])[:500]
+    return "the tool reported an error (isError)"
+
+
+def _parent_of(
+    ask: _Open, message: dict[str, Any], pending: dict[tuple[str, str], _Open]
+) -> int | None:
+    """The call of ours a server request came in during (see the module's docstring)."""
+    ours = [opened for (direction, _), opened in pending.items() if direction == "out"]
+    if not ours:
+        return None
+    if ask.xid is not None:
+        for opened in ours:
+            if opened.xid == ask.xid:
+                return opened.record.index
+    if ask.progress_token is not None:
+        for opened in ours:
+            if opened.progress_token == ask.progress_token:
+                return opened.record.index
+    calls = [o for o in ours if o.record.attributes.get("mcp.method.name") == "tools/call"]
+    newest = max(calls or ours, key=lambda o: o.record.start)
+    return newest.record.index
+
+
+def _message(event: RecordedEvent) -> dict[str, Any] | None:
+    raw = event.raw
+    if event.data.get("truncated"):
+        return _truncated_head(raw)
+    try:
+        value = json.loads(raw)
+    except (ValueError, TypeError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _truncated_head(raw: str | bytes) -> dict[str, Any] | None:
+    """A frame cut at the size limit is not JSON; its id and method are still at its head
+    in the common case (`{"jsonrpc":"2.0","id":3,"result":...`), read without parsing."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    head: dict[str, Any] = {}
+    decoder = json.JSONDecoder()
+    for key in ("id", "method"):
+        marker = f'"{key}":'
+        at = text.find(marker, 0, 200)
+        if at < 0:
+            continue
+        try:
+            head[key], _ = decoder.raw_decode(text, at + len(marker))
+        except ValueError:
+            continue
+    if "id" in head and "method" not in head:
+        head["result"] = None
+    return head or None
+
+
+def _size(event: RecordedEvent) -> int:
+    size = event.data.get("size")
+    if isinstance(size, int) and not isinstance(size, bool):
+        return size
+    if "b64" in event.data:
+        try:
+            return len(base64.b64decode(event.data["b64"]))
+        except (ValueError, TypeError):
+            return 0
+    text = event.data.get("text", "")
+    return len(text.encode("utf-8", "surrogatepass")) if isinstance(text, str) else 0
+
+
+def _xid(event: RecordedEvent) -> int | None:
+    via = event.data.get("via")
+    xid = via.get("xid") if isinstance(via, dict) else None
+    return xid if isinstance(xid, int) and not isinstance(xid, bool) else None
+
+
+def _progress_token(message: dict[str, Any]) -> str | None:
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    token = meta.get("progressToken") if isinstance(meta, dict) else None
+    return None if token is None else _id_text(token)
+
+
+def _id_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _session_id(event: RecordedEvent) -> str | None:
+    exchange = event.data.get("exchange")
+    if not isinstance(exchange, dict):
+        return None
+    for headers_key in ("response_headers", "request_headers"):
+        headers = exchange.get(headers_key)
+        if isinstance(headers, dict):
+            for name, value in headers.items():
+                if isinstance(name, str) and name.lower() == "mcp-session-id":
+                    return str(value) if value else None
+    return None
