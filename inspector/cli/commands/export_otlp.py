@@ -13,7 +13,6 @@ Exit codes: 0 sent or written, 2 usage, an unreadable session file or a missing 
 from __future__ import annotations
 
 import argparse
-import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -80,9 +79,10 @@ def _run(ns: argparse.Namespace) -> int:
 
 def _sdk() -> ModuleType:
     try:
-        return importlib.import_module("inspector.recording.otlp_sdk")
+        from inspector.recording import otlp_sdk
     except ImportError:
         raise CommandFailed(INSTALL_HINT, EXIT_USAGE) from None
+    return otlp_sdk
 
 
 def _resource(header: dict[str, object], ready: dict[str, object] | None) -> dict[str, str]:
