@@ -49,8 +49,8 @@ class ExportFailed(Exception):
 
 
 class OtlpJsonFileExporter(SpanExporter):
-    """Collects the spans it is given and writes them, on `shutdown`, as one OTLP/JSON
-    ExportTraceServiceRequest."""
+    """Collects the spans it is given; `write` puts them in the file as one OTLP/JSON
+    ExportTraceServiceRequest, on one line."""
 
     def __init__(self, path: Path) -> None:
         self._path = path
@@ -64,7 +64,8 @@ class OtlpJsonFileExporter(SpanExporter):
         """Write the file (OSError when it cannot be written)."""
         document = json_format.MessageToDict(self._request, use_integers_for_enums=True)
         _hex_ids(document)
-        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        # one line: the file is JSON, and JSON Lines as the Collector's otlpjsonfile reads
+        text = json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
         self._path.write_text(text, encoding="utf-8")
 
     def shutdown(self) -> None:

@@ -88,6 +88,8 @@ def session_spans(recorded: RecordedSession) -> list[SpanRecord]:
             continue
         if event.type != "frame" or event.direction not in ("in", "out"):
             continue
+        if event.kind in ("notification", "invalid"):  # not parsed: a log flood costs little
+            continue
         message = _message(event)
         if message is None:
             continue
