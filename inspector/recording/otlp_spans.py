@@ -26,7 +26,9 @@ GenAI conventions repository: https://github.com/open-telemetry/semantic-convent
 What the conventions do not name is under `mcp_inspector.`: `request.size` and
 `response.size` (bytes of the frames as sent), `era` (legacy or modern), `session.file`
 (the recording's file name) and `response.missing` (no answer in the recording: the span
-ends at the recording's last event, with `error.type = no_response`).
+ends at the recording's last event, with `error.type = no_response`). A request its sender
+cancelled (`notifications/cancelled`) ends at the cancellation, with `error.type =
+cancelled`.
 """
 
 from __future__ import annotations
@@ -88,12 +90,15 @@ def session_spans(recorded: RecordedSession) -> list[SpanRecord]:
             continue
         if event.type != "frame" or event.direction not in ("in", "out"):
             continue
-        if event.kind in ("notification", "invalid"):  # not parsed: a log flood costs little
-            continue
+        if event.kind == "invalid" or (event.kind == "notification" and not _cancel(event)):
+            continue  # not parsed: a log flood costs little
         message = _message(event)
         if message is None:
             continue
         at = base + _ns(event.t)
+        if message.get("method") == "notifications/cancelled":
+            _cancelled(message, event.direction, at, pending)
+            continue
         if isinstance(message.get("method"), str) and "id" in message:
             record = _start(len(records), message, event, at, common, session_id)
             opened = _Open(record, _xid(event), _progress_token(message))
@@ -113,6 +118,29 @@ def session_spans(recorded: RecordedSession) -> list[SpanRecord]:
         record.attributes["error.type"] = "no_response"
         record.error = "no response in the recording"
     return records
+
+
+def _cancel(event: RecordedEvent) -> bool:
+    text = event.data.get("text")
+    return isinstance(text, str) and '"notifications/cancelled"' in text
+
+
+def _cancelled(
+    message: dict[str, Any], direction: str, at: int, pending: dict[tuple[str, str], _Open]
+) -> None:
+    """A request its sender cancelled ends there, as failed with `error.type = cancelled`."""
+    params = message.get("params")
+    params = params if isinstance(params, dict) else {}
+    if "requestId" not in params:
+        return
+    found = pending.pop((direction, _id_text(params["requestId"])), None)
+    if found is None:
+        return
+    record = found.record
+    record.end = max(record.start, at)
+    record.attributes["error.type"] = "cancelled"
+    reason = params.get("reason")
+    record.error = f"cancelled: {reason}" if isinstance(reason, str) else "cancelled"
 
 
 def _claim_exchange(event: RecordedEvent, pending: dict[tuple[str, str], _Open]) -> None:

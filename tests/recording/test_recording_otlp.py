@@ -126,6 +126,8 @@ def stdio_session(path: Path) -> Path:
         "transport": "stdio",
         "text": "server exited (code 0)",
     }
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled",
+              "params": {"requestId": 6, "reason": "user"}}  # fmt: skip
     return _write(
         path,
         "stdio",
@@ -142,6 +144,8 @@ def stdio_session(path: Path) -> Path:
             _frame(5.0, "out", _request(4, "prompts/get", {"name": "greet"}), **s),
             _frame(5.25, "in", _result(4, {"messages": []}), **s),
             _frame(6.0, "out", _request(5, "tools/list"), **s),
+            _frame(6.25, "out", _request(6, "tools/call", {"name": "slow"}), **s),
+            _frame(6.5, "out", cancel, **s),
             exited,
         ],
     )  # fmt: skip
@@ -191,6 +195,7 @@ def test_a_written_session_maps_to_one_span_per_request(tmp_path: Path) -> None:
         "resources/read",
         "prompts/get greet",
         "tools/list",
+        "tools/call slow",
     ]
     call, ask = spans["tools/call ask_llm"], spans["sampling/createMessage"]
     assert (call.kind, ask.kind) == ("client", "server")
@@ -220,6 +225,9 @@ def test_a_written_session_maps_to_one_span_per_request(tmp_path: Path) -> None:
     unanswered = spans["tools/list"]
     assert unanswered.attributes["error.type"] == "no_response"
     assert unanswered.duration == pytest.approx(1.0)  # to the recording's last event
+    cancelled = spans["tools/call slow"]
+    assert cancelled.attributes["error.type"] == "cancelled"
+    assert cancelled.error == "cancelled: user" and cancelled.duration == pytest.approx(0.25)
 
 
 def test_an_ask_on_a_calls_http_stream_is_that_calls_child(tmp_path: Path) -> None:
@@ -299,7 +307,7 @@ def test_output_writes_an_otlp_json_file(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     document = json.loads((out_dir / "t.json").read_text(encoding="utf-8"))
     spans = [s for r in document["resourceSpans"] for ss in r["scopeSpans"] for s in ss["spans"]]
-    assert len(spans) == 6
+    assert len(spans) == 7
     for span in spans:  # OTLP/JSON: hex ids, integer enums, camelCase names
         assert len(span["traceId"]) == 32 and int(span["traceId"], 16)
         assert len(span["spanId"]) == 16 and int(span["spanId"], 16)
@@ -316,7 +324,7 @@ def test_output_writes_an_otlp_json_file(tmp_path: Path) -> None:
             if key in span:
                 span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
     request = json_format.ParseDict(document, ExportTraceServiceRequest())
-    assert len(request.resource_spans[0].scope_spans[0].spans) == 6
+    assert len(request.resource_spans[0].scope_spans[0].spans) == 7
 
 
 def test_bad_input_says_why_and_fails(tmp_path: Path) -> None:
@@ -360,3 +368,31 @@ def test_without_the_otel_extra_the_command_names_it(
     err = capsys.readouterr().err
     assert "[otel]" in err and "OpenTelemetry SDK" in err
     assert not (tmp_path / "x.json").exists()
+
+
+def test_a_tap_recording_without_a_handshake_line_still_exports(tmp_path: Path) -> None:
+    """A tap's file: era auto, no client of ours in the header, no `ready` line."""
+    header = {"type": "header", "format": "mcp-inspector-session", "version": 1,
+              "app_version": "0.1.0", "created": "2026-12-01T00:00:00.000+00:00",
+              "connection": {"transport": "stdio", "command": "srv", "args": [], "env": {}},
+              "era": "auto", "protocol_version": None, "client_info": {},
+              "client_capabilities": {}, "tap": {"pid": 1}}  # fmt: skip
+    s = {"transport": "stdio"}
+    lines = [
+        header,
+        _frame(0.5, "out", _request(1, "tools/call", {"name": "echo"}), **s),
+        _frame(0.75, "in", _result(1, {"content": []}), **s),
+    ]
+    session = tmp_path / "tap.jsonl"
+    session.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    proc = inspector("export-otlp", str(session), "-o", str(tmp_path / "t.json"), cwd=REPO)
+    assert proc.returncode == 0, proc.stderr
+    document = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    (resource,) = document["resourceSpans"]
+    names = {a["key"]: a["value"]["stringValue"] for a in resource["resource"]["attributes"]}
+    assert names["service.name"] == "mcp-client"
+    (span,) = resource["scopeSpans"][0]["spans"]
+    attributes = {a["key"]: a["value"] for a in span["attributes"]}
+    assert span["name"] == "tools/call echo"
+    assert attributes["mcp_inspector.era"] == {"stringValue": "auto"}
+    assert "mcp.protocol.version" not in attributes
