@@ -150,8 +150,8 @@ def _claim_exchange(event: RecordedEvent, pending: dict[tuple[str, str], _Open])
     exchange = event.data.get("exchange")
     if not isinstance(xid, int) or not isinstance(exchange, dict):
         return
-    if exchange.get("method") != "POST":
-        return
+    if exchange.get("method") != "POST" or exchange.get("status") != 200:
+        return  # a 202 carried a notification or a response: no answer comes on it
     if any(opened.xid == xid for opened in pending.values()):
         return
     waiting = [o for (d, _), o in pending.items() if d == "out" and o.xid is None]

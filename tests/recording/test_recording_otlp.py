@@ -15,6 +15,7 @@ import pytest
 
 from inspector.recording.otlp_spans import SpanRecord, session_spans
 from inspector.recording.reader import read_session
+from tests.helpers.demo_http import demo_http_server
 from tests.helpers.http_servers import free_port
 from tests.helpers.peers import PY, REPO, demo_command
 
@@ -297,6 +298,28 @@ def test_a_recorded_sampling_call_reaches_our_otlp_receiver(tmp_path: Path) -> N
         assert abs(span.start_time_unix_nano - t0) < 1_000_000
         recorded_ns = round((answer.t - request.t) * 1e9)
         assert abs(span.end_time_unix_nano - span.start_time_unix_nano - recorded_ns) < 2_000
+
+
+def test_a_recorded_http_sampling_call_finds_its_call_by_its_stream(tmp_path: Path) -> None:
+    """Recorded over Streamable HTTP (the demo server's HTTP mode): the ask came on the
+    tools/call's POST stream; the session id is on the spans after the handshake."""
+    answers = tmp_path / "answers.json"
+    sampled = {"role": "assistant", "model": "m", "content": {"type": "text", "text": "hi"}}
+    answers.write_text(json.dumps({"sampling": sampled}))
+    session = tmp_path / "h.jsonl"
+    with demo_http_server() as url:
+        recorded = inspector(
+            "cli", "--url", url, "--record", str(session), "--answers", str(answers),
+            "--method", "tools/call", "--tool-name", "ask_llm", "--tool-arg", "question=why",
+            cwd=tmp_path,
+        )  # fmt: skip
+    assert recorded.returncode == 0, recorded.stderr
+    spans = _by_name(session_spans(read_session(session)))
+    call, ask = spans["tools/call ask_llm"], spans["sampling/createMessage"]
+    assert ask.parent == call.index
+    assert call.attributes["network.transport"] == "tcp"
+    assert isinstance(ask.attributes["mcp.session.id"], str) and ask.attributes["mcp.session.id"]
+    assert call.attributes["mcp.session.id"] == ask.attributes["mcp.session.id"]
 
 
 def test_output_writes_an_otlp_json_file(tmp_path: Path) -> None:
