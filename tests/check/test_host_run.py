@@ -8,6 +8,7 @@ import asyncio
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -72,3 +73,37 @@ def test_a_server_that_ends_itself_before_stdin_closes_is_not_judged_on_eof(
     assert status is Status.SKIPPED, evidence
     assert "before its stdin closed" in evidence and "is not known" in evidence
     assert "exit code 0" in evidence
+
+
+class _Completer:
+    """A session whose completion/complete answers are not shaped as the spec says."""
+
+    def __init__(self, answers: list[object]) -> None:
+        self.answers = answers
+
+    async def complete(self, *_args: object) -> object:
+        return self.answers.pop(0) if self.answers else {}
+
+
+class _Ctx:
+    capabilities: ClassVar[dict[str, object]] = {"completions": {}}
+
+    def __init__(self, session: _Completer) -> None:
+        self.session = session
+
+    async def live(self) -> _Completer:
+        return self.session
+
+
+def test_a_completion_answer_of_the_wrong_shape_offers_nothing() -> None:
+    """`completion` a list, `values` a string: no value is known (before: the check
+    stopped with an AttributeError and failed prompts.get, or took the string's first
+    character for a value the server offered)."""
+    from inspector.check.known_values import known_values
+
+    session = _Completer([{"completion": ["1"]}, {"completion": {"values": "42"}}, {}])
+    known = asyncio.run(
+        known_values(_Ctx(session), {"type": "ref/prompt", "name": "p"}, ["id"], "arguments")  # type: ignore[arg-type]
+    )
+    assert known.values == {} and known.unknown == ["id"]
+    assert "offered none" in known.why
