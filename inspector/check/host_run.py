@@ -84,6 +84,9 @@ class HostRun:
     exited_after: float | None = None  # seconds after stdin closed; None: not in `grace`
     exit_code: int | None = None
     ended_by: str = ""  # "stdin EOF", "SIGTERM", "SIGKILL"
+    # The server had closed its stdout or exited before the host closed its stdin: an exit
+    # then shows nothing of how it ends on EOF.
+    ended_before: bool = False
     start_error: str | None = None
     # Server messages read before `notifications/initialized` was sent (legacy era).
     early: list[dict[str, Any]] = field(default_factory=list)
@@ -123,12 +126,13 @@ class _Reader:
         self.early: list[dict[str, Any]] = []
         self.heard = asyncio.Event()  # set on every message line, and at the end
         self.ended = False
+        self._messages = False  # a message line has come (a flag: lines can be 100k)
         self._buf = bytearray()  # the line whose newline has not come yet
 
     def _phase(self) -> str:
         if self.stdin_closed:
             return AFTER
-        return AMONG if any(line.message for line in self.lines) else BEFORE
+        return AMONG if self._messages else BEFORE
 
     def _line(self, raw: bytes) -> None:
         raw = raw[:-1] if raw.endswith(b"\r") else raw
@@ -136,6 +140,7 @@ class _Reader:
         head = raw[:_KEEP_LINE]
         self.lines.append(StdoutLine(head, len(raw), self._phase(), message))
         if message:
+            self._messages = True
             with contextlib.suppress(ValueError):
                 value = json.loads(raw)
                 if isinstance(value, dict) and ("result" in value or "error" in value):
@@ -233,9 +238,11 @@ async def _send(proc: asyncio.subprocess.Process, message: dict[str, Any]) -> No
     await proc.stdin.drain()
 
 
-async def _session(ctx: CheckContext, proc: asyncio.subprocess.Process, reader: _Reader) -> HostRun:
-    """The messages of the session, as a host sends them (the run's steps filled in)."""
-    run = HostRun()
+async def _session(
+    ctx: CheckContext, proc: asyncio.subprocess.Process, reader: _Reader, run: HostRun
+) -> None:
+    """The messages of the session, as a host sends them (`run`'s steps filled in as they
+    are sent: a broken pipe keeps those sent)."""
     wait = ctx.options.timeout
     meta: dict[str, Any] = {}
     if ctx.era is Era.MODERN:
@@ -260,7 +267,7 @@ async def _session(ctx: CheckContext, proc: asyncio.subprocess.Process, reader: 
     caps = declared if isinstance(declared, dict) else ctx.capabilities
     method = next((m for cap, m in _LISTS if cap in caps), "ping")
     if method == "ping" and ctx.era is Era.MODERN:
-        return run  # no ping in the modern era, and nothing else declared
+        return  # no ping in the modern era, and nothing else declared
     run.steps.append(method)
     await _send(proc, Request(2, method, dict(meta) or None).to_dict())
     listed = await reader.answer(2, wait)
@@ -268,7 +275,6 @@ async def _session(ctx: CheckContext, proc: asyncio.subprocess.Process, reader: 
         run.unanswered.append(method)
     elif method != "ping":
         run.listed = (method, listed)
-    return run
 
 
 async def _run(ctx: CheckContext) -> HostRun:
@@ -283,10 +289,11 @@ async def _run(ctx: CheckContext) -> HostRun:
     run = HostRun()
     try:
         try:
-            run = await _session(ctx, proc, reader)
+            await _session(ctx, proc, reader, run)
         except (BrokenPipeError, ConnectionResetError):
             run.steps.append("(the server closed its stdin)")
         run.grace = params.close_grace
+        run.ended_before = reader.ended or proc.returncode is not None
         reader.stdin_closed = True
         closed_at = time.monotonic()
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):

@@ -59,6 +59,16 @@ class Known:
         )
 
 
+def _first_offered(answer: object) -> str | None:
+    """The first value a completion/complete answer offers; None for none, or for an
+    answer not shaped as the spec says (`completion.values`: an array of strings)."""
+    completion = answer.get("completion") if isinstance(answer, dict) else None
+    values = completion.get("values") if isinstance(completion, dict) else None
+    if not isinstance(values, list):
+        return None
+    return next((v for v in values if isinstance(v, str) and v), None)
+
+
 async def known_values(
     ctx: CheckContext, ref: dict[str, Any], names: list[str], what: str
 ) -> Known:
@@ -83,8 +93,7 @@ async def known_values(
             except RequestError as exc:
                 known.why = f"completion/complete failed: {exc}"
                 break
-            values = (done.get("completion") or {}).get("values") or []
-            offered = next((v for v in values if isinstance(v, str) and v), None)
+            offered = _first_offered(done)
             if offered is not None:
                 break
         if offered is None:

@@ -74,6 +74,12 @@ async def _exits_on_eof(ctx: CheckContext) -> Outcome:
     after = f"after {run.session()}"
     if run.unanswered:
         after += f" (no answer to {', '.join(run.unanswered)})"
+    if run.ended_before and run.exited_after is not None:
+        return skip(
+            f"the server ended its session itself (its stdout closed, exit code "
+            f"{run.exit_code}) before its stdin closed, {after}: how it ends on stdin EOF "
+            "is not known"
+        )
     if run.exited_after is not None:
         return ok(
             f"exited (code {run.exit_code}) {run.exited_after:.2f} s after its stdin closed, "

@@ -52,8 +52,9 @@ class CommandFailed(Exception):
 
 def diag(text: str) -> None:
     """One line on stderr (stdout carries the command's output only), safe on a terminal:
-    what a server wrote in it is shown escaped (inspector/common/terminal_text.py)."""
-    sys.stderr.write(terminal_text(text) + "\n")
+    what a server wrote in it is shown escaped (inspector/common/terminal_text.py), its
+    newlines too: a server's error message never starts a line of its own."""
+    sys.stderr.write(terminal_text(text, keep="\t") + "\n")
     sys.stderr.flush()
 
 

@@ -71,8 +71,11 @@ def assert_no_raw_control(what: str, text: str) -> None:
 def assert_clean(what: str, proc: subprocess.CompletedProcess[str]) -> None:
     assert_no_raw_control(f"{what} (stdout)", proc.stdout)
     assert_no_raw_control(f"{what} (stderr)", proc.stderr)
-    # An error message's newline never starts a line of a report.
-    assert not any(line.startswith("PASS  forged") for line in proc.stdout.split("\n"))
+    # An error message's newline never starts a line of a report, nor of the diagnostics
+    # ("error: ...: call failed ...\nPASS  forged" was two lines on stderr).
+    for stream, text in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+        forged = [line for line in text.split("\n") if line.startswith("PASS  forged")]
+        assert not forged, f"{what} ({stream}): a line forged by the server: {forged[:2]}"
 
 
 @pytest.fixture
