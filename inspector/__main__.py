@@ -28,7 +28,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     argv, replay_command = split_server_command(argv)
+    from inspector.cli.session_file_words import files_open_the_app
+
     parser = build_parser()
+    argv = files_open_the_app(argv, parser)  # `mcp-inspector-qt FILE`: `gui FILE`
     ns = parser.parse_args(argv)  # argparse exits 2 on usage errors, as documented
     if replay_command is not None:
         ns.server_command = replay_command
@@ -97,6 +100,7 @@ def _run_gui(ns: argparse.Namespace) -> int:
             open_item=getattr(ns, "open", None),
             call_args=getattr(ns, "call_args", None),
             tab=getattr(ns, "tab", None),
+            files=list(getattr(ns, "files", None) or []),
         )
     )
 

@@ -54,8 +54,9 @@ echo "build: PyInstaller (one folder)" >&2
 
 app=dist/mcp-inspector-qt
 app_id=io.github.mcp_inspector_qt
-mkdir -p "$app/share/applications" "$app/share/metainfo" "$app/share/icons"
+mkdir -p "$app/share/applications" "$app/share/metainfo" "$app/share/icons" "$app/share/mime/packages"
 cp packaging/linux/$app_id.desktop "$app/share/applications/"
+cp packaging/linux/$app_id.mime.xml "$app/share/mime/packages/$app_id.xml"
 cp packaging/linux/$app_id.metainfo.xml "$app/share/metainfo/"
 cp -r build/icons/hicolor "$app/share/icons/"
 cp packaging/linux/install-desktop.sh "$app/"

@@ -149,6 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Open the desktop app; optionally connect at once and take a screenshot.",
     )
     add_gui_arguments(gui)
+    gui.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="session files to open read-only, a tab each (`mcp-inspector-qt FILE` too)",
+    )
     add_demo_arguments(
         sub.add_parser(
             "demo-server", help="run the bundled demo MCP server (stdio, or --http HOST:PORT)"
@@ -227,7 +233,8 @@ def add_gui_arguments(
         gui,
         "screenshot",
         metavar="PATH",
-        help="connect, wait for server info and tools, save a PNG of the window and exit",
+        help="connect (or open the FILEs), wait for server info and tools (or the rows), "
+        "save a PNG of the window and exit",
     )
     add(
         gui,

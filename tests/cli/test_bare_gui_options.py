@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import inspector.ui.shell.gui_command as gui_command
@@ -71,3 +73,29 @@ def test_subcommand_url_is_not_taken_for_the_apps(launched: list[GuiOptions]) ->
     with pytest.raises(SystemExit):
         main(["--theme", "nope"])
     assert launched == []
+
+
+def test_a_session_file_alone_opens_the_app_on_it(
+    launched: list[GuiOptions], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule (inspector/cli/session_file_words.py): a command's name is the command; a
+    word that names an existing path, has a slash or ends in .jsonl is a file."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "check").write_text("", encoding="utf-8")  # a file named like a command
+    (tmp_path / "plain").write_text("", encoding="utf-8")
+    assert main(["a.jsonl", "b.jsonl"]) == 0
+    assert main(["--theme", "dark", "plain", "--screenshot", "x.png"]) == 0
+    assert main(["./check"]) == 0
+    assert main(["gui", "check"]) == 0
+    assert [o.files for o in launched] == [
+        ["a.jsonl", "b.jsonl"],
+        ["plain"],
+        ["./check"],
+        ["check"],
+    ]
+    assert (launched[1].theme, launched[1].screenshot) == ("dark", "x.png")
+    assert main(["check"]) == 2  # the command, not the file: it wants a server
+    with pytest.raises(SystemExit) as exc:
+        main(["chek"])  # a typo is not taken for a file
+    assert exc.value.code == 2
+    assert len(launched) == 4

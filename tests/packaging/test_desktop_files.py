@@ -6,6 +6,7 @@ spec expects."""
 from __future__ import annotations
 
 import configparser
+import json
 import os
 import shutil
 import struct
@@ -22,6 +23,9 @@ LINUX = REPO / "packaging" / "linux"
 APP_ID = "io.github.mcp_inspector_qt"
 DESKTOP = LINUX / f"{APP_ID}.desktop"
 METAINFO = LINUX / f"{APP_ID}.metainfo.xml"
+MIME_XML = LINUX / f"{APP_ID}.mime.xml"
+SESSION_TYPE = "application/x-mcp-inspector-session"
+SMI = "{http://www.freedesktop.org/standards/shared-mime-info}"
 SOURCE_ICON = REPO / "inspector" / "ui" / "resources" / "mcp-inspector-qt.svg"
 
 
@@ -66,6 +70,51 @@ def test_the_entry_the_metainfo_and_the_icons_name_the_same_app() -> None:
     assert component.find("releases/release").get("version") == __version__  # type: ignore[union-attr]
 
 
+def test_session_files_have_a_mime_type_the_entry_opens(tmp_path: Path) -> None:
+    """A file manager opens session files with the app (issue 27): the entry declares the
+    type and passes the files (%F); shared-mime-info knows the type by its glob and by the
+    first line every recording starts with."""
+    if shutil.which("xmllint"):
+        done = subprocess.run(
+            ["xmllint", "--noout", str(MIME_XML)], capture_output=True, text=True, timeout=30
+        )
+        assert done.returncode == 0, done.stderr
+    root = ET.parse(MIME_XML).getroot()
+    assert root.tag == f"{SMI}mime-info"
+    (kind,) = root.findall(f"{SMI}mime-type")
+    assert kind.get("type") == SESSION_TYPE and kind.findtext(f"{SMI}comment")
+    assert [g.get("pattern") for g in kind.findall(f"{SMI}glob")] == ["*.jsonl"]
+    match = kind.find(f"{SMI}magic/{SMI}match")
+    assert match is not None and match.get("type") == "string"
+    from inspector.recording.format import header_line
+
+    header = header_line({}, era="legacy", client_info={}, client_capabilities={})
+    first = json.dumps(header, ensure_ascii=False, separators=(",", ":"))  # as the writer does
+    value, offsets = match.get("value", ""), match.get("offset", "0:0").split(":")
+    assert value in first[: int(offsets[-1]) + len(value)], first[:80]
+
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.read(DESKTOP, encoding="utf-8")
+    section = entry["Desktop Entry"]
+    assert section["MimeType"].split(";") == [SESSION_TYPE, ""]
+    assert section["Exec"].split()[-1] == "%F"
+    component = ET.parse(METAINFO).getroot()
+    assert component.findtext("provides/mediatype") == SESSION_TYPE
+
+    if shutil.which("update-mime-database"):  # the database builds from it, as installed
+        (tmp_path / "mime" / "packages").mkdir(parents=True)
+        shutil.copy(MIME_XML, tmp_path / "mime" / "packages" / f"{APP_ID}.xml")
+        done = subprocess.run(
+            ["update-mime-database", str(tmp_path / "mime")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0 and "error" not in done.stderr.lower(), done.stderr
+        assert f"40:{SESSION_TYPE}:*.jsonl" in (tmp_path / "mime" / "globs2").read_text()
+        assert SESSION_TYPE.encode() in (tmp_path / "mime" / "magic").read_bytes()
+
+
 def test_icons_are_rendered_from_the_one_source(tmp_path: Path) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run(
@@ -91,6 +140,8 @@ def test_install_desktop_puts_a_valid_entry_in_a_users_home(tmp_path: Path) -> N
     app = tmp_path / "app with space"
     (app / "share" / "applications").mkdir(parents=True)
     (app / "share" / "metainfo").mkdir(parents=True)
+    (app / "share" / "mime" / "packages").mkdir(parents=True)
+    shutil.copy(MIME_XML, app / "share" / "mime" / "packages" / f"{APP_ID}.xml")
     (app / "share" / "icons" / "hicolor" / "48x48" / "apps").mkdir(parents=True)
     shutil.copy(DESKTOP, app / "share" / "applications")
     shutil.copy(METAINFO, app / "share" / "metainfo")
@@ -112,6 +163,8 @@ def test_install_desktop_puts_a_valid_entry_in_a_users_home(tmp_path: Path) -> N
     assert f'Exec="{app}/mcp-inspector-qt" gui' in installed.read_text(encoding="utf-8")
     assert (home / ".local/bin/mcp-inspector-qt").resolve() == app / "mcp-inspector-qt"
     assert (home / ".local/share/icons/hicolor/48x48/apps" / f"{APP_ID}.png").is_file()
+    assert (home / ".local/share/mime/packages" / f"{APP_ID}.xml").is_file()
+    assert "gui %F" in installed.read_text(encoding="utf-8")
     if shutil.which("desktop-file-validate"):
         check = subprocess.run(
             ["desktop-file-validate", str(installed)], capture_output=True, text=True, timeout=30
@@ -126,3 +179,4 @@ def test_install_desktop_puts_a_valid_entry_in_a_users_home(tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stderr
     assert not installed.exists() and not (home / ".local/bin/mcp-inspector-qt").exists()
+    assert not (home / ".local/share/mime/packages" / f"{APP_ID}.xml").exists()

@@ -196,9 +196,28 @@ class SessionFiles(QObject):
             self.open_session(Path(name))
 
     def open_session(self, path: Path) -> asyncio.Task[Any]:
+        """Open `path` read-only (in this tab or another, as `target` says). The task's
+        result: the view shown, or None when the file could not be read (a message box says
+        why; `message_box` keeps it)."""
         return self.controller.model.start(self._open(path), f"open session {path.name}")
 
-    async def _open(self, path: Path) -> None:
+    def open_sessions(self, paths: list[Path]) -> asyncio.Task[Any]:
+        """Open each file as `open_session` does, one after the other (a tab each, in the
+        order given: the command line's files, a drop's). The task's result: a list with,
+        per file, its view or None, plus the message of each file that failed."""
+
+        async def each() -> list[tuple[Path, OfflineView | None, str]]:
+            opened: list[tuple[Path, OfflineView | None, str]] = []
+            for path in paths:
+                self.message_box = None
+                view = await self._open(path)
+                box = self.message_box
+                opened.append((path, view, box.text() if view is None and box else ""))
+            return opened
+
+        return self.controller.model.start(each(), f"open {len(paths)} session file(s)")
+
+    async def _open(self, path: Path) -> OfflineView | None:
         bar = self.status_bar
         bar.showMessage(f"Reading {path}…")
         try:
@@ -206,20 +225,21 @@ class SessionFiles(QObject):
         except SessionFileError as exc:
             bar.clearMessage()
             self.show_error("Cannot open the session", str(exc))
-            return
+            return None
         except (OSError, MemoryError, ValueError) as exc:
             bar.clearMessage()
             self.show_error("Cannot open the session", f"{path} could not be read: {exc}")
-            return
+            return None
         bar.clearMessage()
         target = self.target()
-        target.show_offline(offline)
+        view = target.show_offline(offline)
         bar = target.status_bar
         problems = offline.recorded.problems
         if problems:
             bar.showMessage(f"Opened {path.name} with a problem: {problems[0]}", 20000)
         else:
             bar.showMessage(f"Opened {path.name} (read-only)", 8000)
+        return view
 
     def show_offline(self, offline: OfflineSession) -> OfflineView:
         if self.view is not None:

@@ -17,7 +17,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
@@ -73,6 +73,7 @@ class GuiOptions:
     tab: str | None = None  # screenshot mode: "traffic" shows the log instead of the workspace
     # Every --profile/--stdio/--url as (kind, value), in the order given: a tab each.
     targets: list[tuple[str, str]] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # session files: a read-only tab each
 
 
 def _say(text: str) -> None:
@@ -183,7 +184,18 @@ def run_gui(options: GuiOptions) -> int:
     if (opening is not None or options.tab) and not options.screenshot:
         _say("mcp-inspector-qt gui: error: --open, --call-args and --tab go with --screenshot")
         return EXIT_USAGE
-    if options.screenshot and not targets:
+    files = [Path(name).absolute() for name in options.files]
+    missing = [str(path) for path in files if not path.exists()]
+    if missing:
+        _say(f"mcp-inspector-qt gui: error: no such session file: {', '.join(missing)}")
+        return EXIT_USAGE
+    if files and options.screenshot and (targets or opening is not None or options.tab):
+        _say(
+            "mcp-inspector-qt gui: error: --screenshot of session files takes no server, "
+            "--open or --tab"
+        )
+        return EXIT_USAGE
+    if options.screenshot and not targets and not files:
         demo = store.find("demo")
         targets = [demo] if demo is not None else []
 
@@ -212,9 +224,16 @@ def run_gui(options: GuiOptions) -> int:
         if targets:
             await asyncio.sleep(0)  # let the window appear before the servers start
             open_targets(window, targets)
-        else:
+        elif not files:
             window.offer_reopen()  # the tabs of the last run, in a bar (nothing blocks)
+        opening_files = window.open_session_files(files) if files else None
         try:
+            if opening_files is not None:
+                code = await opened_files(window, opening_files, options.timeout)
+                if options.screenshot:
+                    if code != EXIT_OK:
+                        return code
+                    return await save_screenshot(window, Path(options.screenshot))
             if options.screenshot:
                 return await take_screenshot(
                     window, Path(options.screenshot), options.timeout, opening, options.tab
@@ -292,6 +311,39 @@ async def take_screenshot(
         _select_app_result(window)
         window.current_tab.centre.setCurrentWidget(window.current_tab.log_panel)
         await asyncio.sleep(0.15)  # let it lay out and paint on the loop
+    return await save_screenshot(window, path)
+
+
+async def opened_files(window: MainWindow, task: asyncio.Task[Any], timeout: float) -> int:
+    """Wait for the session files to open and their rows to be shown; say on stderr what
+    could not be opened (the window shows it too) and what opened with a problem (a cut-off
+    last line). EXIT_USAGE when a file could not be opened, as the CLI's commands exit on
+    a file that is not a session; EXIT_TIMEOUT when it took longer than `timeout`."""
+    try:
+        results = await asyncio.wait_for(asyncio.shield(task), timeout)
+    except TimeoutError:
+        _say(f"error: timed out after {timeout:g} s reading the session files")
+        return EXIT_TIMEOUT
+    code = EXIT_OK
+    for path, view, problem in results:
+        if view is None:
+            _say(f"error: {problem or f'cannot open {path}'}")
+            code = EXIT_USAGE
+            continue
+        for note in view.offline.recorded.problems:
+            _say(f"note: {path.name}: {note}")
+    deadline = time.monotonic() + timeout
+    views = [view for _path, view, _problem in results if view is not None]
+    while time.monotonic() < deadline:  # every view shows rows (if its file has any)
+        if all(view.rows() > 0 or not view.offline.traffic.entries for view in views):
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.15)  # let the tabs lay out and paint on the loop
+    return code
+
+
+async def save_screenshot(window: MainWindow, path: Path) -> int:
+    """Save the window as PNG at `path` and say so on stderr."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(path)):
         _say(f"error: could not write {path}")

@@ -13,10 +13,19 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShowEvent
+from PySide6.QtGui import (
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QGuiApplication,
+    QKeySequence,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
@@ -30,6 +39,7 @@ from inspector.core.inspector_model import InspectorModel
 from inspector.settings.profiles import Profile, ProfileStore
 from inspector.storage.paths import settings_path
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
+from inspector.ui.recording.session_drop import dropped, may_drop
 from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.shell.help_menu import report_problem, show_about, show_guide, show_shortcuts
 from inspector.ui.shell.menus import WindowMenus
@@ -126,6 +136,7 @@ class MainWindow(QMainWindow):
             self.default_layout,
         )
         self.window_state = WindowState(self.settings, self, self._splitters)
+        self.setAcceptDrops(True)  # session files dropped on the window open as tabs
         self.new_tab()
         self.tabs.currentChanged.connect(lambda _i: self._bind_current())
         self._bind_current()
@@ -285,6 +296,33 @@ class MainWindow(QMainWindow):
     def statusBar(self) -> QStatusBar:
         """The current tab's status bar (each tab keeps its own messages)."""
         return self.current_tab.status
+
+    def open_session_files(self, paths: list[Path]) -> asyncio.Task[Any]:
+        """Each session file read-only, a tab each in the order given (the current tab
+        takes the first while it has never connected), as File ▸ Open Session opens one:
+        the command line's files and the files dropped on the window."""
+        return self.current_tab.session_files.open_sessions(paths)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if may_drop(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if may_drop(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        found = dropped(event.mimeData())
+        if not found.files and not found.others:
+            return
+        event.acceptProposedAction()
+        if found.others:
+            self.current_tab.session_files.show_error(
+                "Cannot open what was dropped",
+                "Only session files on this computer open here; not: " + ", ".join(found.others),
+            )
+        if found.files:
+            self.open_session_files(found.files)
 
     # ---------------------------------------------------------------- menus
     def _build_menus(self) -> None:
