@@ -40,6 +40,7 @@ AFTER: Final = "after stdin closed"
 PHASES: Final = (BEFORE, AMONG, AFTER)
 _CHUNK: Final = 64 * 1024
 _KEEP_LINE: Final = 4096  # what is kept of a stdout line once judged (its size: whole)
+_KEPT_HEADS: Final = 1000  # lines whose heads are kept; after them, sizes and phases only
 _DRAIN: Final = 1.0  # after the exit, how long stdout may stay open (a child holds it)
 _QUIET: Final = 0.3  # after the initialize answer: silence this long ends the wait
 _SETTLE: Final = 1.0  # and the wait never lasts longer
@@ -117,8 +118,12 @@ def _is_message(raw: bytes) -> bool:
 class _Reader:
     """Reads the server's stdout to its end, line by line, tagging each line's phase."""
 
-    def __init__(self, stream: asyncio.StreamReader) -> None:
+    def __init__(self, stream: asyncio.StreamReader, max_line: int = 64 * 1024 * 1024) -> None:
         self.stream = stream
+        # A line longer than this (the profile's max_message_mb) is never a usable message:
+        # only its head and its size are kept, however long a hostile server makes it.
+        self.max_line = max_line
+        self._over = 0  # bytes of the current line past `max_line` (0: within it)
         self.lines: list[StdoutLine] = []
         self.answers: dict[Any, dict[str, Any]] = {}
         self.stdin_closed = False
@@ -135,10 +140,13 @@ class _Reader:
         return AMONG if self._messages else BEFORE
 
     def _line(self, raw: bytes) -> None:
+        if self._over:
+            size, self._over = len(raw) + self._over, 0
+            self._keep(StdoutLine(raw[:_KEEP_LINE], size, self._phase(), False))
+            return
         raw = raw[:-1] if raw.endswith(b"\r") else raw
         message = _is_message(raw)
-        head = raw[:_KEEP_LINE]
-        self.lines.append(StdoutLine(head, len(raw), self._phase(), message))
+        self._keep(StdoutLine(raw[:_KEEP_LINE], len(raw), self._phase(), message))
         if message:
             self._messages = True
             with contextlib.suppress(ValueError):
@@ -149,14 +157,32 @@ class _Reader:
                     self.early.append(value)
             self.heard.set()
 
+    def _keep(self, line: StdoutLine) -> None:
+        if len(self.lines) >= _KEPT_HEADS and not line.message:
+            line = StdoutLine(b"", line.size, line.phase, False)
+        self.lines.append(line)
+
     def _feed(self, chunk: bytes) -> None:
         start = 0
         while (nl := chunk.find(b"\n", start)) >= 0:
-            self._buf += chunk[start:nl]
+            self._add(chunk[start:nl])
             self._line(bytes(self._buf))
             self._buf.clear()
             start = nl + 1
-        self._buf += chunk[start:]
+        self._add(chunk[start:])
+
+    def _add(self, part: bytes) -> None:
+        """Adds to the line being read; past `max_line`, only counts (its head stays)."""
+        room = self.max_line - len(self._buf)
+        if room >= len(part) and not self._over:
+            self._buf += part
+            return
+        if not self._over:
+            self._buf += part[: max(room, 0)]
+            del self._buf[_KEEP_LINE:]
+            self._over = len(part) - max(room, 0) + (self.max_line - _KEEP_LINE)
+        else:
+            self._over += len(part)
 
     async def run(self) -> None:
         while chunk := await self.stream.read(_CHUNK):
@@ -284,7 +310,7 @@ async def _run(ctx: CheckContext) -> HostRun:
     except OSError as exc:
         return HostRun(start_error=f"could not start the server: {exc.strerror or exc}")
     assert proc.stdin is not None and proc.stdout is not None
-    reader = _Reader(proc.stdout)
+    reader = _Reader(proc.stdout, ctx.profile.max_message_mb * 1024 * 1024)
     reading = asyncio.create_task(reader.run(), name="check-host-run-stdout")
     run = HostRun()
     try:

@@ -64,6 +64,29 @@ def test_a_flood_of_stdout_lines_is_read_in_linear_time() -> None:
     assert reader.answers[1]["result"] == {}
 
 
+def test_a_line_past_the_message_limit_keeps_only_its_head_and_size() -> None:
+    """A hostile server's endless line (no newline for megabytes) is never buffered whole:
+    past the profile's limit only its head and its size are kept, and the messages after it
+    are still read; after the first lines only sizes and phases are kept."""
+    loop = asyncio.new_event_loop()
+    try:
+        reader = _Reader(asyncio.StreamReader(loop=loop), max_line=1024 * 1024)
+    finally:
+        loop.close()
+    reader._feed(b"x" * 1024 * 1024)  # at the limit: still a line that may be a message
+    for _ in range(2):
+        reader._feed(b"x" * 1024 * 1024)
+        assert len(reader._buf) <= 4096
+    reader._feed(b'tail\n{"jsonrpc":"2.0","id":1,"result":{}}\n')
+    [long, message] = reader.lines
+    assert long.size == 3 * 1024 * 1024 + 4 and not long.message and long.phase == BEFORE
+    assert long.raw == b"x" * 4096 and long.quoted(10) == "'xxxxxxxxxx'…"
+    assert message.message and reader.answers[1]["result"] == {}
+    reader._feed(b"".join(b"noise %d\n" % i for i in range(2000)))
+    assert reader.lines[500].raw == b"noise 498"
+    assert reader.lines[1500].raw == b"" and reader.lines[1500].size == len(b"noise 1498")
+
+
 def test_a_server_that_ends_itself_before_stdin_closes_is_not_judged_on_eof(
     tmp_path: Path,
 ) -> None:
