@@ -73,11 +73,15 @@ def test_everything_asks_for_a_sampling_answered_with_a_model(
         assert draft == "Stub says: Resource trigger-sampling-request context: What is MCP?"
         assert dialog.model_edit.text() == "stub-small-2026-01-01"  # the provider's name
         assert " tokens in, " in panel.status.text()
+        # Every message the status bar shows (a later one may replace it before a look).
+        shown: list[str] = [tab.status.currentMessage()]
+        tab.status.messageChanged.connect(shown.append)
         click(dialog.approve_button)
         await until(lambda: not dialog.isVisible(), "the dialog to close")
         await until(
-            lambda: re.fullmatch(
-                r"Sampling request \(server request \d+\) answered\.", tab.status.currentMessage()
+            lambda: any(
+                re.fullmatch(r"Sampling request \(server request \d+\) answered\.", text)
+                for text in shown
             ),
             "the status bar to say it was answered",
         )
