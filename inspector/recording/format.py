@@ -17,6 +17,7 @@ from typing import Any, Final
 from urllib.parse import parse_qsl, unquote_plus, urlsplit
 
 from inspector import __version__
+from inspector.protocol.wire.jsonrpc import ErrorResponse, Notification, Request, Response
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange
 
@@ -204,8 +205,8 @@ def plain_frame_line(record: TrafficRecord, t0: float) -> str | None:
     return plain_frame_lines([record], t0)[0]
 
 
-# The constant middle of a plain frame's line, by (transport, direction, kind).
-_TAILS: dict[tuple[str, str, str], str] = {}
+# The constant middle of a plain frame's line, by (transport, direction, kind, method).
+_TAILS: dict[tuple[str, str, str, str | None], str] = {}
 
 
 def plain_frame_lines(records: Sequence[TrafficRecord], t0: float) -> list[str | None]:
@@ -231,15 +232,37 @@ def plain_frame_lines(records: Sequence[TrafficRecord], t0: float) -> list[str |
             stamp = (
                 f'{{"type":"frame","t":{round(last_mono - t0, 6)!r},"wall":{round(last_wall, 6)!r},'
             )
-        key = (record.transport, record.direction, record.kind)
+        frame = record.frame
+        method = getattr(frame, "method", None) if type(frame) in _HAS_METHOD else None
+        key = (record.transport, record.direction, record.kind, method)
         tail = _TAILS.get(key)
         if tail is None:
+            named = f'"method":{_dumps(method)},' if isinstance(method, str) else ""
             tail = _TAILS[key] = (
                 f'"transport":{_dumps(key[0])},"dir":{_dumps(key[1])},'
-                f'"kind":{_dumps(key[2])},"text":'
+                f'"kind":{_dumps(key[2])},{named}'
             )
-        out.append(f"{stamp}{tail}{_encode_text(raw)}}}")
+        msg_id = _id_of(frame)
+        if msg_id is None:
+            out.append(f'{stamp}{tail}"text":{_encode_text(raw)}}}')
+        else:
+            out.append(f'{stamp}{tail}"id":{_dumps(msg_id)},"text":{_encode_text(raw)}}}')
     return out
+
+
+# Frames whose method and id a line repeats (`method`, `id`): an index of the file reads
+# them without parsing the text (recording/index). Invalid frames are left to the text.
+_HAS_METHOD: Final = frozenset({Request, Notification})
+_HAS_ID: Final = frozenset({Request, Response, ErrorResponse})
+
+
+def _id_of(frame: object) -> int | str | None:
+    if type(frame) not in _HAS_ID:
+        return None
+    msg_id = getattr(frame, "id", None)
+    if type(msg_id) is int or type(msg_id) is str:
+        return msg_id
+    return None
 
 
 def record_line(
@@ -261,6 +284,12 @@ def record_line(
     if line["type"] == "frame":
         line["dir"] = record.direction
         line["kind"] = record.kind
+        frame = record.frame
+        if type(frame) in _HAS_METHOD:
+            line["method"] = frame.method  # type: ignore[union-attr]
+        msg_id = _id_of(frame)
+        if msg_id is not None:
+            line["id"] = msg_id
         if record.truncated:
             line["truncated"] = True
             line["size"] = record.size

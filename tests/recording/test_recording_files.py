@@ -263,7 +263,8 @@ def test_killing_the_cli_mid_call_keeps_the_session_up_to_the_kill(tmp_path: Pat
     try:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and proc.poll() is None:
-            if path.exists() and path.read_bytes().count(b"notifications/progress") >= 3:
+            lines = path.read_bytes().splitlines() if path.exists() else []
+            if sum(b"notifications/progress" in line for line in lines) >= 3:
                 break
             time.sleep(0.05)
         else:
