@@ -70,6 +70,8 @@ def _command(name: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser
         from inspector.cli.commands.export_har import run
     elif name == "export-otlp":
         from inspector.cli.commands.export_otlp import run
+    elif name == "export-slice":
+        from inspector.cli.commands.export_slice import run
     elif name == "check":
         from inspector.cli.commands.check import run
     elif name == "watch":

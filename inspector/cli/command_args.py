@@ -155,6 +155,43 @@ def add_export_parser(sub: Any) -> None:
     )
 
 
+def add_export_slice_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "export-slice",
+        help="write part of a recorded session (a time range, some methods) as a new session file",
+        usage="mcp-inspector-qt export-slice FILE -o OUT.jsonl [--from T] [--to T] "
+        "[--method M ...]",
+        description="Write part of a recorded session as a new session file that opens, "
+        "replays and exports like any other. The header and the ready line are always kept; "
+        "a request and its response or error stay together; lint findings follow their lines. "
+        "Times T: seconds since the recording started (90, 1.5), a duration (1:30, 1:02:03) "
+        "or a date and time (2026-12-01T10:05:00, local unless it names its zone).",
+        epilog="exit codes: 0 written, 2 usage, unreadable session file or unwritable OUT. "
+        "FILE may be gzip- or zstd-compressed, or any part of a rotated recording. The "
+        "format: docs/session-format.md",
+    )
+    parser.add_argument("file", metavar="FILE", help="a session file (JSON Lines)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT.jsonl",
+        help="the new session file (compressed if it ends in .gz or .zst)",
+    )
+    parser.add_argument(
+        "--from", dest="start", metavar="T", help="keep what happened at or after T"
+    )
+    parser.add_argument("--to", dest="end", metavar="T", help="keep what happened at or before T")
+    parser.add_argument(
+        "--method",
+        action="append",
+        default=[],
+        metavar="M",
+        help="keep only frames of this method (repeatable; a glob such as 'tools/*'); "
+        "a request's answer comes with it",
+    )
+
+
 def add_export_otlp_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "export-otlp",

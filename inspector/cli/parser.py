@@ -18,6 +18,7 @@ from inspector.cli.command_args import (
     add_diff_parser,
     add_export_otlp_parser,
     add_export_parser,
+    add_export_slice_parser,
     add_logout_parser,
     add_replay_parser,
     add_sampling_arguments,
@@ -170,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_logout_parser(sub)
     add_export_parser(sub)
     add_export_otlp_parser(sub)
+    add_export_slice_parser(sub)
     add_check_parser(sub)
     add_watch_parser(sub)
     add_diff_parser(sub)

@@ -19,8 +19,11 @@ from pathlib import Path
 __all__ = ["files_open_the_app", "looks_like_a_file"]
 
 
+_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".jsonl.zstd")
+
+
 def looks_like_a_file(word: str) -> bool:
-    return word.endswith(".jsonl") or os.sep in word or "/" in word or Path(word).exists()
+    return word.endswith(_SUFFIXES) or os.sep in word or "/" in word or Path(word).exists()
 
 
 def files_open_the_app(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:

@@ -44,7 +44,9 @@ from inspector.ui.widgets.theme import colors
 
 __all__ = ["SessionFiles"]
 
-_FILTER: Final = "MCP Inspector sessions (*.jsonl);;All files (*)"
+_FILTER: Final = (
+    "MCP Inspector sessions (*.jsonl *.jsonl.gz *.jsonl.zst *.jsonl.zstd);;All files (*)"
+)
 
 
 def _load(path: Path) -> OfflineSession:
