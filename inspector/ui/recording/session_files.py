@@ -37,6 +37,7 @@ from inspector.ui.recording.recording_settings import (
     save_recording_settings,
 )
 from inspector.ui.recording.replay_window import ReplayWindow
+from inspector.ui.recording.slice_export import SliceExport
 from inspector.ui.widgets.actions import Shortcut, make_action
 from inspector.ui.widgets.message_box import open_warning
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
@@ -86,6 +87,7 @@ class SessionFiles(QObject):
         self.stack = QStackedWidget()
         self.stack.setObjectName("liveOrRecorded")
         self.stack.addWidget(live)
+        self.slices = SliceExport(self, self)  # File ▸ Export Slice…; the tab sets its live log
         self.menu_groups = self._build_actions()
         self.rec_label = PlainLabel()
         self.rec_label.setObjectName("recordingIndicator")
@@ -117,6 +119,10 @@ class SessionFiles(QObject):
         )
         self.save_action = self._action("&Save Session As…", self.choose_and_save, "Ctrl+Shift+S")
         self.har_action = self._action("Export &HAR…", self.choose_and_export_har)
+        self.slice_action = self._action("Export Sl&ice…", self.slices.choose_and_export)
+        self.slice_action.setToolTip(
+            "Write the rows the traffic log shows (its filter) as a new session file"
+        )
         self.replay_action = self._action("Re&play Session…", self.choose_and_replay)
         self.close_action = self._action("C&lose Session", self.close_offline)
         self.close_action.setEnabled(False)
@@ -130,7 +136,7 @@ class SessionFiles(QObject):
         )
         return [
             [self.open_action, self.close_action],
-            [self.save_action, self.har_action, self.replay_action],
+            [self.save_action, self.har_action, self.slice_action, self.replay_action],
             [self.recording_action, settings, folder],
         ]
 
@@ -247,6 +253,7 @@ class SessionFiles(QObject):
         if self.view is not None:
             self._drop_view()
         view = OfflineView(offline)
+        self.slices.offer_in(view.log_panel)
         self.status_bar.addPermanentWidget(view.log_panel.count_label)
         view.log_panel.count_label.show()
         view.close_requested.connect(self.close_offline)

@@ -140,6 +140,8 @@ class ConnectionTab(QWidget):
         self.session_files = SessionFiles(
             app, self.controller, recording, self.main_split, self.status, settings, self
         )
+        self.session_files.slices.live_log = self.log_panel
+        self.session_files.slices.offer_in(self.log_panel)
         # Collections: "Save call…", the Collections tab, File ▸ Save Session as Test Collection.
         self.collections = CollectionsFeature(
             app,
