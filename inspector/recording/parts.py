@@ -269,24 +269,24 @@ def _decompress(kind: str, fh: BinaryIO, out: BinaryIO, source: Path) -> str | N
     what, offset, detail = trouble
     if what == "trailing":
         return (
-            f"{source.name}: {detail} after the {kind} data (at compressed byte {offset:,}); "
-            "ignored, everything before it was read"
+            f"{detail} after the {kind} data of {source.name} (at compressed byte "
+            f"{offset:,}); ignored, everything before it was read"
         )
     dropped = sink.cut()
     tail = f" ({dropped:,} bytes of a partial line after it dropped)" if dropped else ""
     if what == "cut":
         return (
-            f"{source.name} is cut off: its {kind} stream ends early (e.g. the recording was "
-            f"killed), after {offset:,} compressed bytes; read up to its last whole line, "
-            f"line {sink.lines:,}{tail}"
+            f"the {kind} stream of {source.name} is cut off after {offset:,} compressed bytes "
+            f"(e.g. the recording was killed); read up to its last whole line, line "
+            f"{sink.lines:,}{tail}"
         )
     if sink.size == 0:
         raise SessionFileError(
             f"{source} starts like a {kind}-compressed file but is not one ({detail})"
         )
     return (
-        f"{source.name}: its {kind} data is damaged at compressed byte {offset:,} ({detail}); "
-        f"read up to the last whole line before it, line {sink.lines:,}{tail}"
+        f"the {kind} data of {source.name} is damaged at compressed byte {offset:,} "
+        f"({detail}); read up to the last whole line before it, line {sink.lines:,}{tail}"
     )
 
 

@@ -96,7 +96,7 @@ def test_a_compressed_file_cut_mid_stream_opens_up_to_its_last_whole_line(
     sent = [json.loads(e.raw)["method"] for e in session.frames() if e.direction == "out"]
     assert sent == ["ping", "tools/list", "prompts/list"]
     [problem] = session.problems
-    assert problem.startswith(f"s.jsonl.x is cut off: its {compression} stream ends early")
+    assert problem.startswith(f"the {compression} stream of s.jsonl.x is cut off after ")
     assert "read up to its last whole line, line " in problem
     if compression == "zstd":
         assert "bytes of a partial line after it dropped" in problem
@@ -114,8 +114,9 @@ def test_garbage_after_a_valid_gzip_member_is_ignored_and_said(tmp_path: Path) -
     session = read_session(path)
     assert [e.type for e in session.events] == ["ready", "frame", "frame"]
     [problem] = session.problems
-    assert "16 bytes that are not compressed session data after the gzip data" in problem
-    assert problem.startswith("s.jsonl.gz: ")
+    assert problem.startswith(
+        "16 bytes that are not compressed session data after the gzip data of s.jsonl.gz"
+    )
 
 
 def test_nul_bytes_after_a_zstd_frame_are_named_as_a_crash_leftover(tmp_path: Path) -> None:
@@ -125,8 +126,8 @@ def test_nul_bytes_after_a_zstd_frame_are_named_as_a_crash_leftover(tmp_path: Pa
     session = read_session(path)
     assert len(session.frames()) == 2
     assert session.problems == [
-        f"s.jsonl.zst: 4,096 NUL bytes (what a crash can leave on some filesystems) after "
-        f"the zstd data (at compressed byte {len(data):,}); ignored, everything before it was read"
+        "4,096 NUL bytes (what a crash can leave on some filesystems) after the zstd data of "
+        f"s.jsonl.zst (at compressed byte {len(data):,}); ignored, everything before it was read"
     ]
 
 
@@ -138,7 +139,9 @@ def test_damaged_gzip_data_keeps_what_came_before_the_damage(tmp_path: Path) -> 
     path.write_bytes(bytes(packed))
     session = read_session(path)
     assert 0 < len(session.frames()) < 800
-    assert any("its gzip data is damaged at compressed byte" in p for p in session.problems)
+    assert any(
+        "the gzip data of s.jsonl.gz is damaged at compressed byte" in p for p in session.problems
+    )
 
 
 @pytest.mark.parametrize(

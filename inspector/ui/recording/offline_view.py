@@ -67,6 +67,11 @@ class OfflineBanner(QFrame):
             f"{format_duration(recorded.duration)}",
             "nothing is sent to any server",
         ]
+        if len(recorded.parts) > 1:
+            facts.insert(1, f"{len(recorded.parts)} rotated parts read")
+        sliced = recorded.header.get("slice")
+        if isinstance(sliced, dict) and isinstance(sliced.get("of"), str):
+            facts.insert(1, f"a slice of {sliced['of']}")
         self.detail = PlainLabel(" · ".join(facts), wrap=True, selectable=True)
         self.problems = PlainLabel("\n".join(f"⚠ {n}" for n in offline.notes), wrap=True)
         self.problems.setObjectName("offlineProblems")

@@ -66,6 +66,7 @@ def test_export_the_shown_rows_of_an_opened_session_and_open_the_slice(
         assert window.windowTitle().startswith("tap.jsonl.gz (read-only recording)")
         view = tab.session_files.view
         assert view is not None
+        assert "2 rotated parts read" in view.banner.detail.text()
         type_into(view.log_panel.method_edit, "tools/")
         await until(lambda: len(_methods_shown(window)) == 6, "the tools/ rows alone")
 
@@ -94,6 +95,7 @@ def test_export_the_shown_rows_of_an_opened_session_and_open_the_slice(
         assert _methods_shown(window) == ["tools/list"] * 2 + ["tools/call"] * 4
         sliced = tab.session_files.view
         assert sliced is not None
+        assert "a slice of tap.jsonl.gz" in sliced.banner.detail.text()
         kinds = [cells(sliced.log_panel.table, sliced.log_panel.table.model().index(r, 0))[2]
                  for r in range(6)]  # fmt: skip
         assert kinds[:4] == ["request", "response", "request", "error"]
