@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Final
 
 from inspector.recording.offline import OfflineLoader, OfflineSession
+from inspector.recording.parts import compression_of
 from inspector.recording.reader import (
     RecordedEvent,
     RecordedSession,
@@ -66,6 +67,11 @@ class SessionFollower:
             return []
         if not data:
             return []
+        if self.offset == 0 and (kind := compression_of(data[:4])) is not None:
+            raise SessionFileError(
+                f"{self.path} is {kind}-compressed: it can be opened (File ▸ Open Session) "
+                "but not followed while it is written"
+            )
         self.offset += len(data)
         lines = (self._partial + data).split(b"\n")
         self._partial = lines.pop()

@@ -76,3 +76,15 @@ def test_finish_reads_a_last_line_without_newline(tmp_path: Path) -> None:
     assert follower.offline is not None and len(follower.offline.traffic) == 0
     follower.finish()
     assert len(follower.offline.traffic) == 1
+
+
+def test_a_compressed_file_cannot_be_followed_and_says_so(tmp_path: Path) -> None:
+    import gzip
+
+    from inspector.recording.follow import first_problem
+
+    path = tmp_path / "tap.jsonl.gz"
+    path.write_bytes(gzip.compress(b'{"type":"header"}\n'))
+    problem = first_problem(SessionFollower(path))
+    assert problem is not None
+    assert "is gzip-compressed: it can be opened (File ▸ Open Session) but not followed" in problem
