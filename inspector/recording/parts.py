@@ -17,12 +17,15 @@ JSON Lines files that form its session, with a sentence for everything odd on th
   first to last; a missing part is named and the others are read.
 
 Every later part starts with a header line (the session's, plus `"part": N`); the reader
-skips it. Qt-free, no JSON parsing here.
+skips it. A part whose header has another `created` than the part the user named was left
+by an earlier recording under the same name: it is skipped, and said. Qt-free; only the
+parts' header lines are parsed here.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 import zlib
@@ -135,7 +138,42 @@ def session_parts(path: str | Path, temp_dir: Path) -> SessionParts:
             result.problems.append(f"{exc}; that part is skipped")
             continue
         result.parts.append(part)
+    if len(result.parts) > 1:
+        _drop_other_recordings(path, result)
     return result
+
+
+def _drop_other_recordings(path: Path, result: SessionParts) -> None:
+    """Parts left by an earlier recording under the same name (another `created` in their
+    header than the part the user named) are not this session's."""
+    created = {part.number: _created(part.plain) for part in result.parts}
+    named = next((p for p in result.parts if p.source == path), result.parts[0])
+    mine = created[named.number]
+    if mine is None:
+        return
+    kept = []
+    for part in result.parts:
+        theirs = created[part.number]
+        if theirs is not None and theirs != mine:
+            result.problems.append(
+                f"{part.source.name} belongs to another recording (created {theirs}, this "
+                f"one {mine}); skipped"
+            )
+        else:
+            kept.append(part)
+    result.parts = kept
+
+
+def _created(plain: Path) -> str | None:
+    """The `created` of a part's header line (None when it has none to compare)."""
+    try:
+        with plain.open("rb") as fh:
+            first = fh.readline(1 << 20)
+        header = json.loads(first.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    created = header.get("created") if isinstance(header, dict) else None
+    return created if isinstance(created, str) else None
 
 
 # ------------------------------------------------------------------ finding the parts

@@ -275,11 +275,24 @@ def test_an_empty_part_and_a_stale_part_are_skipped_and_said(tmp_path: Path) -> 
     write(tmp_path / "tap.part4.jsonl", [stale, *calls(["old/method"], start=9.0)])
     session = read_session(paths[0])
     assert session.problems == [
-        "tap.part2.jsonl is empty; skipped",
         "tap.part4.jsonl belongs to another recording (created 2026-11-01T09:00:00.000+00:00, "
         "this one 2026-12-01T10:00:00.000+00:00); skipped",
+        "tap.part2.jsonl is empty; skipped",
     ]
     assert len(session.frames()) == 8
+
+
+def test_the_part_named_decides_which_recording_is_read(tmp_path: Path) -> None:
+    """A recording restarted under the same name left an older part 2: opening that part
+    opens its own recording, not the newer first part."""
+    old = "2026-11-01T09:00:00.000+00:00"
+    write(tmp_path / "tap.jsonl", [header(), ready_line(), *calls(["new/method"])])
+    write(tmp_path / "tap.part2.jsonl", [header(part=2, created=old), *calls(["old/method"])])
+    session = read_session(tmp_path / "tap.part2.jsonl")
+    assert session.header["created"] == old and "part" not in session.header
+    assert session.problems[0].startswith("tap.jsonl belongs to another recording")
+    assert _methods(tmp_path / "tap.part2.jsonl") == ["old/method"]
+    assert _methods(tmp_path / "tap.jsonl") == ["new/method"]
 
 
 def test_problems_in_a_part_name_the_part_line_and_byte(tmp_path: Path) -> None:
