@@ -78,10 +78,16 @@ class SliceExport(QObject):
         )
 
     def _name(self) -> str:
+        """What the file dialog suggests the slice is named after: the opened file, else
+        the live session's profile."""
         view = self.files.view
         if view is not None:
             return view.path.name.split(".")[0] or "session"
-        return "session"
+        profile = self.files.recording.live_profile
+        name = (
+            "".join(c if c.isalnum() or c in "-_" else "-" for c in profile.name) if profile else ""
+        )
+        return name.strip("-") or "session"
 
     async def _export(self, rows: list[int], target: Path) -> SliceResult | None:
         files = self.files
@@ -108,7 +114,8 @@ class SliceExport(QObject):
             whole = Path(temp) / "session.jsonl"
             recording.write_live(whole)
             recorded: RecordedSession = read_session(whole)
-            recorded.path = Path(f"{self._name()} (live).jsonl")
+            profile = recording.live_profile
+            recorded.path = Path(f"{profile.name if profile else 'the'} live session")
             chosen = frozenset(r - start for r in rows if r >= start)
             return write_slice(recorded, SliceSpec(rows=chosen), target)
 

@@ -139,5 +139,8 @@ def test_a_live_tab_exports_its_shown_rows(
         menu_action(window, "File", "Open Session…").trigger()
         await until(lambda: len(_methods_shown(window)) == 2, "the slice's rows")
         assert _methods_shown(window) == ["tools/list", "tools/list"]
+        view = current_tab(window).session_files.view  # a new tab: this one was in use
+        assert view is not None
+        assert "a slice of Demo server live session" in view.banner.detail.text()
 
     run(loop, scenario(), timeout=60)
