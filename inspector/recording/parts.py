@@ -250,10 +250,15 @@ def _plain(number: int, source: Path, temp_dir: Path, problems: list[str]) -> Pa
                     )
                 return Part(number, source, source)
             fh.seek(0)
-            temp_dir.mkdir(parents=True, exist_ok=True)
             target = temp_dir / f"part{number}-{_plain_name(source)}"
-            with target.open("wb") as out:
-                problem = _decompress(kind, fh, out, source)
+            try:
+                temp_dir.mkdir(parents=True, exist_ok=True)
+                with target.open("wb") as out:
+                    problem = _decompress(kind, fh, out, source)
+            except OSError as exc:  # most likely the temporary folder's disk is full
+                raise SessionFileError(
+                    f"cannot decompress {source} into {temp_dir}: {exc.strerror or exc}"
+                ) from exc
     except OSError as exc:
         raise SessionFileError(f"cannot read {source}: {exc.strerror or exc}") from exc
     if problem is not None:

@@ -68,6 +68,14 @@ def test_the_decompressed_copy_lives_in_the_callers_folder_and_read_session_clea
     assert set(Path(os.environ.get("TMPDIR", "/tmp")).glob("mcp-inspector-read-*")) <= before
 
 
+def test_a_temporary_folder_that_cannot_be_written_is_said(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl.gz", session_lines(["ping"]), "gzip")
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    with pytest.raises(SessionFileError, match=r"cannot decompress .*s\.jsonl\.gz into .*"):
+        session_parts(path, blocker / "temp")
+
+
 def test_several_gzip_members_are_one_stream(tmp_path: Path) -> None:
     data = encode(session_lines(["ping", "tools/list"]))
     cut = data.index(b"\n", len(data) // 2) + 1
