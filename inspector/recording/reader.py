@@ -179,7 +179,7 @@ class _PartReader:
         self.count = 0
 
     def where(self, no: int, offset: int) -> str:
-        byte = "uncompressed byte" if self.part.compression else "byte"
+        byte = "uncompressed byte offset" if self.part.compression else "byte offset"
         prefix = f"{self.part.source.name}: " if self.named else ""
         return f"{prefix}line {no} ({byte} {offset:,})"
 

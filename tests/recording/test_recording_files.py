@@ -247,7 +247,7 @@ def test_a_killed_recorder_leaves_a_readable_file_up_to_the_kill(tmp_path: Path)
     assert len(truncated.events) == len(session.events) - 1
     offset = data.rstrip(b"\n").rfind(b"\n") + 1
     assert truncated.problems == [
-        f"line {len(session.events) + 1} (byte {offset:,}) is incomplete (the recording was "
+        f"line {len(session.events) + 1} (byte offset {offset:,}) is incomplete (the recording was "
         "cut off, e.g. by a crash); everything before it was read"
     ]
 
@@ -339,9 +339,9 @@ def test_a_corrupt_line_in_the_middle_is_skipped_and_named(tmp_path: Path) -> No
     second = len(good[0]) + 1
     fourth = second + len(b"{oops") + 1 + len(good[1]) + 1
     assert session.problems == [
-        f"line 2 (byte {second:,}) is not valid JSON (Expecting property name enclosed in "
+        f"line 2 (byte offset {second:,}) is not valid JSON (Expecting property name enclosed in "
         "double quotes: line 1 column 2 (char 1)); skipped",
-        f"line 4 (byte {fourth:,}) is not an event object; skipped",
+        f"line 4 (byte offset {fourth:,}) is not an event object; skipped",
     ]
 
 

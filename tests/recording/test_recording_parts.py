@@ -183,7 +183,7 @@ def test_a_nul_filled_tail_is_named_and_everything_before_it_read(tmp_path: Path
     session = read_session(path)
     assert len(session.frames()) == 2
     assert session.problems == [
-        f"line 5 (byte {len(data):,}) holds 4,096 NUL bytes and nothing else (what a crash "
+        f"line 5 (byte offset {len(data):,}) holds 4,096 NUL bytes and nothing else (what a crash "
         "can leave on some filesystems); ignored"
     ]
 
@@ -196,7 +196,7 @@ def test_nul_bytes_before_a_resumed_line_do_not_lose_it(tmp_path: Path) -> None:
     session = read_session(path)
     assert len(session.frames()) == 4
     assert session.problems == [
-        f"line 5 (byte {len(head):,}) holds 512 NUL bytes (what a crash can leave on some "
+        f"line 5 (byte offset {len(head):,}) holds 512 NUL bytes (what a crash can leave on some "
         "filesystems); they were ignored"
     ]
 
@@ -210,7 +210,7 @@ def test_a_huge_line_is_skipped_without_being_held(tmp_path: Path) -> None:
     [problem] = session.problems
     offset = len(encode(lines[:2]))
     assert problem == (
-        f"line 3 (byte {offset:,}) is 0.3 MB long, over the 0 MiB a session line may have "
+        f"line 3 (byte offset {offset:,}) is 0.3 MB long, over the 0 MiB a session line may have "
         "(a damaged file?); skipped"
     )
 
@@ -310,10 +310,10 @@ def test_problems_in_a_part_name_the_part_line_and_byte(tmp_path: Path) -> None:
     paths[1].write_bytes(good[:first_line] + b"{oops\n" + good[first_line:] + b'{"type":"fr')
     session = read_session(paths[0])
     assert session.problems[0].startswith(
-        f"tap.part2.jsonl: line 2 (byte {first_line:,}) is not valid JSON ("
+        f"tap.part2.jsonl: line 2 (byte offset {first_line:,}) is not valid JSON ("
     )
     assert session.problems[1] == (
-        f"tap.part2.jsonl: line 5 (byte {len(good) + 6:,}) is incomplete (the recording was "
+        f"tap.part2.jsonl: line 5 (byte offset {len(good) + 6:,}) is incomplete (the recording was "
         "cut off, e.g. by a crash); everything before it was read"
     )
     assert len(session.frames()) == 10

@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar, QWidget
 
 from inspector.core.recording import ConnectionRecording
-from inspector.recording.reader import RecordedSession, SessionFileError, read_session
+from inspector.recording.reader import SessionFileError, read_session
 from inspector.recording.slicing.session_slice import SliceResult, SliceSpec, write_slice
 from inspector.traffic.log import TrafficEntry
 from inspector.ui.controller.connection_controller import ConnectionController
@@ -107,13 +107,16 @@ class SliceExport(QObject):
         """In a worker thread: the rows' lines into `target`."""
         view = self.files.view
         if view is not None:
-            return write_slice(view.offline.recorded, SliceSpec(rows=frozenset(rows)), target)
+            recorded = view.offline.recorded
+            if getattr(recorded, "lazy", False):  # opened through an index: read every line
+                recorded = read_session(recorded.path)
+            return write_slice(recorded, SliceSpec(rows=frozenset(rows)), target)
         recording = self.files.recording
         start = recording.live_start if recording.live_start <= len(recording.traffic) else 0
         with tempfile.TemporaryDirectory(prefix="mcp-inspector-slice-") as temp:
             whole = Path(temp) / "session.jsonl"
             recording.write_live(whole)
-            recorded: RecordedSession = read_session(whole)
+            recorded = read_session(whole)
             profile = recording.live_profile
             recorded.path = Path(f"{profile.name if profile else 'the'} live session")
             chosen = frozenset(r - start for r in rows if r >= start)
