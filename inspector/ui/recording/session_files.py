@@ -119,7 +119,7 @@ class SessionFiles(QObject):
         )
         self.save_action = self._action("&Save Session As…", self.choose_and_save, "Ctrl+Shift+S")
         self.har_action = self._action("Export &HAR…", self.choose_and_export_har)
-        self.slice_action = self._action("Export Sl&ice…", self.slices.choose_and_export)
+        self.slice_action = self._action("E&xport Slice…", self.slices.choose_and_export)
         self.slice_action.setToolTip(
             "Write the rows the traffic log shows (its filter) as a new session file"
         )
