@@ -7,7 +7,15 @@ the core already maps its wire id to that key, so a lookup at append time links 
 round of one conversation: the original request, its input_required answer, the
 retries and the final answer.
 
-The log view marks the rows ("round 2/3") and shows the whole conversation on demand.
+A recorded session has no core to ask: `group_by_content()` groups the rounds from the
+frames themselves. A request carrying `inputResponses` or `requestState` is a retry of an
+earlier request of the same method whose answer was `input_required`: the one whose answer's
+`requestState` it echoes, else the one with the same params apart from `inputResponses`,
+`requestState` and `_meta`, else the newest such request of the same method.
+
+The log view marks the rows ("round 2/3"), shows the whole conversation on demand, and the
+operation's times (`operations.Operation`): its whole duration, the server's time and the
+user's time between the rounds.
 """
 
 from __future__ import annotations
@@ -19,6 +27,14 @@ from typing import Any
 from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.wire.jsonrpc import RequestId
 from inspector.traffic.log import TrafficEntry, TrafficLog
+from inspector.traffic.operations import (
+    Operation,
+    fold_stats,
+    input_required,
+    operation_of,
+    params_of,
+)
+from inspector.traffic.stats import MethodStats
 
 __all__ = ["RequestRounds", "conversation_text"]
 
@@ -33,6 +49,11 @@ class RequestRounds:
         self._lookup: KeyLookup | None = None
         self._group_of: dict[int, Hashable] = {}  # request entry index -> group
         self._members: dict[Hashable, list[int]] = {}  # group -> request indices, in order
+        self._by_content = False
+        # content grouping: request index -> (method, params less the retry fields, the
+        # answer's requestState) of a request answered input_required, not retried yet
+        self._waiting: dict[int, tuple[str, str, str | None]] = {}
+        self._operations: dict[Hashable, Operation] = {}  # cache, by group
         self._listeners: Listeners[[list[int]]] = Listeners("rounds listener")
         log.on_grow(self._on_grow)
         log.on_clear(self.clear)
@@ -42,6 +63,10 @@ class RequestRounds:
         connection), or None for a request the core does not track."""
         self._lookup = lookup
 
+    def group_by_content(self) -> None:
+        """Group the rounds from the frames (a recorded session: no core to ask)."""
+        self._by_content = True
+
     def on_change(self, listener: Callable[[list[int]], None]) -> Unsubscribe:
         """`listener(indices)`: the marks of these entries changed (a round was added)."""
         return self._listeners.add(listener)
@@ -49,25 +74,78 @@ class RequestRounds:
     def clear(self) -> None:
         self._group_of.clear()
         self._members.clear()
+        self._waiting.clear()
+        self._operations.clear()
 
     def _on_grow(self) -> None:
         lookup = self._lookup
-        if lookup is None:
+        if lookup is None and not self._by_content:
             return
         index = len(self.log) - 1
         if not self.log.is_outgoing_request(index):
+            self._answered(index)
             return
-        wire_id = self.log.entries[index].msg_id
-        if wire_id is None:
-            return
-        group = lookup(wire_id)
+        group: Hashable | None
+        if lookup is not None:
+            wire_id = self.log.entries[index].msg_id
+            if wire_id is None:
+                return
+            group = lookup(wire_id)
+        else:
+            group = self._content_group(index)
         if group is None:
             return
+        self._operations.pop(group, None)
         members = self._members.setdefault(group, [])
         members.append(index)
         self._group_of[index] = group
         if len(members) > 1 and self._listeners:
             self._listeners.emit(self._with_answers(members))
+
+    def _answered(self, index: int) -> None:
+        """An answer to a grouped request: its operation's times changed; in content mode
+        an `input_required` answer makes its request one a retry can continue."""
+        request = self.log.pair_index(index)
+        if request < 0 or not self.log.is_outgoing_request(request):
+            return  # not an answer to one of our requests (a notification: the common case)
+        group = self._group_of.get(request)
+        if group is not None:
+            self._operations.pop(group, None)
+            members = self._members[group]
+            if len(members) > 1 and self._listeners:
+                self._listeners.emit(self._with_answers(members))
+        if self._by_content and input_required(self.log, index):
+            value = _parsed(self.log, index)
+            result = _obj(value.get("result")) if isinstance(value, dict) else {}
+            state = result.get("requestState")
+            key = _base_params(_parsed(self.log, request))
+            method = self.log.entries[request].method or ""
+            self._waiting[request] = (method, key, state if isinstance(state, str) else None)
+
+    def _content_group(self, index: int) -> Hashable | None:
+        """The group of a request, by what it carries (see the module's docstring)."""
+        value = _parsed(self.log, index)
+        params = params_of(value)
+        if "inputResponses" not in params and "requestState" not in params:
+            return None  # an original request: grouped when a retry continues it
+        method = self.log.entries[index].method or ""
+        state = params.get("requestState")
+        key = _base_params(value)
+        candidates = [r for r, (m, _k, _s) in self._waiting.items() if m == method]
+        chosen = next((r for r in candidates if self._waiting[r][2] == state and state), None)
+        if chosen is None:
+            chosen = next((r for r in reversed(candidates) if self._waiting[r][1] == key), None)
+        if chosen is None and candidates:
+            chosen = max(candidates)
+        if chosen is None:
+            return ("op", index)
+        del self._waiting[chosen]
+        group = self._group_of.get(chosen)
+        if group is None:
+            group = ("op", chosen)
+            self._members[group] = [chosen]
+            self._group_of[chosen] = group
+        return group
 
     def _with_answers(self, requests: list[int]) -> list[int]:
         out: list[int] = []
@@ -105,14 +183,61 @@ class RequestRounds:
         members = self._members[self._group_of[request]]
         return self._with_answers(members) if len(members) > 1 else []
 
+    def operation(self, index: int) -> Operation | None:
+        """The operation of a request or answer of several rounds, with its times."""
+        request = self._request_index(index)
+        if request is None:
+            return None
+        group = self._group_of[request]
+        members = self._members[group]
+        if len(members) < 2:
+            return None
+        found = self._operations.get(group)
+        if found is None:
+            found = self._operations[group] = operation_of(self.log, members)
+        return found
+
+    def operations(self) -> list[Operation]:
+        """Every operation of several rounds, in the order they started."""
+        out = [self.operation(members[0]) for members in self._members.values()]
+        return sorted((op for op in out if op is not None), key=lambda op: op.start)
+
+    def method_stats(self) -> list[MethodStats]:
+        """The log's per-method statistics with each operation counted once (`fold_stats`)."""
+        return fold_stats(self.log.stats, self.operations())
+
     def mark(self, index: int) -> str:
-        """The short marker the log shows in the summary column ("" for single rounds)."""
+        """The short marker the log shows in the summary column ("" for single rounds); the
+        final answer of an operation adds its times."""
         found = self.round_of(index)
-        return f"round {found[0]}/{found[1]}" if found else ""
+        if not found:
+            return ""
+        text = f"round {found[0]}/{found[1]}"
+        op = self.operation(index)
+        if op is not None and op.complete and index == op.answers[-1]:
+            text += f" · {op.times_text()}"
+        return text
 
 
 def _obj(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _parsed(log: TrafficLog, index: int) -> Any:
+    try:
+        return json.loads(log.entries[index].text())
+    except ValueError:
+        return None
+
+
+def _base_params(value: Any) -> str:
+    """The params of a request less what a retry adds, as canonical JSON."""
+    params = {
+        k: v
+        for k, v in params_of(value).items()
+        if k not in ("inputResponses", "requestState", "_meta")
+    }
+    return json.dumps(params, sort_keys=True, default=str)
 
 
 def _describe(entry: TrafficEntry, value: Any) -> str:
