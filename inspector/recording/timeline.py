@@ -52,7 +52,8 @@ class Timeline:
 
     @property
     def requests(self) -> int:
-        return sum(m.count for m in self.methods)
+        """Requests on the wire (each round of a multi-round call counted)."""
+        return sum(m.requests or m.count for m in self.methods)
 
     def method(self, name: str) -> MethodTimes | None:
         return next((m for m in self.methods if m.method == name), None)

@@ -67,6 +67,11 @@ class RequestRounds:
         """Group the rounds from the frames (a recorded session: no core to ask)."""
         self._by_content = True
 
+    @property
+    def by_content(self) -> bool:
+        """Are the rounds grouped from the frames (a recording), not by the core's key?"""
+        return self._by_content
+
     def on_change(self, listener: Callable[[list[int]], None]) -> Unsubscribe:
         """`listener(indices)`: the marks of these entries changed (a round was added)."""
         return self._listeners.add(listener)
@@ -205,6 +210,15 @@ class RequestRounds:
     def method_stats(self) -> list[MethodStats]:
         """The log's per-method statistics with each operation counted once (`fold_stats`)."""
         return fold_stats(self.log.stats, self.operations())
+
+    def describe(self, index: int) -> str:
+        """A line on the operation of `index` (the detail pane's), "" for a single round."""
+        op = self.operation(index)
+        if op is None:
+            return ""
+        found = self.round_of(index)
+        at = f"round {found[0]} of {op.rounds}" if found else f"{op.rounds} rounds"
+        return f"operation {op.label}, {at}: {op.times_text()}"
 
     def mark(self, index: int) -> str:
         """The short marker the log shows in the summary column ("" for single rounds); the
