@@ -156,8 +156,9 @@ class TimelinePanel(QWidget):
             split = QSplitter(Qt.Orientation.Horizontal)
             split.addWidget(self.table)
             split.addWidget(self.operations)
-            split.setStretchFactor(0, 2)
-            split.setStretchFactor(1, 3)
+            split.setStretchFactor(0, 1)
+            split.setStretchFactor(1, 1)
+            split.setSizes([500, 500])
             layout.addWidget(split, 1)
         else:
             layout.addWidget(self.table, 1)
