@@ -41,6 +41,7 @@ from inspector.recording.otlp_spans import SpanRecord
 __all__ = ["ExportFailed", "OtlpJsonFileExporter", "endpoint_exporter", "export_records"]
 
 _BATCH = 512
+_KINDS = {"client": SpanKind.CLIENT, "server": SpanKind.SERVER, "internal": SpanKind.INTERNAL}
 _SCOPE = "mcp-inspector-qt.export-otlp"
 
 
@@ -100,7 +101,7 @@ def export_records(
             span = tracer.start_span(
                 record.name,
                 context=context,
-                kind=SpanKind.CLIENT if record.kind == "client" else SpanKind.SERVER,
+                kind=_KINDS.get(record.kind, SpanKind.INTERNAL),
                 attributes=record.attributes,
                 start_time=record.start,
             )

@@ -17,19 +17,22 @@ import json
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.stats import MethodStats
 
 __all__ = [
     "Operation",
+    "RetryMatcher",
     "Segment",
     "fold_stats",
     "operation_of",
     "params_of",
     "seconds_text",
 ]
+
+K = TypeVar("K")
 
 # The part of an operation a stretch of time belongs to.
 SegmentKind = Literal["server", "user"]
@@ -75,7 +78,7 @@ class Operation:
         return f"{self.method} {self.target}" if self.target else self.method
 
     def times_text(self) -> str:
-        """"6.02 s in all: server 2.01 s, user 4.01 s" (plain text)."""
+        """ "6.02 s in all: server 2.01 s, user 4.01 s" (plain text)."""
         head = f"{seconds_text(self.total)} in all" if self.complete else "not finished"
         return f"{head}: server {seconds_text(self.server)}, user {seconds_text(self.user)}"
 
@@ -195,3 +198,62 @@ def _without(pool: list[float], remove: list[float]) -> list[float]:
         else:
             kept.append(value)
     return kept
+
+
+def base_params(params: dict[str, Any]) -> str:
+    """A request's params less what a retry adds (`inputResponses`, `requestState`,
+    `_meta`), as canonical JSON."""
+    kept = {k: v for k, v in params.items() if k not in _RETRY_FIELDS}
+    return json.dumps(kept, sort_keys=True, default=str)
+
+
+_RETRY_FIELDS = frozenset({"inputResponses", "requestState", "_meta"})
+
+
+class RetryMatcher(Generic[K]):
+    """Which earlier round a retry continues, from the frames alone (a recording has no
+    core to ask). A request carrying `inputResponses` or `requestState` is a retry of an
+    earlier request of the same method answered `input_required`: the one whose answer's
+    `requestState` it echoes, else the one with the same params apart from the retry
+    fields, else the newest such request of the same method. Keys are the caller's (a log
+    index, a span index)."""
+
+    def __init__(self) -> None:
+        # key -> (method, base params, the answer's requestState) of a request answered
+        # input_required and not retried yet, in the order of the answers
+        self._waiting: dict[K, tuple[str, str, str | None]] = {}
+
+    def clear(self) -> None:
+        self._waiting.clear()
+
+    def asked(self, key: K, method: str, params: dict[str, Any], result: dict[str, Any]) -> None:
+        """The request `key` (of `method`, with `params`) was answered `result`; kept when
+        that is `input_required`."""
+        if result.get("resultType") != "input_required":
+            return
+        state = result.get("requestState")
+        self._waiting[key] = (
+            method,
+            base_params(params),
+            state if isinstance(state, str) else None,
+        )
+
+    def match(self, method: str, params: dict[str, Any]) -> K | None:
+        """The round a request continues (and no longer waits), None for an original
+        request or a retry of nothing known."""
+        if "inputResponses" not in params and "requestState" not in params:
+            return None
+        state = params.get("requestState")
+        candidates = [key for key, (m, _b, _s) in self._waiting.items() if m == method]
+        if not candidates:
+            return None
+        chosen = None
+        if isinstance(state, str):
+            chosen = next((k for k in candidates if self._waiting[k][2] == state), None)
+        if chosen is None:
+            key = base_params(params)
+            chosen = next((k for k in reversed(candidates) if self._waiting[k][1] == key), None)
+        if chosen is None:
+            chosen = candidates[-1]
+        del self._waiting[chosen]
+        return chosen

@@ -29,6 +29,7 @@ from inspector.protocol.wire.jsonrpc import RequestId
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.traffic.operations import (
     Operation,
+    RetryMatcher,
     fold_stats,
     input_required,
     operation_of,
@@ -50,9 +51,7 @@ class RequestRounds:
         self._group_of: dict[int, Hashable] = {}  # request entry index -> group
         self._members: dict[Hashable, list[int]] = {}  # group -> request indices, in order
         self._by_content = False
-        # content grouping: request index -> (method, params less the retry fields, the
-        # answer's requestState) of a request answered input_required, not retried yet
-        self._waiting: dict[int, tuple[str, str, str | None]] = {}
+        self._matcher: RetryMatcher[int] = RetryMatcher()  # content grouping, by index
         self._operations: dict[Hashable, Operation] = {}  # cache, by group
         self._listeners: Listeners[[list[int]]] = Listeners("rounds listener")
         log.on_grow(self._on_grow)
@@ -79,7 +78,7 @@ class RequestRounds:
     def clear(self) -> None:
         self._group_of.clear()
         self._members.clear()
-        self._waiting.clear()
+        self._matcher.clear()
         self._operations.clear()
 
     def _on_grow(self) -> None:
@@ -122,29 +121,16 @@ class RequestRounds:
         if self._by_content and input_required(self.log, index):
             value = _parsed(self.log, index)
             result = _obj(value.get("result")) if isinstance(value, dict) else {}
-            state = result.get("requestState")
-            key = _base_params(_parsed(self.log, request))
             method = self.log.entries[request].method or ""
-            self._waiting[request] = (method, key, state if isinstance(state, str) else None)
+            params = params_of(_parsed(self.log, request))
+            self._matcher.asked(request, method, params, result)
 
     def _content_group(self, index: int) -> Hashable | None:
         """The group of a request, by what it carries (see the module's docstring)."""
-        value = _parsed(self.log, index)
-        params = params_of(value)
-        if "inputResponses" not in params and "requestState" not in params:
+        params = params_of(_parsed(self.log, index))
+        chosen = self._matcher.match(self.log.entries[index].method or "", params)
+        if chosen is None:
             return None  # an original request: grouped when a retry continues it
-        method = self.log.entries[index].method or ""
-        state = params.get("requestState")
-        key = _base_params(value)
-        candidates = [r for r, (m, _k, _s) in self._waiting.items() if m == method]
-        chosen = next((r for r in candidates if self._waiting[r][2] == state and state), None)
-        if chosen is None:
-            chosen = next((r for r in reversed(candidates) if self._waiting[r][1] == key), None)
-        if chosen is None and candidates:
-            chosen = max(candidates)
-        if chosen is None:
-            return ("op", index)
-        del self._waiting[chosen]
         group = self._group_of.get(chosen)
         if group is None:
             group = ("op", chosen)
@@ -242,16 +228,6 @@ def _parsed(log: TrafficLog, index: int) -> Any:
         return json.loads(log.entries[index].text())
     except ValueError:
         return None
-
-
-def _base_params(value: Any) -> str:
-    """The params of a request less what a retry adds, as canonical JSON."""
-    params = {
-        k: v
-        for k, v in params_of(value).items()
-        if k not in ("inputResponses", "requestState", "_meta")
-    }
-    return json.dumps(params, sort_keys=True, default=str)
 
 
 def _describe(entry: TrafficEntry, value: Any) -> str:
