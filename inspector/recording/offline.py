@@ -32,8 +32,8 @@ from inspector.recording.reader import RecordedEvent, RecordedSession
 from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
-from inspector.traffic.rounds import RequestRounds
 from inspector.traffic.record import DIRECTIONS, KINDS, EntryKind, TrafficRecord, kind_of
+from inspector.traffic.rounds import RequestRounds
 from inspector.transports.base import HttpExchange
 
 __all__ = ["OfflineLoader", "OfflineSession", "RecordedAction", "load_offline", "ready_of"]

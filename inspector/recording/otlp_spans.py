@@ -53,7 +53,7 @@ from typing import Any
 from inspector.recording.reader import RecordedEvent, RecordedSession
 from inspector.traffic.operations import RetryMatcher
 
-__all__ = ["SpanRecord", "session_spans"]
+__all__ = ["SpanRecord", "session_resource", "session_spans"]
 
 # the methods whose params name a tool, a prompt, a resource
 _TOOL_METHODS = frozenset({"tools/call"})
@@ -199,16 +199,12 @@ def _operations(records: list[SpanRecord], rounds: _Rounds) -> list[SpanRecord]:
             kind="client",
             start=head.start,
             end=max(s.end for s in spans),
-            attributes={
-                k: v
-                for k, v in head.attributes.items()
-                if k not in _PER_ROUND
-            },
+            attributes={k: v for k, v in head.attributes.items() if k not in _PER_ROUND},
             error=spans[-1].error,
         )
         next_index += 1
         server = user = 0
-        for number, (span, following) in enumerate(zip(spans, [*spans[1:], None]), 1):
+        for number, (span, following) in enumerate(zip(spans, [*spans[1:], None], strict=True), 1):
             span.parent = parent.index
             span.attributes["mcp_inspector.round"] = number
             server += span.end - span.start
@@ -237,12 +233,29 @@ def _operations(records: list[SpanRecord], rounds: _Rounds) -> list[SpanRecord]:
         parent_of_first[first] = parent
     out: list[SpanRecord] = []
     for record in records:
-        parent = parent_of_first.get(record.index)
-        if parent is not None:
-            out.append(parent)
+        operation = parent_of_first.get(record.index)
+        if operation is not None:
+            out.append(operation)
         out.append(record)
         out.extend(extra_after.get(record.index, ()))
     return out
+
+
+def session_resource(recorded: RecordedSession) -> dict[str, str]:
+    """The OpenTelemetry resource: the client that made the session (its `service.name`;
+    a tap's header names none) and the server it talked to."""
+    resource = {"service.name": "mcp-client"}
+    client = recorded.header.get("client_info")
+    if isinstance(client, dict) and isinstance(client.get("name"), str) and client["name"]:
+        resource["service.name"] = client["name"]
+        if isinstance(client.get("version"), str):
+            resource["service.version"] = client["version"]
+    server = (recorded.ready or {}).get("server_info")
+    if isinstance(server, dict):
+        for key in ("name", "version"):
+            if isinstance(server.get(key), str):
+                resource[f"mcp_inspector.server.{key}"] = server[key]
+    return resource
 
 
 def _cancel(event: RecordedEvent) -> bool:

@@ -51,7 +51,7 @@ class _BarDelegate(QStyledItemDelegate):
             return
         op = ops[index.row()]
         c = colors()
-        rect = QRectF(option.rect).adjusted(2, 3, -2, -3)  # type: ignore[attr-defined]
+        rect = QRectF(option.rect).adjusted(2, 3, -2, -3)
         width = rect.width()
 
         def x(t: float) -> float:

@@ -108,9 +108,7 @@ class TimelinePanel(QWidget):
             + (f", {t.invalid:,} invalid" if t.invalid else ""),
             selectable=True,
         )
-        several = (
-            f", {len(t.operations):,} call(s) of several rounds" if t.operations else ""
-        )
+        several = f", {len(t.operations):,} call(s) of several rounds" if t.operations else ""
         self.requests = PlainLabel(
             f"{t.requests:,} in {len(t.methods)} method(s){several}", selectable=True
         )

@@ -16,29 +16,18 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from inspector.ui.asks.elicitation_dialog import ElicitationDialog
 from inspector.ui.recording.offline_view import OfflineView
 from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.traffic_model import COL_SUMMARY
-from inspector.ui.workspace.tool_view import ToolCallView
-from tests.helpers.gui import python_profile, run, until
-from tests.helpers.journeys import (
-    click,
-    click_row,
-    click_tab,
-    field_edit,
-    row_texts,
-    shows_connected,
-    type_into,
-    type_keys,
-    visible_texts,
-    visible_window,
-)
+from tests.helpers.gui import run, until
+from tests.helpers.journeys import click, click_tab, row_texts
+from tests.helpers.mrtr_journey import ask_the_user_in_the_modern_era
 
 pytestmark = pytest.mark.timeout(120)
 
-TIMES = re.compile(r"(\d+(?:\.\d+)?) (ms|s) in all: server (\d+(?:\.\d+)?) (ms|s), user (\d+(?:\.\d+)?) (ms|s)")
+_NUMBER = r"(\d+(?:\.\d+)?) (ms|s)"
+TIMES = re.compile(f"{_NUMBER} in all: server {_NUMBER}, user {_NUMBER}")
 
 
 def _seconds(match: re.Match[str], at: int) -> float:
@@ -71,34 +60,9 @@ def test_an_input_required_call_is_one_operation_with_the_users_time_apart(
     recording_window: MainWindow, loop: asyncio.AbstractEventLoop, data_dir: Path
 ) -> None:
     window = recording_window
-    profile = python_profile("Modern demo", "-m", "inspector.demo")
-    window.store.put(profile.model_copy(update={"era": "modern"}))
 
     async def scenario() -> Path:
-        tab = window.current_tab
-        type_keys(tab.bar.profile_combo, "Mode")
-        assert tab.bar.profile_combo.currentText() == "Modern demo"
-        click(tab.bar.connect_button)
-        await until(lambda: tab.bar.state_label.text() == "Connected", "connected")
-        await until(lambda: tab.explorer.panes["tools"].tree.model().rowCount() > 0, "tools")
-
-        click_row(tab.explorer.panes["tools"].tree, "Ask the user")
-        view = getattr(tab.workspace.stack.currentWidget(), "action", None)
-        assert isinstance(view, ToolCallView) and view.isVisible()
-        type_into(field_edit(view.form, "message"), "Who are you?")
-        click(view.run_button)
-
-        await until(lambda: visible_window(ElicitationDialog) is not None, "the dialog")
-        dialog = visible_window(ElicitationDialog)
-        assert isinstance(dialog, ElicitationDialog)
-        assert "input request (MRTR)" in dialog.origin.text()
-        type_into(field_edit(dialog.form, "name"), "Ada")
-        type_into(field_edit(dialog.form, "age"), "36")
-        click(dialog.accept_button)
-        await until(
-            lambda: any("Hello, Ada, age 36" in t for t in visible_texts(view.results)),
-            "the tool's result",
-        )
+        tab = await ask_the_user_in_the_modern_era(window)
 
         # The log: two rounds; the final answer says the operation's times.
         panel = tab.log_panel
