@@ -103,13 +103,27 @@ def _parsed(log: TrafficLog, index: int) -> Any:
 
 def input_required(log: TrafficLog, answer: int) -> bool:
     """Is the answer at `answer` an `input_required` result?"""
-    raw = log.entries[answer].raw
-    needle: str | bytes = b"input_required" if isinstance(raw, bytes) else "input_required"
-    if needle not in raw:  # type: ignore[operator]  # str in str, bytes in bytes
-        return False
+    return input_required_result(log, answer) is not None
+
+
+def input_required_result(log: TrafficLog, answer: int) -> dict[str, Any] | None:
+    """The result of the answer at `answer` when it is `input_required` (else None); the
+    text is parsed only when it mentions input_required."""
+    if not mentions(log, answer, "input_required"):
+        return None
     value = _parsed(log, answer)
     result = value.get("result") if isinstance(value, dict) else None
-    return isinstance(result, dict) and result.get("resultType") == "input_required"
+    if isinstance(result, dict) and result.get("resultType") == "input_required":
+        return result
+    return None
+
+
+def mentions(log: TrafficLog, index: int, word: str) -> bool:
+    """Does the raw text of row `index` contain `word` (cheap: no parse)?"""
+    raw = log.entries[index].raw
+    if isinstance(raw, bytes):
+        return word.encode() in raw
+    return word in raw
 
 
 def operation_of(log: TrafficLog, requests: Sequence[int]) -> Operation:
@@ -208,6 +222,9 @@ def base_params(params: dict[str, Any]) -> str:
 
 
 _RETRY_FIELDS = frozenset({"inputResponses", "requestState", "_meta"})
+# the rounds kept waiting for a retry: the oldest go first (a hostile or odd file full of
+# input_required answers never retried costs no more than this per retry)
+_MAX_WAITING = 1024
 
 
 class RetryMatcher(Generic[K]):
@@ -232,6 +249,8 @@ class RetryMatcher(Generic[K]):
         if result.get("resultType") != "input_required":
             return
         state = result.get("requestState")
+        if len(self._waiting) >= _MAX_WAITING:
+            del self._waiting[next(iter(self._waiting))]
         self._waiting[key] = (
             method,
             base_params(params),

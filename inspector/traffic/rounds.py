@@ -31,7 +31,8 @@ from inspector.traffic.operations import (
     Operation,
     RetryMatcher,
     fold_stats,
-    input_required,
+    input_required_result,
+    mentions,
     operation_of,
     params_of,
 )
@@ -85,9 +86,13 @@ class RequestRounds:
         lookup = self._lookup
         if lookup is None and not self._by_content:
             return
-        index = len(self.log) - 1
-        if not self.log.is_outgoing_request(index):
-            self._answered(index)
+        log = self.log
+        index = len(log) - 1
+        request = log.pair_index(index)
+        if request >= 0:  # an answer (a notification, the common row, has no pair)
+            self._answered(index, request)
+            return
+        if not log.is_outgoing_request(index):
             return
         group: Hashable | None
         if lookup is not None:
@@ -106,27 +111,29 @@ class RequestRounds:
         if len(members) > 1 and self._listeners:
             self._listeners.emit(self._with_answers(members))
 
-    def _answered(self, index: int) -> None:
-        """An answer to a grouped request: its operation's times changed; in content mode
-        an `input_required` answer makes its request one a retry can continue."""
-        request = self.log.pair_index(index)
-        if request < 0 or not self.log.is_outgoing_request(request):
-            return  # not an answer to one of our requests (a notification: the common case)
+    def _answered(self, index: int, request: int) -> None:
+        """The answer at `index` to the request at `request`: when that is one of ours, its
+        operation's times changed; in content mode an `input_required` answer makes its
+        request one a retry can continue."""
+        if not self.log.is_outgoing_request(request):
+            return  # the answer to a server's request
         group = self._group_of.get(request)
         if group is not None:
             self._operations.pop(group, None)
             members = self._members[group]
             if len(members) > 1 and self._listeners:
                 self._listeners.emit(self._with_answers(members))
-        if self._by_content and input_required(self.log, index):
-            value = _parsed(self.log, index)
-            result = _obj(value.get("result")) if isinstance(value, dict) else {}
+        result = input_required_result(self.log, index) if self._by_content else None
+        if result is not None:
             method = self.log.entries[request].method or ""
             params = params_of(_parsed(self.log, request))
             self._matcher.asked(request, method, params, result)
 
     def _content_group(self, index: int) -> Hashable | None:
         """The group of a request, by what it carries (see the module's docstring)."""
+        log = self.log
+        if not mentions(log, index, "inputResponses") and not mentions(log, index, "requestState"):
+            return None  # not a retry: no parse
         params = params_of(_parsed(self.log, index))
         chosen = self._matcher.match(self.log.entries[index].method or "", params)
         if chosen is None:

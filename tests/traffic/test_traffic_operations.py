@@ -100,3 +100,30 @@ def test_a_retry_of_no_known_round_and_a_garbled_answer_stay_apart(tmp_path: Pat
     bad = '{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required"'
     log.observe(TrafficRecord("in", "invalid", bad, 2.0, 2.0, "stdio", frame=parse_frame(bad)))
     assert rounds.operations() == [] and rounds.mark(0) == ""
+
+
+def test_hostile_retries_are_grouped_or_left_alone_without_failing() -> None:
+    """Params that are not objects, inputResponses that are not maps, a requestState that
+    is not a string, an input_required result that is not an object: no exception, and a
+    retry still finds its round by its method when nothing else matches."""
+    frames = [
+        (1.0, "out", {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": "x"}),
+        (1.1, "in", {"jsonrpc": "2.0", "id": 1, "result": "input_required"}),
+        (1.2, "out", {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                      "params": {"name": "a"}}),
+        (1.3, "in", {"jsonrpc": "2.0", "id": 2,
+                     "result": {"resultType": "input_required", "requestState": {"a": 1}}}),
+        (2.0, "out", {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                      "params": {"name": "b", "inputResponses": 5, "requestState": [1]}}),
+        (2.5, "in", {"jsonrpc": "2.0", "id": 3, "result": {"content": []}}),
+    ]  # fmt: skip
+    log = TrafficLog()
+    rounds = RequestRounds(log)
+    rounds.group_by_content()
+    for t, direction, message in frames:
+        raw = json.dumps(message)
+        frame = parse_frame(raw)
+        log.observe(TrafficRecord(direction, kind_of(frame), raw, t, t, "stdio", frame=frame))  # type: ignore[arg-type]
+    (op,) = rounds.operations()
+    assert op.requests == (2, 4) and op.complete
+    assert op.user == pytest.approx(0.7) and op.server == pytest.approx(0.6)
