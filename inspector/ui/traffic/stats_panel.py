@@ -56,10 +56,10 @@ class MethodStatsPanel(QWidget):
         self._source = source
         self.table = method_table("methodStats", _HEADERS)
         self.table.setSortingEnabled(True)
-        note = PlainLabel(
-            "Calls per method, latency from request to final answer; a call of several "
-            "rounds (input_required, then retries) counts once, with its whole duration "
-            "(Requests: what went on the wire)."
+        note = PlainLabel("Calls per method, latency from request to final answer.")
+        note.setToolTip(
+            "A call of several rounds (input_required, then retries) counts once, with its "
+            "whole duration; Requests says what went on the wire."
         )
         note.setEnabled(False)
         layout = QVBoxLayout(self)
