@@ -104,3 +104,12 @@ def test_a_live_tab_is_exported_to_our_otlp_receiver_through_the_menu(
     whole = (call.end_time_unix_nano - call.start_time_unix_nano) / 1e9
     assert server + user == pytest.approx(whole, abs=1e-6)
     assert {"initialize", "server/discover"} & {by_id[k].name for k in by_id}
+
+
+def test_a_tab_with_no_traffic_says_there_is_nothing_to_export(window: MainWindow) -> None:
+    menu_action(window, "File", "Export to OpenTelemetry…").trigger()
+    box = window.current_tab.session_files.message_box
+    assert isinstance(box, QMessageBox) and box.isVisible()
+    assert "connect to a server first" in box.text()
+    assert visible_window(OtlpExportDialog) is None
+    box.close()
