@@ -28,6 +28,7 @@ __all__ = ["OPERATION_HEADERS", "OperationsTable"]
 
 OPERATION_HEADERS: Final = ("Operation", "Rounds", "In all", "Server", "User", "Over time")
 _BAR_COLUMN: Final = 5
+_MAX_ROWS: Final = 5000  # a row each is a table item each: the first ones of a huge file
 
 
 class _BarDelegate(QStyledItemDelegate):
@@ -76,10 +77,11 @@ class OperationsTable(QWidget):
         """`span`: the session's duration in seconds (the bars' time axis)."""
         super().__init__()
         self.setObjectName("operationsPanel")
-        self.operations = list(operations)
+        self.operations = list(operations[:_MAX_ROWS])
+        shown = f" (the first {_MAX_ROWS:,} shown)" if len(operations) > _MAX_ROWS else ""
         self.caption = PlainLabel(
-            f"{len(self.operations):,} call(s) of several rounds (input_required, then "
-            "retries): the server's time apart from the user's.",
+            f"{len(operations):,} call(s) of several rounds (input_required, then "
+            f"retries){shown}: the server's time apart from the user's.",
             wrap=True,
         )
         self.caption.setEnabled(False)
