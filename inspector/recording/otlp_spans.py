@@ -114,7 +114,8 @@ class _Rounds:
             return
         record = opened.record
         method = str(record.attributes.get("mcp.method.name", ""))
-        self.matcher.asked(record.index, method, opened.params, result)
+        params = opened.params
+        self.matcher.asked(record.index, method, lambda: params, result)
         asks = result.get("inputRequests")
         self.asked[record.index] = ", ".join(map(str, asks)) if isinstance(asks, dict) else ""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
@@ -120,7 +120,7 @@ def input_required_result(log: TrafficLog, answer: int) -> dict[str, Any] | None
 
 def mentions(log: TrafficLog, index: int, word: str) -> bool:
     """Does the raw text of row `index` contain `word` (cheap: no parse)?"""
-    raw = log.entries[index].raw
+    raw = log.raw_at(index)
     if isinstance(raw, bytes):
         return word.encode() in raw
     return word in raw
@@ -227,6 +227,26 @@ _RETRY_FIELDS = frozenset({"inputResponses", "requestState", "_meta"})
 _MAX_WAITING = 1024
 
 
+class _Waiting:
+    """A round answered input_required: its method, the answer's requestState, and its
+    params less the retry fields (made on first need)."""
+
+    __slots__ = ("_base", "_params", "method", "state")
+
+    def __init__(
+        self, method: str, state: str | None, params: Callable[[], dict[str, Any]]
+    ) -> None:
+        self.method = method
+        self.state = state
+        self._params = params
+        self._base: str | None = None
+
+    def base(self) -> str:
+        if self._base is None:
+            self._base = base_params(self._params())
+        return self._base
+
+
 class RetryMatcher(Generic[K]):
     """Which earlier round a retry continues, from the frames alone (a recording has no
     core to ask). A request carrying `inputResponses` or `requestState` is a retry of an
@@ -236,26 +256,28 @@ class RetryMatcher(Generic[K]):
     index, a span index)."""
 
     def __init__(self) -> None:
-        # key -> (method, base params, the answer's requestState) of a request answered
-        # input_required and not retried yet, in the order of the answers
-        self._waiting: dict[K, tuple[str, str, str | None]] = {}
+        # key -> _Waiting of a request answered input_required and not retried yet, in the
+        # order of the answers
+        self._waiting: dict[K, _Waiting] = {}
 
     def clear(self) -> None:
         self._waiting.clear()
 
-    def asked(self, key: K, method: str, params: dict[str, Any], result: dict[str, Any]) -> None:
-        """The request `key` (of `method`, with `params`) was answered `result`; kept when
-        that is `input_required`."""
+    def asked(
+        self,
+        key: K,
+        method: str,
+        params: Callable[[], dict[str, Any]],
+        result: dict[str, Any],
+    ) -> None:
+        """The request `key` (of `method`; `params()` its params, read only if needed) was
+        answered `result`; kept when that is `input_required`."""
         if result.get("resultType") != "input_required":
             return
         state = result.get("requestState")
         if len(self._waiting) >= _MAX_WAITING:
             del self._waiting[next(iter(self._waiting))]
-        self._waiting[key] = (
-            method,
-            base_params(params),
-            state if isinstance(state, str) else None,
-        )
+        self._waiting[key] = _Waiting(method, state if isinstance(state, str) else None, params)
 
     def match(self, method: str, params: dict[str, Any]) -> K | None:
         """The round a request continues (and no longer waits), None for an original
@@ -263,15 +285,15 @@ class RetryMatcher(Generic[K]):
         if "inputResponses" not in params and "requestState" not in params:
             return None
         state = params.get("requestState")
-        candidates = [key for key, (m, _b, _s) in self._waiting.items() if m == method]
+        candidates = [key for key, w in self._waiting.items() if w.method == method]
         if not candidates:
             return None
         chosen = None
         if isinstance(state, str):
-            chosen = next((k for k in candidates if self._waiting[k][2] == state), None)
-        if chosen is None:
+            chosen = next((k for k in candidates if self._waiting[k].state == state), None)
+        if chosen is None and len(candidates) > 1:
             key = base_params(params)
-            chosen = next((k for k in reversed(candidates) if self._waiting[k][1] == key), None)
+            chosen = next((k for k in reversed(candidates) if self._waiting[k].base() == key), None)
         if chosen is None:
             chosen = candidates[-1]
         del self._waiting[chosen]

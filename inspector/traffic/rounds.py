@@ -126,8 +126,8 @@ class RequestRounds:
         result = input_required_result(self.log, index) if self._by_content else None
         if result is not None:
             method = self.log.entries[request].method or ""
-            params = params_of(_parsed(self.log, request))
-            self._matcher.asked(request, method, params, result)
+            log = self.log
+            self._matcher.asked(request, method, lambda: params_of(_parsed(log, request)), result)
 
     def _content_group(self, index: int) -> Hashable | None:
         """The group of a request, by what it carries (see the module's docstring)."""
