@@ -15,9 +15,12 @@ from inspector.core.connection_state import ConnState
 from inspector.lint.finding import Finding, LintStore
 from inspector.protocol.machine.config import ClientConfig
 from inspector.protocol.machine.events import SessionReady
+from inspector.recording.format import ready_line
 from inspector.recording.live import AutoRecorder
+from inspector.recording.otlp_live import live_session
+from inspector.recording.reader import RecordedSession
 from inspector.recording.redaction import spec_for_profile
-from inspector.recording.snapshot import write_traffic_log
+from inspector.recording.snapshot import traffic_header, write_traffic_log
 from inspector.session import Session
 from inspector.settings.connect import client_config_for
 from inspector.settings.profiles import Profile
@@ -75,6 +78,26 @@ class ConnectionRecording:
             self.recorder.fail(detail)  # the file says why (a start failure has no close)
         elif state is ConnState.DISCONNECTED and session is None:
             self.recorder.finish()
+
+    def live_session(self) -> RecordedSession:
+        """The latest live session so far, from the traffic log, as a session in memory
+        (for export-otlp of a live tab). Raises ValueError when there is none."""
+        profile = self.live_profile
+        traffic = self.traffic
+        start = self.live_start if self.live_start <= len(traffic) else 0
+        if profile is None or start >= len(traffic):
+            raise ValueError("There is no traffic to export yet: connect to a server first.")
+        spec = spec_for_profile(profile, self.secrets)
+        header = traffic_header(spec, self.live_config or client_config_for(profile))
+        ready = ready_line(self.live_ready) if self.live_ready is not None else None
+        return live_session(
+            traffic,
+            header,
+            ready,
+            start=start,
+            name=f"{profile.name} (live)",
+            redactor=spec.redactor(),
+        )
 
     def write_live(self, target: Path) -> int:
         """Write the latest live session from the traffic log as a session file; returns

@@ -13,13 +13,16 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qsl, unquote_plus, urlsplit
 
 from inspector import __version__
 from inspector.protocol.wire.jsonrpc import ErrorResponse, Notification, Request, Response
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange
+
+if TYPE_CHECKING:
+    from inspector.protocol.machine.events import SessionReady
 
 __all__ = [
     "FORMAT_NAME",
@@ -28,6 +31,7 @@ __all__ = [
     "Redactor",
     "connection_summary",
     "header_line",
+    "ready_line",
     "record_line",
     "url_secrets",
 ]
@@ -176,6 +180,19 @@ def header_line(
         "protocol_version": protocol_version,
         "client_info": client_info,
         "client_capabilities": client_capabilities,
+    }
+
+
+def ready_line(ready: SessionReady) -> dict[str, Any]:
+    """The `ready` line: what the handshake agreed (docs/session-format.md)."""
+    return {
+        "type": "ready",
+        "era": str(ready.era),
+        "protocol_version": ready.protocol_version,
+        "server_info": ready.server_info,
+        "capabilities": ready.capabilities,
+        "instructions": ready.instructions,
+        "result": ready.result,
     }
 
 

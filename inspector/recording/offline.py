@@ -33,6 +33,7 @@ from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.log_messages import LogMessageStore
 from inspector.traffic.record import DIRECTIONS, KINDS, EntryKind, TrafficRecord, kind_of
+from inspector.traffic.rounds import RequestRounds
 from inspector.transports.base import HttpExchange
 
 __all__ = ["OfflineLoader", "OfflineSession", "RecordedAction", "load_offline", "ready_of"]
@@ -70,6 +71,7 @@ class OfflineSession:
     actions: list[RecordedAction] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # the reader's problems and ours
     lint: LintStore = field(default_factory=LintStore)  # the recorded lint findings
+    rounds: RequestRounds | None = None  # the MRTR rounds, grouped from the frames
 
     @property
     def title(self) -> str:
@@ -134,6 +136,8 @@ class OfflineLoader:
     def __init__(self, recorded: RecordedSession) -> None:
         self.recorded = recorded
         self.traffic = TrafficLog()
+        rounds = RequestRounds(self.traffic)
+        rounds.group_by_content()  # before the first row: it listens as the log grows
         self.out = OfflineSession(
             recorded,
             self.traffic,
@@ -141,6 +145,7 @@ class OfflineLoader:
             LogMessageStore(self.traffic),
             ErrorStore(),
             notes=[f"the file: {p}" for p in recorded.problems],
+            rounds=rounds,
         )
         self.exchanges: dict[int, HttpExchange] = {}
         self.list_requests: dict[Any, tuple[CatalogKind, bool]] = {}  # id -> kind, first page

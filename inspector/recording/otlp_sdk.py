@@ -36,11 +36,21 @@ from opentelemetry.trace import (
     set_span_in_context,
 )
 
-from inspector.recording.otlp_spans import SpanRecord
+from inspector.recording.otlp_spans import SpanRecord, session_resource, session_spans
+from inspector.recording.reader import RecordedSession
 
-__all__ = ["ExportFailed", "OtlpJsonFileExporter", "endpoint_exporter", "export_records"]
+__all__ = [
+    "ExportFailed",
+    "OtlpJsonFileExporter",
+    "endpoint_exporter",
+    "export_records",
+    "export_session",
+    "send_records",
+    "write_records",
+]
 
 _BATCH = 512
+_KINDS = {"client": SpanKind.CLIENT, "server": SpanKind.SERVER, "internal": SpanKind.INTERNAL}
 _SCOPE = "mcp-inspector-qt.export-otlp"
 
 
@@ -100,7 +110,7 @@ def export_records(
             span = tracer.start_span(
                 record.name,
                 context=context,
-                kind=SpanKind.CLIENT if record.kind == "client" else SpanKind.SERVER,
+                kind=_KINDS.get(record.kind, SpanKind.INTERNAL),
                 attributes=record.attributes,
                 start_time=record.start,
             )
@@ -113,6 +123,47 @@ def export_records(
         sent += _send(exporter, collected, errors)
     provider.shutdown()
     return sent
+
+
+def send_records(
+    records: Iterable[SpanRecord], resource: dict[str, str], url: str, timeout: float
+) -> int:
+    """Send to the OTLP/HTTP endpoint below `url` (`endpoint_exporter`); the spans sent.
+    ExportFailed when it does not take them."""
+    exporter = endpoint_exporter(url, timeout)
+    try:
+        return export_records(records, exporter, resource)
+    finally:
+        exporter.shutdown()  # type: ignore[no-untyped-call]
+
+
+def write_records(records: Iterable[SpanRecord], resource: dict[str, str], path: Path) -> int:
+    """Write an OTLP JSON file; the spans written. OSError when it cannot be written."""
+    exporter = OtlpJsonFileExporter(path)
+    count = export_records(records, exporter, resource)
+    exporter.write()
+    return count
+
+
+def export_session(
+    recorded: RecordedSession,
+    *,
+    url: str | None = None,
+    path: Path | None = None,
+    timeout: float = 10.0,
+) -> str:
+    """A session (a file's, or a live tab's through `otlp_live`) sent to the endpoint below
+    `url`, or written to `path`; a sentence saying what was done. ExportFailed or OSError
+    when it could not be (blocking: run it off the GUI thread)."""
+    records = session_spans(recorded)
+    resource = session_resource(recorded)
+    if url is not None:
+        count = send_records(records, resource, url, timeout)
+        return f"Sent {count} span(s) to {url.rstrip('/')}/v1/traces"
+    if path is None:
+        raise ValueError("give an endpoint URL or a file")
+    count = write_records(records, resource, path)
+    return f"Wrote {count} span(s) to {path}"
 
 
 def _send(exporter: SpanExporter, spans: list[ReadableSpan], errors: list[str]) -> int:

@@ -23,6 +23,17 @@ GenAI conventions repository: https://github.com/open-telemetry/semantic-convent
   tool result with `isError: true`), `rpc.response.status_code` (the JSON-RPC code) and an
   ERROR status whose description is the error's message.
 
+A modern-era call of several rounds (MRTR: answered `input_required`, then retried with
+`inputResponses`/`requestState` under a new id) is one operation: a parent span from the
+first request to the final answer (`mcp_inspector.operation.rounds`, `.server_time` and
+`.user_time` in seconds), whose children are its rounds (`mcp_inspector.round`) and, between
+them, the user's waits (`user input {target}`, kind INTERNAL, `mcp_inspector.input.keys`).
+The rounds are matched from the frames alone (`traffic.operations.RetryMatcher`), as the
+recorded-session view groups them.
+
+The records come from a session file or, through `otlp_live.live_session`, from a live
+tab's traffic log made into the same lines the recorder writes.
+
 What the conventions do not name is under `mcp_inspector.`: `request.size` and
 `response.size` (bytes of the frames as sent), `era` (legacy or modern), `session.file`
 (the recording's file name) and `response.missing` (no answer in the recording: the span
@@ -40,8 +51,9 @@ from datetime import datetime
 from typing import Any
 
 from inspector.recording.reader import RecordedEvent, RecordedSession
+from inspector.traffic.operations import RetryMatcher
 
-__all__ = ["SpanRecord", "session_spans"]
+__all__ = ["SpanRecord", "session_resource", "session_spans"]
 
 # the methods whose params name a tool, a prompt, a resource
 _TOOL_METHODS = frozenset({"tools/call"})
@@ -55,10 +67,10 @@ class SpanRecord:
 
     index: int
     name: str
-    kind: str  # "client" (our request) | "server" (the server's request to us)
+    kind: str  # "client" (our request) | "server" (the server's request to us) | "internal"
     start: int
     end: int
-    attributes: dict[str, str | int | bool] = field(default_factory=dict)
+    attributes: dict[str, str | int | float | bool] = field(default_factory=dict)
     error: str | None = None  # the status description when the request failed
     parent: int | None = None  # the index of the span this one is a child of
 
@@ -73,6 +85,39 @@ class _Open:
     record: SpanRecord
     xid: int | None
     progress_token: str | None
+    params: dict[str, Any] | None = None  # our request's params (to match its retries)
+
+
+@dataclass(slots=True)
+class _Rounds:
+    """The MRTR rounds found so far: span index of the first round -> every round's."""
+
+    matcher: RetryMatcher[int] = field(default_factory=RetryMatcher)
+    groups: dict[int, list[int]] = field(default_factory=dict)
+    first_of: dict[int, int] = field(default_factory=dict)
+    asked: dict[int, str] = field(default_factory=dict)  # round -> the inputRequests keys
+
+    def request(self, record: SpanRecord, params: dict[str, Any]) -> None:
+        method = str(record.attributes.get("mcp.method.name", ""))
+        earlier = self.matcher.match(method, params)
+        if earlier is None:
+            return
+        first = self.first_of.get(earlier, earlier)
+        self.groups.setdefault(first, [first]).append(record.index)
+        self.first_of[record.index] = first
+
+    def answer(self, opened: _Open, message: dict[str, Any]) -> None:
+        result = message.get("result")
+        if opened.params is None or not isinstance(result, dict):
+            return
+        if result.get("resultType") != "input_required":
+            return
+        record = opened.record
+        method = str(record.attributes.get("mcp.method.name", ""))
+        params = opened.params
+        self.matcher.asked(record.index, method, lambda: params, result)
+        asks = result.get("inputRequests")
+        self.asked[record.index] = ", ".join(map(str, asks)) if isinstance(asks, dict) else ""
 
 
 def session_spans(recorded: RecordedSession) -> list[SpanRecord]:
@@ -83,6 +128,7 @@ def session_spans(recorded: RecordedSession) -> list[SpanRecord]:
     pending: dict[tuple[str, str], _Open] = {}  # (request's direction, id) -> its span
     last_t = recorded.duration
     session_id: str | None = None
+    rounds = _Rounds()
     for event in recorded.events:
         if event.type == "http":
             session_id = _session_id(event) or session_id
@@ -104,6 +150,10 @@ def session_spans(recorded: RecordedSession) -> list[SpanRecord]:
             opened = _Open(record, _xid(event), _progress_token(message))
             if event.direction == "in":
                 record.parent = _parent_of(opened, message, pending)
+            else:
+                params = message.get("params")
+                opened.params = params if isinstance(params, dict) else {}
+                rounds.request(record, opened.params)
             records.append(record)
             pending[(event.direction, _id_text(message["id"]))] = opened
         elif "id" in message and ("result" in message or "error" in message):
@@ -111,13 +161,102 @@ def session_spans(recorded: RecordedSession) -> list[SpanRecord]:
             found = pending.pop((asked_by, _id_text(message["id"])), None)
             if found is not None:
                 _finish(found.record, message, event, at)
+                if asked_by == "out":
+                    rounds.answer(found, message)
     for opened in pending.values():
         record = opened.record
         record.end = max(record.start, base + _ns(last_t))
         record.attributes["mcp_inspector.response.missing"] = True
         record.attributes["error.type"] = "no_response"
         record.error = "no response in the recording"
-    return records
+    return _operations(records, rounds) if rounds.groups else records
+
+
+# what a round has that its operation has not
+_PER_ROUND = frozenset(
+    {
+        "jsonrpc.request.id",
+        "mcp_inspector.request.size",
+        "mcp_inspector.response.size",
+        "mcp_inspector.response.missing",
+        "error.type",
+        "rpc.response.status_code",
+    }
+)
+
+
+def _operations(records: list[SpanRecord], rounds: _Rounds) -> list[SpanRecord]:
+    """The records with each MRTR operation's parent span before its first round, its
+    rounds as children, and the user's waits between them (see the module's docstring)."""
+    next_index = len(records)
+    parent_of_first: dict[int, SpanRecord] = {}
+    extra_after: dict[int, list[SpanRecord]] = {}
+    for first, members in rounds.groups.items():
+        spans = [records[i] for i in members]
+        head = spans[0]
+        parent = SpanRecord(
+            index=next_index,
+            name=head.name,
+            kind="client",
+            start=head.start,
+            end=max(s.end for s in spans),
+            attributes={k: v for k, v in head.attributes.items() if k not in _PER_ROUND},
+            error=spans[-1].error,
+        )
+        next_index += 1
+        server = user = 0
+        for number, (span, following) in enumerate(zip(spans, [*spans[1:], None], strict=True), 1):
+            span.parent = parent.index
+            span.attributes["mcp_inspector.round"] = number
+            server += span.end - span.start
+            if following is None:
+                continue
+            wait_start, wait_end = span.end, max(span.end, following.start)
+            user += wait_end - wait_start
+            target = head.name.partition(" ")[2]
+            wait = SpanRecord(
+                index=next_index,
+                name=f"user input {target}".rstrip(),
+                kind="internal",
+                start=wait_start,
+                end=wait_end,
+                attributes={"mcp_inspector.input.keys": rounds.asked.get(span.index, "")},
+                parent=parent.index,
+            )
+            next_index += 1
+            extra_after.setdefault(span.index, []).append(wait)
+        parent.attributes["mcp_inspector.operation.rounds"] = len(spans)
+        parent.attributes["mcp_inspector.operation.server_time"] = server / 1e9
+        parent.attributes["mcp_inspector.operation.user_time"] = user / 1e9
+        for key in ("error.type", "rpc.response.status_code"):
+            if key in spans[-1].attributes:
+                parent.attributes[key] = spans[-1].attributes[key]
+        parent_of_first[first] = parent
+    out: list[SpanRecord] = []
+    for record in records:
+        operation = parent_of_first.get(record.index)
+        if operation is not None:
+            out.append(operation)
+        out.append(record)
+        out.extend(extra_after.get(record.index, ()))
+    return out
+
+
+def session_resource(recorded: RecordedSession) -> dict[str, str]:
+    """The OpenTelemetry resource: the client that made the session (its `service.name`;
+    a tap's header names none) and the server it talked to."""
+    resource = {"service.name": "mcp-client"}
+    client = recorded.header.get("client_info")
+    if isinstance(client, dict) and isinstance(client.get("name"), str) and client["name"]:
+        resource["service.name"] = client["name"]
+        if isinstance(client.get("version"), str):
+            resource["service.version"] = client["version"]
+    server = (recorded.ready or {}).get("server_info")
+    if isinstance(server, dict):
+        for key in ("name", "version"):
+            if isinstance(server.get(key), str):
+                resource[f"mcp_inspector.server.{key}"] = server[key]
+    return resource
 
 
 def _cancel(event: RecordedEvent) -> bool:
@@ -179,8 +318,8 @@ def _time_base(recorded: RecordedSession) -> int:
     return 0
 
 
-def _common_attributes(recorded: RecordedSession) -> dict[str, str | int | bool]:
-    attributes: dict[str, str | int | bool] = {
+def _common_attributes(recorded: RecordedSession) -> dict[str, str | int | float | bool]:
+    attributes: dict[str, str | int | float | bool] = {
         "mcp_inspector.era": recorded.era,
         "mcp_inspector.session.file": recorded.path.name,
     }
@@ -200,13 +339,13 @@ def _start(
     message: dict[str, Any],
     event: RecordedEvent,
     at: int,
-    common: dict[str, str | int | bool],
+    common: dict[str, str | int | float | bool],
     session_id: str | None,
 ) -> SpanRecord:
     method = message["method"]
     params = message.get("params")
     params = params if isinstance(params, dict) else {}
-    attributes: dict[str, str | int | bool] = dict(common)
+    attributes: dict[str, str | int | float | bool] = dict(common)
     attributes["mcp.method.name"] = method
     attributes["jsonrpc.request.id"] = _id_text(message["id"])
     version = message.get("jsonrpc")

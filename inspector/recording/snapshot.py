@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 from inspector.lint.finding import LintStore
 from inspector.protocol.machine.connection import ClientConfig
@@ -18,10 +19,10 @@ from inspector.protocol.wire.versions import EraSetting
 from inspector.recording.format import header_line
 from inspector.recording.redaction import RecordingSpec
 from inspector.recording.writer import SessionRecorder
-from inspector.traffic.log import TrafficLog
+from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.traffic.record import TrafficRecord
 
-__all__ = ["copy_recording", "write_traffic_log"]
+__all__ = ["copy_recording", "entry_record", "traffic_header", "write_traffic_log"]
 
 _HANDSHAKE = frozenset({"initialize", "server/discover"})
 
@@ -49,6 +50,36 @@ def copy_recording(source: Path, target: Path) -> int:
     return data_end
 
 
+def traffic_header(spec: RecordingSpec, config: ClientConfig) -> dict[str, Any]:
+    """The header line of a session written from the traffic log."""
+    return header_line(
+        spec.connection,
+        era=str(config.era),
+        client_info=config.client_info,
+        client_capabilities=config.capabilities,
+        protocol_version=config.legacy_version if config.era is EraSetting.LEGACY else None,
+    )
+
+
+def entry_record(entry: TrafficEntry, transport: str) -> TrafficRecord:
+    """A row of the traffic log as the record the session reported (for the recorder's
+    line making: `format.record_line`)."""
+    extra = entry.extra or {}
+    return TrafficRecord(
+        direction=entry.direction,
+        kind=entry.kind,
+        raw=entry.raw,
+        mono=entry.mono,
+        wall=entry.wall,
+        transport=transport,
+        size=entry.size,
+        truncated=entry.truncated,
+        note=entry.note,
+        http=entry.http,
+        sse_event_id=extra.get("sse_event_id"),
+    )
+
+
 def write_traffic_log(
     path: Path,
     traffic: TrafficLog,
@@ -62,13 +93,7 @@ def write_traffic_log(
 ) -> int:
     """Write rows `start:` of `traffic` as a session file; returns the lines written.
     The `ready` line goes right after the handshake's answer. Raises OSError."""
-    header = header_line(
-        spec.connection,
-        era=str(config.era),
-        client_info=config.client_info,
-        client_capabilities=config.capabilities,
-        protocol_version=config.legacy_version if config.era is EraSetting.LEGACY else None,
-    )
+    header = traffic_header(spec, config)
     entries = traffic.entries[start:]
     t0 = entries[0].mono if entries else 0.0
     recorder = SessionRecorder(path, header, redactor=spec.redactor(), t0=t0)
@@ -76,22 +101,7 @@ def write_traffic_log(
     ready_written = ready is None
     try:
         for entry in entries:
-            extra = entry.extra or {}
-            recorder.observe(
-                TrafficRecord(
-                    direction=entry.direction,
-                    kind=entry.kind,
-                    raw=entry.raw,
-                    mono=entry.mono,
-                    wall=entry.wall,
-                    transport=transport,
-                    size=entry.size,
-                    truncated=entry.truncated,
-                    note=entry.note,
-                    http=entry.http,
-                    sse_event_id=extra.get("sse_event_id"),
-                )
-            )
+            recorder.observe(entry_record(entry, transport))
             if (
                 not ready_written
                 and ready is not None

@@ -1,6 +1,9 @@
 """The numbers of a recorded session's timeline: how long it ran, what went each way,
-per-method counts and latency percentiles (from `TrafficLog.stats`), and an activity
-histogram over time. Qt-free; the timeline panel only shows them."""
+per-method counts and latency percentiles (from `TrafficLog.stats`), an activity
+histogram over time, and the multi-round-trip operations (MRTR: the rounds of one call,
+with the server's time apart from the user's). A method's count and latencies count each
+operation once, with its whole duration; `requests` is what went on the wire. Qt-free;
+the timeline panel only shows them."""
 
 from __future__ import annotations
 
@@ -9,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from inspector.recording.offline import OfflineSession
+from inspector.traffic.operations import Operation
+from inspector.traffic.stats import MethodStats
 
 __all__ = ["MethodTimes", "Timeline", "format_duration", "local_time", "timeline_of"]
 
@@ -25,6 +30,7 @@ class MethodTimes:
     p90: float | None
     p99: float | None
     max: float | None
+    requests: int = 0  # requests on the wire (count + the rounds folded into operations)
 
 
 @dataclass
@@ -42,10 +48,12 @@ class Timeline:
     sent_per_bucket: list[int] = field(default_factory=list)
     received_per_bucket: list[int] = field(default_factory=list)
     errors_per_bucket: list[int] = field(default_factory=list)
+    operations: list[Operation] = field(default_factory=list)  # of several rounds each
 
     @property
     def requests(self) -> int:
-        return sum(m.count for m in self.methods)
+        """Requests on the wire (each round of a multi-round call counted)."""
+        return sum(m.requests or m.count for m in self.methods)
 
     def method(self, name: str) -> MethodTimes | None:
         return next((m for m in self.methods if m.method == name), None)
@@ -102,7 +110,14 @@ def timeline_of(offline: OfflineSession, buckets: int = _BUCKETS) -> Timeline:
     timeline.sent_per_bucket = sent
     timeline.received_per_bucket = received
     timeline.errors_per_bucket = errors
-    for stats in sorted(traffic.stats.values(), key=lambda s: s.method):
+    rounds = offline.rounds
+    folded: list[MethodStats]
+    if rounds is not None:
+        timeline.operations = rounds.operations()
+        folded = rounds.method_stats()
+    else:
+        folded = sorted(traffic.stats.values(), key=lambda s: s.method)
+    for stats in folded:
         timeline.methods.append(
             MethodTimes(
                 stats.method,
@@ -113,6 +128,7 @@ def timeline_of(offline: OfflineSession, buckets: int = _BUCKETS) -> Timeline:
                 stats.percentile(90),
                 stats.percentile(99),
                 stats.max_latency,
+                stats.requests,
             )
         )
     return timeline

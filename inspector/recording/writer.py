@@ -23,6 +23,7 @@ from inspector.recording.format import (
     Redactor,
     plain_frame_line,
     plain_frame_lines,
+    ready_line,
     record_line,
 )
 from inspector.traffic.record import TrafficRecord
@@ -101,20 +102,7 @@ class SessionRecorder:
         self._put(("records", records))
 
     def ready(self, ready: SessionReady) -> None:
-        self._put(
-            (
-                "line",
-                {
-                    "type": "ready",
-                    "era": str(ready.era),
-                    "protocol_version": ready.protocol_version,
-                    "server_info": ready.server_info,
-                    "capabilities": ready.capabilities,
-                    "instructions": ready.instructions,
-                    "result": ready.result,
-                },
-            )
-        )
+        self._put(("line", ready_line(ready)))
 
     def lint(self, row: int, finding: Finding) -> None:
         """A lint finding about the `row`-th traffic line of this file (0: the first)."""

@@ -476,6 +476,14 @@ class TrafficLog:
         """Is row `index` a request we sent? (cheap: for listeners called per row)"""
         return self._dir[index] == _OUT and self._kind[index] == _REQUEST
 
+    def raw_at(self, index: int) -> str | bytes:
+        """Row `index`'s frame as received or sent, without making a view (cheap)."""
+        return self._raw[index]
+
+    def pair_index(self, index: int) -> int:
+        """The index of row `index`'s partner (request <-> answer), -1 when none (cheap)."""
+        return self._pairs[index]
+
     def pair_of(self, entry: TrafficEntry) -> TrafficEntry | None:
         pair = self._pairs[entry.index]
         return TrafficEntry(self, pair) if pair >= 0 else None

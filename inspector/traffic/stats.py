@@ -8,13 +8,19 @@ __all__ = ["MethodStats"]
 
 
 class MethodStats:
-    __slots__ = ("count", "errors", "latencies", "method")
+    __slots__ = ("count", "errors", "folded", "latencies", "method")
 
     def __init__(self, method: str) -> None:
         self.method = method
-        self.count = 0
+        self.count = 0  # calls: requests, or operations when rounds are folded (operations.py)
         self.errors = 0
+        self.folded = 0  # wire requests folded into multi-round operations (MRTR retries)
         self.latencies = array("d")
+
+    @property
+    def requests(self) -> int:
+        """Requests on the wire: the calls and the extra rounds folded into them."""
+        return self.count + self.folded
 
     def percentile(self, q: float) -> float | None:
         if not self.latencies:

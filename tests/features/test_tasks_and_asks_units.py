@@ -279,7 +279,7 @@ def test_request_rounds_link_retries_by_key() -> None:
     record(log, "in", Response(3, {"resultType": "input_required", "requestState": "s"}))  # 6
     record(log, "out", Request(4, "tools/call", {"name": "t", "requestState": "s"}))  # 7
     record(log, "in", Response(4, {"content": []}))  # 8
-    assert [rounds.mark(i) for i in range(9)] == [
+    assert [rounds.mark(i) for i in range(8)] == [
         "round 1/3",
         "",
         "round 1/3",
@@ -287,9 +287,11 @@ def test_request_rounds_link_retries_by_key() -> None:
         "round 2/3",
         "",
         "round 2/3",
-        "round 3/3",
         "round 3/3",
     ]
+    # the final answer's mark adds the operation's times (whole, server, user)
+    final = rounds.mark(8)
+    assert final.startswith("round 3/3 · ") and " in all: server " in final and ", user " in final
     assert rounds.conversation(8) == [0, 2, 4, 6, 7, 8]
     assert rounds.conversation(1) == [] and rounds.conversation(99) == []
     text = conversation_text(log, rounds.conversation(0), rounds)

@@ -13,10 +13,13 @@ from typing import Any
 
 import pytest
 
+from inspector.recording.offline import load_offline
+from inspector.recording.otlp_live import live_session
 from inspector.recording.otlp_spans import SpanRecord, session_spans
 from inspector.recording.reader import read_session
 from tests.helpers.demo_http import demo_http_server
 from tests.helpers.http_servers import free_port
+from tests.helpers.mrtr_session import write_mrtr_session
 from tests.helpers.peers import PY, REPO, demo_command
 
 pytest.importorskip("opentelemetry.sdk", reason="the 'otel' extra is a test dependency")
@@ -419,3 +422,68 @@ def test_a_tap_recording_without_a_handshake_line_still_exports(tmp_path: Path) 
     assert span["name"] == "tools/call echo"
     assert attributes["mcp_inspector.era"] == {"stringValue": "auto"}
     assert "mcp.protocol.version" not in attributes
+
+
+def _shape(records: list[SpanRecord]) -> list[tuple[Any, ...]]:
+    """What a span says, with its parent by name and round (indices differ by source)."""
+    by_index = {r.index: r for r in records}
+
+    def who(r: SpanRecord | None) -> str | None:
+        if r is None:
+            return None
+        return f"{r.name}#{r.attributes.get('mcp_inspector.round', 0)}"
+
+    return [
+        (
+            who(r),
+            r.kind,
+            who(by_index.get(r.parent)) if r.parent is not None else None,
+            r.start,
+            r.end,
+            r.error,
+            {k: v for k, v in r.attributes.items() if k != "mcp_inspector.session.file"},
+        )
+        for r in records
+    ]
+
+
+def test_the_rounds_of_an_mrtr_operation_are_children_of_one_span(tmp_path: Path) -> None:
+    """A call answered input_required and retried: one parent span for the whole operation,
+    its rounds as children, the user's waits between them as spans of their own."""
+    records = session_spans(read_session(write_mrtr_session(tmp_path / "m.jsonl")))
+    parents = [r for r in records if "mcp_inspector.operation.rounds" in r.attributes]
+    assert [p.name for p in parents] == ["tools/call ask_user", "tools/call ask_llm"]
+    user = parents[0]
+    assert user.parent is None and user.duration == pytest.approx(6.5)
+    assert user.attributes["mcp_inspector.operation.rounds"] == 3
+    assert user.attributes["mcp_inspector.operation.server_time"] == pytest.approx(1.5)
+    assert user.attributes["mcp_inspector.operation.user_time"] == pytest.approx(5.0)
+    assert "jsonrpc.request.id" not in user.attributes
+    children = [r for r in records if r.parent == user.index]
+    assert [(c.name, c.kind, round(c.duration, 3)) for c in children] == [
+        ("tools/call ask_user", "client", 0.5),
+        ("user input ask_user", "internal", 4.0),
+        ("tools/call ask_user", "client", 0.5),
+        ("user input ask_user", "internal", 1.0),
+        ("tools/call ask_user", "client", 0.5),
+    ]
+    assert [c.attributes.get("jsonrpc.request.id") for c in children[::2]] == ["1", "3", "4"]
+    assert children[1].attributes["mcp_inspector.input.keys"] == "user"
+    # every parent comes before its children (the SDK needs the parent's context first)
+    seen: set[int] = set()
+    for record in records:
+        assert record.parent is None or record.parent in seen
+        seen.add(record.index)
+    # the unrelated echo between the rounds stays a trace of its own
+    (echo,) = [r for r in records if r.name == "tools/call echo"]
+    assert echo.parent is None
+
+
+def test_a_live_traffic_log_maps_to_the_same_spans_as_its_file(tmp_path: Path) -> None:
+    """The live adapter: a TrafficLog holding the same frames gives the same spans."""
+    path = write_mrtr_session(tmp_path / "m.jsonl")
+    recorded = read_session(path)
+    traffic = load_offline(recorded).traffic
+    live = live_session(traffic, recorded.header, name="live")
+    assert _shape(session_spans(live)) == _shape(session_spans(recorded))
+    assert live.path.name == "live"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
-from inspector.recording.otlp_spans import session_spans
+from inspector.recording.otlp_spans import session_resource, session_spans
 from inspector.recording.reader import SessionFileError, read_session
 
 if TYPE_CHECKING:
@@ -50,29 +50,24 @@ def _run(ns: argparse.Namespace) -> int:
     for problem in recorded.problems:
         diag(f"note: {problem}")
     records = session_spans(recorded)
-    resource = _resource(recorded.header, recorded.ready)
+    resource = session_resource(recorded)
     if ns.output:
-        exporter = sdk.OtlpJsonFileExporter(Path(ns.output))
-        count = sdk.export_records(records, exporter, resource)
         try:
-            exporter.write()
+            count = sdk.write_records(records, resource, Path(ns.output))
         except OSError as exc:
             raise CommandFailed(
                 f"error: cannot write {ns.output}: {exc.strerror or exc}", EXIT_USAGE
             ) from None
         diag(f"wrote {count} span(s) to {ns.output}")
         return EXIT_OK
-    endpoint = sdk.endpoint_exporter(ns.endpoint, ns.timeout)
     try:
-        count = sdk.export_records(records, endpoint, resource)
+        count = sdk.send_records(records, resource, ns.endpoint, ns.timeout)
     except sdk.ExportFailed as exc:
         raise CommandFailed(
             f"error: the OTLP endpoint {ns.endpoint.rstrip('/')}/v1/traces did not take "
             f"the spans: {exc}",
             EXIT_EXPORT_FAILED,
         ) from None
-    finally:
-        endpoint.shutdown()
     diag(f"sent {count} span(s) to {ns.endpoint.rstrip('/')}/v1/traces")
     return EXIT_OK
 
@@ -83,20 +78,3 @@ def _sdk() -> ModuleType:
     except ImportError:
         raise CommandFailed(INSTALL_HINT, EXIT_USAGE) from None
     return otlp_sdk
-
-
-def _resource(header: dict[str, object], ready: dict[str, object] | None) -> dict[str, str]:
-    """The OpenTelemetry resource: the client that made the session (its `service.name`;
-    a tap's header names none) and the server it talked to."""
-    resource = {"service.name": "mcp-client"}
-    client = header.get("client_info")
-    if isinstance(client, dict) and isinstance(client.get("name"), str) and client["name"]:
-        resource["service.name"] = client["name"]
-        if isinstance(client.get("version"), str):
-            resource["service.version"] = client["version"]
-    server = (ready or {}).get("server_info")
-    if isinstance(server, dict):
-        for key in ("name", "version"):
-            if isinstance(server.get(key), str):
-                resource[f"mcp_inspector.server.{key}"] = server[key]
-    return resource

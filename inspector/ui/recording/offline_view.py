@@ -32,6 +32,7 @@ from inspector.ui.check.lint_panel import LintPanel
 from inspector.ui.explorer.pane import NOUNS, CatalogPane
 from inspector.ui.explorer.server_panel import ServerInfoPanel
 from inspector.ui.recording.timeline_panel import TimelinePanel
+from inspector.ui.traffic.conversation_dialog import ConversationDialog
 from inspector.ui.traffic.errors_panel import ErrorsPanel
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.notifications_panel import NotificationsPanel
@@ -142,6 +143,15 @@ class OfflineView(QWidget):
         self.log_panel.pause_button.hide()
         self.log_panel.detail.set_connection(offline.recorded.connection, offline.recorded.era)
         self.log_panel.set_lint(offline.lint)
+        self.conversation: ConversationDialog | None = None
+        rounds = offline.rounds
+        if rounds is not None:  # MRTR rounds, grouped from the recorded frames
+            self.log_panel.model.set_marker(rounds.mark)
+            rounds.on_change(self.log_panel.model.refresh_entries)  # a followed file grows
+            detail = self.log_panel.detail
+            detail.set_conversation_lookup(rounds.conversation)
+            detail.set_operation_lookup(rounds.describe)
+            detail.conversation_requested.connect(self.show_conversation)
 
         # Bottom: timeline, console, notifications, errors.
         self.timeline = timeline_of(offline)
@@ -176,6 +186,19 @@ class OfflineView(QWidget):
         layout.addWidget(self.banner)
         layout.addWidget(self.main_split, 1)
         self.log_panel.model.flush()
+
+    def show_conversation(self, index: int) -> ConversationDialog | None:
+        """Every round of the operation `index` belongs to, in one window."""
+        rounds = self.offline.rounds
+        if rounds is None or not rounds.conversation(index):
+            return None
+        if self.conversation is not None:
+            self.conversation.close()
+        dialog = ConversationDialog(rounds, index, self.log_panel.select_entry, self)
+        self.conversation = dialog
+        dialog.finished.connect(lambda _code: setattr(self, "conversation", None))
+        dialog.show()
+        return dialog
 
     def _item_selected(self, item: CatalogItem | None) -> None:
         if item is None:

@@ -1,5 +1,6 @@
 """Session files in the main window: always-on recording, File ▸ Open Session (the
-read-only offline view), Save Session As, Export HAR, Replay, and the recording settings.
+read-only offline view), Save Session As, Export HAR, Export to OpenTelemetry (the shown
+recording, or the live tab's traffic so far), Replay, and the recording settings.
 
 The connection model records its sessions (`ConnectionRecording`); this object shows that
 (a REC indicator in the status bar it is given), offers the file actions (the window puts
@@ -31,6 +32,7 @@ from inspector.recording.retention import RecordingSettings, cleanup
 from inspector.recording.snapshot import copy_recording
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.recording.offline_view import OfflineView
+from inspector.ui.recording.otlp_dialog import OtlpExportDialog
 from inspector.ui.recording.recording_settings import (
     RecordingSettingsDialog,
     open_folder,
@@ -123,6 +125,11 @@ class SessionFiles(QObject):
         self.slice_action.setToolTip(
             "Write the rows the traffic log shows (its filter) as a new session file"
         )
+        self.otlp_action = self._action("Export to OpenTelemetr&y…", self.choose_and_export_otlp)
+        self.otlp_action.setToolTip(
+            "Send this tab's traffic (or the recording shown) to an OTLP endpoint as traces, "
+            "or write an OTLP JSON file"
+        )
         self.replay_action = self._action("Re&play Session…", self.choose_and_replay)
         self.close_action = self._action("C&lose Session", self.close_offline)
         self.close_action.setEnabled(False)
@@ -136,7 +143,13 @@ class SessionFiles(QObject):
         )
         return [
             [self.open_action, self.close_action],
-            [self.save_action, self.har_action, self.slice_action, self.replay_action],
+            [
+                self.save_action,
+                self.har_action,
+                self.slice_action,
+                self.otlp_action,
+                self.replay_action,
+            ],
             [self.recording_action, settings, folder],
         ]
 
@@ -370,6 +383,71 @@ class SessionFiles(QObject):
             transport = recorded.connection.get("transport", "?")
             return f"Wrote {target}: no HTTP exchanges in this {transport} session (empty HAR)"
         return f"Wrote {entries} HTTP exchange(s) to {target}"
+
+    # ---------------------------------------------------------------- OpenTelemetry
+    def otlp_session(self) -> tuple[RecordedSession, str]:
+        """What Export to OpenTelemetry exports, and a sentence saying so: the recording
+        shown, else the live tab's latest session so far, from its traffic log (the same
+        mapping as export-otlp, through `otlp_live`). Raises ValueError when there is none."""
+        if self.view is not None:
+            recorded = self.view.offline.recorded
+            return recorded, f"The recorded session {recorded.path.name}."
+        recorded = self.recording.live_session()
+        count = sum(1 for e in recorded.events if e.kind == "request")
+        return recorded, (
+            f"This tab's traffic so far (its latest session: {count:,} request(s)) as "
+            "OpenTelemetry traces: a span per request; the rounds of one call under one span."
+        )
+
+    def choose_and_export_otlp(self) -> OtlpExportDialog | None:
+        try:
+            recorded, what = self.otlp_session()
+        except ValueError as exc:
+            self.show_error("Cannot export to OpenTelemetry", str(exc))
+            return None
+        dialog = OtlpExportDialog(what, self.settings, self.parent_widget)
+        dialog.chosen.connect(lambda url, path: self.export_otlp(recorded, url, path))
+        dialog.open()
+        return dialog
+
+    def export_otlp(
+        self, recorded: RecordedSession, url: str | None, path: Path | None
+    ) -> asyncio.Task[Any]:
+        """Export in a worker thread (an endpoint may be slow); the status bar says what was
+        done, a message box why it could not be. The task's result: that sentence, or None."""
+        return self.controller.model.start(
+            self._export_otlp(recorded, url, path), "export to OpenTelemetry"
+        )
+
+    async def _export_otlp(
+        self, recorded: RecordedSession, url: str | None, path: Path | None
+    ) -> str | None:
+        try:
+            from inspector.recording import otlp_sdk
+        except ImportError:
+            self.show_error(
+                "Cannot export to OpenTelemetry",
+                "This needs the OpenTelemetry SDK, the optional 'otel' extra: "
+                "pip install 'mcp-inspector-qt[otel]'.",
+            )
+            return None
+        target = url or str(path)
+        self.status_bar.showMessage(f"Exporting to {target}…")
+        try:
+            message = await asyncio.to_thread(otlp_sdk.export_session, recorded, url=url, path=path)
+        except otlp_sdk.ExportFailed as exc:
+            self.status_bar.clearMessage()
+            self.show_error(
+                "Cannot export to OpenTelemetry",
+                f"The OTLP endpoint {target.rstrip('/')}/v1/traces did not take the spans: {exc}",
+            )
+            return None
+        except OSError as exc:
+            self.status_bar.clearMessage()
+            self.show_error("Cannot export to OpenTelemetry", f"Cannot write {target}: {exc}")
+            return None
+        self.status_bar.showMessage(message, 15000)
+        return message
 
     # ---------------------------------------------------------------- replay
     def choose_and_replay(self) -> None:

@@ -1,5 +1,7 @@
 """The timeline of a recorded session: when and how long, what went each way, an activity
-strip over time, and per-method counts with latency percentiles. The numbers come from
+strip over time, per-method counts with latency percentiles (a call of several rounds
+counted once, with its whole duration; Requests: what went on the wire), and the calls of
+several rounds (MRTR) as bars with the server's and the user's time. The numbers come from
 the Qt-free `inspector.recording.timeline`; this panel only shows them."""
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QSizePolicy,
+    QSplitter,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -19,13 +22,14 @@ from PySide6.QtWidgets import (
 
 from inspector.recording.offline import RecordedAction
 from inspector.recording.timeline import Timeline, format_duration
+from inspector.ui.recording.operations_table import OperationsTable
 from inspector.ui.widgets.method_table import method_table, row_texts
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
 __all__ = ["ActivityStrip", "TimelinePanel"]
 
-_HEADERS: Final = ("Method", "Count", "Errors", "p50", "p90", "p99", "Max")
+_HEADERS: Final = ("Method", "Count", "Errors", "p50", "p90", "p99", "Max", "Requests")
 
 
 def _ms(value: float | None) -> str:
@@ -104,7 +108,10 @@ class TimelinePanel(QWidget):
             + (f", {t.invalid:,} invalid" if t.invalid else ""),
             selectable=True,
         )
-        self.requests = PlainLabel(f"{t.requests:,} in {len(t.methods)} method(s)", selectable=True)
+        several = f", {len(t.operations):,} call(s) of several rounds" if t.operations else ""
+        self.requests = PlainLabel(
+            f"{t.requests:,} in {len(t.methods)} method(s){several}", selectable=True
+        )
         self.other = PlainLabel(
             f"{t.stderr_lines:,} stderr line(s), {t.http_exchanges:,} HTTP exchange(s), "
             f"{t.actions:,} user action(s)",
@@ -126,6 +133,7 @@ class TimelinePanel(QWidget):
                 _ms(m.p90),
                 _ms(m.p99),
                 _ms(m.max),
+                f"{m.requests:,}",
             ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -140,7 +148,18 @@ class TimelinePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
-        layout.addWidget(self.table, 1)
+        self.operations: OperationsTable | None = None
+        if t.operations:
+            self.operations = OperationsTable(t.operations, t.duration)
+            split = QSplitter(Qt.Orientation.Horizontal)
+            split.addWidget(self.table)
+            split.addWidget(self.operations)
+            split.setStretchFactor(0, 1)
+            split.setStretchFactor(1, 1)
+            split.setSizes([500, 500])
+            layout.addWidget(split, 1)
+        else:
+            layout.addWidget(self.table, 1)
 
     def row_for(self, method: str) -> list[str] | None:
         """The texts of a method's row (for tests)."""

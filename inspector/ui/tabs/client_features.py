@@ -61,6 +61,7 @@ class ClientFeatures:
         model.set_marker(self.rounds.mark)
         detail = log_panel.detail
         detail.set_conversation_lookup(self.rounds.conversation)
+        detail.set_operation_lookup(self.rounds.describe)
         detail.conversation_requested.connect(self.show_conversation)
         self.conversation: ConversationDialog | None = None
         # Tasks

@@ -200,7 +200,7 @@ class ConnectionTab(QWidget):
         self.notifications = NotificationsPanel(self.messages)
         self.notifications.add_control(LogLevelControl(self.controller))
         self.errors_panel = ErrorsPanel(self.errors)
-        self.stats_panel = MethodStatsPanel(self.traffic)
+        self.stats_panel = MethodStatsPanel(self.traffic, self.connection.rounds.method_stats)
         self.bottom = QTabWidget()
         self.bottom.setObjectName("bottomTabs")
         self.bottom.setMinimumHeight(100)  # its tabs' own minimums would take 200 px

@@ -47,9 +47,17 @@ class ConversationDialog(QDialog):
         method = first.method if first is not None and first.method else "request"
         found = rounds.round_of(self.indices[0]) if self.indices else None
         total = found[1] if found is not None else 0
+        how = (
+            "grouped from the recorded frames: each retry echoes its round's requestState "
+            "or repeats its params"
+            if rounds.by_content
+            else "the protocol core keeps one key across retries"
+        )
+        operation = rounds.operation(index)
+        times = f" {operation.times_text()}." if operation is not None else ""
         self.summary = PlainLabel(
-            f"{method}: {total} rounds on the wire, one request (the protocol core keeps one "
-            "key across retries). Click a message to select it in the log.",
+            f"{method}: {total} rounds on the wire, one request ({how}).{times} "
+            "Click a message to select it in the log.",
             wrap=True,
             selectable=True,
         )

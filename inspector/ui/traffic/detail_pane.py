@@ -71,6 +71,7 @@ class DetailPane(QWidget):
         self.conversation_button.clicked.connect(self._conversation)
         self.conversation_button.hide()
         self._conversation_of: Callable[[int], list[int]] | None = None
+        self._operation_of: Callable[[int], str] | None = None
         self.copy_json_button.clicked.connect(self.copy_json)
         self.copy_cli_button.clicked.connect(self.copy_cli)
         buttons = QHBoxLayout()
@@ -205,6 +206,9 @@ class DetailPane(QWidget):
         line = " ".join(p for p in parts if p)
         if entry.note:
             line += f"\n{'⚠' if went_wrong(entry) else 'ℹ'} {entry.note}"
+        operation = self._operation_of(entry.index) if self._operation_of is not None else ""
+        if operation:
+            line += f"\n⟳ {operation}"
         found = self._lint.at(entry.index) if self._lint is not None else []
         if found:
             rules = ", ".join(dict.fromkeys(f.rule for f in found))
@@ -232,6 +236,11 @@ class DetailPane(QWidget):
         """`lookup(index)`: the entries of the conversation `index` belongs to ([] if none)."""
         self._conversation_of = lookup
         self._update_buttons()
+
+    def set_operation_lookup(self, lookup: Callable[[int], str] | None) -> None:
+        """`lookup(index)`: a line on the operation `index` is a round of (its rounds, whole
+        duration, server and user times), "" when it is a single round."""
+        self._operation_of = lookup
 
     def _conversation(self) -> None:
         if self.entry is not None:

@@ -1,11 +1,14 @@
 """Per-method statistics (count, errors, p50/p95/max latency), from the traffic store.
 
 The numbers are computed by the Qt-free `TrafficLog`; this panel only shows them,
-refreshing twice a second while it is visible and the log has changed.
+refreshing twice a second while it is visible and the log has changed. Given the tab's
+`RequestRounds.method_stats`, a multi-round operation (MRTR) counts once, with its whole
+duration; the Requests column keeps what went on the wire.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from PySide6.QtCore import Qt, QTimer
@@ -16,12 +19,13 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.traffic.log import TrafficLog
+from inspector.traffic.stats import MethodStats
 from inspector.ui.widgets.method_table import method_table, row_texts
 from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["MethodStatsPanel"]
 
-_HEADERS: Final = ("Method", "Count", "Errors", "p50", "p95", "Max")
+_HEADERS: Final = ("Method", "Count", "Errors", "p50", "p95", "Max", "Requests")
 
 
 def _ms(value: float | None) -> str:
@@ -43,13 +47,19 @@ class _NumberItem(QTableWidgetItem):
 
 
 class MethodStatsPanel(QWidget):
-    def __init__(self, log: TrafficLog) -> None:
+    def __init__(
+        self, log: TrafficLog, source: Callable[[], list[MethodStats]] | None = None
+    ) -> None:
+        """`source()`: the rows to show (the log's own statistics when None)."""
         super().__init__()
         self.log = log
+        self._source = source
         self.table = method_table("methodStats", _HEADERS)
         self.table.setSortingEnabled(True)
-        note = PlainLabel(
-            "Requests sent and answered, per method (latency from request to answer)."
+        note = PlainLabel("Calls per method, latency from request to final answer.")
+        note.setToolTip(
+            "A call of several rounds (input_required, then retries) counts once, with its "
+            "whole duration; Requests says what went on the wire."
         )
         note.setEnabled(False)
         layout = QVBoxLayout(self)
@@ -75,7 +85,10 @@ class MethodStatsPanel(QWidget):
             self.refresh()
 
     def refresh(self) -> None:
-        rows = sorted(self.log.stats.values(), key=lambda s: s.method)
+        if self._source is not None:
+            rows = self._source()
+        else:
+            rows = sorted(self.log.stats.values(), key=lambda s: s.method)
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(rows))
         for r, stats in enumerate(rows):
@@ -85,6 +98,7 @@ class MethodStatsPanel(QWidget):
             self.table.setItem(r, 2, _NumberItem(f"{stats.errors:,}", stats.errors))
             for col, value in ((3, p50), (4, p95), (5, worst)):
                 self.table.setItem(r, col, _NumberItem(_ms(value), value or 0.0))
+            self.table.setItem(r, 6, _NumberItem(f"{stats.requests:,}", stats.requests))
         self.table.setSortingEnabled(True)
 
     def row_for(self, method: str) -> list[str] | None:

@@ -7,8 +7,12 @@ import asyncio
 
 import pytest
 
+from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.protocol.wire.versions import Era
+from inspector.recording.snapshot import entry_record
 from inspector.settings.profiles import EnvVar, Profile, StdioSettings
+from inspector.traffic.log import TrafficLog
+from inspector.traffic.rounds import RequestRounds
 from inspector.ui.asks.elicitation_dialog import ElicitationDialog
 from inspector.ui.asks.sampling_dialog import SamplingDialog
 from inspector.ui.shell.main_window import MainWindow
@@ -87,6 +91,21 @@ def test_modern_mrtr_sampling_and_elicitation_through_the_dialogs(
         ]
         assert rounds.conversation(calls[0].index) != rounds.conversation(calls[2].index)
         assert len(rounds.conversation(calls[3].index)) == 4
+        # A recording of it has no core key: grouped from the SDK's frames alone, the same.
+        offline = TrafficLog()
+        by_content = RequestRounds(offline)
+        by_content.group_by_content()
+        for entry in current_tab(window).traffic:
+            record = entry_record(entry, "stdio")
+            record.frame = parse_frame(record.raw)  # as the recording's reader does
+            offline.observe(record)
+        assert [by_content.mark(e.index).split(" · ")[0] for e in calls] == [
+            rounds.mark(e.index) for e in calls
+        ]
+        assert [op.label for op in by_content.operations()] == [
+            "tools/call sample_llm",
+            "tools/call ask_user",
+        ]
 
         # Decline goes back as an ElicitResult in the retry.
         call = call_tool(session, "ask_user")

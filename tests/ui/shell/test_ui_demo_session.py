@@ -222,8 +222,8 @@ def test_statistics_panel_updates(window: MainWindow, loop: asyncio.AbstractEven
         current_tab(window).stats_panel.refresh_if_changed()
         row = current_tab(window).stats_panel.row_for("tools/list")
         assert row is not None
-        _method, count, errors, p50, p95, worst = row
-        assert int(count) >= 1 and errors == "0"
+        _method, count, errors, p50, p95, worst, requests = row
+        assert int(count) >= 1 and errors == "0" and requests == count
         assert p50.endswith(" ms") and p95.endswith(" ms") and worst.endswith(" ms")
         session = current_tab(window).controller.model.session
         assert session is not None
