@@ -6,9 +6,9 @@ same run, each the best of --runs:
 
 * the floor: `json.loads` of every line of the file (what any reader has to do at least);
 * `read_session` (the recording reader the command uses);
-* `session_spans` (the mapping to span records, inspector/recording/otlp_spans.py);
+* `session_spans` (the mapping to span records, inspector/recording/otlp/spans.py);
 * the SDK: the records through a TracerProvider and encoded as one OTLP/JSON request
-  (inspector/recording/otlp_sdk.py's file exporter, written to the temporary folder).
+  (inspector/recording/otlp/sdk.py's file exporter, written to the temporary folder).
 
     python bench/export_otlp.py [--calls 20000] [--notifications 200000] [--runs 3]
 
@@ -28,8 +28,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from inspector.recording.otlp_sdk import OtlpJsonFileExporter, export_records
-from inspector.recording.otlp_spans import session_spans
+from inspector.recording.otlp.sdk import OtlpJsonFileExporter, export_records
+from inspector.recording.otlp.spans import session_spans
 from inspector.recording.reader import read_session
 
 WALL0 = 1_796_000_000.0

@@ -10,7 +10,7 @@ notifications, measured in the same run, each the best of --runs:
 * opening the file as File > Open Session does (`load_offline`), against the same with the
   grouping switched off (the user-visible cost of grouping a recording's rounds);
 * `operations()` and the folded per-method statistics of the grouped log (the timeline's);
-* `session_spans` of the log through the live adapter (`otlp_live.live_session`), against
+* `session_spans` of the log through the live adapter (`otlp.live.live_session`), against
   `session_spans` of the same traffic read from its file.
 
     python bench/mrtr_rounds.py [--calls 20000] [--notifications 200000] [--runs 3]
@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.recording.offline import load_offline
-from inspector.recording.otlp_live import live_session
-from inspector.recording.otlp_spans import session_spans
+from inspector.recording.otlp.live import live_session
+from inspector.recording.otlp.spans import session_spans
 from inspector.recording.reader import read_session
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of

@@ -17,7 +17,7 @@ from inspector.protocol.machine.config import ClientConfig
 from inspector.protocol.machine.events import SessionReady
 from inspector.recording.format import ready_line
 from inspector.recording.live import AutoRecorder
-from inspector.recording.otlp_live import live_session
+from inspector.recording.otlp.live import live_session
 from inspector.recording.reader import RecordedSession
 from inspector.recording.redaction import spec_for_profile
 from inspector.recording.snapshot import traffic_header, write_traffic_log

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from inspector.recording.offline import load_offline
-from inspector.recording.otlp_live import live_session
-from inspector.recording.otlp_spans import SpanRecord, session_spans
+from inspector.recording.otlp.live import live_session
+from inspector.recording.otlp.spans import SpanRecord, session_spans
 from inspector.recording.reader import read_session
 from tests.helpers.demo_http import demo_http_server
 from tests.helpers.http_servers import free_port
@@ -381,12 +381,12 @@ def test_bad_input_says_why_and_fails(tmp_path: Path) -> None:
 def test_without_the_otel_extra_the_command_names_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import inspector.recording
-    import inspector.recording.otlp_sdk  # loaded before, as in a long test run: unloaded below
+    import inspector.recording.otlp
+    import inspector.recording.otlp.sdk  # loaded before, as in a long test run: unloaded below
     from inspector.__main__ import main
 
-    monkeypatch.delitem(sys.modules, "inspector.recording.otlp_sdk", raising=False)
-    monkeypatch.delattr(inspector.recording, "otlp_sdk", raising=False)
+    monkeypatch.delitem(sys.modules, "inspector.recording.otlp.sdk", raising=False)
+    monkeypatch.delattr(inspector.recording.otlp, "sdk", raising=False)
     monkeypatch.setitem(sys.modules, "opentelemetry.sdk", None)  # as if not installed
     monkeypatch.setitem(sys.modules, "opentelemetry.sdk.trace", None)
     session = stdio_session(tmp_path / "s.jsonl")

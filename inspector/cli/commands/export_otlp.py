@@ -1,5 +1,5 @@
 """`mcp-inspector-qt export-otlp FILE [--endpoint URL | --output OUT.json]`: a recorded
-session as OpenTelemetry traces, a span per request (inspector/recording/otlp_spans.py
+session as OpenTelemetry traces, a span per request (inspector/recording/otlp/spans.py
 says which span and which attributes), sent to an OTLP/HTTP endpoint (`URL/v1/traces`) or
 written as an OTLP JSON file.
 
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
-from inspector.recording.otlp_spans import session_resource, session_spans
+from inspector.recording.otlp.spans import session_resource, session_spans
 from inspector.recording.reader import SessionFileError, read_session
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def _run(ns: argparse.Namespace) -> int:
 
 def _sdk() -> ModuleType:
     try:
-        from inspector.recording import otlp_sdk
+        from inspector.recording.otlp import sdk as otlp_sdk
     except ImportError:
         raise CommandFailed(INSTALL_HINT, EXIT_USAGE) from None
     return otlp_sdk

@@ -388,7 +388,7 @@ class SessionFiles(QObject):
     def otlp_session(self) -> tuple[RecordedSession, str]:
         """What Export to OpenTelemetry exports, and a sentence saying so: the recording
         shown, else the live tab's latest session so far, from its traffic log (the same
-        mapping as export-otlp, through `otlp_live`). Raises ValueError when there is none."""
+        mapping as export-otlp, through `otlp.live`). Raises ValueError when there is none."""
         if self.view is not None:
             recorded = self.view.offline.recorded
             return recorded, f"The recorded session {recorded.path.name}."
@@ -423,7 +423,7 @@ class SessionFiles(QObject):
         self, recorded: RecordedSession, url: str | None, path: Path | None
     ) -> str | None:
         try:
-            from inspector.recording import otlp_sdk
+            from inspector.recording.otlp import sdk as otlp_sdk
         except ImportError:
             self.show_error(
                 "Cannot export to OpenTelemetry",

@@ -36,7 +36,7 @@ from opentelemetry.trace import (
     set_span_in_context,
 )
 
-from inspector.recording.otlp_spans import SpanRecord, session_resource, session_spans
+from inspector.recording.otlp.spans import SpanRecord, session_resource, session_spans
 from inspector.recording.reader import RecordedSession
 
 __all__ = [
@@ -152,7 +152,7 @@ def export_session(
     path: Path | None = None,
     timeout: float = 10.0,
 ) -> str:
-    """A session (a file's, or a live tab's through `otlp_live`) sent to the endpoint below
+    """A session (a file's, or a live tab's through `otlp.live`) sent to the endpoint below
     `url`, or written to `path`; a sentence saying what was done. ExportFailed or OSError
     when it could not be (blocking: run it off the GUI thread)."""
     records = session_spans(recorded)

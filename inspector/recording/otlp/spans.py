@@ -31,7 +31,7 @@ them, the user's waits (`user input {target}`, kind INTERNAL, `mcp_inspector.inp
 The rounds are matched from the frames alone (`traffic.operations.RetryMatcher`), as the
 recorded-session view groups them.
 
-The records come from a session file or, through `otlp_live.live_session`, from a live
+The records come from a session file or, through `otlp.live.live_session`, from a live
 tab's traffic log made into the same lines the recorder writes.
 
 What the conventions do not name is under `mcp_inspector.`: `request.size` and

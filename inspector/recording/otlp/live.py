@@ -1,4 +1,4 @@
-"""A live tab's traffic so far as a `RecordedSession`, so `otlp_spans` maps it exactly as it
+"""A live tab's traffic so far as a `RecordedSession`, so `otlp.spans` maps it exactly as it
 maps a session file: each row of the tab's `TrafficLog` becomes the line the recorder would
 have written for it (`snapshot.entry_record` then `format.record_line`: the same HTTP
 exchange numbering, the same redaction), after the header and `ready` lines of the
