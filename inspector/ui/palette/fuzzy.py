@@ -3,8 +3,9 @@ the title ("cpjs" finds "Copy as JSON"), best first.
 
 `FuzzyIndex` folds every title once. A query that extends an earlier one (typing)
 searches only that query's matches, and the matches of each prefix typed are kept, so
-Backspace finds them again: no keystroke starts again from every title. The filter is one compiled regex per query (run in C); only the
-matches are scored, and only the best `limit` are sorted.
+Backspace finds them again: no keystroke starts again from every title. The filter is
+one compiled regex per query (run in C); only the matches are scored, and only the best
+`limit` are sorted.
 
 Scores, highest first: the title starts with the query; the initials of its words start
 with it ("gw" → "get_weather"); the query is a substring (at a word start first); else

@@ -141,9 +141,13 @@ class CommandPalette(QDialog):
 
     # ---------------------------------------------------------------- keys
     def eventFilter(self, watched: Any, event: Any) -> bool:
-        if watched is self.edit and isinstance(event, QKeyEvent):
-            if event.type() == QKeyEvent.Type.KeyPress and self._key(event):
-                return True
+        if (
+            watched is self.edit
+            and isinstance(event, QKeyEvent)
+            and event.type() == QKeyEvent.Type.KeyPress
+            and self._key(event)
+        ):
+            return True
         return super().eventFilter(watched, event)
 
     def _key(self, event: QKeyEvent) -> bool:

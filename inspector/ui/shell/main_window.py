@@ -65,8 +65,8 @@ from inspector.ui.workspace.views import register_all
 
 if TYPE_CHECKING:
     from inspector.ui.check.check_dialog import CheckDialog
-    from inspector.ui.palette.palette_dialog import CommandPalette
     from inspector.ui.compare.compare_window import CompareWindow
+    from inspector.ui.palette.palette_dialog import CommandPalette
 
 __all__ = ["MainWindow"]
 
