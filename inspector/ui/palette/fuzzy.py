@@ -51,33 +51,56 @@ class FuzzyIndex:
         if not q:
             return list(range(min(limit, len(self._folded)))), len(self._folded)
         letters = q.replace(" ", "")
-        pattern = re.compile(".*?".join(map(re.escape, letters)), re.DOTALL)
-        folded, initials = self._folded, self._initials
-        search = pattern.search
+        folded = self._folded
         if chain and chain[-1][0] == q:
             hits = chain[-1][1]
         else:
             pool = chain[-1][1] if chain else range(len(folded))
-            hits = [i for i in pool if search(folded[i])]
+            if len(letters) == 1:
+                hits = [i for i in pool if letters in folded[i]]
+            else:
+                search = re.compile(".*?".join(map(re.escape, letters)), re.DOTALL).search
+                hits = [i for i in pool if search(folded[i])]
             chain.append((q, hits))
+        return self._best(q, letters, hits, limit), len(hits)
 
-        def score(i: int) -> float:
-            text = folded[i]
-            if text.startswith(q):
-                return 4000.0 - len(text)
-            if initials[i].startswith(letters):
-                return 3000.0 - len(text)
-            pos = text.find(q)
-            if pos >= 0:
-                bonus = 500.0 if text[pos - 1] in _BOUNDARY else 0.0
-                return 2000.0 + bonus - pos - len(text) * 0.1
-            m = search(text)
-            assert m is not None
-            spread = (m.end() - m.start()) - len(letters)
-            return 1000.0 - spread * 10 - m.start() - len(text) * 0.1
-
-        if len(hits) <= limit:
-            best = sorted(hits, key=score, reverse=True)
-        else:
-            best = heapq.nlargest(limit, hits, key=score)
-        return best, len(hits)
+    def _best(self, q: str, letters: str, hits: list[int], limit: int) -> list[int]:
+        """The best `limit` of `hits`, tier by tier (a tier is only ranked while the ones
+        above it leave room): the title starts with the query, its initials do, the query
+        is in it (at a word start first, then the earlier), else the letters are spread
+        (the tighter, the earlier). Within a tier the shorter title first, then the
+        entries' order. Each tier is ranked by key tuples built in one pass (no call per
+        title), so 10,000 hits cost milliseconds."""
+        folded, initials = self._folded, self._initials
+        out: list[int] = []
+        rest = hits
+        prefix = [i for i in rest if folded[i].startswith(q)]
+        out += heapq.nsmallest(limit, prefix, key=lambda i: len(folded[i]))
+        if len(out) >= limit:
+            return out[:limit]
+        taken = set(prefix)
+        rest = [i for i in rest if i not in taken]
+        acronym = [i for i in rest if initials[i].startswith(letters)]
+        out += heapq.nsmallest(limit - len(out), acronym, key=lambda i: len(folded[i]))
+        if len(out) >= limit:
+            return out[:limit]
+        taken = set(acronym)
+        rest = [i for i in rest if i not in taken]
+        inside = [(folded[i].find(q), i) for i in rest]
+        ranked = [
+            (0 if folded[i][pos - 1] in _BOUNDARY else 1, pos, len(folded[i]), i)
+            for pos, i in inside
+            if pos > 0
+        ]
+        out += [k[-1] for k in heapq.nsmallest(limit - len(out), ranked)]
+        if len(out) >= limit:
+            return out[:limit]
+        spread = [i for pos, i in inside if pos < 0]
+        search = re.compile(".*?".join(map(re.escape, letters)), re.DOTALL).search
+        keys = []
+        for i in spread:
+            m = search(folded[i])
+            if m is not None:
+                keys.append((m.end() - m.start(), m.start(), len(folded[i]), i))
+        out += [k[-1] for k in heapq.nsmallest(limit - len(out), keys)]
+        return out[:limit]

@@ -32,6 +32,10 @@ __all__ = ["LIMIT", "CommandPalette", "PaletteModel"]
 LIMIT: Final = 50  # rows shown at most
 _COLUMNS: Final = ("Name", "Kind", "Shortcut")
 _Index = QModelIndex | QPersistentModelIndex
+_DISPLAY: Final = Qt.ItemDataRole.DisplayRole
+_TOOLTIP: Final = Qt.ItemDataRole.ToolTipRole
+_ROLES: Final = frozenset({_DISPLAY, _TOOLTIP, Qt.ItemDataRole.TextAlignmentRole})
+_RIGHT: Final = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 class PaletteModel(QAbstractTableModel):
@@ -53,16 +57,17 @@ class PaletteModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(_COLUMNS)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self.rows):
+        if role not in _ROLES:
             return None
-        entry = self.rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
+        row = index.row()
+        if not 0 <= row < len(self.rows):
+            return None
+        entry = self.rows[row]
+        if role == _DISPLAY:
             return (entry.title, entry.kind, entry.shortcut)[index.column()]
-        if role == Qt.ItemDataRole.ToolTipRole and entry.detail:
-            return entry.detail
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == 2:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        if role == _TOOLTIP:
+            return entry.detail or None
+        return _RIGHT if index.column() == 2 else None
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -100,8 +105,11 @@ class CommandPalette(QDialog):
         header = self.view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        # Fixed widths: sizing a column to its contents reads every row at each keystroke.
+        metrics = self.fontMetrics()
+        for column, sample in ((1, "Template  "), (2, "Ctrl+Shift+Alt+W  ")):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, metrics.horizontalAdvance(sample))
         self.view.activated.connect(lambda index: self.run_row(index.row()))
         self.view.doubleClicked.connect(lambda index: self.run_row(index.row()))
         self.count = QLabel()
