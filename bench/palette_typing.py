@@ -121,12 +121,8 @@ def main() -> int:
     n = len(entries)
     print(f"entries: {n:,}; keystrokes per run: {2 * sum(len(q) for q in QUERIES)}")
     print(f"floor (bare line edit):      {floor_ms:7.3f} ms/key")
-    print(
-        f"palette (narrowing):         {palette_ms:7.3f} ms/key  ratio {palette_ms / floor_ms:6.1f}x"
-    )
-    print(
-        f"palette (from scratch):      {scratch_ms:7.3f} ms/key  ratio {scratch_ms / floor_ms:6.1f}x"
-    )
+    for name, ms in (("palette (narrowing):", palette_ms), ("palette (from scratch):", scratch_ms)):
+        print(f"{name:28} {ms:7.3f} ms/key  ratio {ms / floor_ms:6.1f}x")
     print(f"opening (set_entries):       {open_ms:7.1f} ms")
     return 0
 
