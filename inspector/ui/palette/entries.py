@@ -18,6 +18,8 @@ MAX_TITLE: Final = 200  # a server's name can be anything: one line, this long a
 def plain_title(text: str) -> str:
     """A title as one line of plain text: whitespace and control characters become
     single spaces, and a very long one is cut (a server's names are not trusted)."""
+    if len(text) <= MAX_TITLE and text.isprintable() and "  " not in text and text == text.strip():
+        return text  # the common case, checked in C
     cleaned = "".join(ch if ch.isprintable() else " " for ch in text[: MAX_TITLE * 2])
     line = " ".join(cleaned.split())
     return line if len(line) <= MAX_TITLE else line[: MAX_TITLE - 1] + "…"
