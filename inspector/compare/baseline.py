@@ -120,7 +120,7 @@ def _snapshot_of_baseline(path: Path, document: dict[str, Any]) -> CatalogSnapsh
             )
         catalog = document.get("catalog")
         if not isinstance(catalog, dict):
-            raise BaselineError(f"{path}: its \"catalog\" is not an object")
+            raise BaselineError(f'{path}: its "catalog" is not an object')
         return CatalogSnapshot.from_json(catalog)
     if fmt is None and any(k in document for k in ("serverInfo", "tools", "prompts")):
         return CatalogSnapshot.from_json(document)  # a bare snapshot (`diff --json` side)

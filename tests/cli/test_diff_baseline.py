@@ -67,11 +67,11 @@ def test_a_session_file_is_a_side(tmp_path: Path) -> None:
 
 
 def test_a_missing_or_foreign_file_is_a_usage_error(tmp_path: Path) -> None:
-    code, out, err = diff(tmp_path, "--left", "nowhere.json", "--right", SERVER)
+    code, _out, err = diff(tmp_path, "--left", "nowhere.json", "--right", SERVER)
     assert code == 2 and "--left: cannot read nowhere.json" in err, err
     assert "usage: mcp-inspector-qt diff" in err
     (tmp_path / "other.json").write_text('{"hello": 1}')
-    code, out, err = diff(tmp_path, "--left", SERVER, "--right", "other.json")
+    code, _out, err = diff(tmp_path, "--left", SERVER, "--right", "other.json")
     assert code == 2 and "neither a catalog baseline" in err, err
-    code, out, err = diff(tmp_path, "--write-baseline", "b.json", "--left", SERVER, "--right", "x")
+    code, _out, err = diff(tmp_path, "--write-baseline", "b.json", "--left", SERVER, "--right", "x")
     assert code == 2 and "--left only" in err, err

@@ -91,7 +91,7 @@ class MainWindow(QMainWindow):
         self._closed: asyncio.Future[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
         self._bound: ConnectionTab | None = None
-        self.palette: CommandPalette | None = None  # made when first opened
+        self.command_palette: CommandPalette | None = None  # made when first opened
         self.strip = TabStrip(self)
         self.tabs = self.strip.widget
         self.strip.close_requested.connect(self.close_tab)
@@ -185,9 +185,9 @@ class MainWindow(QMainWindow):
         from inspector.ui.palette.palette_dialog import CommandPalette
         from inspector.ui.shell.palette_sources import palette_entries
 
-        if self.palette is None:
-            self.palette = CommandPalette(self)
-        palette = self.palette
+        if self.command_palette is None:
+            self.command_palette = CommandPalette(self)
+        palette = self.command_palette
         palette.set_entries(palette_entries(self, skip=self.palette_action))
         width = min(720, max(480, self.width() * 2 // 3))
         palette.resize(width, min(460, max(300, self.height() // 2)))

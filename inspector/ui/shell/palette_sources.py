@@ -14,19 +14,37 @@ import heapq
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QMenuBar, QStatusBar, QTabWidget
 
+from inspector.core.inspector_model import InspectorModel
 from inspector.features.catalog.lists import KINDS, CatalogKind
 from inspector.ui.palette.entries import PaletteEntry, plain_title
+from inspector.ui.recording.session_files import SessionFiles
+from inspector.ui.tabs.connection_tab import ConnectionTab
+from inspector.ui.tabs.tab_strip import TabStrip
 
-if TYPE_CHECKING:
-    from inspector.ui.shell.main_window import MainWindow
-    from inspector.ui.tabs.connection_tab import ConnectionTab
+__all__ = ["MAX_SESSIONS", "PaletteWindow", "palette_entries"]
 
-__all__ = ["MAX_SESSIONS", "palette_entries"]
+
+class PaletteWindow(Protocol):
+    """What the palette's entries need of the main window (MainWindow is one)."""
+
+    app: InspectorModel
+    strip: TabStrip
+    tabs: QTabWidget
+
+    @property
+    def current_tab(self) -> ConnectionTab: ...
+
+    def menuBar(self) -> QMenuBar: ...
+    def statusBar(self) -> QStatusBar: ...
+    def actions(self) -> list[QAction]: ...
+    def connection_tabs(self) -> list[ConnectionTab]: ...
+    def recording_target(self) -> SessionFiles: ...
+
 
 MAX_SESSIONS: Final = 20  # the newest recorded sessions offered
 _KIND_WORD: Final[dict[CatalogKind, str]] = {
@@ -38,7 +56,7 @@ _KIND_WORD: Final[dict[CatalogKind, str]] = {
 _SESSION_SUFFIXES: Final = (".jsonl", ".jsonl.gz", ".jsonl.zst")
 
 
-def palette_entries(window: MainWindow, skip: QAction | None = None) -> list[PaletteEntry]:
+def palette_entries(window: PaletteWindow, skip: QAction | None = None) -> list[PaletteEntry]:
     """Everything the palette lists, actions first (they win ties), then the tabs, the
     recent sessions and the current tab's catalog. `skip`: the palette's own action."""
     entries = list(_actions(window, skip))
@@ -63,7 +81,7 @@ def _menu_actions(menu: QMenu, path: str) -> Iterator[tuple[str, QAction]]:
             yield path, action
 
 
-def _actions(window: MainWindow, skip: QAction | None) -> Iterator[PaletteEntry]:
+def _actions(window: PaletteWindow, skip: QAction | None) -> Iterator[PaletteEntry]:
     seen: set[int] = set()
     found: list[tuple[str, QAction]] = []
     for top in window.menuBar().actions():
@@ -90,7 +108,7 @@ def _actions(window: MainWindow, skip: QAction | None) -> Iterator[PaletteEntry]
         )
 
 
-def _tabs(window: MainWindow) -> list[PaletteEntry]:
+def _tabs(window: PaletteWindow) -> list[PaletteEntry]:
     out: list[PaletteEntry] = []
     current = window.strip.current()
     for tab in window.connection_tabs():
@@ -105,7 +123,7 @@ def _tabs(window: MainWindow) -> list[PaletteEntry]:
     return out
 
 
-def _sessions(window: MainWindow) -> list[PaletteEntry]:
+def _sessions(window: PaletteWindow) -> list[PaletteEntry]:
     """The newest session files of the recordings folder (a missing or unreadable folder:
     none)."""
     try:
@@ -134,7 +152,7 @@ def _sessions(window: MainWindow) -> list[PaletteEntry]:
     ]
 
 
-def _catalog(window: MainWindow, tab: ConnectionTab) -> list[PaletteEntry]:
+def _catalog(window: PaletteWindow, tab: ConnectionTab) -> list[PaletteEntry]:
     """The tab's listed items (what the explorer shows; more pages are not loaded): the
     name (a resource's URI), and its title when it has another."""
     out: list[PaletteEntry] = []
@@ -155,7 +173,7 @@ def _catalog(window: MainWindow, tab: ConnectionTab) -> list[PaletteEntry]:
     return out
 
 
-def _open_item(window: MainWindow, tab: ConnectionTab, kind: CatalogKind, key: str) -> None:
+def _open_item(window: PaletteWindow, tab: ConnectionTab, kind: CatalogKind, key: str) -> None:
     """As a click in the explorer: the item selected there and shown in the workspace."""
     item = tab.controller.model.catalog[kind].find(key)
     if item is None:  # re-listed away since the palette opened

@@ -33,7 +33,7 @@ async def _open(window: MainWindow) -> CommandPalette:
         Qt.Key.Key_P,
         Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
     )
-    palette = window.palette
+    palette = window.command_palette
     assert palette is not None and palette.isVisible(), "Ctrl+Shift+P opened nothing"
     return palette
 
