@@ -39,6 +39,7 @@ __all__ = [
 BASELINE_FORMAT: Final = "mcp-inspector-qt/catalog"
 BASELINE_VERSION: Final = 1
 _FILE_SUFFIXES: Final = (".json", ".jsonl", ".gz", ".zst", ".zstd")
+_SAVED_MAGIC: Final = (b"{", b"\x1f\x8b", b"\x28\xb5\x2f\xfd")  # JSON, gzip, zstd
 _MAX_BYTES: Final = 512 * 1024 * 1024  # a baseline is small; a bigger file is a mistake
 
 
@@ -62,8 +63,9 @@ class SavedSide:
 def names_a_file(target: str) -> bool:
     """Whether a `--left`/`--right` TARGET is a saved side rather than a server: one word
     that ends like a baseline or session file (`.json`, `.jsonl`, `.jsonl.gz`,
-    `.jsonl.zst`), or an existing file that is not executable. A missing `x.json` is still
-    a file (reading it says it is missing), never a command to run."""
+    `.jsonl.zst`), or an existing file that is not executable and starts like one (JSON,
+    gzip, zstd). A missing `x.json` is still a file (reading it says it is missing), never
+    a command to run."""
     text = target.strip()
     if not text or "://" in text or text.startswith("profile:"):
         return False
@@ -76,7 +78,13 @@ def names_a_file(target: str) -> bool:
     path = Path(words[0]).expanduser()
     if path.name.lower().endswith(_FILE_SUFFIXES):
         return True
-    return path.is_file() and not os.access(path, os.X_OK)
+    if not path.is_file() or os.access(path, os.X_OK):
+        return False
+    try:  # a JSON document or a compressed session, not a script run by its interpreter
+        with path.open("rb") as handle:
+            return handle.read(4).startswith(_SAVED_MAGIC)
+    except OSError:
+        return False
 
 
 def load_saved_side(target: str) -> SavedSide:

@@ -35,7 +35,7 @@ def diff(cwd: Path, *args: str) -> tuple[int, str, str]:
 def test_write_a_baseline_then_diff_a_live_server_against_it(tmp_path: Path) -> None:
     code, out, err = diff(tmp_path, "--write-baseline", "surface.json", "--left", SERVER)
     assert code == 0, out + err
-    assert "wrote the baseline" in err and "1 tools" in err
+    assert "wrote the baseline" in err and "tools: 1" in err
     doc = json.loads((tmp_path / "surface.json").read_text())
     assert doc["format"] == "mcp-inspector-qt/catalog"
     assert [t["name"] for t in doc["catalog"]["tools"]] == ["echo"]
@@ -75,3 +75,17 @@ def test_a_missing_or_foreign_file_is_a_usage_error(tmp_path: Path) -> None:
     assert code == 2 and "neither a catalog baseline" in err, err
     code, _out, err = diff(tmp_path, "--write-baseline", "b.json", "--left", SERVER, "--right", "x")
     assert code == 2 and "--left only" in err, err
+
+
+def test_what_names_a_saved_side(tmp_path: Path) -> None:
+    from inspector.compare.baseline import names_a_file
+
+    script = tmp_path / "server.py"
+    script.write_text("print('hi')\n")
+    saved = tmp_path / "surface"
+    saved.write_text('{"format": "mcp-inspector-qt/catalog"}')
+    assert not names_a_file(str(script))  # a script: its interpreter runs it
+    assert names_a_file(str(saved))  # no suffix, but JSON
+    assert names_a_file("missing.jsonl") and names_a_file("base.json")
+    assert not names_a_file("python server.py") and not names_a_file("profile:x.json")
+    assert not names_a_file("http://h/x.json")

@@ -241,7 +241,7 @@ async def _write_baseline(ns: argparse.Namespace) -> int:
         raise CommandFailed(
             f"error: cannot write the baseline to {target}: {exc.strerror or exc}", EXIT_USAGE
         ) from None
-    counts = ", ".join(f"{n} {k}" for k, n in snap.counts().items())
+    counts = ", ".join(f"{k}: {n}" for k, n in snap.counts().items())
     diag(f"wrote the baseline of {label} to {target} ({size:,} bytes: {counts})")
     return EXIT_SAME
 
