@@ -19,6 +19,8 @@ from tests.helpers.tabs import current_tab
 
 pytestmark = pytest.mark.timeout(120)
 
+OUT = Path(__file__).resolve().parents[3] / "out"
+
 
 def test_an_http_profile_s_new_collection_goes_to_the_data_folder(
     recording_window: MainWindow, loop: asyncio.AbstractEventLoop, data_dir: Path
@@ -48,6 +50,8 @@ def test_an_http_profile_s_new_collection_goes_to_the_data_folder(
             expected = data_dir / "collections" / "demo-over-http.collection.json"
             assert shown == expected, shown
             assert Path.home() != shown.parent
+            OUT.mkdir(exist_ok=True)
+            dialog.grab().save(str(OUT / "item24-http-collection-default.png"))
             assert dialog.save() is not None
             assert [c.name for c in load_collection(expected).calls] == ["echo"]
         finally:
