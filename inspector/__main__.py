@@ -53,7 +53,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # -v shows exchanges our own way
     if ns.command in (None, "gui"):
         return _run_gui(ns)
-    return _command(ns.command)(ns, parser)
+    return _command(ns.command)(ns, _subparser(parser, ns.command))
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The subcommand's own parser, whose usage a usage error prints (not the top level's)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found = action.choices.get(name)
+            if isinstance(found, argparse.ArgumentParser):
+                return found
+    return parser
 
 
 def _command(name: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser], int]:

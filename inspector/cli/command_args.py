@@ -443,9 +443,9 @@ def add_watch_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 DIFF_EXIT_CODES = {
-    0: "the catalogs are the same",
+    0: "the catalogs are the same (--write-baseline: the baseline is written)",
     1: "the catalogs differ",
-    2: "usage error",
+    2: "usage error, or a saved side that cannot be read (the message says why)",
     3: "a side could not be reached, or died while listing (the message says which)",
     5: "timeout",
 }
@@ -459,19 +459,33 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "HTTP headers for a URL side (or a profile:NAME side over HTTP, added to its own):\n"
         "  --header 'Name: value' for both sides, --left-header/--right-header for one\n"
         "  (repeatable; a side's own header wins over --header of the same name). A stdio\n"
-        "  side takes no headers (exit 2).\n\n" + exit_codes_text(DIFF_EXIT_CODES)
+        "  side takes no headers (exit 2).\n\n"
+        "A saved side: either TARGET may be a catalog baseline (written by\n"
+        "--write-baseline) or a session file (.jsonl) the app or `cli --record` wrote:\n"
+        "  mcp-inspector-qt diff --write-baseline surface.json --left 'python server.py'\n"
+        "  mcp-inspector-qt diff --left surface.json --right 'python server.py'\n\n"
+        + exit_codes_text(DIFF_EXIT_CODES)
     )
     diff = sub.add_parser(
         "diff",
         help="compare two servers' catalogs (tools, resources, templates, prompts, server info)",
         usage="mcp-inspector-qt diff [--json] [--ignore JSON_POINTER]... [--era E]"
         " [--header 'K: V']... [--left-header 'K: V']... [--right-header 'K: V']..."
-        " --left TARGET --right TARGET",
+        " --left TARGET --right TARGET\n"
+        "       mcp-inspector-qt diff --write-baseline FILE --left TARGET",
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    diff.add_argument("--left", required=True, metavar="TARGET", help="the first server")
-    diff.add_argument("--right", required=True, metavar="TARGET", help="the second server")
+    diff.add_argument(
+        "--left", required=True, metavar="TARGET", help="the first server, or a saved side"
+    )
+    diff.add_argument("--right", metavar="TARGET", help="the second server, or a saved side")
+    diff.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        help="list the --left server and write its catalog to FILE (a baseline for a later "
+        "--left FILE or --right FILE); no --right",
+    )
     diff.add_argument("--json", action="store_true", help="print a JSON report")
     diff.add_argument(
         "--ignore",

@@ -48,11 +48,18 @@ IGNORED_DIRS: Final = frozenset(
     }
 )
 # File names that are editor or tool noise: swap and backup files, compiled Python,
-# atomic-save temporaries (JetBrains), Emacs locks, macOS metadata.
+# atomic-save temporaries, Emacs locks, macOS metadata. An editor's save then counts as a
+# change to the saved file only (tests/watch/test_editor_saves.py).
 IGNORED_NAMES: Final = re.compile(
     r"""(
         \.py[cod]$ | \.sw[a-p]$ | \.swx$ | ~$ | ^\.\#.* | ^\#.*\#$ | ^\.DS_Store$
-        | \.___jb_(old|tmp)___$ | ^flycheck_ | ^4913$ | \.tmp$ | \.crswap$
+        | ^flycheck_ | ^4913$ | \.crswap$ | \.bak$
+        | ___jb_(old|tmp)___$          # JetBrains "safe write" (x.py___jb_tmp___)
+        | \.vsctmp$                    # VS Code's atomic save
+        | \.tmp(\.[\w-]+)?$ | \.temp$  # x.tmp, .x.py.tmp.4f2a (atomic-save helpers)
+        | \.\d{6,}$                     # write-file-atomic (npm): x.py.3141592653
+        | ^\.goutputstream-             # GIO (gedit, GNOME apps)
+        | \.kate-swp$ | ^sed[A-Za-z0-9]{6}$ | ^\._ | ^\.~lock\.
     )""",
     re.VERBOSE,
 )

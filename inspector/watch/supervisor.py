@@ -11,9 +11,10 @@ restart never follows the previous one sooner than the debounce (`quiet`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -171,18 +172,32 @@ class WatchSupervisor:
                 mark(session, f"{head}{why}")
 
             unsubscribe = self.model.session_started.add(started)
-            try:
-                await self.model.connect_profile(profile)
-            finally:
-                unsubscribe()
-            if self.model.state is not ConnState.CONNECTED or self.model.server is None:
-                report.error = self.model.detail or "the server did not start"
-                report.stderr = self._stderr_since(start_row)
-                self._finish(report, began)
-                return report
-            await self._check(report)
+            # The first start may find a tool changed since it was pinned: an alert. After
+            # that, a change is the author's edit, shown as the catalog diff, re-pinned.
+            with self._expected(trigger != "start"):
+                try:
+                    await self.model.connect_profile(profile)
+                finally:
+                    unsubscribe()
+                if self.model.state is not ConnState.CONNECTED or self.model.server is None:
+                    report.error = self.model.detail or "the server did not start"
+                    report.stderr = self._stderr_since(start_row)
+                    self._finish(report, began)
+                    return report
+                await self._check(report)
             self._finish(report, began)
             return report
+
+    @contextlib.contextmanager
+    def _expected(self, expected: bool) -> Iterator[None]:
+        """While a restart or re-run the author asked for lists the catalog, a tool that
+        changed since pinned is theirs: the loader re-pins it instead of alerting."""
+        loader = self.model.catalog_loader
+        loader.changes_expected = expected
+        try:
+            yield
+        finally:
+            loader.changes_expected = False
 
     async def rerun(self, trigger: Trigger = "rerun") -> RunReport:
         """List the catalog again and re-run the collection on the live connection, with no
@@ -196,9 +211,10 @@ class WatchSupervisor:
                 report.error = "not connected"
                 self._finish(report, began)
                 return report
-            for kind in ("tools", "resources", "templates", "prompts"):
-                self.model.catalog_loader.reload(kind)
-            await self._check(report)
+            with self._expected(trigger != "start"):
+                for kind in ("tools", "resources", "templates", "prompts"):
+                    self.model.catalog_loader.reload(kind)
+                await self._check(report)
             self._finish(report, began)
             return report
 

@@ -30,4 +30,4 @@ async def _run(ns: argparse.Namespace) -> int:
 
 def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run one method, print its JSON result, exit with its code."""
-    return guarded("mcp-inspector-qt", parser, lambda: asyncio.run(_run(ns)))
+    return guarded("mcp-inspector-qt cli", parser, lambda: asyncio.run(_run(ns)))

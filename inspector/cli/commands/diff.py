@@ -3,9 +3,13 @@
 A URL side's HTTP headers come from `--header` (both sides) and `--left-header` /
 `--right-header` (one side), over a `profile:NAME` side's own; a stdio side takes none.
 
-Exit codes: 0 the same, 1 they differ, 2 usage, 3 a side could not be reached or died
-while listing (the message names the side and says why; the other side's listing is still
-printed), 5 a side ran out of time.
+Either side may be a saved one instead (`inspector.compare.baseline`): a catalog baseline
+written by `diff --write-baseline FILE --left TARGET`, or a session file. A kind a session
+never listed is left out of the comparison, and the command says so.
+
+Exit codes: 0 the same (or the baseline written), 1 they differ, 2 usage or an unreadable
+saved side, 3 a side could not be reached or died while listing (the message names the side
+and says why; the other side's listing is still printed), 5 a side ran out of time.
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 from inspector.cli.arg_words import header_values
-from inspector.cli.errors import UsageError, diag, guarded
+from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
 from inspector.cli.reports import print_json, print_text
 from inspector.compare import (
     CatalogSnapshot,
@@ -26,9 +31,16 @@ from inspector.compare import (
     diff_catalogs,
     diff_json_report,
     diff_text,
-    fetch_both,
+    fetch_side,
     ignore_rules,
     profile_for_target,
+)
+from inspector.compare.baseline import (
+    BaselineError,
+    SavedSide,
+    load_saved_side,
+    names_a_file,
+    write_baseline,
 )
 from inspector.compare.snapshot import IDENTITY
 from inspector.features.catalog.lists import KINDS
@@ -41,22 +53,65 @@ __all__ = ["run"]
 EXIT_SAME, EXIT_DIFFER, EXIT_UNREACHABLE, EXIT_TIMEOUT = 0, 1, 3, 5
 
 
-def _profiles(ns: argparse.Namespace) -> tuple[Profile, Profile, SecretStore | None]:
+def _profiles(
+    ns: argparse.Namespace, saved: dict[str, SavedSide]
+) -> tuple[dict[str, Profile], SecretStore | None]:
+    """The live sides' profiles, by side name (the saved sides are not among them)."""
     if ns.timeout <= 0:
         raise UsageError("--timeout must be positive")
-    needs_store = any(t.strip().startswith("profile:") for t in (ns.left, ns.right))
+    live = [
+        (name, target, era)
+        for name, target, era in (
+            ("left", ns.left, ns.left_era),
+            ("right", ns.right, ns.right_era),
+        )
+        if target is not None and name not in saved
+    ]
+    needs_store = any(t.strip().startswith("profile:") for _n, t, _e in live)
     secrets = SecretStore() if needs_store else None
     store = ProfileStore(secrets=secrets) if needs_store else None
-    sides = []
-    for name, target, era in (("left", ns.left, ns.left_era), ("right", ns.right, ns.right_era)):
+    sides: dict[str, Profile] = {}
+    for name, target, era in live:
         try:
             profile = profile_for_target(
                 target, era=era or ns.era, timeout=ns.timeout, profiles=store
             )
         except TargetError as exc:
             raise UsageError(f"--{name}: {exc}") from None
-        sides.append(_with_headers(profile, name, ns))
-    return sides[0], sides[1], secrets
+        sides[name] = _with_headers(profile, name, ns)
+    return sides, secrets
+
+
+def _saved_sides(ns: argparse.Namespace) -> dict[str, SavedSide]:
+    """The sides that name a baseline or session file, read (a usage error when one
+    cannot be: the message names the file and says why)."""
+    saved: dict[str, SavedSide] = {}
+    for name, target in (("left", ns.left), ("right", ns.right)):
+        if target is None or not names_a_file(target):
+            continue
+        for flag in (f"--{name}-header", f"--{name}-era"):
+            if getattr(ns, flag[2:].replace("-", "_")):
+                raise UsageError(f"{flag} is for a server, but --{name} is a saved file")
+        try:
+            saved[name] = load_saved_side(target)
+        except BaselineError as exc:
+            raise UsageError(f"--{name}: {exc}") from None
+        for note in saved[name].notes:
+            diag(f"note: --{name} {saved[name].path}: {note}")
+    return saved
+
+
+def _leave_out_unlisted(
+    saved: dict[str, SavedSide], left: CatalogSnapshot, right: CatalogSnapshot
+) -> None:
+    """A kind a saved session never listed is compared on neither side (said on stderr)."""
+    for name, side in saved.items():
+        for kind in sorted(side.unlisted):
+            diag(f"note: {kind} not compared: the {name} session ({side.path}) never listed them")
+            for snap in (left, right):
+                snap.items(kind).clear()
+                snap.errors.pop(kind, None)
+                snap.incomplete.pop(kind, None)
 
 
 def _with_headers(profile: Profile, side: str, ns: argparse.Namespace) -> Profile:
@@ -153,16 +208,66 @@ def _report_failure(ns: argparse.Namespace, left: Side, right: Side, labels: dic
     return code
 
 
+async def _write_baseline(ns: argparse.Namespace) -> int:
+    """`--write-baseline FILE --left TARGET`: list the left side, write its catalog."""
+    if ns.right is not None:
+        raise UsageError("--write-baseline takes --left only (the server to pin), no --right")
+    if ns.ignore:
+        raise UsageError("--ignore is for a comparison: a baseline keeps the whole catalog")
+    target = Path(ns.write_baseline).expanduser()
+    if target.is_dir():
+        raise UsageError(f"--write-baseline: {target} is a folder; name a file")
+    saved = _saved_sides(ns)
+    if "left" in saved:
+        side = saved["left"]
+        snap, label = side.snapshot, side.label
+    else:
+        profiles, secrets = _profiles(ns, saved)
+        from inspector.compare import target_label
+
+        label = target_label(profiles["left"])
+        listed = await fetch_side("left", profiles["left"], timeout=ns.timeout, secrets=secrets)
+        if not listed.ok or listed.snapshot is None:
+            code = _exit_for(listed, Side("right", "listed"))
+            what = {"unreachable": "could not be reached", "timeout": "timed out"}.get(
+                listed.outcome, "failed while listing"
+            )
+            diag(f"error: the left side ({label}) {what}: {listed.error}; no baseline written")
+            return code if code is not None else EXIT_UNREACHABLE
+        snap = listed.snapshot
+    try:
+        size = write_baseline(target, snap, label)
+    except OSError as exc:
+        raise CommandFailed(
+            f"error: cannot write the baseline to {target}: {exc.strerror or exc}", EXIT_USAGE
+        ) from None
+    counts = ", ".join(f"{k}: {n}" for k, n in snap.counts().items())
+    diag(f"wrote the baseline of {label} to {target} ({size:,} bytes: {counts})")
+    return EXIT_SAME
+
+
 async def _run(ns: argparse.Namespace) -> int:
-    left_profile, right_profile, secrets = _profiles(ns)
+    if ns.write_baseline is not None:
+        return await _write_baseline(ns)
+    if ns.right is None:
+        raise UsageError("--right is required (or --write-baseline FILE to save the left side)")
+    saved = _saved_sides(ns)
+    profiles, secrets = _profiles(ns, saved)
     rules = _rules(ns)
     from inspector.compare import target_label
 
-    labels = {"left": target_label(left_profile), "right": target_label(right_profile)}
-    left, right = await fetch_both(left_profile, right_profile, timeout=ns.timeout, secrets=secrets)
+    labels = {name: side.label for name, side in saved.items()}
+    labels.update({name: target_label(p) for name, p in profiles.items()})
+    fetched = await asyncio.gather(
+        *(fetch_side(name, p, timeout=ns.timeout, secrets=secrets) for name, p in profiles.items())
+    )
+    sides = {side.name: side for side in fetched}
+    sides.update({name: Side(name, "listed", s.snapshot) for name, s in saved.items()})
+    left, right = sides["left"], sides["right"]
     if not (left.ok and right.ok):
         return _report_failure(ns, left, right, labels)
     assert left.snapshot is not None and right.snapshot is not None
+    _leave_out_unlisted(saved, left.snapshot, right.snapshot)
     diff = diff_catalogs(left.snapshot, right.snapshot, rules)
     if ns.json:
         print_json(diff_json_report(diff))

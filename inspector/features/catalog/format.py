@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
 from inspector.features.catalog.lists import CatalogItem
+from inspector.features.mcp_apps.meta import app_resource_uri
 from inspector.features.mcp_models import Icon, Tool, ToolAnnotations
 from inspector.protocol.wire.http_headers import parse_tool_headers
 
@@ -106,11 +107,15 @@ def mirrored_headers(tool: Tool) -> list[tuple[str, str]]:
 
 
 def item_badges(item: CatalogItem, *, mirror_headers: bool = False) -> list[Badge]:
-    """The badges a tree row shows for an item (tools: annotations, headers, exclusion)."""
+    """The badges a tree row shows for an item (tools: an MCP App, annotations, headers,
+    exclusion)."""
     out: list[Badge] = []
     if item.excluded:
         out.append(Badge("excluded", item.excluded, "error"))
     if item.kind == "tools" and isinstance(item.model, Tool):
+        app = app_resource_uri(item.raw)
+        if app is not None:  # first: the one to look for (docs/apps.md)
+            out.append(Badge("App", f"Has an MCP App ({app}): select it for its App tab", "info"))
         out.extend(tool_badges(item.model))
         if mirror_headers:
             headers = mirrored_headers(item.model)

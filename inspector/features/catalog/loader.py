@@ -59,6 +59,11 @@ class CatalogLoader:
         self.session: Session | None = None
         self.scope: str | None = None  # the pin scope (profile id)
         self.pin_alerts: dict[str, PinChange] = {}
+        # Set while the tools' changes are the user's own doing (watch mode restarting the
+        # server after the author's edit, or re-running on demand): a changed tool is then
+        # re-pinned, with no rug-pull alert (the watch report shows the catalog diff).
+        self.changes_expected = False
+        self._checking_pins = False
         self.listen_call: Call | None = None
         self._tasks: dict[CatalogKind, asyncio.Task[None]] = {}
         self._pending: set[CatalogKind] = set()
@@ -156,6 +161,9 @@ class CatalogLoader:
                 self._stale_after.add(kind)  # the listing under way predates the change
 
     def busy(self, kind: CatalogKind) -> bool:
+        """Whether `kind` is being listed (for tools: or its pins checked, in slices)."""
+        if kind == "tools" and self._checking_pins:
+            return True
         task = self._tasks.get(kind)
         return task is not None and not task.done()
 
@@ -222,7 +230,11 @@ class CatalogLoader:
         if session is not self.session:
             return
         if kind == "tools":
-            await self._check_pins()
+            self._checking_pins = True
+            try:
+                await self._check_pins()
+            finally:
+                self._checking_pins = False
         if diff is not None and not diff.empty:
             self.relisted.emit(kind, diff)
         if kind in self._pending:
@@ -252,6 +264,12 @@ class CatalogLoader:
         pins.flush()
         if pins is not self.pins or scope != self.scope:
             return  # another server meanwhile: its own check reports
+        if self.changes_expected and changes:
+            for change in changes:  # the author's own edit: trusted as it is now
+                item = self.catalog.tools.find(change.name)
+                if item is not None:
+                    pins.accept(scope, change.name, item.raw)
+            changes = [c for c in changes if self.catalog.tools.find(c.name) is None]
         for change in changes:
             if (change.name, change.new_hash) not in self._reported:
                 self._reported.add((change.name, change.new_hash))

@@ -1,6 +1,8 @@
 """Which collection file the user saves into: the last one per profile, and a short list
 of recent ones (kept in the window's settings). A new collection goes next to the
-server's code: the profile's working folder, else the folder of the script it runs."""
+server's code: the profile's working folder, else the folder of the script it runs. When
+there is no such folder on this machine (an HTTP server, `npx some-package`), it goes to the
+app's data folder, `collections/` (beside the recorded sessions), never loose in $HOME."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ from typing import Final
 from PySide6.QtCore import QSettings
 
 from inspector.settings.profiles import Profile
+from inspector.storage.paths import data_dir
 
-__all__ = ["CollectionMemory", "default_file_name", "default_folder"]
+__all__ = ["CollectionMemory", "collections_dir", "default_file_name", "default_folder"]
 
 _MAX_RECENT: Final = 10
 _LAST: Final = "collections/last/"
@@ -22,7 +25,9 @@ _SLUG: Final = re.compile(r"[^A-Za-z0-9._-]+")
 
 def default_folder(profile: Profile | None) -> Path:
     """Where the server's code is: its cwd, else the folder of the first argument that is
-    a file (`python server.py`, `node dist/index.js`), else the home folder."""
+    a file (`python server.py`, `node dist/index.js`), else (an HTTP server, a package
+    runner) the app's data folder's `collections/`: the file is named after the profile
+    (`default_file_name`), so each profile has its own there."""
     if profile is not None and profile.transport == "stdio":
         stdio = profile.stdio
         base = Path(stdio.cwd).expanduser() if stdio.cwd else None
@@ -36,7 +41,13 @@ def default_folder(profile: Profile | None) -> Path:
                 path = base / path
             if path.is_file() and path.suffix not in ("", ".exe"):
                 return path.parent
-    return Path.home()
+    return collections_dir()
+
+
+def collections_dir() -> Path:
+    """Where a collection of a server whose code is not on this machine goes by default
+    (not created here: saving the first call creates it)."""
+    return data_dir() / "collections"
 
 
 def default_file_name(profile: Profile | None) -> str:

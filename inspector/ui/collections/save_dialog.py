@@ -63,6 +63,7 @@ def add_to_file(
         collection = load_collection(path)
     else:
         collection = Collection(name=path.name.split(".")[0])
+        path.parent.mkdir(parents=True, exist_ok=True)  # the data folder's collections/
     if catalog is not None:
         add_catalog_entry(collection, catalog)
     if replace:

@@ -66,6 +66,7 @@ from inspector.ui.workspace.views import register_all
 if TYPE_CHECKING:
     from inspector.ui.check.check_dialog import CheckDialog
     from inspector.ui.compare.compare_window import CompareWindow
+    from inspector.ui.palette.palette_dialog import CommandPalette
 
 __all__ = ["MainWindow"]
 
@@ -90,6 +91,7 @@ class MainWindow(QMainWindow):
         self._closed: asyncio.Future[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
         self._bound: ConnectionTab | None = None
+        self.command_palette: CommandPalette | None = None  # made when first opened
         self.strip = TabStrip(self)
         self.tabs = self.strip.widget
         self.strip.close_requested.connect(self.close_tab)
@@ -176,6 +178,26 @@ class MainWindow(QMainWindow):
         if profile is not None:
             tab.connect_profile(profile)
         return tab
+
+    def open_palette(self) -> CommandPalette:
+        """View ▸ Command palette (Ctrl+Shift+P): every action, the current tab's catalog,
+        the open tabs and recent sessions, fuzzy matched; Enter runs or opens."""
+        from inspector.ui.palette.palette_dialog import CommandPalette
+        from inspector.ui.shell.palette_sources import palette_entries
+
+        if self.command_palette is None:
+            self.command_palette = CommandPalette(self)
+        palette = self.command_palette
+        palette.set_entries(palette_entries(self, skip=self.palette_action))
+        width = min(720, max(480, self.width() * 2 // 3))
+        palette.resize(width, min(460, max(300, self.height() // 2)))
+        top_left = self.mapToGlobal(self.rect().topLeft())
+        palette.move(top_left.x() + (self.width() - width) // 2, top_left.y() + 60)
+        palette.show()
+        palette.raise_()
+        palette.activateWindow()
+        palette.edit.setFocus()
+        return palette
 
     def open_compare(self, left: ConnectionTab, right: ConnectionTab) -> CompareWindow:
         """The compare window over two tabs' connections (their catalogs side by side, Run
@@ -354,13 +376,17 @@ class MainWindow(QMainWindow):
         logm.addAction(copy_json)
         logm.addAction(action("Copy as CLI &command", lambda: self._log().detail.copy_cli()))
         logm.addSeparator()
-        self.pause_action = action("&Pause autoscroll", self._toggle_pause, "Ctrl+Shift+P")
+        # (Ctrl+Shift+P is the command palette's, as in most editors.)
+        self.pause_action = action("&Pause autoscroll", self._toggle_pause, "Ctrl+Shift+A")
         self.pause_action.setCheckable(True)
         logm.addAction(self.pause_action)
         logm.addAction(action("C&lear log", self.clear_log, "Ctrl+L"))
         logm.addSeparator()
         self.send_raw_action = action("&Send raw…", self.open_composer, "Ctrl+Shift+R")
         logm.addAction(self.send_raw_action)
+        self.palette_action = action("Command &palette…", self.open_palette, "Ctrl+Shift+P")
+        m.view.addAction(self.palette_action)
+        m.view.addSeparator()
         theme = m.view.addMenu("Theme")
         choices: list[tuple[str, ThemeChoice]] = [
             ("Follow the system", "system"),
