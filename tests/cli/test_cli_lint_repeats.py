@@ -29,7 +29,12 @@ class _Session:
         self, one: Callable[[TrafficRecord], None], many: Many | None = None
     ) -> None:
         self.one = one
-        self.many = many or (lambda records: [one(r) for r in records] and None)
+        self.many = many or self._one_by_one
+
+    def _one_by_one(self, records: Sequence[TrafficRecord]) -> None:
+        assert self.one is not None
+        for record in records:
+            self.one(record)
 
     def add_listener(self, _listener: object, notifications: object = ()) -> None:
         pass
