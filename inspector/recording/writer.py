@@ -5,6 +5,12 @@ writing happen on the thread, which wakes every 50 ms and flushes after every ba
 a crash of the server leaves everything in the file, and a crash of the app everything
 up to its last 50 ms. The queue is bounded: if the
 disk falls far behind, `observe` waits for room rather than drop an event.
+
+A path ending in `.gz` or `.zst` is written compressed, each batch flushed to a block
+boundary (`storage/flushed_file`): readable after a kill up to the last batch. With a
+`Rotation`, the recording goes on in a new part when the current one reached a size or
+an age: `tap.jsonl`, then `tap.part2.jsonl`, `tap.part3.jsonl`... (`part_path`), each
+starting with the session's header plus `"part": N`; times keep counting from the start.
 """
 
 from __future__ import annotations
@@ -12,11 +18,13 @@ from __future__ import annotations
 import collections
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from inspector.lint.finding import Finding
 from inspector.recording.format import (
@@ -25,6 +33,7 @@ from inspector.recording.format import (
     plain_frame_lines,
     record_line,
 )
+from inspector.storage.flushed_file import FlushedFile
 from inspector.traffic.record import TrafficRecord
 from inspector.transports.base import HttpExchange
 
@@ -34,7 +43,14 @@ if TYPE_CHECKING:  # the session layer loads only where a responder is wrapped (
     from inspector.protocol.machine.events import SessionReady
     from inspector.session import Responder
 
-__all__ = ["RecordingResponder", "SessionRecorder"]
+__all__ = [
+    "RecordingResponder",
+    "Rotation",
+    "SessionRecorder",
+    "parse_duration",
+    "parse_size",
+    "part_path",
+]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +58,56 @@ _STOP: Final = object()
 _MAX_OPEN_EXCHANGES: Final = 4096
 # How far the file may lag behind the session (the writer thread wakes this often).
 _WRITE_EVERY: Final = 0.05
+_PART_NAME: Final = re.compile(r"^(?P<stem>.+?)\.jsonl(?P<suffix>\.gz|\.zst|\.zstd)?$", re.I)
+_SIZE: Final = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.I)
+_DURATION: Final = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d)?\s*$", re.I)
+_UNITS: Final = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+_SECONDS: Final = {None: 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
+
+
+@dataclass(frozen=True)
+class Rotation:
+    """When a recording goes on in a new part: once its part holds `size` bytes (on disk;
+    a compressed part is checked after each flushed batch), or is `every` seconds old
+    (checked when the next batch comes). None: never for that reason."""
+
+    size: int | None = None
+    every: float | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.size or self.every)
+
+
+def parse_size(text: str) -> int:
+    """Bytes from "100M", "1.5G", "512k", "4096" (binary units). ValueError when not."""
+    match = _SIZE.match(text)
+    if match is None or float(match[1]) <= 0:
+        raise ValueError(f"{text!r} is not a size (e.g. 100M, 1G, 512k)")
+    return max(1, int(float(match[1]) * _UNITS[match[2].lower()]))
+
+
+def parse_duration(text: str) -> float:
+    """Seconds from "1h", "30m", "90s", "1d", "600". ValueError when not."""
+    match = _DURATION.match(text)
+    if match is None or float(match[1]) <= 0:
+        raise ValueError(f"{text!r} is not a duration (e.g. 1h, 30m, 90s, 1d)")
+    unit = match[2].lower() if match[2] else None
+    return float(match[1]) * _SECONDS[unit]
+
+
+def part_path(first: str | Path, number: int) -> Path:
+    """The file of part `number` of a recording whose first part is `first`: `.partN`
+    before `.jsonl`, the compression suffix kept (`tap.jsonl.gz` -> `tap.part2.jsonl.gz`).
+    ValueError when the name does not end in `.jsonl` (compressed or not)."""
+    first = Path(first)
+    match = _PART_NAME.match(first.name)
+    if match is None:
+        raise ValueError(
+            f"{first.name}: a rotated recording's name ends in .jsonl, .jsonl.gz or .jsonl.zst"
+        )
+    if number <= 1:
+        return first
+    return first.with_name(f"{match['stem']}.part{number}.jsonl{match['suffix'] or ''}")
 
 
 class SessionRecorder:
@@ -53,8 +119,13 @@ class SessionRecorder:
         redactor: Redactor | None = None,
         t0: float | None = None,
         queue_size: int = 100_000,
+        rotation: Rotation | None = None,
     ) -> None:
-        self.path = Path(path)
+        self.path = Path(path)  # the first part
+        self.rotation = rotation if rotation else None
+        if self.rotation is not None:
+            part_path(self.path, 2)  # a name parts can be named after (ValueError if not)
+        self.parts: list[Path] = []  # the files written so far, first to last
         self.redactor = redactor or Redactor()
         self.t0 = time.monotonic() if t0 is None else t0
         self._header = header
@@ -64,7 +135,9 @@ class SessionRecorder:
         self._wake = threading.Event()
         self._max_items = queue_size
         self._thread: threading.Thread | None = None
-        self._file: IO[str] | None = None
+        self._file: FlushedFile | None = None
+        self._part_started = 0.0
+        self._part_lines = 0  # lines in the current part after its header
         self.lines_written = 0
         self.error: str | None = None
         self.waits = 0  # times the queue was full and observe() had to wait
@@ -80,8 +153,7 @@ class SessionRecorder:
 
     def start(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = self.path.open("w", encoding="utf-8", errors="replace", newline="\n")
-        self._write_lines([self._header])
+        self._open_part(self.path, self._header)
         self._thread = threading.Thread(target=self._run, name="session-recorder", daemon=True)
         self._thread.start()
 
@@ -230,9 +302,7 @@ class SessionRecorder:
             del self._xids[next(iter(self._xids))]
         return xid
 
-    def _write_lines(self, lines: list[dict[str, Any] | str]) -> None:
-        if self._file is None or not lines:
-            return
+    def _encode(self, lines: list[dict[str, Any] | str]) -> bytes:
         text = "".join(
             (
                 line
@@ -242,9 +312,64 @@ class SessionRecorder:
             + "\n"
             for line in lines
         )
-        self._file.write(text)
-        self._file.flush()
+        return text.encode("utf-8", "replace")  # (a lone surrogate in a frame's text: "?")
+
+    def _write_lines(self, lines: list[dict[str, Any] | str]) -> None:
+        if self._file is None or not lines:
+            return
+        data = self._encode(lines)
+        if self.rotation is None:
+            self._file.write(data)
+        else:
+            self._write_rotating(data)
         self.lines_written += len(lines)
+
+    # -- parts ------------------------------------------------------------------
+    def _open_part(self, path: Path, header: dict[str, Any]) -> None:
+        file = FlushedFile(path)
+        self._file = file
+        self.parts.append(path)
+        self._part_started = time.monotonic()
+        self._part_lines = 0
+        file.write(self._encode([header]))
+        self.lines_written += 1
+
+    def _write_rotating(self, data: bytes) -> None:
+        """Whole lines into the current part, and on into new parts when it is full (by
+        size: a plain part ends at the last line that fits; a compressed one after the
+        batch that filled it) or old (by age: before this batch). A part holds at least
+        one line after its header, however long."""
+        rotation = self.rotation
+        assert rotation is not None
+        size = rotation.size
+        while data:
+            file = self._file
+            assert file is not None
+            full = size is not None and file.size >= size
+            old = rotation.every is not None and (
+                time.monotonic() - self._part_started >= rotation.every
+            )
+            if (full or old) and self._part_lines:
+                self._rotate()
+                continue
+            cut = len(data)
+            if size is not None and file.compression is None and cut > size - file.size:
+                cut = data.rfind(b"\n", 0, max(0, size - file.size)) + 1
+                if not cut:  # not even the next line fits
+                    if self._part_lines:
+                        self._rotate()
+                        continue
+                    cut = data.find(b"\n") + 1 or len(data)
+            file.write(data[:cut])
+            self._part_lines += data.count(b"\n", 0, cut)
+            data = data[cut:]
+
+    def _rotate(self) -> None:
+        file = self._file
+        assert file is not None
+        file.close()
+        number = len(self.parts) + 1
+        self._open_part(part_path(self.path, number), {**self._header, "part": number})
 
 
 class RecordingResponder:
