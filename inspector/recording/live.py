@@ -20,7 +20,7 @@ from inspector.protocol.wire.versions import EraSetting
 from inspector.recording.format import header_line
 from inspector.recording.redaction import RecordingSpec, spec_for_profile
 from inspector.recording.retention import RecordingSettings, cleanup, new_session_path
-from inspector.recording.writer import RecordingResponder, SessionRecorder
+from inspector.recording.writer import RecordingResponder, Rotation, SessionRecorder
 from inspector.session import AskRejected, Responder, Session
 from inspector.traffic.record import note_record
 from inspector.transports.base import TransportClosed
@@ -45,10 +45,15 @@ def header_for(spec: RecordingSpec, session: Session) -> dict[str, Any]:
     )
 
 
-def start_recorder(path: str | Path, spec: RecordingSpec, session: Session) -> SessionRecorder:
-    """Start recording `session` (before it connects) to `path`. Raises OSError when
-    the file cannot be created."""
-    recorder = SessionRecorder(path, header_for(spec, session), redactor=spec.redactor())
+def start_recorder(
+    path: str | Path, spec: RecordingSpec, session: Session, rotation: Rotation | None = None
+) -> SessionRecorder:
+    """Start recording `session` (before it connects) to `path` (compressed when it ends
+    in .gz or .zst; in parts by `rotation`). Raises OSError when the file cannot be
+    created, ValueError when a rotated recording's name cannot have parts."""
+    recorder = SessionRecorder(
+        path, header_for(spec, session), redactor=spec.redactor(), rotation=rotation
+    )
     recorder.start()
     session.add_traffic_observer(recorder.observe, recorder.observe_many)
     return recorder

@@ -77,6 +77,20 @@ class Rotation:
     def __bool__(self) -> bool:
         return bool(self.size or self.every)
 
+    @classmethod
+    def parse(cls, size: str | None, every: str | None) -> Rotation | None:
+        """From the words people write (`--rotate-size 100M`, `--rotate-every 1h`); None
+        when neither is given. ValueError saying which is wrong."""
+        try:
+            bytes_ = parse_size(size) if size else None
+        except ValueError as exc:
+            raise ValueError(f"--rotate-size {size}: {exc}") from None
+        try:
+            seconds = parse_duration(every) if every else None
+        except ValueError as exc:
+            raise ValueError(f"--rotate-every {every}: {exc}") from None
+        return cls(bytes_, seconds) if bytes_ or seconds else None
+
 
 def parse_size(text: str) -> int:
     """Bytes from "100M", "1.5G", "512k", "4096" (binary units). ValueError when not."""

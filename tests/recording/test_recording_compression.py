@@ -240,3 +240,26 @@ def test_sizes_durations_and_part_names_as_people_write_them() -> None:
         part_path(Path("tap.log"), 2)
     with pytest.raises(ValueError, match="ends in .jsonl"):
         SessionRecorder("tap.txt", HEADER, rotation=Rotation(size=10))
+
+
+def test_cli_record_writes_a_compressed_rotated_session(tmp_path: Path) -> None:
+    from tests.cli.test_cli import DEMO, run_cli
+
+    path = tmp_path / "c.jsonl.zst"
+    code, out, err = run_cli(
+        "--method", "tools/list", "--record", str(path), "--rotate-size", "1k", server=DEMO
+    )  # fmt: skip
+    assert code == 0, err
+    parts = sorted(tmp_path.glob("c*.jsonl.zst"), key=lambda p: (len(p.name), p.name))
+    assert parts[0] == path and parts[1].name == "c.part2.jsonl.zst"
+    events = []
+    for n, part in enumerate(parts, 1):
+        lines = _lines(part)
+        assert lines[0]["type"] == "header" and lines[0].get("part") == (n if n > 1 else None)
+        events += lines[1:]
+    answers = [json.loads(e["text"]) for e in events if e["type"] == "frame" and e["dir"] == "in"]
+    assert any(a.get("result", {}).get("tools") == out["tools"] for a in answers)
+    code, _out, err = run_cli(
+        "--method", "tools/list", "--rotate-every", "1h", server=DEMO
+    )  # fmt: skip
+    assert code == 2 and "need --record FILE" in err
