@@ -36,20 +36,13 @@ HEADER: dict[str, Any] = {"type": "header", "format": "mcp-inspector-session", "
 def _logs(start: int, n: int, mono: float = 0.0) -> list[TrafficRecord]:
     out = []
     for i in range(start, start + n):
-        text = json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {
-            "level": "info", "data": f"line {i}"}}, separators=(",", ":"))  # fmt: skip
-        out.append(
-            TrafficRecord(
-                "in",
-                "notification",
-                text,
-                mono + i,
-                1.0e9 + i,
-                "stdio",
-                parse_frame(text),
-                len(text),
-            )  # fmt: skip
+        params = {"level": "info", "data": f"line {i}"}
+        message = {"jsonrpc": "2.0", "method": "notifications/message", "params": params}
+        text = json.dumps(message, separators=(",", ":"))
+        record = TrafficRecord(
+            "in", "notification", text, mono + i, 1.0e9 + i, "stdio", parse_frame(text), len(text)
         )
+        out.append(record)
     return out
 
 
@@ -236,9 +229,9 @@ def test_sizes_durations_and_part_names_as_people_write_them() -> None:
     assert part_path(Path("tap.jsonl.gz"), 3) == Path("tap.part3.jsonl.gz")
     assert part_path(Path("a.b.jsonl.zst"), 10) == Path("a.b.part10.jsonl.zst")
     assert part_path(Path("tap.jsonl"), 1) == Path("tap.jsonl")
-    with pytest.raises(ValueError, match="ends in .jsonl"):
+    with pytest.raises(ValueError, match=r"ends in \.jsonl"):
         part_path(Path("tap.log"), 2)
-    with pytest.raises(ValueError, match="ends in .jsonl"):
+    with pytest.raises(ValueError, match=r"ends in \.jsonl"):
         SessionRecorder("tap.txt", HEADER, rotation=Rotation(size=10))
 
 
