@@ -137,7 +137,13 @@ class AutoRecorder:
             self.clean_up()
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            recorder = start_recorder(new_session_path(folder, profile.name), spec, session)
+            settings = self.settings
+            rotation = Rotation(
+                size=settings.rotate_mb * 1024 * 1024 or None,
+                every=settings.rotate_hours * 3600.0 or None,
+            )
+            path = new_session_path(folder, profile.name, suffix=settings.suffix)
+            recorder = start_recorder(path, spec, session, rotation or None)
         except OSError as exc:
             self.error = f"could not record the session in {folder}: {exc.strerror or exc}"
             log.warning("%s", self.error)
@@ -195,6 +201,7 @@ class AutoRecorder:
         self.clean_up()
 
     def clean_up(self) -> list[Path]:
-        keep = [self.recorder.path] if self.recorder is not None else []
+        # The part being written is kept; a long recording's older parts age out as files do.
+        keep = [self.recorder.current_path] if self.recorder is not None else []
         self.removed = cleanup(self.folder(), self.settings, keep=keep)
         return self.removed

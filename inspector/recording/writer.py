@@ -161,6 +161,12 @@ class SessionRecorder:
         self._next_xid = 1
 
     @property
+    def current_path(self) -> Path:
+        """The file being written now: the last part (the first before any rotation)."""
+        parts = self.parts
+        return parts[-1] if parts else self.path
+
+    @property
     def header(self) -> dict[str, Any]:
         """The header line (before redaction) this recording started with."""
         return self._header
