@@ -256,3 +256,80 @@ def test_cli_record_writes_a_compressed_rotated_session(tmp_path: Path) -> None:
         "--method", "tools/list", "--rotate-every", "1h", server=DEMO
     )  # fmt: skip
     assert code == 2 and "need --record FILE" in err
+
+
+TICKER = textwrap.dedent(
+    """
+    import json, sys, threading, time
+    out = sys.stdout
+    def send(obj):
+        out.write(json.dumps(obj) + "\\n"); out.flush()
+    def tick():
+        n = 0
+        while True:
+            send({"jsonrpc": "2.0", "method": "notifications/message",
+                  "params": {"level": "info", "data": "tick %d" % n}})
+            n += 1
+            time.sleep(0.002)
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg.get("method") == "initialize":
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": {
+                "protocolVersion": "2025-06-18", "capabilities": {"logging": {}},
+                "serverInfo": {"name": "ticker", "version": "1"}}})
+        elif msg.get("method") == "notifications/initialized":
+            threading.Thread(target=tick, daemon=True).start()
+        elif "id" in msg and "method" in msg:
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": {}})
+    """
+)
+
+
+def test_the_gui_killed_while_recording_leaves_its_session_up_to_the_kill(
+    tmp_path: Path,
+) -> None:
+    """The desktop app records a server that never stops talking; kill -9 it: the file
+    holds every message up to the kill, in order, in whole lines. (With "Compress
+    recordings" on, the same holds: `test_a_compressed_recording_killed_mid_way...`.)"""
+    compression = "none"
+    server = tmp_path / "ticker.py"
+    server.write_text(TICKER)
+    config, data = tmp_path / "config", tmp_path / "data"
+    config.mkdir()
+    (config / "window.ini").write_text(f"[recording]\ncompression={compression}\n")
+    env = dict(
+        os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen",
+        MCP_INSPECTOR_CONFIG_DIR=str(config), MCP_INSPECTOR_DATA_DIR=str(data),
+    )  # fmt: skip
+    proc = subprocess.Popen(
+        [PY, "-m", "inspector", "gui", "--stdio", f"{PY} {server}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    sessions = data / "sessions"
+
+    def ticks() -> int:
+        found = list(sessions.glob("*.jsonl*")) if sessions.exists() else []
+        return _decompress(found[0]).count(b"tick ") if found else 0
+
+    try:
+        wait_until(lambda: ticks() >= 200, "200 ticks recorded", 60)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    [path] = sessions.glob("*.jsonl*")
+    assert path.name.endswith(".jsonl.gz" if compression == "gzip" else ".jsonl")
+    text = _decompress(path)
+    # Whole lines up to the last flushed batch (a plain file may end inside a line the
+    # kill cut: everything before it is whole).
+    lines = text.splitlines()
+    if not text.endswith(b"\n"):
+        lines = lines[:-1]
+    events = [json.loads(line) for line in lines]
+    assert events[0]["type"] == "header"
+    data_seen = [
+        json.loads(e["text"])["params"]["data"]
+        for e in events
+        if e["type"] == "frame" and "tick " in e["text"]
+    ]
+    assert len(data_seen) >= 200
+    assert data_seen == [f"tick {n}" for n in range(len(data_seen))]  # all, in order
