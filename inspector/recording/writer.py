@@ -274,6 +274,8 @@ class SessionRecorder:
 
     def _to_lines(self, batch: list[Any]) -> list[dict[str, Any] | str]:
         """The lines of a batch of items; plain frames formatted together (the fast path)."""
+        if all(b is _STOP or b[0] == "lines" for b in batch):  # a flood: formatted already
+            return [line for b in batch if b is not _STOP for line in b[1]]
         items: list[Any] = []
         for b in batch:
             if b is _STOP:
@@ -323,6 +325,10 @@ class SessionRecorder:
         return xid
 
     def _encode(self, lines: list[dict[str, Any] | str]) -> bytes:
+        try:  # a flood's batch: lines formatted already, joined in C
+            return ("\n".join(lines) + "\n").encode("utf-8", "replace")  # type: ignore[arg-type]
+        except TypeError:
+            pass  # some are dicts (a header, an action...)
         text = "".join(
             (
                 line
