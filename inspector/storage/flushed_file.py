@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Final, Literal
 
-__all__ = ["COMPRESSIONS", "Compression", "FlushedFile", "compression_of"]
+__all__ = ["COMPRESSIONS", "Compression", "FlushedFile", "compression_of", "decompressed_chunks"]
 
 Compression = Literal["gzip", "zstd"]
 COMPRESSIONS: Final[dict[str, Compression]] = {".gz": "gzip", ".zst": "zstd", ".zstd": "zstd"}
@@ -28,9 +29,11 @@ def compression_of(path: str | Path) -> Compression | None:
 
 
 class FlushedFile:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(
+        self, path: str | Path, compression: Compression | Literal["by name"] | None = "by name"
+    ) -> None:
         self.path = Path(path)
-        self.compression = compression_of(self.path)
+        self.compression = compression_of(self.path) if compression == "by name" else compression
         self.size = 0
         self._file: IO[bytes] | None = self.path.open("wb")
         self._gzip: zlib._Compress | None = None
@@ -75,3 +78,31 @@ class FlushedFile:
             self.size = os.fstat(file.fileno()).st_size
         finally:
             file.close()
+
+
+def decompressed_chunks(path: Path, size: int = 1 << 20) -> Iterator[bytes]:
+    """The content of a file as written (decompressed when its name says it is), read as
+    far as it goes: a stream a killed writer left without its end gives what came before.
+    Raises OSError, also for data that is not what its name says."""
+    compression = compression_of(path)
+    with path.open("rb") as f:
+        if compression is None:
+            while chunk := f.read(size):
+                yield chunk
+            return
+        if compression == "gzip":
+            gz = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            while (chunk := f.read(size)) and not gz.eof:
+                try:
+                    yield gz.decompress(chunk)
+                except zlib.error as exc:
+                    raise OSError(f"{path.name} is not readable gzip: {exc}") from exc
+            return
+        import zstandard
+
+        zstd = zstandard.ZstdDecompressor().decompressobj()
+        while chunk := f.read(size):
+            try:
+                yield zstd.decompress(chunk)
+            except zstandard.ZstdError as exc:
+                raise OSError(f"{path.name} is not readable zstd: {exc}") from exc

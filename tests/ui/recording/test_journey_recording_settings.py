@@ -1,7 +1,8 @@
 """Journey (issue 27, files people keep): File ▸ Recording Settings…, pick "Compress
 recordings: gzip" and a part size, OK; the next connection is recorded to a `.jsonl.gz`
 file (the REC indicator's tooltip names it) that gzip reads, with every frame in it; the
-choice is kept for the next start; a size that makes parts reaches the recorder."""
+choice is kept for the next start; a size that makes parts reaches the recorder; Save
+Session As… a `.jsonl` writes it plain."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QDialogButtonBox, QPushButton
 
+from inspector.recording.reader import read_session
 from inspector.recording.retention import list_sessions
 from inspector.recording.writer import Rotation
 from inspector.ui.controller.connection_controller import ConnState
@@ -29,7 +31,7 @@ pytestmark = pytest.mark.timeout(90)
 
 
 def test_choose_gzip_then_the_next_recording_is_compressed(
-    recording_window: MainWindow, loop: asyncio.AbstractEventLoop, data_dir: Path
+    recording_window: MainWindow, loop: asyncio.AbstractEventLoop, data_dir: Path, tmp_path: Path
 ) -> None:
     win = recording_window
 
@@ -76,3 +78,11 @@ def test_choose_gzip_then_the_next_recording_is_compressed(
     assert [f.path for f in list_sessions(data_dir / "sessions")] == [path]
     kept = load_recording_settings(win.settings)
     assert (kept.compression, kept.rotate_mb, kept.rotate_hours) == ("gzip", 64, 0)
+    # File ▸ Save Session As… a .jsonl: the plain session (a .jsonl.gz: the same bytes).
+    files = current_tab(win).session_files
+    saved = tmp_path / "saved.jsonl"
+    assert "Saved" in files.save_session_as(saved)
+    assert read_session(saved).ready is not None
+    assert saved.read_bytes() == gzip.decompress(path.read_bytes())
+    files.save_session_as(tmp_path / "saved.jsonl.gz")
+    assert (tmp_path / "saved.jsonl.gz").read_bytes() == path.read_bytes()
