@@ -100,31 +100,11 @@ class RepeatFilter:
         linted and its verdict can teach a shape; None when it must be linted."""
         frame = record.frame
         if type(frame) is Notification and record.direction == "in" and frame.params:
-            # The hot path (a flood of known shapes): no new string, no call but C's.
             shapes = self.clean.get(frame.method)
             key = self._free.get(frame.method)
-            raw = record.raw
-            if shapes and key is not None and type(raw) is str:
-                value = frame.params.get(key)
-                if (
-                    type(value) is str
-                    and value.isprintable()
-                    and '"' not in value
-                    and "\\" not in value
-                ):
-                    size = len(raw) - len(value) - 2
-                    for before, after in shapes:
-                        at = len(before)
-                        if (
-                            at + len(after) == size
-                            and raw.startswith(before)
-                            and raw.endswith(after)
-                            and raw[at] == '"'
-                            and raw.startswith(value, at + 1)
-                            and raw[at + len(value) + 1] == '"'
-                        ):
-                            self.skipped += 1
-                            return True
+            if shapes and key is not None and self.known(record.raw, frame.params.get(key), shapes):
+                self.skipped += 1
+                return True
         if not self.seen(record):
             return None
         found = self._token(record)
@@ -137,6 +117,17 @@ class RepeatFilter:
         if at < 1 or raw.find(token, at + 1) >= 0:
             return None  # not written once as we would write it: no shape
         return method, raw[:at], raw[at + len(token) :]
+
+    @staticmethod
+    def known(raw: object, value: object, shapes: list[tuple[str, str]]) -> bool:
+        """Is `raw` one of the clean `shapes` with `value` (the free member) written
+        plainly in its place?"""
+        if type(value) is not str or not value.isprintable() or '"' in value or "\\" in value:
+            return False
+        if len(shapes) == 1:  # a flood: one shape (no generator to set up)
+            before, after = shapes[0]
+            return raw == f'{before}"{value}"{after}'
+        return any(raw == f'{before}"{value}"{after}' for before, after in shapes)
 
     def wait_for(self, row: int, shape: tuple[str, str, str]) -> None:
         self._waiting.append((row, *shape, self.epoch))
@@ -182,18 +173,41 @@ class RunLint:
 
     def _observe_many(self, records: Sequence[TrafficRecord]) -> None:
         repeats = self.repeats
+        known = repeats.known
+        skipped = 0
+        method: str | None = None  # the method of the clean shapes at hand (a flood: one)
+        shapes: list[tuple[str, str]] | None = None
+        key: str | None = None
         for record in records:
+            frame = record.frame
+            if type(frame) is Notification and record.direction == "in" and frame.params:
+                if frame.method != method:
+                    method = frame.method
+                    shapes = repeats.clean.get(method)
+                    key = repeats._free.get(method)
+                if shapes and key is not None and known(record.raw, frame.params.get(key), shapes):
+                    skipped += 1
+                    continue
+            method = None  # what follows may change what is clean
+            if skipped:
+                self._skipped(skipped)
+                skipped = 0
             shape = repeats.skip(record)
             if shape is True:
-                self._seen += 1
-                self._last_skipped = True
+                self._skipped(repeats.skipped)
+                repeats.skipped = 0
                 continue
             row = self._log(record)
             if isinstance(shape, tuple):
                 repeats.wait_for(row, shape)
-        if repeats.skipped:
-            self.store.add((), checked=repeats.skipped)
-            repeats.skipped = 0
+        if skipped:
+            self._skipped(skipped)
+
+    def _skipped(self, count: int) -> None:
+        """`count` records of the run were skipped (known clean): checked all the same."""
+        self._seen += count
+        self._last_skipped = True
+        self.store.add((), checked=count)
 
     def _log(self, record: TrafficRecord) -> int:
         self._rows.append(self._seen)
