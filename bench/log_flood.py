@@ -14,6 +14,7 @@ the stdio transport and Session, exactly as a user's click would. Printed:
 * method and text filter times over all rows (the model reset included).
 
     QT_QPA_PLATFORM=offscreen python bench/log_flood.py [--messages 1000000] [--profile]
+        [--no-record | --compress gzip|zstd]
 
 Targets (the live log must stay smooth under a flood, recording on): >= 100,000 msg/s and
 >= 40% of the floor, no stall > 50 ms, <= 300 B/message overhead, a method or text filter
@@ -162,6 +163,7 @@ async def flood(args: argparse.Namespace) -> int:
     settings = QSettings(str(tmp / "window.ini"), QSettings.Format.IniFormat)
     # The app records every session by default; --no-record measures the log alone.
     settings.setValue("recording/enabled", not args.no_record)
+    settings.setValue("recording/compression", args.compress)
     window = MainWindow(build_gui_app(store, settings), settings)
     window.show()
     settle_heap()  # as the app does at start-up
@@ -317,6 +319,12 @@ def main() -> int:
     ap.add_argument("--messages", type=int, default=1_000_000)
     ap.add_argument("--profile", action="store_true", help="cProfile the flood, print the top")
     ap.add_argument("--no-record", action="store_true", help="turn session recording off")
+    ap.add_argument(
+        "--compress",
+        choices=("none", "gzip", "zstd"),
+        default="none",
+        help="the recording setting 'Compress recordings'",
+    )
     args = ap.parse_args()
     return run_qt_async(lambda: flood(args))
 

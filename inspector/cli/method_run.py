@@ -296,6 +296,8 @@ async def run_cli(ns: argparse.Namespace, early: StdioTransport | None = None) -
     responder: Responder = model or policy
     session = connection_for(profile, responder=responder, transport=transport, config=config)
     exchanges.session = session
+    if (ns.rotate_size or ns.rotate_every) and not ns.record:
+        raise UsageError("--rotate-size and --rotate-every need --record FILE")
     recorder = _start_recorder(ns, session, profile) if ns.record else None
     if recorder is not None:
         how = "through the model (--sampling-*)" if model is not None else "by policy"
@@ -371,9 +373,16 @@ def _start_recorder(
     # and the --auth secrets never reach the file.
     from inspector.recording.live import start_recorder  # only with --record
     from inspector.recording.redaction import spec_for_profile
+    from inspector.recording.writer import Rotation
 
     spec = spec_for_profile(profile, None)
     try:
-        return start_recorder(ns.record, spec, session.session)
+        rotation = Rotation.parse(ns.rotate_size, ns.rotate_every)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    try:
+        return start_recorder(ns.record, spec, session.session, rotation)
+    except ValueError as exc:
+        raise UsageError(f"--record {ns.record}: {exc}") from exc
     except OSError as exc:
         raise UsageError(f"--record {ns.record}: {exc.strerror or exc}") from exc

@@ -141,7 +141,21 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-v", "--verbose", action="store_true", help="show server stderr, traffic")
     out.add_argument("--compact", action="store_true", help="print JSON on one line")
     out.add_argument(
-        "--record", metavar="FILE", help="record the session to FILE (JSON Lines; replayable)"
+        "--record",
+        metavar="FILE",
+        help="record the session to FILE (JSON Lines; replayable); FILE.gz or FILE.zst "
+        "compresses it",
+    )
+    out.add_argument(
+        "--rotate-size",
+        metavar="SIZE",
+        help="with --record: go on in a new part (FILE.part2.jsonl...) when a part reaches "
+        "SIZE (e.g. 100M, 1G)",
+    )
+    out.add_argument(
+        "--rotate-every",
+        metavar="DURATION",
+        help="with --record: go on in a new part every DURATION (e.g. 1h, 30m, 1d)",
     )
     cli.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS...]")
     gui = sub.add_parser(

@@ -228,10 +228,14 @@ _TAILS: dict[tuple[str, str, str, str | None], str] = {}
 
 def plain_frame_lines(records: Sequence[TrafficRecord], t0: float) -> list[str | None]:
     """`plain_frame_line` of each record, for a batch: frames that arrived together share
-    their timestamps, so those are formatted once per run of equal ones."""
+    their timestamps, so those are formatted once per run of equal ones, and their
+    constant middle (transport, direction, kind, method) once per run of equal ones."""
     out: list[str | None] = []
+    append = out.append
     last_mono = last_wall = math.nan
     stamp = ""
+    last: tuple[str, str, str, str | None] | None = None
+    tail = ""
     for record in records:
         raw = record.raw
         if (
@@ -242,7 +246,7 @@ def plain_frame_lines(records: Sequence[TrafficRecord], t0: float) -> list[str |
             or record.truncated
             or record.sse_event_id is not None
         ):
-            out.append(None)
+            append(None)
             continue
         if record.mono != last_mono or record.wall != last_wall:
             last_mono, last_wall = record.mono, record.wall
@@ -250,21 +254,43 @@ def plain_frame_lines(records: Sequence[TrafficRecord], t0: float) -> list[str |
                 f'{{"type":"frame","t":{round(last_mono - t0, 6)!r},"wall":{round(last_wall, 6)!r},'
             )
         frame = record.frame
-        method = getattr(frame, "method", None) if type(frame) in _HAS_METHOD else None
-        key = (record.transport, record.direction, record.kind, method)
-        tail = _TAILS.get(key)
-        if tail is None:
-            named = f'"method":{_dumps(method)},' if isinstance(method, str) else ""
-            tail = _TAILS[key] = (
-                f'"transport":{_dumps(key[0])},"dir":{_dumps(key[1])},'
-                f'"kind":{_dumps(key[2])},{named}'
-            )
-        msg_id = _id_of(frame)
-        if msg_id is None:
-            out.append(f'{stamp}{tail}"text":{_encode_text(raw)}}}')
+        kind_of_frame = type(frame)
+        msg_id: object = None
+        if kind_of_frame is Notification:  # the flood's frame first
+            method: str | None = frame.method  # type: ignore[union-attr]
+        elif kind_of_frame is Request:
+            method = frame.method  # type: ignore[union-attr]
+            msg_id = frame.id  # type: ignore[union-attr]
         else:
-            out.append(f'{stamp}{tail}"id":{_dumps(msg_id)},"text":{_encode_text(raw)}}}')
+            method = None
+            if kind_of_frame is Response or kind_of_frame is ErrorResponse:
+                msg_id = frame.id  # type: ignore[union-attr]
+        if (
+            last is None
+            or method != last[3]
+            or record.kind != last[2]
+            or record.direction != last[1]
+            or record.transport != last[0]
+        ):
+            last = (record.transport, record.direction, record.kind, method)
+            tail = _tail(last)
+        if type(msg_id) is int or type(msg_id) is str:
+            append(f'{stamp}{tail}"id":{_dumps(msg_id)},"text":{_encode_text(raw)}}}')
+        else:
+            append(f'{stamp}{tail}"text":{_encode_text(raw)}}}')
     return out
+
+
+def _tail(key: tuple[str, str, str, str | None]) -> str:
+    """The constant middle of a plain frame's line (cached by its key)."""
+    tail = _TAILS.get(key)
+    if tail is None:
+        method = key[3]
+        named = f'"method":{_dumps(method)},' if isinstance(method, str) else ""
+        tail = _TAILS[key] = (
+            f'"transport":{_dumps(key[0])},"dir":{_dumps(key[1])},"kind":{_dumps(key[2])},{named}'
+        )
+    return tail
 
 
 # Frames whose method and id a line repeats (`method`, `id`): an index of the file reads

@@ -20,7 +20,7 @@ from inspector.protocol.wire.versions import EraSetting
 from inspector.recording.format import header_line
 from inspector.recording.redaction import RecordingSpec, spec_for_profile
 from inspector.recording.retention import RecordingSettings, cleanup, new_session_path
-from inspector.recording.writer import RecordingResponder, SessionRecorder
+from inspector.recording.writer import RecordingResponder, Rotation, SessionRecorder
 from inspector.session import AskRejected, Responder, Session
 from inspector.traffic.record import note_record
 from inspector.transports.base import TransportClosed
@@ -45,10 +45,15 @@ def header_for(spec: RecordingSpec, session: Session) -> dict[str, Any]:
     )
 
 
-def start_recorder(path: str | Path, spec: RecordingSpec, session: Session) -> SessionRecorder:
-    """Start recording `session` (before it connects) to `path`. Raises OSError when
-    the file cannot be created."""
-    recorder = SessionRecorder(path, header_for(spec, session), redactor=spec.redactor())
+def start_recorder(
+    path: str | Path, spec: RecordingSpec, session: Session, rotation: Rotation | None = None
+) -> SessionRecorder:
+    """Start recording `session` (before it connects) to `path` (compressed when it ends
+    in .gz or .zst; in parts by `rotation`). Raises OSError when the file cannot be
+    created, ValueError when a rotated recording's name cannot have parts."""
+    recorder = SessionRecorder(
+        path, header_for(spec, session), redactor=spec.redactor(), rotation=rotation
+    )
     recorder.start()
     session.add_traffic_observer(recorder.observe, recorder.observe_many)
     return recorder
@@ -132,7 +137,13 @@ class AutoRecorder:
             self.clean_up()
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            recorder = start_recorder(new_session_path(folder, profile.name), spec, session)
+            settings = self.settings
+            rotation = Rotation(
+                size=settings.rotate_mb * 1024 * 1024 or None,
+                every=settings.rotate_hours * 3600.0 or None,
+            )
+            path = new_session_path(folder, profile.name, suffix=settings.suffix)
+            recorder = start_recorder(path, spec, session, rotation or None)
         except OSError as exc:
             self.error = f"could not record the session in {folder}: {exc.strerror or exc}"
             log.warning("%s", self.error)
@@ -190,6 +201,7 @@ class AutoRecorder:
         self.clean_up()
 
     def clean_up(self) -> list[Path]:
-        keep = [self.recorder.path] if self.recorder is not None else []
+        # The part being written is kept; a long recording's older parts age out as files do.
+        keep = [self.recorder.current_path] if self.recorder is not None else []
         self.removed = cleanup(self.folder(), self.settings, keep=keep)
         return self.removed

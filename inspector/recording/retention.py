@@ -3,8 +3,9 @@
 Always-on recording writes one file per connection into the sessions folder
 (`inspector.storage.paths.sessions_dir()`), named after the profile and the start time. Old
 files go by a setting: a maximum age and a maximum total size (oldest first). Cleanup
-only ever touches files this module named (`<profile>_<YYYYmmdd-HHMMSS>[-N].jsonl`) in
-that folder, never the file being recorded.
+only ever touches files this module named (`<profile>_<YYYYmmdd-HHMMSS>[-N].jsonl`, or
+`.jsonl.gz` / `.jsonl.zst` when compressed, and their rotated parts `...partN.jsonl[.gz]`)
+in that folder, never the file being recorded.
 """
 
 from __future__ import annotations
@@ -33,18 +34,31 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MAX_TOTAL_MB: Final = 500
 DEFAULT_MAX_AGE_DAYS: Final = 30
-_NAME: Final = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9.-]*)_(?P<stamp>\d{8}-\d{6})(-\d+)?\.jsonl$")
+_NAME: Final = re.compile(
+    r"^(?P<slug>[a-z0-9][a-z0-9.-]*)_(?P<stamp>\d{8}-\d{6})(-\d+)?(\.part\d+)?\.jsonl(\.gz|\.zst)?$"
+)
+COMPRESSION_SUFFIXES: Final = {"none": "", "gzip": ".gz", "zstd": ".zst"}
 _MB: Final = 1024 * 1024
 _DAY: Final = 86400.0
 
 
 @dataclass(frozen=True)
 class RecordingSettings:
-    """`max_total_mb` / `max_age_days` of 0 mean no limit."""
+    """`max_total_mb` / `max_age_days` of 0 mean no limit. `compression`: "none", "gzip"
+    or "zstd" (the file's suffix then says so); a recording goes on in a new part after
+    `rotate_mb` MB or `rotate_hours` hours (0: never)."""
 
     enabled: bool = True
     max_total_mb: int = DEFAULT_MAX_TOTAL_MB
     max_age_days: int = DEFAULT_MAX_AGE_DAYS
+    compression: str = "none"
+    rotate_mb: int = 0
+    rotate_hours: int = 0
+
+    @property
+    def suffix(self) -> str:
+        """The file name's ending for new recordings: `.jsonl`, `.jsonl.gz`, `.jsonl.zst`."""
+        return ".jsonl" + COMPRESSION_SUFFIXES.get(self.compression, "")
 
 
 @dataclass(frozen=True)
@@ -61,17 +75,20 @@ def slug(name: str) -> str:
     return text[:60].rstrip("-.") or "server"
 
 
-def new_session_path(folder: Path, profile_name: str, when: float | None = None) -> Path:
-    """A fresh file name in `folder` (not created): `<profile>_<YYYYmmdd-HHMMSS>.jsonl`,
-    with `-2`, `-3`... when two sessions start within the same second."""
+def new_session_path(
+    folder: Path, profile_name: str, when: float | None = None, suffix: str = ".jsonl"
+) -> Path:
+    """A fresh file name in `folder` (not created): `<profile>_<YYYYmmdd-HHMMSS>.jsonl`
+    (or the `suffix` given: `.jsonl.gz`...), with `-2`, `-3`... when two sessions start
+    within the same second."""
     stamp = dt.datetime.fromtimestamp(time.time() if when is None else when).strftime(
         "%Y%m%d-%H%M%S"
     )
     base = f"{slug(profile_name)}_{stamp}"
-    path = folder / f"{base}.jsonl"
+    path = folder / f"{base}{suffix}"
     n = 2
     while path.exists():
-        path = folder / f"{base}-{n}.jsonl"
+        path = folder / f"{base}-{n}{suffix}"
         n += 1
     return path
 

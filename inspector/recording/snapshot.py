@@ -19,6 +19,7 @@ from inspector.protocol.wire.versions import EraSetting
 from inspector.recording.format import header_line
 from inspector.recording.redaction import RecordingSpec
 from inspector.recording.writer import SessionRecorder
+from inspector.storage.flushed_file import FlushedFile, compression_of, decompressed_chunks
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.traffic.record import TrafficRecord
 
@@ -28,11 +29,22 @@ _HANDSHAKE = frozenset({"initialize", "server/discover"})
 
 
 def copy_recording(source: Path, target: Path) -> int:
-    """Copy `source` to `target`; returns the bytes written. Raises OSError."""
+    """Copy `source` to `target`; returns the bytes written. Raises OSError. A compressed
+    recording is copied as it is to a name with the same compression, else written as the
+    target's name says (plain JSON Lines for `.jsonl`), whole lines only."""
     if source.resolve() == target.resolve():
         return source.stat().st_size
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".part")
+    same = compression_of(source) == compression_of(target)
+    if same and compression_of(source) is not None:
+        # Readable up to its last flushed block, whatever is being written after it.
+        with source.open("rb") as src, tmp.open("wb") as dst:
+            shutil.copyfileobj(src, dst)
+        tmp.replace(target)
+        return target.stat().st_size
+    if not same:
+        return _convert(source, target, tmp)
     with source.open("rb") as src, tmp.open("wb") as dst:
         shutil.copyfileobj(src, dst)
     data_end = tmp.stat().st_size
@@ -78,6 +90,26 @@ def entry_record(entry: TrafficEntry, transport: str) -> TrafficRecord:
         http=entry.http,
         sse_event_id=extra.get("sse_event_id"),
     )
+
+
+def _convert(source: Path, target: Path, tmp: Path) -> int:
+    """`source` decompressed (as far as it reads) and written as `target`'s name says,
+    whole lines only. Returns the bytes of JSON Lines written."""
+    out = FlushedFile(tmp, compression_of(target))
+    written = 0
+    try:
+        rest = b""
+        for chunk in decompressed_chunks(source):
+            data = rest + chunk
+            cut = data.rfind(b"\n") + 1
+            if cut:
+                out.write(data[:cut])
+                written += cut
+            rest = data[cut:]
+    finally:
+        out.close()
+    tmp.replace(target)
+    return written
 
 
 def write_traffic_log(

@@ -12,7 +12,7 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
-from inspector.recording.writer import SessionRecorder
+from inspector.recording.writer import Rotation, SessionRecorder
 from inspector.tap.http_checks import parse_listen
 from inspector.tap.http_proxy import HttpTap
 from inspector.tap.registry import TapEntry, register
@@ -28,10 +28,11 @@ async def _serve(
     name: str,
     say: Callable[[str], None],
     registry_dir: Path | None,
+    rotation: Rotation | None,
 ) -> int:
     host, port = parse_listen(listen)
     recorder: SessionRecorder | None = SessionRecorder(
-        session_file, tap_header([], name, url=upstream), redactor=tap_redactor()
+        session_file, tap_header([], name, url=upstream), redactor=tap_redactor(), rotation=rotation
     )
     try:
         assert recorder is not None
@@ -89,7 +90,9 @@ def run_http_tap(
     name: str,
     say: Callable[[str], None],
     registry_dir: Path | None = None,
+    rotation: Rotation | None = None,
 ) -> int:
-    """Serve until stopped; raises ValueError for a --listen that is not loopback."""
+    """Serve until stopped; raises ValueError for a --listen that is not loopback (or a
+    rotated session file whose name cannot have parts)."""
     parse_listen(listen)  # fail before anything starts
-    return asyncio.run(_serve(listen, upstream, session_file, name, say, registry_dir))
+    return asyncio.run(_serve(listen, upstream, session_file, name, say, registry_dir, rotation))

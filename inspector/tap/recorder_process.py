@@ -5,7 +5,8 @@ everything it was given.
 
     python -m inspector.tap.recorder_process SESSION_FILE ABOUT_JSON T0 OUT,IN,STDERR
 
-ABOUT_JSON says what the header needs: {"command": [...], "name": ..., "pid": ...}. The
+ABOUT_JSON says what the header needs: {"command": [...], "name": ..., "pid": ...}, and
+how the file rotates, if it does: "rotate": [SIZE_BYTES or null, SECONDS or null]. The
 control messages come on stdin; OUT,IN,STDERR are the descriptors of the streams' data
 pipes (see `link`): a control message "N bytes of S" means N more bytes wait in S's pipe;
 "N bytes of S inline", that they follow the message on the control pipe.
@@ -23,6 +24,7 @@ import time
 from typing import Any, Final
 
 from inspector.common.terminal_text import TerminalLogFormatter, terminal_text
+from inspector.recording.writer import Rotation
 from inspector.tap.link import DATA_STREAMS, HEADER, STREAM_CODES
 from inspector.tap.recording import DEFAULT_BUDGET, TapRecording
 from inspector.tap.session_header import tap_header, tap_redactor
@@ -141,6 +143,7 @@ def main(argv: list[str]) -> int:
     # Its priority (nice 19, SCHED_IDLE) was lowered by the relay before this interpreter
     # started (`relay.lower_priority`), so that its start-up already yields to the host.
     budget = os.environ.get(BUDGET_ENV, "")
+    size, every = about.get("rotate") or (None, None)
     recording = TapRecording(
         path,
         tap_header(about["command"], about.get("name", ""), tap_pid=about.get("pid")),
@@ -148,6 +151,7 @@ def main(argv: list[str]) -> int:
         budget=int(budget) if budget.isdigit() else DEFAULT_BUDGET,
         on_error=lambda why: _say(f"not recording: {why}"),
         t0=t0,
+        rotation=Rotation(size, every) if size or every else None,
     )
     if not recording.start():
         return 0  # the relay sees the pipe close and stops sending; it goes on relaying

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from inspector.recording.format import Redactor
-from inspector.recording.writer import SessionRecorder
+from inspector.recording.writer import Rotation, SessionRecorder
 from inspector.tap.framing import DEFAULT_MAX_LINE, LineFramer
 from inspector.tap.handshake_watch import HandshakeWatch
 from inspector.traffic.record import TrafficRecord
@@ -51,9 +51,10 @@ class TapRecording:
         max_line: int = DEFAULT_MAX_LINE,
         on_error: Callable[[str], None] | None = None,
         t0: float | None = None,
+        rotation: Rotation | None = None,
     ) -> None:
         self.path = Path(path)
-        self.recorder = SessionRecorder(path, header, redactor=redactor, t0=t0)
+        self.recorder = SessionRecorder(path, header, redactor=redactor, t0=t0, rotation=rotation)
         self.budget = budget
         self.on_error = on_error
         self.error: str | None = None

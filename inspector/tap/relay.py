@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from inspector.common.terminal_text import terminal_text
 from inspector.tap.duplex import SPIN, Duplex, Way
@@ -33,6 +33,9 @@ from inspector.tap.link import DATA_STREAMS, RecorderLink
 from inspector.tap.pumps import Pump, close_fd
 from inspector.tap.registry import TapEntry, register
 from inspector.tap.splicing import grow_pipe, is_stream
+
+if TYPE_CHECKING:  # the relay's start (what the host waits for) loads no recording code
+    from inspector.recording.writer import Rotation
 
 __all__ = [
     "FORWARDED_SIGNALS",
@@ -67,6 +70,7 @@ class TapOptions:
     register: bool = True
     registry_dir: Path | None = None
     budget: int | None = None  # the recording's byte budget (tests make it tiny)
+    rotation: Rotation | None = None  # the session file goes on in parts (writer.Rotation)
     stdin: int = 0
     stdout: int = 1
     stderr: int = 2
@@ -123,7 +127,14 @@ class StdioTap:
         """The recording runs in a process of its own (see `link`): a control pipe on its
         stdin, one data pipe per stream."""
         o = self.o
-        about = json.dumps({"command": list(o.command), "name": o.name, "pid": os.getpid()})
+        about = json.dumps(
+            {
+                "command": list(o.command),
+                "name": o.name,
+                "pid": os.getpid(),
+                "rotate": [o.rotation.size, o.rotation.every] if o.rotation else None,
+            }
+        )
         pipes = {name: os.pipe() for name in ("control", *DATA_STREAMS)}
         data_read = [pipes[name][0] for name in DATA_STREAMS]
         env = dict(os.environ)

@@ -39,3 +39,28 @@ def test_frames_with_extra_facts_take_the_general_path() -> None:
     assert plain_frame_line(binary, 0.0) is None
     stderr = TrafficRecord("", "stderr", "hello", 1.0, 1.0, "stdio")
     assert plain_frame_line(stderr, 0.0) is None
+
+
+def test_a_mixed_batch_is_formatted_as_the_general_path_line_by_line() -> None:
+    """One batch, frames of every kind and both directions in turn: the middle of a line
+    formatted once per run of equal ones is never carried over to a different frame."""
+    from inspector.recording.format import plain_frame_lines
+
+    raws = [
+        ('{"jsonrpc":"2.0","method":"notifications/message","params":{}}', "in"),
+        ('{"jsonrpc":"2.0","method":"notifications/progress","params":{}}', "in"),
+        ('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}}', "out"),
+        ('{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{}}', "in"),
+        ('{"jsonrpc":"2.0","id":3,"result":{}}', "in"),
+        ('{"jsonrpc":"2.0","id":4,"error":{"code":-1,"message":"no"}}', "in"),
+        ('{"jsonrpc":"2.0","id":4.5,"result":{}}', "in"),
+        ("not json", "in"),
+        ('{"jsonrpc":"2.0","method":"notifications/message","params":{}}', "in"),
+    ]
+    records = [_record(raw, direction) for raw, direction in raws]
+    for record in records:
+        record.note = None
+    lines = plain_frame_lines(records, 99.0)
+    for record, line in zip(records, lines, strict=True):
+        general = json.dumps(record_line(record, 99.0), ensure_ascii=False, separators=(",", ":"))
+        assert line == general

@@ -22,12 +22,14 @@ from inspector.common.terminal_text import terminal_text
 from inspector.tap.relay import TapOptions, exit_like, run_stdio_tap
 
 if TYPE_CHECKING:
+    from inspector.recording.writer import Rotation
     from inspector.tap.host_config import ConfigEdit
 
 __all__ = ["TAP_USAGE", "build_tap_parser", "entry_diff", "parse", "run", "run_config_edit"]
 
 TAP_USAGE: Final = (
-    "mcp-inspector-qt tap [--name NAME] [--session-file FILE] -- COMMAND [ARGS...]\n"
+    "mcp-inspector-qt tap [--name NAME] [--session-file FILE] [--rotate-size SIZE]\n"
+    "                     [--rotate-every DURATION] -- COMMAND [ARGS...]\n"
     "       mcp-inspector-qt tap --install NAME --config FILE [--yes]\n"
     "       mcp-inspector-qt tap --uninstall NAME --config FILE [--yes]\n"
     "       mcp-inspector-qt tap --listen 127.0.0.1:PORT --upstream URL [--name NAME]"
@@ -49,7 +51,18 @@ def build_tap_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--session-file",
         metavar="FILE",
-        help="where to record (default: a new file in the app's sessions folder)",
+        help="where to record (default: a new file in the app's sessions folder); a FILE "
+        "ending in .gz or .zst is compressed",
+    )
+    parser.add_argument(
+        "--rotate-size",
+        metavar="SIZE",
+        help="go on in a new part (FILE.part2.jsonl...) when a part reaches SIZE (e.g. 100M)",
+    )
+    parser.add_argument(
+        "--rotate-every",
+        metavar="DURATION",
+        help="go on in a new part every DURATION (e.g. 1h, 1d)",
     )
     parser.add_argument(
         "--grace",
@@ -176,10 +189,21 @@ def _run_http(ns: argparse.Namespace, command: list[str]) -> int:
     name = ns.name or ns.upstream
     session_file = Path(ns.session_file) if ns.session_file else default_session_file("http")
     try:
-        return run_http_tap(ns.listen, ns.upstream, session_file, name, _err)
+        rotation = _rotation(ns, session_file)
+        return run_http_tap(ns.listen, ns.upstream, session_file, name, _err, rotation=rotation)
     except ValueError as exc:
         _err(str(exc))
         return EXIT_USAGE
+
+
+def _rotation(ns: argparse.Namespace, session_file: Path) -> Rotation | None:
+    """--rotate-size / --rotate-every (ValueError saying what is wrong with them)."""
+    if not ns.rotate_size and not ns.rotate_every:
+        return None
+    from inspector.recording.writer import Rotation, part_path  # only when rotating
+
+    part_path(session_file, 2)  # a name its parts can be named after
+    return Rotation.parse(ns.rotate_size, ns.rotate_every)
 
 
 def _budget() -> int | None:
@@ -219,12 +243,18 @@ def _run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return EXIT_USAGE
     name = ns.name or Path(command[0]).name
     session_file = Path(ns.session_file) if ns.session_file else default_session_file(name)
+    try:
+        rotation = _rotation(ns, session_file)
+    except ValueError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
     options = TapOptions(
         command=command,
         session_file=session_file,
         name=name,
         grace=ns.grace,
         budget=_budget(),
+        rotation=rotation,
     )
     try:
         code = run_stdio_tap(options)

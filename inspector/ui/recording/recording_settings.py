@@ -1,5 +1,6 @@
 """The recording settings (QSettings) and their dialog: record every connection or not,
-and how old recordings are cleaned up (maximum total size, maximum age)."""
+how old recordings are cleaned up (maximum total size, maximum age), whether new ones are
+compressed (gzip, zstd) and when a long one goes on in a new part (size, hours)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from PySide6.QtCore import QSettings, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QFormLayout,
     QHBoxLayout,
@@ -33,6 +35,11 @@ __all__ = ["RecordingSettingsDialog", "load_recording_settings", "save_recording
 _ENABLED = "recording/enabled"
 _MAX_MB = "recording/maxTotalMB"
 _MAX_DAYS = "recording/maxAgeDays"
+_COMPRESSION = "recording/compression"
+_ROTATE_MB = "recording/rotateMB"
+_ROTATE_HOURS = "recording/rotateHours"
+# What the "Compress recordings" choice shows, by setting value.
+COMPRESSION_CHOICES = {"none": "none", "gzip": "gzip (.jsonl.gz)", "zstd": "zstd (.jsonl.zst)"}
 
 
 def _int(value: object, default: int) -> int:
@@ -44,10 +51,14 @@ def _int(value: object, default: int) -> int:
 
 def load_recording_settings(settings: QSettings) -> RecordingSettings:
     enabled = settings.value(_ENABLED, True)
+    compression = str(settings.value(_COMPRESSION, "none"))
     return RecordingSettings(
         enabled=enabled if isinstance(enabled, bool) else str(enabled).lower() != "false",
         max_total_mb=_int(settings.value(_MAX_MB, DEFAULT_MAX_TOTAL_MB), DEFAULT_MAX_TOTAL_MB),
         max_age_days=_int(settings.value(_MAX_DAYS, DEFAULT_MAX_AGE_DAYS), DEFAULT_MAX_AGE_DAYS),
+        compression=compression if compression in COMPRESSION_CHOICES else "none",
+        rotate_mb=_int(settings.value(_ROTATE_MB, 0), 0),
+        rotate_hours=_int(settings.value(_ROTATE_HOURS, 0), 0),
     )
 
 
@@ -55,6 +66,9 @@ def save_recording_settings(settings: QSettings, value: RecordingSettings) -> No
     settings.setValue(_ENABLED, value.enabled)
     settings.setValue(_MAX_MB, value.max_total_mb)
     settings.setValue(_MAX_DAYS, value.max_age_days)
+    settings.setValue(_COMPRESSION, value.compression)
+    settings.setValue(_ROTATE_MB, value.rotate_mb)
+    settings.setValue(_ROTATE_HOURS, value.rotate_hours)
     settings.sync()
 
 
@@ -87,6 +101,20 @@ class RecordingSettingsDialog(QDialog):
         self.max_days.setSuffix(" days")
         self.max_days.setSpecialValueText("no limit")
         self.max_days.setValue(current.max_age_days)
+        self.compression = QComboBox()
+        for key, label in COMPRESSION_CHOICES.items():
+            self.compression.addItem(label, key)
+        self.compression.setCurrentIndex(max(0, self.compression.findData(current.compression)))
+        self.rotate_mb = QSpinBox()
+        self.rotate_mb.setRange(0, 1_000_000)
+        self.rotate_mb.setSuffix(" MB")
+        self.rotate_mb.setSpecialValueText("never")
+        self.rotate_mb.setValue(current.rotate_mb)
+        self.rotate_hours = QSpinBox()
+        self.rotate_hours.setRange(0, 24 * 365)
+        self.rotate_hours.setSuffix(" hours")
+        self.rotate_hours.setSpecialValueText("never")
+        self.rotate_hours.setValue(current.rotate_hours)
         where = PlainLabel(str(folder), wrap=True, selectable=True)
         open_button = QPushButton("Open folder")
         open_button.clicked.connect(lambda: open_folder(self.folder))
@@ -104,11 +132,16 @@ class RecordingSettingsDialog(QDialog):
         form.addRow("Sessions folder:", folder_row)
         form.addRow("Keep at most:", self.max_mb)
         form.addRow("Delete after:", self.max_days)
+        form.addRow("Compress recordings:", self.compression)
+        form.addRow("New part after:", self.rotate_mb)
+        form.addRow("New part every:", self.rotate_hours)
         form.addRow(usage_row)
         note = PlainLabel(
             "Each connection is written to its own file as it happens (JSON Lines; "
             "secrets are redacted). The oldest files go first; the one being recorded is "
-            "never deleted.",
+            "never deleted. Compression and parts apply to the next recording; a long "
+            "recording goes on in NAME.part2.jsonl, NAME.part3.jsonl... and opening any "
+            "part opens them all.",
             wrap=True,
         )
         buttons = ok_cancel_buttons(self)
@@ -123,6 +156,9 @@ class RecordingSettingsDialog(QDialog):
             enabled=self.enabled.isChecked(),
             max_total_mb=self.max_mb.value(),
             max_age_days=self.max_days.value(),
+            compression=str(self.compression.currentData()),
+            rotate_mb=self.rotate_mb.value(),
+            rotate_hours=self.rotate_hours.value(),
         )
 
     def _show_usage(self, removed: int | None = None) -> None:

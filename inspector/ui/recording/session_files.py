@@ -12,6 +12,7 @@ connect: `offline_changed` tells the window, which disables what connects.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import tempfile
 from collections.abc import Callable
@@ -176,11 +177,7 @@ class SessionFiles(QObject):
 
     def _toggle_recording(self) -> None:
         self.apply_settings(
-            RecordingSettings(
-                enabled=self.recording_action.isChecked(),
-                max_total_mb=self.recorder.settings.max_total_mb,
-                max_age_days=self.recorder.settings.max_age_days,
-            )
+            dataclasses.replace(self.recorder.settings, enabled=self.recording_action.isChecked())
         )
 
     def apply_settings(self, value: RecordingSettings) -> None:
@@ -200,7 +197,8 @@ class SessionFiles(QObject):
         folder = self.app.sessions_folder()
 
         def clean(value: RecordingSettings) -> list[Path]:
-            keep = [self.recorder.recorder.path] if self.recorder.recorder is not None else []
+            recorder = self.recorder.recorder
+            keep = [recorder.current_path] if recorder is not None else []
             return cleanup(folder, value, keep=keep)
 
         dialog = RecordingSettingsDialog(self.recorder.settings, folder, clean, self.parent_widget)
