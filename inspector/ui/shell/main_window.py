@@ -276,7 +276,10 @@ class MainWindow(QMainWindow):
     def _sync_actions(self) -> None:
         tab = self.current_tab
         self.connection_actions.set_offline(tab.offline, tab.controller.model.state)
-        self.setWindowTitle(tab.window_title())
+        title = tab.window_title()
+        if title == tab.display_title():  # told apart from a twin as its tab is
+            title = self.strip.title_of(tab)
+        self.setWindowTitle(title)
 
     def _each(self, part: Callable[[ConnectionTab], QWidget]) -> Callable[[], list[QWidget]]:
         """`part` of every tab (a View toggle hides or shows it in all of them)."""

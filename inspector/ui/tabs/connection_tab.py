@@ -290,6 +290,18 @@ class ConnectionTab(QWidget):
         profile = self.controller.model.profile
         return profile.name if profile is not None else _NEW_TAB
 
+    def transport_label(self) -> str | None:
+        """ "stdio" or "HTTP": how this tab reaches its server (None before a connect)."""
+        profile = self.controller.model.profile
+        if profile is None:
+            return None
+        return "HTTP" if profile.transport == "http" else "stdio"
+
+    def profile_label(self) -> str | None:
+        """The name of the profile this tab connects to (None before a connect)."""
+        profile = self.controller.model.profile
+        return profile.name if profile is not None else None
+
     def tab_state(self) -> str:
         if self.offline:
             return TabState.OFFLINE
@@ -318,10 +330,13 @@ class ConnectionTab(QWidget):
         return "\n".join(lines)
 
     def window_title(self) -> str:
-        """The window's title while this tab is current (Qt adds " — MCP Inspector")."""
+        """The window's title while this tab is current (Qt adds " — MCP Inspector"):
+        the user's name for the tab, else the recording's or the connected server's."""
         offline = self.session_files.offline_title()
         if offline is not None:
             return offline
+        if self.custom_name:
+            return self.custom_name
         if self.controller.model.state in (ConnState.CONNECTED, ConnState.DISCONNECTING):
             return self.server_name or "MCP Inspector"
         return "MCP Inspector"
