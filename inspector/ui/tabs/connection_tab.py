@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Final
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QMenu,
-    QStatusBar,
     QTabWidget,
     QToolBar,
     QVBoxLayout,
@@ -54,6 +53,7 @@ from inspector.ui.watch.watch_mode import WatchMode
 from inspector.ui.widgets.lazy_panel import LazyPanel
 from inspector.ui.widgets.plain_text import PlainLabel, short_status
 from inspector.ui.widgets.split_panes import split_panes
+from inspector.ui.widgets.status_bar import TabStatusBar
 from inspector.ui.workspace.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ class ConnectionTab(QWidget):
         self._workspace_profile: str | None = None
         self.bar = ConnectionBar()
         self._build_views()
-        self.status = QStatusBar()
+        self.status = TabStatusBar()
         self.status.setObjectName("tabStatusBar")
         self.status.setSizeGripEnabled(False)
         self.errors_label = PlainLabel()
@@ -459,7 +459,7 @@ class ConnectionTab(QWidget):
             self.status.showMessage(f"Could not connect: {short_status(detail)}", 15000)
         elif st is ConnState.LOST:
             self.server_panel.title.setText("Server exited")
-            self.status.showMessage(f"The server went away: {detail}", 15000)
+            self.status.showMessage(f"The server went away: {short_status(detail)}", 15000)
             self.bottom.setCurrentWidget(self.errors_panel)
         if self.composer is not None:
             self.composer.refresh_session()
