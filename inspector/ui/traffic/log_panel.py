@@ -54,13 +54,13 @@ _DIRECTIONS: Final = (
 _APP_DIRECTIONS: Final = frozenset({"from-app", "to-app"})
 # The least each column gets (the fonts in use may ask for more). The summary comes last and
 # takes what is left: at the default 1280 px window beside the explorer and the detail pane
-# every column is on screen with some 140 px of summary (issue 31).
+# every column is on screen with some 130 px of summary (issue 31).
 _COLUMN_WIDTHS: Final = {
     COL_TIME: 88,
     COL_DIR: 36,  # "→", "←", or an MCP App's "app→" / "→app"
     COL_KIND: 76,  # "notification"; the rare "⚠ notification" elides
     COL_ID: 34,
-    COL_METHOD: 110,
+    COL_METHOD: 96,
     COL_SUMMARY: 140,
     COL_SIZE: 56,
     COL_LATENCY: 68,
@@ -191,12 +191,12 @@ class TrafficLogPanel(QWidget):
         mono = QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         plain = table.fontMetrics()
         for col, sample, metrics, pad in (
-            (COL_TIME, "00:00:00.000", mono, 12),
+            (COL_TIME, "00:00:00.000", mono, 8),
             (COL_DIR, "app→", plain, 8),
-            (COL_KIND, "notification", plain, 12),
+            (COL_KIND, "notification", plain, 8),
             (COL_ID, "9999", mono, 8),
-            (COL_SIZE, "999,999", mono, 12),
-            (COL_LATENCY, "9999.9 ms", mono, 12),
+            (COL_SIZE, "999,999", mono, 8),
+            (COL_LATENCY, "9999.9 ms", mono, 8),
         ):
             table.setColumnWidth(
                 col, max(_COLUMN_WIDTHS[col], metrics.horizontalAdvance(sample) + pad)
