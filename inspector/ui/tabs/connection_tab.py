@@ -357,6 +357,8 @@ class ConnectionTab(QWidget):
         return self.app.profiles.get(self.bar.current_profile_id())
 
     def refresh_profiles(self) -> None:
+        if self.offline:
+            return  # the Server box names the recording shown (`_offline_changed`)
         current_id = self.bar.current_profile_id()
         if current_id is None:
             recent = self._recent()
@@ -479,6 +481,9 @@ class ConnectionTab(QWidget):
         self.errors_label.setVisible(not offline)
         self.log_panel.count_label.setVisible(not offline)
         self.toolbar.setEnabled(not offline)
+        view = self.session_files.view
+        if offline and view is not None:
+            self.bar.show_source(f"{view.path.name} (read-only)")
         if not offline:
             self.refresh_profiles()
         self.changed.emit()
