@@ -78,7 +78,10 @@ class TabStatusBar(QStatusBar):
             if fits
             else self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, self.room())
         )
-        self.setToolTip("" if fits else plain_tooltip(text))
+        if fits:
+            self.setToolTip("")
+        else:
+            self.setToolTip(plain_tooltip(text))
         super().showMessage(shown)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
