@@ -28,6 +28,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
+    QInputDialog,
     QMainWindow,
     QSplitter,
     QStatusBar,
@@ -38,6 +39,7 @@ from PySide6.QtWidgets import (
 from inspector.core.inspector_model import InspectorModel
 from inspector.settings.profiles import Profile, ProfileStore
 from inspector.storage.paths import settings_path
+from inspector.storage.secrets import NoKeyringError
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.recording.session_drop import dropped, may_drop
 from inspector.ui.recording.session_files import SessionFiles
@@ -94,6 +96,7 @@ class MainWindow(QMainWindow):
         self.tabs = self.strip.widget
         self.strip.close_requested.connect(self.close_tab)
         self.strip.compare_requested.connect(self.compare_requested.emit)
+        self.strip.save_profile_requested.connect(self.ask_save_profile)
         self.compare_requested.connect(self.open_compare)
         self.memory = TabMemory(self.settings, app.profiles)
         self.reopen_bar = ReopenBar()
@@ -241,6 +244,11 @@ class MainWindow(QMainWindow):
         is current again (else the last one)."""
         empty = self.current_tab
         opened: list[ConnectionTab] = []
+        for entry in remembered:
+            if entry.adhoc:  # a command line or URL: for this run, as when first opened
+                self.app.profiles.add_adhoc(entry.profile)
+        if any(entry.adhoc for entry in remembered):
+            self.refresh_profiles()
         for index, entry in enumerate(remembered):
             # (Asked once: a tab's profile is only set when its connect task runs.)
             if index == 0 and empty.controller.model.profile is None and not empty.offline:
@@ -255,6 +263,37 @@ class MainWindow(QMainWindow):
         marked = [t for t, e in zip(opened, remembered, strict=True) if e.current]
         if opened:
             self.tabs.setCurrentWidget(marked[0] if marked else opened[-1])
+
+    def ask_save_profile(self, tab: ConnectionTab) -> QInputDialog | None:
+        """The tab's command line or URL as a saved profile, under a name asked for (the
+        tab's own name by default); the tab is then remembered and listed as any other."""
+        profile = tab.remembered_profile()
+        if profile is None or not self.app.profiles.is_adhoc(profile.id):
+            return None
+        dialog = QInputDialog(self)
+        dialog.setObjectName("saveAsProfileDialog")
+        dialog.setWindowTitle("Save as profile")
+        dialog.setLabelText(f"Save {profile.target} as a profile named:")
+        dialog.setTextValue(tab.custom_name or profile.name)
+
+        def save(name: str) -> None:
+            name = " ".join(name.split())
+            if not name:
+                return
+            try:
+                saved = self.app.profiles.save_adhoc(profile.id, name)
+            except (ValueError, NoKeyringError) as exc:
+                tab.status.showMessage(f"Not saved: {exc}", 10000)
+                return
+            if saved is not None:
+                self.refresh_profiles()
+                tab.changed.emit()
+                tab.status.showMessage(f"Saved as the profile “{saved.name}”.", 8000)
+
+        dialog.textValueSelected.connect(save)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     def _tab_changed(self, tab: ConnectionTab) -> None:
         if tab is self.strip.current():

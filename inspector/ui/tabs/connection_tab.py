@@ -341,6 +341,11 @@ class ConnectionTab(QWidget):
             return self.server_name or "MCP Inspector"
         return "MCP Inspector"
 
+    def unsaved_target(self) -> bool:
+        """This tab runs a command line or URL given for this run, not a saved profile."""
+        profile = self.controller.model.profile
+        return profile is not None and self.app.profiles.is_adhoc(profile.id)
+
     def remembered_profile(self) -> Profile | None:
         """The profile this tab connects to (what the window remembers between runs)."""
         return self.controller.model.profile

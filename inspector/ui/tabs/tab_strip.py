@@ -93,6 +93,7 @@ def _telling_apart(tabs: list[ConnectionTab]) -> dict[int, str]:
 class TabStrip(QObject):
     close_requested = Signal(object)  # ConnectionTab
     compare_requested = Signal(object, object)  # ConnectionTab, ConnectionTab
+    save_profile_requested = Signal(object)  # ConnectionTab (of a command line or URL)
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
@@ -195,10 +196,13 @@ class TabStrip(QObject):
         return dialog
 
     def context_menu_for(self, tab: ConnectionTab) -> QMenu:
-        """Rename, Close, Compare with ▸ each other tab."""
+        """Rename, Save as profile (a tab of a command line or URL), Compare with ▸ each
+        other tab, Close."""
         menu = QMenu(self.widget)
         menu.setObjectName("tabContextMenu")
         menu.addAction("&Rename…", lambda: self.ask_rename(tab))
+        if tab.unsaved_target():
+            menu.addAction("&Save as profile…", lambda: self.save_profile_requested.emit(tab))
         compare = menu.addMenu("&Compare with")
         compare.setObjectName("compareWithMenu")
         others = [t for t in self.tabs() if t is not tab]

@@ -33,8 +33,8 @@ class TabStatusBar(QStatusBar):
         self._timer.timeout.connect(self.clearMessage)
         self._permanent: list[QWidget] = []
 
-    def addPermanentWidget(self, widget: QWidget, stretch: int = 0) -> None:
-        super().addPermanentWidget(widget, stretch)
+    def addPermanentWidget(self, widget: QWidget, stretch: int | None = 0) -> None:
+        super().addPermanentWidget(widget, stretch or 0)
         self._permanent.append(widget)
 
     def removeWidget(self, widget: QWidget) -> None:
@@ -46,10 +46,10 @@ class TabStatusBar(QStatusBar):
         """The message as given (what shows may end in "…")."""
         return self._full
 
-    def showMessage(self, text: str, timeout: int = 0) -> None:
+    def showMessage(self, text: str, timeout: int | None = 0) -> None:
         self._full = text
         self._timer.stop()
-        if timeout > 0:
+        if timeout:
             self._timer.start(timeout)
         self._show()
 
