@@ -186,7 +186,7 @@ class MainWindow(QMainWindow):
         from inspector.ui.compare.compare_window import open_compare
 
         return open_compare(
-            left.model, right.model, left.display_title(), right.display_title(), self
+            left.model, right.model, self.strip.title_of(left), self.strip.title_of(right), self
         )
 
     def close_tab(self, tab: ConnectionTab | None = None) -> asyncio.Task[None] | None:
