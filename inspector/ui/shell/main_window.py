@@ -50,6 +50,7 @@ from inspector.ui.tabs.connection_actions import ConnectionActions
 from inspector.ui.tabs.connection_tab import ConnectionTab
 from inspector.ui.tabs.new_tab_dialog import NewTabDialog
 from inspector.ui.tabs.panel_toggles import Panel, PanelToggles
+from inspector.ui.tabs.tab_keys import TabKeys
 from inspector.ui.tabs.tab_layout import (
     copy_layout,
     default_layout,
@@ -403,7 +404,7 @@ class MainWindow(QMainWindow):
         logm.addSeparator()
         self.send_raw_action = action("&Send raw…", self.open_composer, "Ctrl+Shift+R")
         logm.addAction(self.send_raw_action)
-        self._build_tab_keys()
+        self.tab_keys = TabKeys(self.tabs, m.view, m.action)
         theme = m.view.addMenu("Theme")
         choices: list[tuple[str, ThemeChoice]] = [
             ("Follow the system", "system"),
@@ -421,33 +422,6 @@ class MainWindow(QMainWindow):
         helpm.addAction(action("&Report a problem…", lambda: report_problem(self)))
         helpm.addSeparator()
         helpm.addAction(action("&About", self.about))
-
-    def _build_tab_keys(self) -> None:
-        """View ▸ Next tab / Previous tab (Ctrl+Tab, Ctrl+PgDn; Ctrl+Shift+Tab, Ctrl+PgUp),
-        and Alt+1…9 to a tab by its place (Alt+9, or past the end: the last one)."""
-        view = self.menus.view
-        view.addSeparator()
-        ahead = self.menus.action("&Next tab", lambda: self.step_tab(1))
-        ahead.setShortcuts([QKeySequence("Ctrl+Tab"), QKeySequence("Ctrl+PgDown")])
-        back = self.menus.action("&Previous tab", lambda: self.step_tab(-1))
-        back.setShortcuts([QKeySequence("Ctrl+Shift+Tab"), QKeySequence("Ctrl+PgUp")])
-        for action in (ahead, back):
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            view.addAction(action)
-        for place in range(1, 10):
-            # No text: the shortcut list shows the nine as one row ("Go to tab 1 … 9").
-            self.menus.action("", functools.partial(self.go_to_tab, place), f"Alt+{place}")
-        view.addSeparator()
-
-    def step_tab(self, step: int) -> None:
-        """The next (1) or previous (-1) tab, round the ends."""
-        count = self.tabs.count()
-        if count > 1:
-            self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % count)
-
-    def go_to_tab(self, place: int) -> None:
-        """The tab at `place` (1 is the first); past the end, the last one."""
-        self.tabs.setCurrentIndex(min(place, self.tabs.count()) - 1)
 
     # ---------------------------------------------------------------- profiles
     def all_profiles(self) -> list[Profile]:

@@ -164,8 +164,6 @@ def restyled(sheet: str, old: ThemeColors, new: ThemeColors) -> str:
 
 
 def _restyle(app: QApplication, old: ThemeColors, new: ThemeColors) -> None:
-    from inspector.ui.widgets.highlighter import JsonHighlighter  # (it imports this module)
-
     for widget in app.allWidgets():
         sheet = widget.styleSheet()
         if sheet:
@@ -176,8 +174,9 @@ def _restyle(app: QApplication, old: ThemeColors, new: ThemeColors) -> None:
             blocked = widget.blockSignals(True)
             try:
                 for highlighter in widget.document().findChildren(QSyntaxHighlighter):
-                    if isinstance(highlighter, JsonHighlighter):
-                        highlighter.refresh_colors()
+                    refresh = getattr(highlighter, "refresh_colors", None)  # ours (JSON)
+                    if callable(refresh):
+                        refresh()
             finally:
                 widget.blockSignals(blocked)
 
