@@ -394,7 +394,7 @@ class ConnectionModel:
         if session is not self.session or self.state is not ConnState.CONNECTED:
             return  # we asked for it, or the connect path reports it
         reason = closed.reason
-        if closed.stderr_tail:
+        if closed.stderr_tail and closed.stderr_tail[-1][:200] not in reason:
             reason += f" (last stderr: {' | '.join(closed.stderr_tail[-3:])})"
         self.errors.add("connection", f"the server went away: {reason}")
         self.console.emit(f"── the server went away: {closed.reason}")

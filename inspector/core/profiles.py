@@ -32,6 +32,17 @@ class KnownProfiles:
     def is_adhoc(self, profile_id: str) -> bool:
         return profile_id in self.adhoc
 
+    def save_adhoc(self, profile_id: str, name: str) -> Profile | None:
+        """A command-line profile saved under `name` (same id: what uses it goes on); None
+        when `profile_id` is no command-line profile. Raises what `ProfileStore.put`
+        raises (ValueError: a name taken or a profile that does not validate)."""
+        profile = self.adhoc.get(profile_id)
+        if profile is None:
+            return None
+        saved = self.store.put(profile.model_copy(deep=True, update={"name": name}))
+        del self.adhoc[profile_id]  # (a name the store refuses leaves it as it was)
+        return saved
+
     def pin_scope(self, profile: Profile) -> str:
         """Whose pins `profile` uses: its own, or its target's when it is not saved."""
         return f"target:{profile.target}" if profile.id in self.adhoc else profile.id

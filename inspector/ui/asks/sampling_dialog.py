@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLineEdit,
     QPlainTextEdit,
     QProgressBar,
@@ -72,12 +73,19 @@ def _priority_bar(value: float | None) -> QWidget:
         label = PlainLabel("not given")
         label.setEnabled(False)
         return label
+    # The value is a label beside the bar: text drawn across the bar's fill would read in
+    # two colours where the fill ends ("0.5" half on the chunk, half on the groove).
     bar = QProgressBar()
     bar.setRange(0, 100)
     bar.setValue(round(max(0.0, min(1.0, value)) * 100))
-    bar.setFormat(f"{value:g}")
+    bar.setTextVisible(False)
     bar.setMaximumHeight(bar.fontMetrics().height() + 6)
-    return bar
+    box = QWidget()
+    row = QHBoxLayout(box)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.addWidget(bar, 1)
+    row.addWidget(PlainLabel(f"{value:g}"))
+    return box
 
 
 class SamplingDialog(AskDialog):

@@ -17,7 +17,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -108,7 +108,12 @@ class CompareWindow(QWidget):
         self.show_same.setChecked(True)
 
         self.tree = CatalogDiffTree()
-        self.detail = SideBySideView("Changes", "No change: the definitions are the same.")
+        self.detail = SideBySideView(
+            "Changes",
+            "No change: the definitions are the same.",
+            titles=self.titles,
+            waiting="Pick an item to compare its two sides.",
+        )
         self.detail_title = PlainLabel(wrap=True)
         self.detail_title.setObjectName("compareDetailTitle")
         detail_box = QWidget()
@@ -337,6 +342,13 @@ class CompareWindow(QWidget):
         return None if item is None else (item.left or item.right)
 
     # -- lifetime -----------------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Esc closes the window (unless a field or a list open in it took the key)."""
+        if event.key() == Qt.Key.Key_Escape and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            self.close()
+            return
+        super().keyPressEvent(event)
+
     def closeEvent(self, event: Any) -> None:
         for unsubscribe in self._unsubscribe:
             unsubscribe()

@@ -102,7 +102,10 @@ class RunBothPanel(QWidget):
         self.left_status = PlainLabel(wrap=True, selectable=True)
         self.right_status = PlainLabel(wrap=True, selectable=True)
         self.view = SideBySideView(
-            "Differences between the answers", "No difference: the two answers are the same."
+            "Differences between the answers",
+            "No difference: the two answers are the same.",
+            titles=titles,
+            waiting="Run a call on both servers to compare the answers.",
         )
 
         top = QHBoxLayout()

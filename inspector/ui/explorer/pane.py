@@ -91,8 +91,8 @@ class CatalogPane(QWidget):
         self.tree.customContextMenuRequested.connect(self._context_menu)
         selection = self.tree.selectionModel()
         selection.currentChanged.connect(self._current_changed)
-        self.tree.clicked.connect(self._open)
-        self.tree.activated.connect(self._open)
+        self.tree.clicked.connect(self._open_again)
+        self.tree.activated.connect(self._open_again)
         self.model.modelReset.connect(self._reselect)
         # A reconnect lists into an empty model (rows inserted, no reset): the item that
         # was selected before comes back selected when it is still there.
@@ -264,6 +264,12 @@ class CatalogPane(QWidget):
             if item is not self._selected_item:
                 self._selected_item = item
                 self.selected.emit(item)
+
+    def _open_again(self, index: QModelIndex) -> None:
+        """A click or Enter on a row: open it, even when it is the row already selected
+        (another item may be on show since, or another centre tab)."""
+        self._selected_item = None
+        self._open(index)
 
     # ---------------------------------------------------------------- selection
     def current_item(self) -> CatalogItem | None:

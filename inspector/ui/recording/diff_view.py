@@ -54,16 +54,24 @@ class SideBySideView(QWidget):
         self,
         changes_title: str = "Drift",
         no_changes: str = "No drift: the new answer matches the recorded one.",
+        *,
+        titles: tuple[str, str] = ("Recorded", "Now"),
+        waiting: str = "",
     ) -> None:
+        """`titles`: the two panes' headings (a replay's by default); `waiting`: what the
+        changes list says before anything was compared (`no_changes` only after)."""
         super().__init__()
+        self.titles = titles
+        self.no_changes = no_changes
+        self.waiting = waiting
         self.setObjectName("sideBySide")
         self.message = PlainLabel(wrap=True)
         self.message.setObjectName("diffMessage")
         self.paths = code_view("driftPaths")
-        self.paths.setPlaceholderText(no_changes)
+        self.paths.setPlaceholderText(waiting or no_changes)
         self.paths.setMaximumHeight(self.paths.fontMetrics().height() * 7)
-        self.left_title = _heading("Recorded")
-        self.right_title = _heading("Now")
+        self.left_title = _heading(titles[0])
+        self.right_title = _heading(titles[1])
         self.left = code_view("recordedSide")
         self.right = code_view("newSide")
         for a, b in ((self.left, self.right), (self.right, self.left)):
@@ -102,13 +110,17 @@ class SideBySideView(QWidget):
         changes: list[Change],
         *,
         message: str = "",
-        left_title: str = "Recorded",
-        right_title: str = "Now",
+        left_title: str | None = None,
+        right_title: str | None = None,
     ) -> None:
+        """Show `old` and `new` side by side with their `changes` (both None: nothing is
+        compared, as before the first comparison)."""
         self.message.setText(message)
         self.message.setVisible(bool(message))
-        self.left_title.setText(left_title)
-        self.right_title.setText(right_title)
+        self.left_title.setText(self.titles[0] if left_title is None else left_title)
+        self.right_title.setText(self.titles[1] if right_title is None else right_title)
+        nothing = (old, new) == (None, None) and not changes
+        self.paths.setPlaceholderText(self.waiting if nothing and self.waiting else self.no_changes)
         self.paths.setPlainText("\n".join(c.describe() for c in changes))
         left, right = side_by_side(old, new, changes) if (old, new) != (None, None) else ([], [])
         self.lines = (left, right)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QCloseEvent
+from PySide6.QtGui import QBrush, QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -205,6 +205,10 @@ class ReplayWindow(QWidget):
         run_row.addWidget(self.stop_button)
         run_row.addWidget(self.progress, 1)
         run_row.addWidget(self.save_button)
+        self.close_button = QPushButton("Close")
+        self.close_button.setToolTip("Close this window (Esc); a replay running stops")
+        self.close_button.clicked.connect(self.close)
+        run_row.addWidget(self.close_button)
 
         self.results = QListWidget()
         self.results.setObjectName("replayResults")
@@ -516,6 +520,13 @@ class ReplayWindow(QWidget):
             self._say(f"Could not save the report: {exc}", error=True)
             return
         self._say(f"Saved the report to {name}")
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Esc closes the window (unless a field or a list open in it took the key)."""
+        if event.key() == Qt.Key.Key_Escape and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            self.close()
+            return
+        super().keyPressEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop the replay (its task closes the server), then go away once it has."""

@@ -16,12 +16,13 @@ from typing import Final
 
 import PySide6
 from PySide6.QtCore import Qt, QUrl, qVersion
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QPushButton,
     QTreeWidget,
@@ -48,6 +49,7 @@ __all__ = [
 _REPO: Final = Path(__file__).resolve().parents[3]
 # Keys that belong to one view, not to a window action.
 _VIEW_KEYS: Final = (
+    ("Go to tab 1 … 9", "Alt+1 … Alt+9"),
     ("Call the tool, get the prompt, read the resource (in its form)", "Ctrl+Enter"),
     ("Open the first match (in a catalog search box)", "Enter"),
     ("Close the Find bar (in the traffic log)", "Esc"),
@@ -63,11 +65,28 @@ def docs_dir() -> Path | None:
     return None
 
 
+def _menu_actions(menu: QMenu) -> list[QAction]:
+    out = []
+    for action in menu.actions():
+        sub = action.menu()
+        out.extend(_menu_actions(sub) if isinstance(sub, QMenu) else [action])
+    return out
+
+
 def shortcut_rows(window: QMainWindow) -> list[tuple[str, str]]:
-    """(what, keys) for every window action with a shortcut, then the keys of the views."""
+    """(what, keys) for every window action with a shortcut and every action of the menu
+    bar's menus (the current tab's Watch and Client menus among them), then the keys of
+    the views. An action with several keys lists them all ("Ctrl+Tab, Ctrl+PgDown")."""
     rows: dict[str, str] = {}
-    for action in window.actions():
-        keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+    menus = [a.menu() for a in window.menuBar().actions()]
+    found = [*window.actions()]
+    for menu in menus:
+        if isinstance(menu, QMenu):
+            found.extend(_menu_actions(menu))
+    for action in found:
+        keys = ", ".join(
+            k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts()
+        )
         if keys and action.text():
             rows.setdefault(action.text().replace("&", "").rstrip("…").strip(), keys)
     return sorted(rows.items(), key=lambda r: r[0].lower()) + list(_VIEW_KEYS)

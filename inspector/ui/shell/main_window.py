@@ -28,6 +28,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
+    QInputDialog,
     QMainWindow,
     QSplitter,
     QStatusBar,
@@ -48,6 +49,8 @@ from inspector.ui.tabs.connection_actions import ConnectionActions
 from inspector.ui.tabs.connection_tab import ConnectionTab
 from inspector.ui.tabs.new_tab_dialog import NewTabDialog
 from inspector.ui.tabs.panel_toggles import Panel, PanelToggles
+from inspector.ui.tabs.save_as_profile import ask_save_as_profile
+from inspector.ui.tabs.tab_keys import TabKeys
 from inspector.ui.tabs.tab_layout import (
     copy_layout,
     default_layout,
@@ -96,6 +99,7 @@ class MainWindow(QMainWindow):
         self.tabs = self.strip.widget
         self.strip.close_requested.connect(self.close_tab)
         self.strip.compare_requested.connect(self.compare_requested.emit)
+        self.strip.save_profile_requested.connect(self.ask_save_profile)
         self.compare_requested.connect(self.open_compare)
         self.memory = TabMemory(self.settings, app.profiles)
         self.reopen_bar = ReopenBar()
@@ -205,7 +209,7 @@ class MainWindow(QMainWindow):
         from inspector.ui.compare.compare_window import open_compare
 
         return open_compare(
-            left.model, right.model, left.display_title(), right.display_title(), self
+            left.model, right.model, self.strip.title_of(left), self.strip.title_of(right), self
         )
 
     def close_tab(self, tab: ConnectionTab | None = None) -> asyncio.Task[None] | None:
@@ -263,6 +267,11 @@ class MainWindow(QMainWindow):
         is current again (else the last one)."""
         empty = self.current_tab
         opened: list[ConnectionTab] = []
+        for entry in remembered:
+            if entry.adhoc:  # a command line or URL: for this run, as when first opened
+                self.app.profiles.add_adhoc(entry.profile)
+        if any(entry.adhoc for entry in remembered):
+            self.refresh_profiles()
         for index, entry in enumerate(remembered):
             # (Asked once: a tab's profile is only set when its connect task runs.)
             if index == 0 and empty.controller.model.profile is None and not empty.offline:
@@ -277,6 +286,10 @@ class MainWindow(QMainWindow):
         marked = [t for t, e in zip(opened, remembered, strict=True) if e.current]
         if opened:
             self.tabs.setCurrentWidget(marked[0] if marked else opened[-1])
+
+    def ask_save_profile(self, tab: ConnectionTab) -> QInputDialog | None:
+        """Tab menu ▸ Save as profile… (a command line or URL tab): see `save_as_profile`."""
+        return ask_save_as_profile(self, self.app.profiles, tab, self.refresh_profiles)
 
     def _tab_changed(self, tab: ConnectionTab) -> None:
         if tab is self.strip.current():
@@ -298,7 +311,10 @@ class MainWindow(QMainWindow):
     def _sync_actions(self) -> None:
         tab = self.current_tab
         self.connection_actions.set_offline(tab.offline, tab.controller.model.state)
-        self.setWindowTitle(tab.window_title())
+        title = tab.window_title()
+        if title == tab.display_title():  # told apart from a twin as its tab is
+            title = self.strip.title_of(tab)
+        self.setWindowTitle(title)
 
     def _each(self, part: Callable[[ConnectionTab], QWidget]) -> Callable[[], list[QWidget]]:
         """`part` of every tab (a View toggle hides or shows it in all of them)."""
@@ -387,6 +403,7 @@ class MainWindow(QMainWindow):
         self.palette_action = action("Command &palette…", self.open_palette, "Ctrl+Shift+P")
         m.view.addAction(self.palette_action)
         m.view.addSeparator()
+        self.tab_keys = TabKeys(self.tabs, m.view, m.action)
         theme = m.view.addMenu("Theme")
         choices: list[tuple[str, ThemeChoice]] = [
             ("Follow the system", "system"),

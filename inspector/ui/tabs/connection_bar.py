@@ -92,6 +92,14 @@ class ConnectionBar(QWidget):
         self.profile_combo.setCurrentIndex(max(0, index))
         self.profile_combo.blockSignals(False)
 
+    def show_source(self, text: str) -> None:
+        """What a read-only tab shows instead of a profile (a recording, a followed tap):
+        the Server box names it, as its only entry (no profile is picked)."""
+        self.profile_combo.blockSignals(True)
+        self.profile_combo.clear()
+        self.profile_combo.addItem(text, None)
+        self.profile_combo.blockSignals(False)
+
     def current_profile_id(self) -> str | None:
         data = self.profile_combo.currentData()
         return data if isinstance(data, str) else None

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Final
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QMenu,
-    QStatusBar,
     QTabWidget,
     QToolBar,
     QVBoxLayout,
@@ -54,6 +53,7 @@ from inspector.ui.watch.watch_mode import WatchMode
 from inspector.ui.widgets.lazy_panel import LazyPanel
 from inspector.ui.widgets.plain_text import PlainLabel, short_status
 from inspector.ui.widgets.split_panes import split_panes
+from inspector.ui.widgets.status_bar import TabStatusBar
 from inspector.ui.workspace.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ class ConnectionTab(QWidget):
         self._workspace_profile: str | None = None
         self.bar = ConnectionBar()
         self._build_views()
-        self.status = QStatusBar()
+        self.status = TabStatusBar()
         self.status.setObjectName("tabStatusBar")
         self.status.setSizeGripEnabled(False)
         self.errors_label = PlainLabel()
@@ -292,6 +292,18 @@ class ConnectionTab(QWidget):
         profile = self.controller.model.profile
         return profile.name if profile is not None else _NEW_TAB
 
+    def transport_label(self) -> str | None:
+        """ "stdio" or "HTTP": how this tab reaches its server (None before a connect)."""
+        profile = self.controller.model.profile
+        if profile is None:
+            return None
+        return "HTTP" if profile.transport == "http" else "stdio"
+
+    def profile_label(self) -> str | None:
+        """The name of the profile this tab connects to (None before a connect)."""
+        profile = self.controller.model.profile
+        return profile.name if profile is not None else None
+
     def tab_state(self) -> str:
         if self.offline:
             return TabState.OFFLINE
@@ -320,13 +332,21 @@ class ConnectionTab(QWidget):
         return "\n".join(lines)
 
     def window_title(self) -> str:
-        """The window's title while this tab is current (Qt adds " — MCP Inspector")."""
+        """The window's title while this tab is current (Qt adds " — MCP Inspector"):
+        the user's name for the tab, else the recording's or the connected server's."""
         offline = self.session_files.offline_title()
         if offline is not None:
             return offline
+        if self.custom_name:
+            return self.custom_name
         if self.controller.model.state in (ConnState.CONNECTED, ConnState.DISCONNECTING):
             return self.server_name or "MCP Inspector"
         return "MCP Inspector"
+
+    def unsaved_target(self) -> bool:
+        """This tab runs a command line or URL given for this run, not a saved profile."""
+        profile = self.controller.model.profile
+        return profile is not None and self.app.profiles.is_adhoc(profile.id)
 
     def remembered_profile(self) -> Profile | None:
         """The profile this tab connects to (what the window remembers between runs)."""
@@ -344,6 +364,8 @@ class ConnectionTab(QWidget):
         return self.app.profiles.get(self.bar.current_profile_id())
 
     def refresh_profiles(self) -> None:
+        if self.offline:
+            return  # the Server box names the recording shown (`_offline_changed`)
         current_id = self.bar.current_profile_id()
         if current_id is None:
             recent = self._recent()
@@ -446,7 +468,7 @@ class ConnectionTab(QWidget):
             self.status.showMessage(f"Could not connect: {short_status(detail)}", 15000)
         elif st is ConnState.LOST:
             self.server_panel.title.setText("Server exited")
-            self.status.showMessage(f"The server went away: {detail}", 15000)
+            self.status.showMessage(f"The server went away: {short_status(detail)}", 15000)
             self.bottom.setCurrentWidget(self.errors_panel)
         if self.composer is not None:
             self.composer.refresh_session()
@@ -466,6 +488,9 @@ class ConnectionTab(QWidget):
         self.errors_label.setVisible(not offline)
         self.log_panel.count_label.setVisible(not offline)
         self.toolbar.setEnabled(not offline)
+        view = self.session_files.view
+        if offline and view is not None:
+            self.bar.show_source(f"{view.path.name} (read-only)")
         if not offline:
             self.refresh_profiles()
         self.changed.emit()

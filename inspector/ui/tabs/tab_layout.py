@@ -49,7 +49,9 @@ def default_layout(tab: ConnectionTab) -> None:
     """The first-run split: the explorer wide enough for its tab titles, a short bottom
     panel, the rest to the workspace."""
     width = max(tab.main_split.width(), 1280)
-    left = max(360, min(440, width // 3))
+    # 1280 px: 396 for the explorer (its tabs' counts fit), so the traffic table beside it
+    # shows all its columns.
+    left = max(360, min(440, width * 31 // 100))
     tab.main_split.setSizes([left, width - left])
     height = max(tab.right_split.height(), 700)
     tab.right_split.setSizes([height - BOTTOM_HEIGHT, BOTTOM_HEIGHT])

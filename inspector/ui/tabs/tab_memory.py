@@ -1,8 +1,10 @@
 """The tabs a window had open, kept between runs, and the bar that offers them again.
 
-Only saved profiles are remembered (by id): a target given on the command line has no
-name to find it by next time. With each tab go its custom name (if the user renamed it)
-and its splitter states, so a reopened tab comes back as it was. At the next start the
+A saved profile is remembered by its id; a tab opened on a command line or a URL (File ▸
+New Tab, `--stdio`, `--url`: a profile for that run only) by what it ran: the command, its
+arguments, folder and the environment variables that are not secret, or the URL (never a
+secret value). With each tab go its custom name (if the user renamed it) and its splitter
+states, so a reopened tab comes back as it was. At the next start the
 window offers them in a bar at its top (nothing blocks: the window is usable at once); the
 bar names the tabs, reopens them on a click, and goes away when dismissed or used. A
 profile deleted meanwhile is left out.
@@ -12,13 +14,17 @@ Kept in QSettings under two keys:
 * `openTabs`: the profile ids, in order (what version 1 kept, and still written, so an
   older build reading these settings offers the same tabs);
 * `openTabsDetail`: JSON `{"version": 2, "tabs": [{"profile": ID, "name": NAME|null,
-  "splitters": {KEY: BASE64}, "current": BOOL}]}`, one entry per id of `openTabs`.
+  "splitters": {KEY: BASE64}, "current": BOOL}]}`, one entry per id of `openTabs`, in the
+  tabs' order; a tab of a command line or URL is an entry with `"target": {"name": …,
+  "transport": "stdio", "command": …, "args": […], "cwd": …|null, "env": [{"name": …,
+  "value": …}]}` (or `"transport": "http", "url": …`) in place of `"profile"` (a build that
+  does not know it reads the entry's missing id as another id, and falls back to the ids).
 
 The detail is used only when it reads whole, its version is one this build knows, and its
 ids are those of `openTabs` (an older build may have written `openTabs` since); otherwise
 the tabs come back by id alone, with their profiles' names and the usual layout. Every
 field is checked: a name goes through `clean_tab_name`, a layout that is not base64 is
-dropped.
+dropped, a target that does not make a profile is left out.
 """
 
 from __future__ import annotations
@@ -31,11 +37,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol, TypeVar
 
+from pydantic import ValidationError
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton
 
 from inspector.core.profiles import KnownProfiles
-from inspector.settings.profiles import Profile
+from inspector.settings.profiles import EnvVar, HttpSettings, Profile, StdioSettings
 from inspector.ui.tabs.tab_name import clean_tab_name
 from inspector.ui.widgets.plain_text import PlainLabel
 
@@ -61,14 +68,60 @@ class RememberedTab:
     name: str | None = None
     splitters: Mapping[str, bytes] = field(default_factory=dict)
     current: bool = False  # the tab that was current
+    adhoc: bool = False  # a command line or URL, not a saved profile
 
     @property
     def label(self) -> str:
         """How the Reopen bar names it: "deployed — Demo" when renamed (a dash, since a
-        profile's name often has its own parentheses)."""
+        profile's name often has its own parentheses); a command line or a URL says so."""
+        name = self.profile.name
+        if self.adhoc:
+            name += " (not saved)"
         if self.name and self.name != self.profile.name:
-            return f"{self.name} — {self.profile.name}"
-        return self.profile.name
+            return f"{self.name} — {name}"
+        return name
+
+
+def target_of(profile: Profile) -> dict[str, object]:
+    """What a tab of a command line or URL ran, to run it again (no secret value)."""
+    if profile.transport == "http":
+        return {"name": profile.name, "transport": "http", "url": profile.http.url}
+    stdio = profile.stdio
+    return {
+        "name": profile.name,
+        "transport": "stdio",
+        "command": stdio.command,
+        "args": list(stdio.args),
+        "cwd": stdio.cwd,
+        "env": [{"name": e.name, "value": e.value} for e in stdio.env if not e.secret],
+    }
+
+
+def profile_of(target: object) -> Profile | None:
+    """The profile a remembered target runs (None: not one this build can read)."""
+    if not isinstance(target, dict) or not isinstance(target.get("name"), str):
+        return None
+    try:
+        if target.get("transport") == "http":
+            url = target.get("url")
+            if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+                return None
+            return Profile(name=target["name"], transport="http", http=HttpSettings(url=url))
+        if target.get("transport") != "stdio":
+            return None
+        env = target.get("env") or []
+        command = target.get("command")
+        if not isinstance(command, str):
+            return None
+        stdio = StdioSettings(
+            command=command,
+            args=target.get("args") or [],
+            cwd=target.get("cwd"),
+            env=[EnvVar(name=e.get("name"), value=e.get("value")) for e in env],
+        )
+    except (ValidationError, AttributeError, TypeError):
+        return None
+    return Profile(name=target["name"], stdio=stdio) if stdio.command else None
 
 
 class _Tab(Protocol):
@@ -121,15 +174,20 @@ class TabMemory:
         detail: list[dict[str, object]] = []
         for index, tab in enumerate(tabs):
             profile = tab.remembered_profile()
-            if profile is None or tab.offline or self.profiles.is_adhoc(profile.id):
+            if profile is None or tab.offline:
                 continue
-            if self.profiles.store.get(profile.id) is None:
+            which: dict[str, object]
+            if self.profiles.is_adhoc(profile.id):
+                which = {"target": target_of(profile)}
+            elif self.profiles.store.get(profile.id) is None:
                 continue
-            ids.append(profile.id)
+            else:
+                ids.append(profile.id)
+                which = {"profile": profile.id}
             states = layout(tab) if layout is not None else {}
             detail.append(
                 {
-                    "profile": profile.id,
+                    **which,
                     "name": clean_tab_name(tab.custom_name),
                     "current": index == current,
                     "splitters": {
@@ -151,18 +209,24 @@ class TabMemory:
         layouts when the detail reads whole (else by id alone)."""
         ids = _ids(self.settings.value(KEY, []))
         entries = self._detail(ids)
+        if entries is None:
+            entries = [{"profile": i} for i in ids]
         out = []
-        for index, profile_id in enumerate(ids):
-            profile = self.profiles.store.get(profile_id)
+        for entry in entries:
+            adhoc = "target" in entry
+            if adhoc:
+                profile = profile_of(entry.get("target"))
+            else:
+                profile = self.profiles.store.get(str(entry.get("profile")))
             if profile is None:
                 continue
-            entry = entries[index] if entries is not None else {}
             out.append(
                 RememberedTab(
                     profile,
                     clean_tab_name(entry.get("name")),
                     _splitters(entry.get("splitters")),
                     entry.get("current") is True,
+                    adhoc,
                 )
             )
         return out
@@ -183,7 +247,7 @@ class TabMemory:
         tabs = data.get("tabs")
         if not isinstance(tabs, list) or not all(isinstance(t, dict) for t in tabs):
             return None
-        if [str(t.get("profile")) for t in tabs] != ids:
+        if [str(t.get("profile")) for t in tabs if "target" not in t] != ids:
             return None  # `openTabs` was written since (by an older build)
         return tabs
 

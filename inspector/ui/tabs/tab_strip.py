@@ -64,9 +64,36 @@ def _elide(text: str) -> str:
     return text if len(text) <= _MAX_TITLE else text[: _MAX_TITLE - 1] + "…"
 
 
+def _telling_apart(tabs: list[ConnectionTab]) -> dict[int, str]:
+    """Each tab's title as shown, by id(tab): its name, and when another tab has the same
+    name, what tells them apart: the transport ("· stdio", "· HTTP") when theirs differ,
+    else the profile's name when theirs differ (the user's own name is never changed)."""
+    names = {id(t): t.display_title() for t in tabs}
+    out = dict(names)
+    for tab in tabs:
+        if tab.custom_name or tab.offline:
+            continue
+        twins = [t for t in tabs if t is not tab and names[id(t)] == names[id(tab)]]
+        if not twins:
+            continue
+        mine = tab.transport_label()
+        if mine and any(t.transport_label() != mine for t in twins):
+            out[id(tab)] = f"{names[id(tab)]} · {mine}"
+            continue
+        profile = tab.profile_label()
+        if (
+            profile
+            and profile != names[id(tab)]
+            and any(t.profile_label() != profile for t in twins)
+        ):
+            out[id(tab)] = f"{names[id(tab)]} · {profile}"
+    return out
+
+
 class TabStrip(QObject):
     close_requested = Signal(object)  # ConnectionTab
     compare_requested = Signal(object, object)  # ConnectionTab, ConnectionTab
+    save_profile_requested = Signal(object)  # ConnectionTab (of a command line or URL)
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
@@ -105,24 +132,37 @@ class TabStrip(QObject):
         index = self.widget.indexOf(tab)
         if index >= 0:
             self.widget.removeTab(index)
+        self.refresh_all()  # a twin's name may need no telling apart any more
 
     def current(self) -> ConnectionTab | None:
         tab = self.widget.currentWidget()
         return tab if isinstance(tab, ConnectionTab) else None
 
+    def title_of(self, tab: ConnectionTab) -> str:
+        """The tab's name as its tab shows it (before eliding): with what tells it apart
+        from another tab of the same name."""
+        return _telling_apart(self.tabs()).get(id(tab), tab.display_title())
+
     def refresh(self, tab: ConnectionTab) -> None:
-        """The tab's title, dot, badge and tooltip, as the tab is now."""
+        """The tab's title, dot, badge and tooltip, as the tab is now (and the other tabs'
+        titles: a name shared with this one now needs telling apart, or no longer does)."""
         index = self.widget.indexOf(tab)
         if index < 0:
             return
-        title = _elide(tab.display_title())
-        if tab.asks_waiting:
-            title = f"{title} ({tab.asks_waiting} waiting)"
-        self.widget.setTabText(index, title.replace("&", "&&"))
+        titles = _telling_apart(self.tabs())
+        for other in self.tabs():
+            self._set_title(other, titles[id(other)])
         self.widget.setTabIcon(index, _dot(state_color(tab.tab_state()), tab.asks_waiting > 0))
         self.widget.setTabToolTip(index, plain_tooltip(tab.tooltip()))
         # Qt's accessibility and tests read the state as words, not only the colour.
         self.widget.tabBar().setTabData(index, tab.tab_state())
+
+    def _set_title(self, tab: ConnectionTab, name: str) -> None:
+        index = self.widget.indexOf(tab)
+        title = _elide(name)
+        if tab.asks_waiting:
+            title = f"{title} ({tab.asks_waiting} waiting)"
+        self.widget.setTabText(index, title.replace("&", "&&"))
 
     def refresh_all(self) -> None:
         for tab in self.tabs():
@@ -156,10 +196,13 @@ class TabStrip(QObject):
         return dialog
 
     def context_menu_for(self, tab: ConnectionTab) -> QMenu:
-        """Rename, Close, Compare with ▸ each other tab."""
+        """Rename, Save as profile (a tab of a command line or URL), Compare with ▸ each
+        other tab, Close."""
         menu = QMenu(self.widget)
         menu.setObjectName("tabContextMenu")
         menu.addAction("&Rename…", lambda: self.ask_rename(tab))
+        if tab.unsaved_target():
+            menu.addAction("&Save as profile…", lambda: self.save_profile_requested.emit(tab))
         compare = menu.addMenu("&Compare with")
         compare.setObjectName("compareWithMenu")
         others = [t for t in self.tabs() if t is not tab]

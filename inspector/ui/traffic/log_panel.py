@@ -52,13 +52,16 @@ _DIRECTIONS: Final = (
     ("host→app", "to-app"),
 )
 _APP_DIRECTIONS: Final = frozenset({"from-app", "to-app"})
+# The least each column gets (the fonts in use may ask for more). The summary comes last and
+# takes what is left: at the default 1280 px window beside the explorer and the detail pane
+# every column is on screen with some 130 px of summary (issue 31).
 _COLUMN_WIDTHS: Final = {
-    COL_TIME: 92,
-    COL_DIR: 48,  # "→", "←", or an MCP App's "app→" / "→app"
-    COL_KIND: 92,
-    COL_ID: 36,
-    COL_METHOD: 138,
-    COL_SUMMARY: 200,
+    COL_TIME: 88,
+    COL_DIR: 36,  # "→", "←", or an MCP App's "app→" / "→app"
+    COL_KIND: 76,  # "notification"; the rare "⚠ notification" elides
+    COL_ID: 34,
+    COL_METHOD: 96,
+    COL_SUMMARY: 140,
     COL_SIZE: 56,
     COL_LATENCY: 68,
 }
@@ -187,15 +190,13 @@ class TrafficLogPanel(QWidget):
         # Widths from the fonts in use, so times and numbers are never cut off.
         mono = QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         plain = table.fontMetrics()
-        pad = 14
-        for col, sample, metrics in (
-            (COL_TIME, "00:00:00.000", mono),
-            (COL_DIR, "→", plain),
-            (COL_KIND, "⚠ notification", plain),
-            (COL_ID, "9999", mono),
-            (COL_METHOD, "notifications/initialized", plain),
-            (COL_SIZE, "999,999", mono),
-            (COL_LATENCY, "9999.9 ms", mono),
+        for col, sample, metrics, pad in (
+            (COL_TIME, "00:00:00.000", mono, 8),
+            (COL_DIR, "app→", plain, 8),
+            (COL_KIND, "notification", plain, 8),
+            (COL_ID, "9999", mono, 8),
+            (COL_SIZE, "999,999", mono, 8),
+            (COL_LATENCY, "9999.9 ms", mono, 8),
         ):
             table.setColumnWidth(
                 col, max(_COLUMN_WIDTHS[col], metrics.horizontalAdvance(sample) + pad)

@@ -1,7 +1,9 @@
 """JSON highlighting fed by pygments tokens, on a plain-text document.
 
 The document stays plain text (QPlainTextEdit): pygments only tells us which
-ranges to color, so nothing a server sent can ever be interpreted as markup.
+ranges to color, so nothing a server sent can ever be interpreted as markup. A line the
+JSON lexer cannot read (an HTTP exchange, a stderr line, a note) is left uncoloured: the
+lexer's guesses inside plain text (the "tt" of "http" as a constant) would be wrong.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Final
 
 from pygments.lexers.data import JsonLexer  # type: ignore[import-untyped,unused-ignore]
 from pygments.token import (  # type: ignore[import-untyped,unused-ignore]
+    Error,
     Keyword,
     Name,
     Number,
@@ -55,8 +58,11 @@ class JsonHighlighter(QSyntaxHighlighter):
         return None
 
     def highlightBlock(self, text: str) -> None:
+        tokens = list(self._lexer.get_tokens_unprocessed(text))
+        if any(token in Error for _i, token, _v in tokens):
+            return  # not JSON: plain text, uncoloured
         astral = _ASTRAL.search(text) is not None
-        for index, token, value in self._lexer.get_tokens_unprocessed(text):
+        for index, token, value in tokens:
             fmt = self._format_for(token)
             if fmt is None:
                 continue

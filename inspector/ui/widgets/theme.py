@@ -4,16 +4,23 @@ The Fusion style with a palette we set ourselves looks the same everywhere, and
 lets the app switch when the system does (QStyleHints.colorSchemeChanged).
 Colors for log rows and JSON highlighting come from `colors()`, chosen for the
 current palette.
+
+A switch while the window is open (View ▸ Theme, or the system's scheme) reaches what is
+already on screen too (`_restyle`): a widget styled with a style sheet keeps the palette
+it was polished with until it is polished again, and its sheet names the old theme's
+colours, so each sheet is given again with every colour of the old theme replaced by the
+same role's colour in the new one, and every JSON highlighter takes the new colours.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, fields
 from typing import Literal
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QSyntaxHighlighter
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit
 
 __all__ = ["ThemeChoice", "ThemeColors", "apply_theme", "colors", "is_dark"]
 
@@ -120,14 +127,58 @@ def apply_theme(app: QApplication, choice: ThemeChoice = "system") -> None:
     global _choice
     first = app.property("inspector_theme_applied") is None
     _choice = choice
+    before = colors()
     app.setStyle("Fusion")
     dark = choice == "dark" or (choice == "system" and _system_is_dark())
     app.setPalette(_dark_palette() if dark else app.style().standardPalette())
+    after = colors()
+    if after is not before:
+        _restyle(app, before, after)
     if first:
         app.setProperty("inspector_theme_applied", True)
         hints = QGuiApplication.styleHints()
         if hints is not None:
             hints.colorSchemeChanged.connect(lambda _scheme: apply_theme(app, _choice))
+
+
+def _swaps(old: ThemeColors, new: ThemeColors) -> dict[str, str]:
+    """Each colour of `old` as a sheet writes it ("#1d7a3a", "29, 122, 58") → `new`'s."""
+    out: dict[str, str] = {}
+    for f in fields(ThemeColors):
+        a, b = getattr(old, f.name), getattr(new, f.name)
+        if isinstance(a, QColor) and isinstance(b, QColor):
+            out.setdefault(a.name().lower(), b.name())
+            out.setdefault(
+                f"{a.red()}, {a.green()}, {a.blue()}", f"{b.red()}, {b.green()}, {b.blue()}"
+            )
+    return out
+
+
+def restyled(sheet: str, old: ThemeColors, new: ThemeColors) -> str:
+    """`sheet` with the old theme's colours (hex, or rgba's three numbers) as the new's."""
+    swaps = _swaps(old, new)
+    pattern = re.compile(
+        "|".join(re.escape(k) for k in sorted(swaps, key=len, reverse=True)), re.IGNORECASE
+    )
+    return pattern.sub(lambda m: swaps[m.group(0).lower()], sheet)
+
+
+def _restyle(app: QApplication, old: ThemeColors, new: ThemeColors) -> None:
+    for widget in app.allWidgets():
+        sheet = widget.styleSheet()
+        if sheet:
+            widget.setStyleSheet(restyled(sheet, old, new))  # polished again, new palette
+        if isinstance(widget, QPlainTextEdit | QTextEdit):
+            # Re-colouring is no edit: the field must not say its text changed (a form's
+            # JSON view would be read back into the form, over what was typed since).
+            blocked = widget.blockSignals(True)
+            try:
+                for highlighter in widget.document().findChildren(QSyntaxHighlighter):
+                    refresh = getattr(highlighter, "refresh_colors", None)  # ours (JSON)
+                    if callable(refresh):
+                        refresh()
+            finally:
+                widget.blockSignals(blocked)
 
 
 def is_dark(palette: QPalette | None = None) -> bool:

@@ -75,7 +75,7 @@ def test_everything_asks_for_a_sampling_answered_with_a_model(
         assert " tokens in, " in panel.status.text()
         # Every message the status bar shows (a later one may replace it before a look).
         shown: list[str] = [tab.status.currentMessage()]
-        tab.status.messageChanged.connect(shown.append)
+        tab.status.message_given.connect(shown.append)
         click(dialog.approve_button)
         await until(lambda: not dialog.isVisible(), "the dialog to close")
         await until(

@@ -80,7 +80,7 @@ def test_save_two_calls_run_the_collection_and_read_pass_and_fail(
         assert row_texts(dialog.assertion_editor.table)[0][0] == "Outcome is"
         # Every message the status bar shows (it shows one for 8 s; a look may come later).
         shown: list[str] = [tab.status.currentMessage()]
-        tab.status.messageChanged.connect(shown.append)
+        tab.status.message_given.connect(shown.append)
         click(dialog.save_button)
         await until(lambda: not dialog.isVisible(), "the dialog to close")
         await until(

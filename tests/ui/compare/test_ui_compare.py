@@ -20,6 +20,7 @@ from inspector.storage.secrets import SecretStore
 from inspector.ui.asks.gui_responder import GuiResponders
 from inspector.ui.compare import CompareWindow, open_compare
 from tests.helpers.gui import python_profile, run, until
+from tests.helpers.journeys import press
 from tests.helpers.peers import SERVERS
 
 CATALOG = str(SERVERS / "sdk" / "catalog_server.py")
@@ -233,3 +234,29 @@ def test_demo_in_two_eras_is_the_same_until_a_list_changes(
             await asyncio.gather(left.shutdown(), right.shutdown())
 
     run(loop, scenario(), 60)
+
+
+def test_before_anything_is_picked_or_run_the_panes_say_so_and_esc_closes(
+    loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    """Issue 31, items 18 and 7: the panes are titled with the two sides (not a replay's
+    "Recorded" / "Now"), "Run on both" claims no sameness before anything ran, Esc closes."""
+    left, right = two_connections(tmp_path)  # neither connected: nothing to list
+
+    async def scenario() -> None:
+        window = open_compare(left, right, "catalog v1", "catalog v2")
+        await settle(window)
+        for view in (window.detail, window.run_both.view):
+            assert (view.left_title.text(), view.right_title.text()) == (
+                "catalog v1",
+                "catalog v2",
+            )
+        assert window.detail.paths.placeholderText() == "Pick an item to compare its two sides."
+        window.tabs.setCurrentWidget(window.run_both)
+        paths = window.run_both.view.paths
+        assert paths.isVisible() and not paths.toPlainText()
+        assert paths.placeholderText() == "Run a call on both servers to compare the answers."
+        press(window.tree, "Escape")
+        assert not window.isVisible()
+
+    run(loop, scenario())

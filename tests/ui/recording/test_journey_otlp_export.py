@@ -53,7 +53,7 @@ def test_a_live_tab_is_exported_to_our_otlp_receiver_through_the_menu(
         async def scenario() -> None:
             tab = await ask_the_user_in_the_modern_era(window)
             shown: list[str] = []
-            tab.status.messageChanged.connect(shown.append)
+            tab.status.message_given.connect(shown.append)
 
             dialog = await _export_dialog(window)
             assert "This tab's traffic so far" in dialog.what.text()

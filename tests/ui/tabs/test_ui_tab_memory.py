@@ -319,3 +319,46 @@ def test_a_broken_remembered_layout_leaves_the_tab_usable(
         await until(lambda: tab.controller.model.state is ConnState.CONNECTED, "the odd tab")
 
     run(loop, scenario(), timeout=60)
+
+
+def test_remembered_command_lines_that_do_not_make_a_profile_are_left_out(
+    memory: tuple[TabMemory, QSettings, list[Profile]],
+) -> None:
+    """Issue 31: a tab of a command line or URL is kept as its target; an edited or
+    hostile target (wrong types, a URL that is no http(s), no command) is left out, the
+    other tabs come back, and a secret environment value is never written."""
+    mem, settings, (one, _two) = memory
+    good = {"name": "stdio: srv", "transport": "stdio", "command": "srv", "args": ["-v"],
+            "cwd": None, "env": [{"name": "MODE", "value": "x"}]}  # fmt: skip
+    bad = [
+        {"name": "x", "transport": "http", "url": "file:///etc/passwd"},
+        {"name": "x", "transport": "stdio", "command": ""},
+        {"name": "x", "transport": "stdio", "command": "a", "args": "not a list"},
+        {"name": "x", "transport": "stdio", "command": "a", "env": [1, 2]},
+        {"name": 3, "transport": "stdio", "command": "a"},
+        {"name": "x", "transport": "carrier pigeon"},
+        "a string",
+    ]
+    tabs = [{"profile": one.id, "name": None, "splitters": {}, "current": False}]
+    tabs += [{"target": t, "name": "mine", "splitters": {}, "current": False} for t in bad]
+    tabs.append({"target": good, "name": "mine", "splitters": {}, "current": True})
+    settings.setValue(KEY, [one.id])
+    settings.setValue(DETAIL_KEY, json.dumps({"version": MEMORY_VERSION, "tabs": tabs}))
+    loaded = mem.load()
+    assert [(t.profile.name, t.adhoc, t.current) for t in loaded] == [
+        ("One", False, False),
+        ("stdio: srv", True, True),
+    ]
+    assert loaded[1].label == "mine — stdio: srv (not saved)"
+    assert loaded[1].profile.stdio.args == ["-v"]
+
+    from inspector.settings.profiles import EnvVar, StdioSettings
+    from inspector.ui.tabs.tab_memory import target_of
+
+    secret = Profile(
+        name="s",
+        stdio=StdioSettings(
+            command="srv", env=[EnvVar(name="TOKEN", value="hunter2", secret=True)]
+        ),
+    )
+    assert "hunter2" not in json.dumps(target_of(secret))

@@ -126,6 +126,8 @@ def test_a_tap_opens_in_a_tab_of_its_own_beside_a_live_connection(
         followed = window.current_tab
         assert followed.session_files.view is follow.view
         assert followed.tab_state() == "offline session"
+        # Its Server box names the tap's file, not the profile used last (issue 31).
+        assert followed.bar.profile_combo.currentText() == "tap.jsonl (read-only)"
         assert not window.connect_action.isEnabled()
         window.tabs.setCurrentWidget(live)
         assert window.connect_action.isEnabled()  # the menus follow the current tab
