@@ -50,8 +50,12 @@ class TabStatusBar(QStatusBar):
         return self._full
 
     def currentMessage(self) -> str:
-        """The message as given, whole (what shows may end in "…")."""
+        """The message as given, whole (what shows may end in "…": `shown_message`)."""
         return self._full
+
+    def shown_message(self) -> str:
+        """The message as it shows: cut to the room with "…" when too long."""
+        return super().currentMessage()
 
     def showMessage(self, text: str, timeout: int | None = 0) -> None:
         self._full = text

@@ -41,7 +41,7 @@ def test_a_long_status_message_stops_before_the_errors_count_and_rec_is_whole(
     errors = tab.errors_label
 
     def ends_before_the_errors_count() -> None:
-        shown = status.currentMessage()
+        shown = status.shown_message()
         width = status.fontMetrics().horizontalAdvance(shown)
         assert 6 + width < errors.x() - 8, (shown, width, errors.x())
 
@@ -50,7 +50,8 @@ def test_a_long_status_message_stops_before_the_errors_count_and_rec_is_whole(
     # before the count, whole in the tooltip; a narrower window cuts it again.
     words = "The collection run stopped: " + "a very long reason " * 20 + "(the end)"
     status.showMessage(words, 8000)
-    assert status.currentMessage().endswith("…")
+    assert status.shown_message().endswith("…")
+    assert status.currentMessage() == words
     assert "(the end)" in status.toolTip()
     ends_before_the_errors_count()
     window.resize(1000, 800)
