@@ -379,6 +379,14 @@ class ProfilesDialog(QDialog):
         if saved is None or (not saved.builtin and changed):
             stored = self.save()
             if stored is None:
+                # Never a silent no: say why nothing starts (issue 31, item 4).
+                errors = [
+                    p.message
+                    for p in validate_profile(profile, self.store.profiles)
+                    if p.severity == "error"
+                ]
+                if errors:
+                    self.status.setText(f"Cannot connect: {errors[0]}")
                 return
             profile = stored
         else:
