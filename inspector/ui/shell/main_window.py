@@ -41,6 +41,7 @@ from inspector.storage.paths import settings_path
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.recording.session_drop import dropped, may_drop
 from inspector.ui.recording.session_files import SessionFiles
+from inspector.ui.shell.connect_outcomes import ConnectOutcomes
 from inspector.ui.shell.help_menu import report_problem, show_about, show_guide, show_shortcuts
 from inspector.ui.shell.menus import WindowMenus
 from inspector.ui.shell.window_state import WindowState
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
         self.app = app
         self.settings = settings or QSettings(str(settings_path()), QSettings.Format.IniFormat)
+        self.connect_outcomes = ConnectOutcomes(self.settings)
         register_all()
         self._closed: asyncio.Future[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
@@ -162,7 +164,9 @@ class MainWindow(QMainWindow):
 
     def new_tab(self, profile: Profile | None = None) -> ConnectionTab:
         """A new tab, made current; connected to `profile` at once when given."""
-        tab = ConnectionTab(self.app, self.settings, remember=self._remember, recent=self._recent)
+        tab = ConnectionTab(
+            self.app, self.settings, remember=self._remember, recent=self._start_profiles
+        )
         tab.profiles_requested.connect(self.open_profiles)
         tab.close_requested.connect(functools.partial(self.close_tab, tab))
         tab.changed.connect(functools.partial(self._tab_changed, tab))
@@ -257,6 +261,9 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(marked[0] if marked else opened[-1])
 
     def _tab_changed(self, tab: ConnectionTab) -> None:
+        model = tab.controller.model
+        if model.profile is not None and not self.app.profiles.is_adhoc(model.profile.id):
+            self.connect_outcomes.note(model.profile, model.state)
         if tab is self.strip.current():
             self._sync_actions()
 
@@ -400,6 +407,10 @@ class MainWindow(QMainWindow):
         if isinstance(value, str):
             return [value]
         return [str(v) for v in value] if isinstance(value, list) else []
+
+    def _start_profiles(self) -> list[str]:
+        """Where a new tab's picker starts: the recent profiles that last connected fine."""
+        return self.connect_outcomes.start_candidates(self._recent())
 
     def _remember(self, profile: Profile) -> None:
         if self.app.profiles.is_adhoc(profile.id):
