@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, get_args
 
 from inspector.collections.pointer import parse_pointer
-from inspector.common.terminal_text import terminal_value
+from inspector.common.terminal_text import terminal_text, terminal_value
 from inspector.core.server_connection import tool_call_params
 
 __all__ = [
@@ -84,6 +84,9 @@ class PointerAssertion:
 
     def describe(self) -> str:
         where = self.pointer or "(the whole result)"
+        if self.op == "matches" and isinstance(self.value, str):
+            # The pattern as written, /like this/: as a JSON string its backslashes doubled.
+            return f"{where} matches /{_short_text(self.value)}/"
         verb = {"equals": "equals", "contains": "contains", "matches": "matches", "type": "is a"}
         return f"{where} {verb[self.op]} {_short(self.value)}"
 
@@ -338,3 +341,9 @@ def _number(value: float) -> float | int:
 
 def _short(value: Any, limit: int = 60) -> str:
     return terminal_value(value, limit)
+
+
+def _short_text(text: str, limit: int = 60) -> str:
+    """A pattern on one line, safe to print (controls shown as escapes), cut with …."""
+    shown = terminal_text(text, keep="")
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"

@@ -264,10 +264,24 @@ def _validate_stdio(stdio: StdioSettings, which: Callable[..., str | None]) -> l
             path = Path(command).expanduser()
             if not path.is_absolute() and stdio.cwd:
                 path = Path(stdio.cwd).expanduser() / path
+            # A warning, not an error: a profile may be saved before its binary is built
+            # (issue 31, item 4); Connect says why the server cannot start.
             if not path.exists():
-                problems.append(Problem("stdio.command", f"“{command}” does not exist."))
+                problems.append(
+                    Problem(
+                        "stdio.command",
+                        f"“{command}” does not exist (yet): the server cannot start until it does.",
+                        "warning",
+                    )
+                )
             elif not os.access(path, os.X_OK) or path.is_dir():
-                problems.append(Problem("stdio.command", f"“{command}” is not executable."))
+                problems.append(
+                    Problem(
+                        "stdio.command",
+                        f"“{command}” is not executable: the server cannot start until it is.",
+                        "warning",
+                    )
+                )
         elif which(command, path=env_path) is None:
             problems.append(
                 Problem(

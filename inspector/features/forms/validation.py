@@ -147,9 +147,15 @@ def validate_values(schema: Any, values: Any, *, limit: int = 50) -> ValidationR
         return ValidationReport(schema_problem="the schema is nested too deeply to check")
     validator = cls(schema, registry=_REGISTRY, format_checker=_format_checker(cls))
     report = ValidationReport()
+    seen: set[FieldError] = set()
     try:
         for error in validator.iter_errors(values):
-            report.errors.extend(_field_errors(error))
+            # jsonschema gives a "required" error per missing name, and each becomes a
+            # FieldError per missing name: keep each once.
+            for found in _field_errors(error):
+                if found not in seen:
+                    seen.add(found)
+                    report.errors.append(found)
             if len(report.errors) >= limit:
                 break
     except referencing.exceptions.Unresolvable as exc:

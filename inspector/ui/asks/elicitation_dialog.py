@@ -44,6 +44,7 @@ class ElicitationDialog(AskDialog):
         self.message = PlainLabel(_message(ask), wrap=True, selectable=True)
         self.body.addWidget(self.message)
         self.form = SchemaForm()
+        self.form.set_noun("fields")  # what the server asks for: not a call's arguments
         # Defaults applied by the form; a field it cannot express is edited as JSON.
         self.form.set_schema(schema if isinstance(schema, dict) else {"type": "object"})
         self.form.send_anyway_requested.connect(self.accept_unchecked)

@@ -6,9 +6,15 @@ gets the ratings (cost, speed, intelligence, 0..1) that a request's priorities w
 its output-token limit when known. Keys go to the system keyring, never to a file; with no
 keyring, the dialog says so and can keep the key for this session only. The hint mapping
 (a hint containing TEXT goes to MODEL) is per profile.
+
+At its default size every part shows (issue 31, item 17): the models table has room for a
+few rows, the keyring note its own lines; a new provider waits 60 s for a reply, and its
+entry in the list follows its name as it is typed.
 """
 
 from __future__ import annotations
+
+from typing import Final
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -41,11 +47,13 @@ from inspector.features.providers.providers import (
 from inspector.storage.secrets import NoKeyringError, SecretStore
 from inspector.ui.widgets.dialog_buttons import ok_cancel_buttons
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.screen_fit import fit_to_screen
 
 __all__ = ["ModelProvidersDialog"]
 
 MODEL_COLUMNS = ("Model", "Cost (1 = cheap)", "Speed", "Intelligence", "Max output tokens")
 KIND_LABEL = {"openai": "OpenAI-compatible", "anthropic": "Anthropic Messages API"}
+_TABLE_ROWS: Final = 4  # the models and mapping tables show this many rows unscrolled
 
 
 def _rating(text: str, default: float = 0.5) -> float:
@@ -72,6 +80,7 @@ class ModelProvidersDialog(QDialog):
         self.profile_id = profile_id
         self.keys: dict[str, str] = {}  # provider id → key typed here (saved on OK)
         self.current: ProviderConfig | None = None
+        self._shown: ProviderConfig | None = None  # whose values the editor holds
         layout = QVBoxLayout(self)
         layout.addWidget(
             PlainLabel(
@@ -102,7 +111,7 @@ class ModelProvidersDialog(QDialog):
         buttons = ok_cancel_buttons(self, self.save)
         layout.addWidget(buttons)
         self._refresh_list()
-        self.resize(900, 620)
+        fit_to_screen(self, 900, 720)
 
     # ---------------------------------------------------------------- building
     def _editor(self) -> QWidget:
@@ -110,13 +119,16 @@ class ModelProvidersDialog(QDialog):
         form = QFormLayout(box)
         self.kind_label = PlainLabel()
         self.name_edit = QLineEdit()
+        self.name_edit.textEdited.connect(self._label_edited)
         self.url_edit = QLineEdit()
+        self.url_edit.textEdited.connect(self._label_edited)
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.key_state = PlainLabel(wrap=True)
         self.timeout_spin = QDoubleSpinBox()
         self.timeout_spin.setRange(1, 600)
         self.timeout_spin.setSuffix(" s")
+        self.timeout_spin.setValue(ProviderConfig("openai").timeout)
         self.image_check = QCheckBox("images")
         self.audio_check = QCheckBox("audio")
         media = QHBoxLayout()
@@ -126,6 +138,7 @@ class ModelProvidersDialog(QDialog):
         self.models_table = QTableWidget(0, len(MODEL_COLUMNS))
         self.models_table.setHorizontalHeaderLabels(list(MODEL_COLUMNS))
         self.models_table.horizontalHeader().setStretchLastSection(True)
+        _rows_high(self.models_table)
         self.add_model_button = QPushButton("Add model")
         self.add_model_button.clicked.connect(lambda: self._add_model_row(ModelEntry("")))
         self.sdk_state = PlainLabel(wrap=True)
@@ -157,6 +170,7 @@ class ModelProvidersDialog(QDialog):
         self.mapping_table = QTableWidget(0, 2)
         self.mapping_table.setHorizontalHeaderLabels(["Hint contains", "Model"])
         self.mapping_table.horizontalHeader().setStretchLastSection(True)
+        _rows_high(self.mapping_table, fixed=True)
         layout.addWidget(self.mapping_table)
         self.add_rule_button = QPushButton("Add mapping")
         self.add_rule_button.clicked.connect(lambda: self._add_rule_row(None))
@@ -244,6 +258,7 @@ class ModelProvidersDialog(QDialog):
 
     def _show(self, provider: ProviderConfig) -> None:
         self.current = provider
+        self._shown = provider
         self.kind_label.setText(KIND_LABEL[provider.kind])
         self.name_edit.setText(provider.name)
         self.url_edit.setText(provider.base_url)
@@ -274,9 +289,20 @@ class ModelProvidersDialog(QDialog):
             else f"The {provider.kind!r} SDK is not installed: {INSTALL_HINT}"
         )
 
+    def _label_edited(self, _text: str) -> None:
+        """The provider's entry in the list follows its name (or URL) as it is typed."""
+        provider = self._shown
+        if provider is None or provider not in self.settings.providers:
+            return
+        provider.name = self.name_edit.text().strip()
+        provider.base_url = self.url_edit.text().strip().rstrip("/")
+        item = self.provider_list.item(self.settings.providers.index(provider))
+        if item is not None:
+            item.setText(f"{provider.label} · {KIND_LABEL[provider.kind]}")
+
     def _keep(self) -> None:
-        """Take what the editor shows into the provider being edited."""
-        provider = self.current
+        """Take what the editor shows into the provider it shows."""
+        provider = self._shown
         if provider is None or provider not in self.settings.providers:
             return
         provider.name = self.name_edit.text().strip()
@@ -339,3 +365,12 @@ class ModelProvidersDialog(QDialog):
 
     def key_of(self, provider: ProviderConfig) -> str | None:
         return provider_key(self.secrets, provider)
+
+
+def _rows_high(table: QTableWidget, *, fixed: bool = False) -> None:
+    """Room for `_TABLE_ROWS` rows under the header (at least; exactly when `fixed`)."""
+    rows = table.verticalHeader().defaultSectionSize() * _TABLE_ROWS
+    height = rows + table.horizontalHeader().sizeHint().height() + table.frameWidth() * 2
+    table.setMinimumHeight(height)
+    if fixed:
+        table.setMaximumHeight(height)

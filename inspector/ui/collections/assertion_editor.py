@@ -2,12 +2,16 @@
 a JSON Pointer where the kind takes one, and what is expected), "Add assertion" offering
 every kind the collection file knows (those that cannot apply to this call are greyed out
 with the reason), and "Remove". Each row is checked as it is typed; what is wrong shows
-under the table, the row marked, before anything is saved (`assertion_rows`)."""
+under the table, the row marked, before anything is saved (`assertion_rows`).
+
+A row's expected value is preset from the call's result at its pointer, and follows the
+pointer as it is edited until the value is typed over. A preset regex escapes only what a
+regex reads as special: "Hello there (world)" gives `^Hello there \\(world\\)`, with no
+backslash before each space."""
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Final
 
 from PySide6.QtCore import Signal
@@ -41,6 +45,7 @@ from inspector.collections.assertion_rows import (
 from inspector.collections.call_draft import CallDraft
 from inspector.collections.checks import json_type
 from inspector.collections.drafts import suggested_pointer
+from inspector.collections.pointer import MISSING, parse_pointer, resolve_pointer
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
@@ -54,6 +59,24 @@ _OUTCOME_TEXTS: Final = (
     ("timeout", "a timeout"),
 )
 _ERROR_STYLE: Final = "border: 1px solid {color};"
+_REGEX_SPECIAL: Final = frozenset("\\.^$*+?{}[]|()")
+_MIN_ROWS: Final = 5  # the table's height in rows: room to add a few without scrolling
+_MAX_ROWS: Final = 10
+
+
+def regex_literal(text: str) -> str:
+    """`text` as a regex that matches it literally, escaping only what a regex reads as
+    special (re.escape also escapes spaces and more, for verbose patterns)."""
+    return "".join("\\" + c if c in _REGEX_SPECIAL else c for c in text)
+
+
+def preset_text(kind: RowKind, value: Any) -> str:
+    """What a row of `kind` expects, preset from `value` (the result at its pointer)."""
+    if kind == "matches":
+        return "^" + regex_literal(value[:40]) if isinstance(value, str) else ""
+    if kind == "type":
+        return json_type(value)
+    return json.dumps(value, ensure_ascii=False)
 
 
 class _OutcomeCell(QWidget):
@@ -100,6 +123,7 @@ class AssertionEditor(QWidget):
         self.tool = tool
         self._kinds: list[RowKind] = []
         self._suggestion = suggested_pointer(draft.result)
+        self._presets: dict[int, str] = {}  # a value cell's preset text, while not typed over
 
         self.table = QTableWidget(0, 3)
         self.table.setObjectName("assertionTable")
@@ -179,19 +203,45 @@ class AssertionEditor(QWidget):
             edit.setObjectName("pointer")
             edit.setPlaceholderText("/content/0/text")
             edit.setToolTip(plain_tooltip("A JSON Pointer into the result (RFC 6901)"))
-            edit.textChanged.connect(lambda _t: self.check())
+            edit.textChanged.connect(lambda _t, e=edit: self._pointer_edited(e))
             self.table.setCellWidget(row, COL_POINTER, edit)
         else:
             self.table.setItem(row, COL_POINTER, QTableWidgetItem(""))
-        self.table.setCellWidget(row, COL_VALUE, self._value_cell(kind, value))
+        cell = self._value_cell(kind, value)
+        if info.pointer:
+            self._presets[id(cell)] = _cell_text(cell)
+        self.table.setCellWidget(row, COL_VALUE, cell)
         self.table.selectRow(row)
         self._fit()
         self.check()
         return row
 
+    def _pointer_edited(self, edit: QLineEdit) -> None:
+        """A new pointer: the expected value follows it while it is still the preset."""
+        row = next((r for r in range(self.table.rowCount()) if self.pointer_edit(r) is edit), None)
+        if row is not None:
+            cell = self.value_widget(row)
+            preset = self._presets.get(id(cell)) if cell is not None else None
+            if cell is not None and preset is not None and _cell_text(cell) == preset:
+                value = self._result_at(edit.text())
+                if value is not MISSING:
+                    text = preset_text(self._kinds[row], value)
+                    self._presets[id(cell)] = text
+                    _set_cell_text(cell, text)
+        self.check()
+
+    def _result_at(self, pointer: str) -> Any:
+        """The call's result at `pointer`; MISSING when there is none or it is not there."""
+        if self.draft.result is None:
+            return MISSING
+        try:
+            return resolve_pointer(self.draft.result, parse_pointer(pointer.strip()))
+        except ValueError:
+            return MISSING
+
     def _fit(self) -> None:
-        """As high as its rows, 3 to 8 of them: compact, scrolling beyond."""
-        shown = min(max(self.table.rowCount(), 3), 8)
+        """As high as its rows, 5 to 10 of them: room to add, scrolling beyond."""
+        shown = min(max(self.table.rowCount(), _MIN_ROWS), _MAX_ROWS)
         frame = self.table.frameWidth() * 2 + self.table.horizontalHeader().sizeHint().height()
         self.table.setFixedHeight(frame + shown * self._row_height)
 
@@ -203,7 +253,7 @@ class AssertionEditor(QWidget):
             combo = QComboBox()
             combo.setEditable(True)
             combo.addItems(JSON_TYPE_NAMES)
-            combo.setCurrentText(json_type(value) if value is not None else "string")
+            combo.setCurrentText(preset_text(kind, value) if value is not None else "string")
             combo.currentTextChanged.connect(lambda _t: self.check())
             return combo
         if kind == "latency":
@@ -218,12 +268,7 @@ class AssertionEditor(QWidget):
             spin.valueChanged.connect(lambda _v: self.check())
             return spin
         if kind in ("equals", "contains", "matches"):
-            text = ""
-            if kind == "matches" and isinstance(value, str):
-                text = "^" + re.escape(value[:40])
-            elif value is not None:
-                text = json.dumps(value, ensure_ascii=False)
-            edit = QLineEdit(text)
+            edit = QLineEdit(preset_text(kind, value) if value is not None else "")
             edit.setObjectName("assertValue")
             edit.setPlaceholderText(info.hint)
             edit.setCursorPosition(0)
@@ -318,3 +363,19 @@ class AssertionEditor(QWidget):
         self.problem.setText("")
         self.changed.emit()
         return None
+
+
+def _cell_text(cell: QWidget) -> str:
+    if isinstance(cell, QLineEdit):
+        return cell.text()
+    if isinstance(cell, QComboBox):
+        return cell.currentText()
+    return ""
+
+
+def _set_cell_text(cell: QWidget, text: str) -> None:
+    if isinstance(cell, QLineEdit):
+        cell.setText(text)
+        cell.setCursorPosition(0)
+    elif isinstance(cell, QComboBox):
+        cell.setCurrentText(text)

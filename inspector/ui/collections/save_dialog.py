@@ -179,7 +179,7 @@ class SaveCallDialog(QDialog):
         layout.addStretch(1)
         layout.addWidget(buttons)
         self._file_changed()
-        fit_to_screen(self, 640, 480)
+        fit_to_screen(self, 640, 580)  # room for the assertion table's five rows
 
     # ---------------------------------------------------------------- assertions
     def _build_assertions(self) -> QGroupBox:

@@ -3,7 +3,9 @@ views share.
 
 The form gets the height it asks for, up to a share of the view (a larger share while
 there is no result yet: the empty result pane needs little), and follows the view's height
-until the user drags the handle; after that the user's split is kept.
+until the user drags the handle; after that the user's split is kept. A form that fits in
+half the view is always shown whole: results scroll in their own pane, and a two-field form
+with a scrollbar of its own is of no use (issue 31, item 9).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ __all__ = ["FormSplitter"]
 
 _EMPTY_SHARE: Final = 0.8
 _MIN_FORM_SHARE: Final = 0.2
+_WHOLE_SHARE: Final = 0.5  # a form up to this share of the height is never cut
 _MIN_TOTAL: Final = 400  # before the first layout the splitter may not know its height
 
 
@@ -68,12 +71,15 @@ class FormSplitter(QSplitter):
         self.user_split = True
 
     def fit(self) -> None:
-        """Give the form what it wants (at most its share of the height), the result the
-        rest."""
+        """Give the form what it wants (at most its share of the height, or half of it for
+        a form that fits there), the result the rest."""
         total = max(self.height(), _MIN_TOTAL)
         empty = self._empty()
         share = self._empty_share if empty else self._share
-        top = min(self._wanted(), int(total * share))
+        wanted = self._wanted()
+        top = min(wanted, int(total * share))
         if not empty and self._result_wanted is not None:
             top = min(top, max(total - self._result_wanted(), int(total * _MIN_FORM_SHARE)))
+        if wanted <= int(total * _WHOLE_SHARE):
+            top = max(top, wanted)
         self.setSizes([top, total - top])

@@ -5,6 +5,9 @@ valid edit in the JSON view reaches the form as soon as the user pauses. Keys th
 no field for (additionalProperties, a schema the form cannot express) are kept and sent.
 `validation_errors()` validates with jsonschema and puts each error next to its field;
 the banner under the form offers "Send anyway" to test the server's own validation.
+`problems_changed` says how many problems are shown (0 when they are gone), so that a view
+can drop its "Fix the arguments" hint and make room for the banner. What the values are
+called ("arguments" of a tool or prompt, "fields" of an elicitation) is `set_noun`'s.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ _BANNER_LINES = 6
 class SchemaForm(QWidget):
     changed = Signal()
     send_anyway_requested = Signal()  # the user chose to send despite validation errors
+    problems_changed = Signal(int)  # how many problems the form shows now (0: none)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -70,14 +74,15 @@ class SchemaForm(QWidget):
         self._errors_shown = False
         self._mode: Mode = "form"
         self._schema_problem: str | None = None
+        self._noun = "arguments"
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
 
         bar = QHBoxLayout()
-        self.form_button = self._toggle("Form", "Edit the arguments in a form")
-        self.json_button = self._toggle("JSON", "Edit the arguments as raw JSON")
+        self.form_button = self._toggle("Form", "")
+        self.json_button = self._toggle("JSON", "")
         group = QButtonGroup(self)
         group.setExclusive(True)
         group.addButton(self.form_button)
@@ -129,10 +134,6 @@ class SchemaForm(QWidget):
         self.banner_label.setStyleSheet(f"color: {colors().error.name()};")
         banner_layout.addWidget(self.banner_label, 1)
         self.send_anyway_button = QPushButton("Send anyway", self.banner)
-        self.send_anyway_button.setToolTip(
-            "Send these arguments although they do not match the schema\n"
-            "(to test the server's own validation)"
-        )
         self.send_anyway_button.clicked.connect(self.send_anyway_requested)
         banner_layout.addWidget(self.send_anyway_button, 0, Qt.AlignmentFlag.AlignTop)
         self.banner.hide()
@@ -154,7 +155,20 @@ class SchemaForm(QWidget):
         self._revalidate_timer.timeout.connect(self._revalidate)
         self.completer = FieldCompleter(self.values, self)
         self.completer.failed.connect(self._show_note)
+        self.set_noun("arguments")
         self.set_schema(self._schema)
+
+    def set_noun(self, noun: str) -> None:
+        """What the values are called in the form's texts: "arguments" (a tool's, a
+        prompt's) or "fields" (what an elicitation asks for)."""
+        self._noun = noun
+        self.json_button.setToolTip(plain_tooltip(f"Edit the {noun} as raw JSON"))
+        self.send_anyway_button.setToolTip(
+            f"Send these {noun} although they do not match the schema\n"
+            "(to test the server's own validation)"
+        )
+        self._show_form_tip()
+        self._show_warnings()
 
     def _toggle(self, text: str, tip: str) -> QToolButton:
         button = QToolButton(self)
@@ -189,7 +203,7 @@ class SchemaForm(QWidget):
             self._root.changed.connect(self._on_form_changed)
             page_layout.addWidget(self._root)
             if not root_spec.properties:
-                text = "No arguments."
+                text = f"No {self._noun}."
                 if root_spec.extra_keys and self._schema.get("additionalProperties") is not None:
                     text += " Keys can be added in the JSON view."
                 empty = PlainLabel(text)
@@ -203,13 +217,7 @@ class SchemaForm(QWidget):
                     self.completer.attach(name, editor.line_edit)
         self._show_warnings()
         self.form_button.setEnabled(root_spec is not None)
-        self.form_button.setToolTip(
-            plain_tooltip(
-                "Edit the arguments in a form"
-                if root_spec is not None
-                else f"No form: {self._plan.why_json_only}"
-            )
-        )
+        self._show_form_tip()
         start = values if values is not None else self._initial_values()
         self._mode = "form" if root_spec is not None else "json"
         self.set_values(start)
@@ -302,6 +310,7 @@ class SchemaForm(QWidget):
         if self._root is not None:
             for row in self._root.rows.values():
                 row.clear_errors()
+        self.problems_changed.emit(0)
 
     def reset_to_defaults(self) -> None:
         self.set_values(self._initial_values())
@@ -374,7 +383,7 @@ class SchemaForm(QWidget):
         except ValueError as exc:
             return None, str(exc)
         if not isinstance(value, dict):
-            return None, f"the arguments must be a JSON object, not a {type(value).__name__}"
+            return None, f"the {self._noun} must be a JSON object, not a {type(value).__name__}"
         return value, None
 
     def _on_json_text(self) -> None:
@@ -437,16 +446,15 @@ class SchemaForm(QWidget):
             by_row.setdefault(id(row), (row, []))[1].append(message)
         for row, messages in by_row.values():
             row.set_errors(messages)
-        if not report.errors:
-            self.banner.hide()
-            return
         n = len(report.errors)
-        lines = [f"{n} problem{'s' if n != 1 else ''} with these arguments:"]
-        lines += [short(str(e), 160) for e in report.errors[:_BANNER_LINES]]
-        if n > _BANNER_LINES:
-            lines.append(f"… and {n - _BANNER_LINES} more")
-        self.banner_label.setText("\n".join(lines))
-        self.banner.show()
+        if n:
+            lines = [f"{n} problem{'s' if n != 1 else ''} with these {self._noun}:"]
+            lines += [short(str(e), 160) for e in report.errors[:_BANNER_LINES]]
+            if n > _BANNER_LINES:
+                lines.append(f"… and {n - _BANNER_LINES} more")
+            self.banner_label.setText("\n".join(lines))
+        self.banner.setVisible(bool(n))
+        self.problems_changed.emit(n)
 
     def _row_for(self, error: FieldError) -> tuple[FieldRow, tuple[str | int, ...]] | None:
         if self._root is None or self._mode != "form" or not error.path:
@@ -460,7 +468,8 @@ class SchemaForm(QWidget):
         lines = []
         if self._plan.root is None:
             lines.append(
-                f"No form for this schema ({self._plan.why_json_only}): edit the arguments as JSON."
+                f"No form for this schema ({self._plan.why_json_only}): "
+                f"edit the {self._noun} as JSON."
             )
         elif self._plan.warnings:
             shown = "; ".join(self._plan.warnings[:4])
@@ -472,10 +481,19 @@ class SchemaForm(QWidget):
         if self._schema_problem:
             lines.append(
                 f"The schema itself is not valid ({self._schema_problem}); "
-                "arguments are not validated before sending."
+                f"the {self._noun} are not validated before sending."
             )
         self.warning_label.setText("\n".join(short(line, 400) for line in lines))
         self.warning_label.setVisible(bool(lines))
+
+    def _show_form_tip(self) -> None:
+        self.form_button.setToolTip(
+            plain_tooltip(
+                f"Edit the {self._noun} in a form"
+                if self._plan.root is not None
+                else f"No form: {self._plan.why_json_only}"
+            )
+        )
 
     def _show_extras(self) -> None:
         if self._extras:

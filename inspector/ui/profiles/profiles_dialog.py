@@ -33,6 +33,7 @@ from inspector.settings.config_import import (
     import_file,
     known_config_files,
 )
+from inspector.settings.profile_labels import target_line
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings, validate_profile
 from inspector.storage.secrets import NoKeyringError
 from inspector.tap.host_config import is_tapped
@@ -174,10 +175,10 @@ class ProfilesDialog(QDialog):
         self.list.blockSignals(True)
         self.list.clear()
         for profile in self.store.profiles:
-            self._add_item(f"{profile.name}\n{profile.target}", profile.id)
+            self._add_item(f"{profile.name}\n{target_line(profile)}", profile.id)
         if self._draft is not None:
             draft = self._draft
-            item = self._add_item(f"{draft.name}  (not saved)\n{draft.target}", _DRAFT)
+            item = self._add_item(f"{draft.name}  (not saved)\n{target_line(draft)}", _DRAFT)
             font = item.font()
             font.setItalic(True)
             item.setFont(font)
@@ -315,7 +316,7 @@ class ProfilesDialog(QDialog):
         profile = self.editor.profile()
         row = self._row_of(_DRAFT) if self._loaded_id == _DRAFT else -1
         if row >= 0:  # the unsaved new profile's entry follows its name and target
-            self.list.item(row).setText(f"{profile.name}  (not saved)\n{profile.target}")
+            self.list.item(row).setText(f"{profile.name}  (not saved)\n{target_line(profile)}")
         if profile.builtin:
             return
         self.editor.show_problems(validate_profile(profile, self.store.profiles))
@@ -379,6 +380,14 @@ class ProfilesDialog(QDialog):
         if saved is None or (not saved.builtin and changed):
             stored = self.save()
             if stored is None:
+                # Never a silent no: say why nothing starts (issue 31, item 4).
+                errors = [
+                    p.message
+                    for p in validate_profile(profile, self.store.profiles)
+                    if p.severity == "error"
+                ]
+                if errors:
+                    self.status.setText(f"Cannot connect: {errors[0]}")
                 return
             profile = stored
         else:

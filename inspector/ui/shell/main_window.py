@@ -42,6 +42,7 @@ from inspector.storage.paths import settings_path
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.recording.session_drop import dropped, may_drop
 from inspector.ui.recording.session_files import SessionFiles
+from inspector.ui.shell.connect_outcomes import ConnectOutcomes
 from inspector.ui.shell.help_menu import report_problem, show_about, show_guide, show_shortcuts
 from inspector.ui.shell.menus import WindowMenus
 from inspector.ui.shell.window_state import WindowState
@@ -90,6 +91,7 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
         self.app = app
         self.settings = settings or QSettings(str(settings_path()), QSettings.Format.IniFormat)
+        self.connect_outcomes = ConnectOutcomes(self.settings)
         register_all()
         self._closed: asyncio.Future[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
@@ -168,7 +170,9 @@ class MainWindow(QMainWindow):
 
     def new_tab(self, profile: Profile | None = None) -> ConnectionTab:
         """A new tab, made current; connected to `profile` at once when given."""
-        tab = ConnectionTab(self.app, self.settings, remember=self._remember, recent=self._recent)
+        tab = ConnectionTab(
+            self.app, self.settings, remember=self._remember, recent=self._start_profiles
+        )
         tab.profiles_requested.connect(self.open_profiles)
         tab.close_requested.connect(functools.partial(self.close_tab, tab))
         tab.changed.connect(functools.partial(self._tab_changed, tab))
@@ -292,6 +296,9 @@ class MainWindow(QMainWindow):
         return ask_save_as_profile(self, self.app.profiles, tab, self.refresh_profiles)
 
     def _tab_changed(self, tab: ConnectionTab) -> None:
+        model = tab.controller.model
+        if model.profile is not None and not self.app.profiles.is_adhoc(model.profile.id):
+            self.connect_outcomes.note(model.profile, model.state)
         if tab is self.strip.current():
             self._sync_actions()
 
@@ -443,6 +450,10 @@ class MainWindow(QMainWindow):
         if isinstance(value, str):
             return [value]
         return [str(v) for v in value] if isinstance(value, list) else []
+
+    def _start_profiles(self) -> list[str]:
+        """Where a new tab's picker starts: the recent profiles that last connected fine."""
+        return self.connect_outcomes.start_candidates(self._recent())
 
     def _remember(self, profile: Profile) -> None:
         if self.app.profiles.is_adhoc(profile.id):

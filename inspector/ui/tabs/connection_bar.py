@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QWidget
 
+from inspector.settings.profile_labels import distinct_labels
 from inspector.settings.profiles import Profile
 from inspector.ui.controller.connection_controller import ConnState
 from inspector.ui.widgets.elided_label import ElidedLabel
@@ -84,9 +85,16 @@ class ConnectionBar(QWidget):
     def set_profiles(self, profiles: list[Profile], current_id: str | None) -> None:
         self.profile_combo.blockSignals(True)
         self.profile_combo.clear()
-        for profile in profiles:
-            http = profile.transport == "http" and "http" not in profile.name.lower()
-            label = profile.name + ("  (HTTP)" if http else "")
+        labels = [
+            profile.name
+            + (
+                "  (HTTP)"
+                if profile.transport == "http" and "http" not in profile.name.lower()
+                else ""
+            )
+            for profile in profiles
+        ]
+        for profile, label in zip(profiles, distinct_labels(profiles, labels), strict=True):
             self.profile_combo.addItem(label, profile.id)
         index = self.profile_combo.findData(current_id) if current_id else 0
         self.profile_combo.setCurrentIndex(max(0, index))

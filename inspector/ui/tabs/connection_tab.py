@@ -90,7 +90,8 @@ class ConnectionTab(QWidget):
         recent: Callable[[], list[str]],
     ) -> None:
         """`remember(profile)`: the window's Recent list hears of a connect. `recent()`:
-        that list (the bar starts on its first profile). `settings`: the window's."""
+        that list without the profiles that failed to connect last time (the bar starts on
+        its first profile). `settings`: the window's."""
         super().__init__()
         self.setObjectName("connectionTab")
         self.app = app

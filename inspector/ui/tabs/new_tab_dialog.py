@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.settings.profile_labels import distinct_labels
 from inspector.settings.profiles import Profile
 from inspector.settings.targets import stdio_profile, url_profile
 from inspector.ui.widgets.dialog_buttons import ok_cancel_buttons
@@ -40,8 +41,8 @@ class NewTabDialog(QDialog):
             group.addButton(button)
         self.profile_combo = QComboBox()
         self.profiles = list(profiles)
-        for profile in self.profiles:
-            self.profile_combo.addItem(profile.name, profile.id)
+        for profile, label in zip(self.profiles, distinct_labels(self.profiles), strict=True):
+            self.profile_combo.addItem(label, profile.id)
         first = next((i for i in recent if any(p.id == i for p in self.profiles)), None)
         if first is not None:
             self.profile_combo.setCurrentIndex(self.profile_combo.findData(first))

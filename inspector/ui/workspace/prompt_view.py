@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -58,6 +58,7 @@ from inspector.ui.workspace.save_menu import (
 __all__ = ["PromptGetView", "prompt_view"]
 
 _INDENT = 48  # how far a message leans to its side, chat-like
+_FIX_HINT = "Fix the arguments marked in the form (or Send anyway)."
 
 
 class PromptGetView(QWidget):
@@ -88,6 +89,7 @@ class PromptGetView(QWidget):
         self.form.setObjectName("promptForm")
         self.form.set_schema(schema)
         self.form.send_anyway_requested.connect(lambda: self.get(as_typed=True))
+        self.form.problems_changed.connect(self._on_problems)
         self.completions = ServerCompletions(self.form)
         self.completion_note = self.completions.note
 
@@ -167,7 +169,17 @@ class PromptGetView(QWidget):
         need = (page.sizeHint().height() if page is not None else 60) + 110
         if not self.declared.isHidden():
             need += self.declared.sizeHint().height()
+        if not self.form.banner.isHidden():
+            need += self.form.banner.sizeHint().height() + 6
         return need
+
+    def _on_problems(self, count: int) -> None:
+        """The form's problems came, changed or went: the hint goes with them, and the
+        form is refitted for its banner (unless the user placed the split)."""
+        if count == 0 and self.status.text() == _FIX_HINT:
+            self.bar.set_status("")
+        if not self.splitter.user_split:
+            QTimer.singleShot(0, self.splitter.fit)  # once the banner's layout is done
 
     def _end_own_work(self) -> None:
         if self.task is not None and not self.task.done():
@@ -202,7 +214,7 @@ class PromptGetView(QWidget):
         if session is None or self.bar.busy:
             return None
         if not as_typed and self.form.validation_errors():
-            self.bar.set_status("Fix the arguments marked in the form (or Send anyway).", "warn")
+            self.bar.set_status(_FIX_HINT, "warn")
             return None
         arguments = arguments_to_send(self.form.values(), as_typed=as_typed)
         self.task = self.controller.model.start(

@@ -44,6 +44,7 @@ __all__ = ["ToolCallView", "tool_view"]
 log = logging.getLogger(__name__)
 
 _TICK_MS: Final = 200
+_FIX_HINT: Final = "Fix the arguments, or use Send anyway."
 _MAX_CARDS: Final = 50
 
 
@@ -106,6 +107,7 @@ class ToolCallView(QWidget):
 
         self.form = SchemaForm()
         self.form.send_anyway_requested.connect(lambda: self.send(validated=False))
+        self.form.problems_changed.connect(self._on_problems)
         top_layout.addWidget(self.form, 1)
         # Which values are never remembered for the next call, and why (issue 18.6).
         self.memory_note = PlainLabel(wrap=True)
@@ -236,9 +238,17 @@ class ToolCallView(QWidget):
             return None
         self.form.flush()
         if self.form.validation_errors():
-            self.bar.set_status("Fix the arguments, or use Send anyway.")
+            self.bar.set_status(_FIX_HINT)
             return None
         return self.send(validated=True)
+
+    def _on_problems(self, count: int) -> None:
+        """The form's problems came, changed or went: the hint goes with them, and the
+        form is refitted for its banner (unless the user placed the split)."""
+        if count == 0 and self.status_label.text() == _FIX_HINT:
+            self._update_run()
+        if not self.splitter.user_split:
+            QTimer.singleShot(0, self.fit_form)  # once the banner's layout is done
 
     def send(self, validated: bool = True) -> ToolCallRecord | None:
         if not self.run_button.isEnabled():

@@ -294,6 +294,16 @@ def test_errors_point_at_their_fields() -> None:
     assert validate_values(TICKET, {"title": "Bug", "when": "2025-01-31T09:30:00Z"}).ok
 
 
+def test_each_missing_required_field_is_reported_once() -> None:
+    # jsonschema gives one "required" error per missing name (issue 31, item 1).
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+        "required": ["a", "b"],
+    }
+    assert [str(e) for e in validate_values(schema, {}).errors] == ["a: required", "b: required"]
+
+
 def test_draft_chosen_by_dollar_schema() -> None:
     assert validator_class({}).__name__ == "Draft202012Validator"
     seven = {"$schema": "http://json-schema.org/draft-07/schema#"}
