@@ -15,6 +15,7 @@ __all__ = [
     "RecordedSession",
     "SessionFileError",
     "parse_event_line",
+    "parse_first_line",
     "parse_header_line",
     "read_session",
 ]
@@ -60,6 +61,10 @@ class RecordedSession:
     header: dict[str, Any]
     events: list[RecordedEvent] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # e.g. the truncated last line
+    # Opened through the index (recording/index): `events` holds only the `ready` line;
+    # read_session(path) gives them all. `last_t` is the last line's time.
+    lazy: bool = False
+    last_t: float | None = None
 
     @property
     def connection(self) -> dict[str, Any]:
@@ -87,6 +92,8 @@ class RecordedSession:
 
     @property
     def duration(self) -> float:
+        if self.last_t is not None:
+            return self.last_t
         return max((e.t for e in self.events), default=0.0)
 
     def frames(self) -> list[RecordedEvent]:
@@ -132,6 +139,12 @@ def read_session(path: str | Path) -> RecordedSession:
 def parse_header_line(path: Path, first: bytes) -> dict[str, Any]:
     """A complete first line as the header (a followed file is read line by line)."""
     return _parse_header(path, first, complete=True)
+
+
+def parse_first_line(path: Path, first: bytes, *, complete: bool) -> dict[str, Any]:
+    """The first line as the header; `complete`: it ended with a newline (else a header
+    cut off inside is said so)."""
+    return _parse_header(path, first, complete=complete)
 
 
 def parse_event_line(no: int, raw: bytes) -> RecordedEvent | str | None:
