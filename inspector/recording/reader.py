@@ -115,22 +115,25 @@ def read_session(path: str | Path) -> RecordedSession:
     header = _parse_header(path, lines[0], complete=len(lines) > 1 or ends_cleanly)
     session = RecordedSession(path, header)
     last = len(lines)
+    offset = len(lines[0]) + 1
     for no, raw in enumerate(lines[1:], start=2):
+        at, offset = offset, offset + len(raw) + 1
         if not raw.strip():
             continue
+        where = f"line {no} (byte offset {at:,})"
         try:
             value = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             if no == last and not ends_cleanly:
                 session.problems.append(
-                    f"line {no} is incomplete (the recording was cut off, e.g. by a crash); "
+                    f"{where} is incomplete (the recording was cut off, e.g. by a crash); "
                     "everything before it was read"
                 )
                 break
-            session.problems.append(f"line {no} is not valid JSON ({exc}); skipped")
+            session.problems.append(f"{where} is not valid JSON ({exc}); skipped")
             continue
         if not isinstance(value, dict) or not isinstance(value.get("type"), str):
-            session.problems.append(f"line {no} is not an event object; skipped")
+            session.problems.append(f"{where} is not an event object; skipped")
             continue
         session.events.append(RecordedEvent(no, value["type"], value))
     return session

@@ -145,12 +145,11 @@ class IndexedLoader:
         methods = set(run.methods)
         if _MESSAGE in methods or run.levels.count(None) != n:
             self._messages(run, first)
+        changes: list[int] = []
         if not methods.isdisjoint(_LIST_CHANGED):
-            for i, method in enumerate(run.methods):
-                if method in _LIST_CHANGED and run.dirs[i] == _IN:
-                    self.offline.catalog.list_changed(_LIST_CHANGED[method])  # type: ignore[index]
-        if ids:
-            self._lists(run, first, ids, methods)
+            changes = [i for i, m in enumerate(run.methods) if m in _LIST_CHANGED]
+        if ids or changes:
+            self._catalog(run, first, ids, changes, methods)
 
     def _messages(self, run: FrameRun, first: int) -> None:
         """The logging notifications of a run: their rows and levels. The scan read the
@@ -189,14 +188,24 @@ class IndexedLoader:
         level = params.get("level", "info") if isinstance(params, dict) else "info"
         return level_index(str(level))
 
-    def _lists(
-        self, run: FrameRun, first: int, ids: list[tuple[int, RequestId]], methods: set[bytes | None]
+    def _catalog(
+        self,
+        run: FrameRun,
+        first: int,
+        ids: list[tuple[int, RequestId]],
+        changes: list[int],
+        methods: set[bytes | None],
     ) -> None:
-        """List requests and their results, parsed for the catalog (they are few)."""
+        """List requests, their results (parsed: they are few) and list changes, in order."""
         loader = self.loader
         asks_lists = not methods.isdisjoint(_LISTS)
-        for i, msg_id in ids:
+        events: list[tuple[int, RequestId | None]] = sorted([*ids, *((i, None) for i in changes)])
+        for i, msg_id in events:
             kind, direction = run.kinds[i], run.dirs[i]
+            if msg_id is None:
+                if direction == _IN:
+                    self.offline.catalog.list_changed(_LIST_CHANGED[run.methods[i]])  # type: ignore[index]
+                continue
             wanted = (
                 kind == _REQUEST and direction == _OUT and asks_lists and run.methods[i] in _LISTS
             ) or (kind == _RESPONSE and direction == _IN and msg_id in loader.list_requests)

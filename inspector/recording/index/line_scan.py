@@ -145,7 +145,11 @@ class LineScan:
             and matches[0].start() == 0
             and matches[-1].end() == len(chunk)
         ):
-            yield _run(matches, chunk, base, self.part)  # all plain frame lines: the usual
+            run = _run(matches, chunk, base, self.part)  # all plain frame lines: the usual
+            if run is not None:
+                yield run
+            else:
+                yield from self._mixed(chunk, base, [], endpos == size)
         else:
             yield from self._mixed(chunk, base, matches, endpos == size)
         self.line_no += lines
@@ -159,39 +163,55 @@ class LineScan:
         expect = 0
         line_no = self.line_no
         run: list[re.Match[bytes]] = []
+        run_line = line_no
         for m in [*matches, None]:
             at = m.start() if m is not None else len(chunk)
             if at != expect:  # the lines in between are other lines
                 if run:
-                    yield _run(run, chunk, base, self.part)
+                    yield from self._frames_or_lines(run, chunk, base, run_line)
                     run = []
                 while expect < at:
                     nl = chunk.find(b"\n", expect, at)
                     stop = nl if nl >= 0 else at
                     data = chunk[expect:stop]
                     if data.strip():
-                        yield OtherLine(
-                            line_no,
-                            self.pos + expect,
-                            base + expect,
-                            data,
-                            nl < 0 and at_end,
-                            self.part,
-                        )
+                        yield self._line(line_no, expect, base, data, nl < 0 and at_end)
                     line_no += 1
                     expect = stop + 1
                 expect = at
             if m is None:
                 break
+            if not run:
+                run_line = line_no
             run.append(m)
             line_no += 1
             expect = m.end()
         if run:
-            yield _run(run, chunk, base, self.part)
+            yield from self._frames_or_lines(run, chunk, base, run_line)
+
+    def _line(self, line_no: int, at: int, base: int, data: bytes, last: bool) -> OtherLine:
+        return OtherLine(line_no, self.pos + at, base + at, data, last, self.part)
+
+    def _frames_or_lines(
+        self, run: list[re.Match[bytes]], chunk: bytes, base: int, line_no: int
+    ) -> Iterator[FrameRun | OtherLine]:
+        frames = _run(run, chunk, base, self.part)
+        if frames is not None:
+            yield frames
+            return
+        for k, m in enumerate(run):  # lines without the method or id their kind has
+            data = chunk[m.start() : m.end()].rstrip(b"\r\n")
+            yield self._line(line_no + k, m.start(), base, data, False)
 
 
-def _run(matches: list[re.Match[bytes]], chunk: bytes, base: int, part: int) -> FrameRun:
+def _run(matches: list[re.Match[bytes]], chunk: bytes, base: int, part: int) -> FrameRun | None:
+    """The run's columns; None when a line lacks the method or id its kind has (written
+    before lines repeated them: its frame must be parsed)."""
     t, wall, dirs, kinds, methods, ids, _a, levels, _b = zip(*map(_GROUPS, matches), strict=True)
+    if methods.count(None) != kinds.count(b"response") or ids.count(None) != kinds.count(
+        b"notification"
+    ):
+        return None
     starts = array("q", map(_TEXT_START, matches))
     ends = array("q", map(_TEXT_END, matches))
     # The text's byte length: its span less the quotes and one byte per backslash (exact

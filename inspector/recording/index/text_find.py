@@ -59,12 +59,24 @@ def escaped_pattern(needle: str, fold: bool) -> re.Pattern[bytes]:
     """A bytes pattern matching the JSON escape of `needle` (of any text whose lower case
     holds it, with `fold`), in either escaping style."""
     parts: list[bytes] = []
-    for ch in needle:
+    i = 0
+    while i < len(needle):
+        ch = needle[i]
         chars = [ch, *_uppers().get(ch, [])] if fold else [ch]
         alternatives = [form for c in chars for form in _forms(c)]
+        if fold and needle[i : i + 2] == "i\u0307":  # İ lowers to these two
+            alternatives = [_one_form("i") + _one_form("\u0307"), *_forms("\u0130")]
+            i += 1
         unique = list(dict.fromkeys(alternatives))
         parts.append(unique[0] if len(unique) == 1 else b"(?:" + b"|".join(unique) + b")")
+        i += 1
     return re.compile(b"".join(parts))
+
+
+def _one_form(ch: str) -> bytes:
+    """Any of the ways to write `ch` (a group of alternatives)."""
+    forms = _forms(ch)
+    return forms[0] if len(forms) == 1 else b"(?:" + b"|".join(forms) + b")"
 
 
 def mid_escape(buf: bytes | memoryview | object, text_start: int, pos: int) -> bool:
