@@ -100,11 +100,12 @@ class IndexedLoader:
         """How much of the files is indexed, 0..1."""
         return self.scan.offset / self.parts.size if self.parts.size else 1.0
 
-    def step(self, max_bytes: int = SLICE_BYTES) -> bool:
-        """Index the next slice; True once everything is (the stores are then complete)."""
+    def step(self, max_bytes: int | None = None) -> bool:
+        """Index the next slice (SLICE_BYTES); True once everything is (the stores are then
+        complete)."""
         if self.finished:
             return True
-        for item in self.scan.step(max_bytes):
+        for item in self.scan.step(SLICE_BYTES if max_bytes is None else max_bytes):
             if isinstance(item, FrameRun):
                 self._frames(item)
             else:
