@@ -26,24 +26,33 @@ from inspector.traffic.record import DIRECTIONS, KINDS
 
 __all__ = ["FrameRun", "LineScan", "OtherLine"]
 
-# One plain frame line, newline included. Empty groups mark where the text's JSON string
-# starts and ends (nothing of the text is copied).
+# The head of a plain frame line, up to its text (an empty group marks where the text's
+# JSON string starts). The text itself is not scanned: a line's end is the next line's
+# start, checked to be `"}` and a newline.
 _FRAME: Final = re.compile(
     rb'\{"type":"frame","t":(-?[0-9][0-9.eE+-]*),"wall":(-?[0-9][0-9.eE+-]*),'
-    rb'"transport":"[a-z_-]*","dir":"(in|out|from-app|to-app|)",'
-    rb'"kind":"(request|response|notification)",'
+    rb'"transport":"[a-z_-]*",'
+    rb'"dir":"((?:in|out|from-app|to-app|)","kind":"(?:request|response|notification))",'
     rb'(?:"method":"([^"\\\n]*)",)?(?:"id":(-?[0-9]{1,18}|"[^"\\\n]*"),)?'
-    rb'"text":()"'
+    rb'"text":(?="'
     # A logging notification's level, when its text starts as SDKs write one (else None).
     rb'(?:\{(?:\\"jsonrpc\\": ?\\"2\.0\\", ?)?\\"method\\": ?\\"notifications/message\\", ?'
-    rb'\\"params\\": ?\{\\"level\\": ?\\"([a-z]{1,20})\\")?'
-    rb'[^\n]*"()\}\r?\n'
+    rb'\\"params\\": ?\{\\"level\\": ?\\"([a-z]{1,20})\\")?)'
 )
-_DIR_CODE: Final = {d.encode(): i for i, d in enumerate(DIRECTIONS)}
-_KIND_CODE: Final = {k.encode(): i for i, k in enumerate(KINDS)}
+_LINE_END: Final = b'"}\n'
+
+# The direction and kind as the pattern reads them together ('in","kind":"request').
+_DIR_KIND: Final = {
+    f'{d}","kind":"{k}'.encode(): (DIRECTIONS.index(d), KINDS.index(k))
+    for d in DIRECTIONS
+    for k in ("request", "response", "notification")
+}
+_DIR_OF: Final = {key: codes[0] for key, codes in _DIR_KIND.items()}
+_KIND_OF: Final = {key: codes[1] for key, codes in _DIR_KIND.items()}
+_RESPONSE: Final = KINDS.index("response")
+_NOTIFICATION: Final = KINDS.index("notification")
 _GROUPS: Final = methodcaller("groups")
-_TEXT_START: Final = methodcaller("start", 7)
-_TEXT_END: Final = methodcaller("start", 9)
+_TEXT_START: Final = methodcaller("end")
 _START: Final = methodcaller("start")
 
 
@@ -139,13 +148,17 @@ class LineScan:
         base = self.parts.bases[self.part] + self.pos
         lines = chunk.count(b"\n")
         matches = list(_FRAME.finditer(chunk))
+        heads = array("q", map(_START, matches))
+        nexts = heads[1:]
+        nexts.append(len(chunk))
         if (
             len(matches) == lines
             and lines
-            and matches[0].start() == 0
-            and matches[-1].end() == len(chunk)
-        ):
-            run = _run(matches, chunk, base, self.part)  # all plain frame lines: the usual
+            and heads[0] == 0
+            and all(map(chunk.startswith, repeat(b"\n"), map(sub, nexts, repeat(1))))
+            and all(map(chunk.startswith, repeat(_LINE_END), map(sub, nexts, repeat(3))))
+        ):  # every line a plain frame line: the usual slice
+            run = _run(matches, array("q", map(sub, nexts, repeat(2))), chunk, base, self.part)
             if run is not None:
                 yield run
             else:
@@ -159,61 +172,68 @@ class LineScan:
     def _mixed(
         self, chunk: bytes, base: int, matches: list[re.Match[bytes]], at_end: bool
     ) -> Iterator[FrameRun | OtherLine]:
-        """A slice with other lines: runs of frames between them, each other line alone."""
-        expect = 0
+        """A slice with other lines, line by line: runs of plain frame lines between them,
+        each other line alone."""
+        heads = {m.start(): m for m in matches}
         line_no = self.line_no
         run: list[re.Match[bytes]] = []
+        ends = array("q")
         run_line = line_no
-        for m in [*matches, None]:
-            at = m.start() if m is not None else len(chunk)
-            if at != expect:  # the lines in between are other lines
+        at = 0
+        size = len(chunk)
+        while at < size:
+            nl = chunk.find(b"\n", at)
+            stop = nl if nl >= 0 else size
+            m = heads.get(at)
+            if m is not None and nl >= 0 and chunk.startswith(_LINE_END, nl - 2):
+                if not run:
+                    run_line = line_no
+                run.append(m)
+                ends.append(nl - 1)
+            else:
                 if run:
-                    yield from self._frames_or_lines(run, chunk, base, run_line)
-                    run = []
-                while expect < at:
-                    nl = chunk.find(b"\n", expect, at)
-                    stop = nl if nl >= 0 else at
-                    data = chunk[expect:stop]
-                    if data.strip():
-                        yield self._line(line_no, expect, base, data, nl < 0 and at_end)
-                    line_no += 1
-                    expect = stop + 1
-                expect = at
-            if m is None:
-                break
-            if not run:
-                run_line = line_no
-            run.append(m)
+                    yield from self._frames_or_lines(run, ends, chunk, base, run_line)
+                    run, ends = [], array("q")
+                data = chunk[at:stop]
+                if data.strip():
+                    yield self._line(line_no, at, base, data, nl < 0 and at_end)
             line_no += 1
-            expect = m.end()
+            at = stop + 1
         if run:
-            yield from self._frames_or_lines(run, chunk, base, run_line)
+            yield from self._frames_or_lines(run, ends, chunk, base, run_line)
 
     def _line(self, line_no: int, at: int, base: int, data: bytes, last: bool) -> OtherLine:
         return OtherLine(line_no, self.pos + at, base + at, data, last, self.part)
 
     def _frames_or_lines(
-        self, run: list[re.Match[bytes]], chunk: bytes, base: int, line_no: int
+        self,
+        run: list[re.Match[bytes]],
+        ends: array[int],
+        chunk: bytes,
+        base: int,
+        line_no: int,
     ) -> Iterator[FrameRun | OtherLine]:
-        frames = _run(run, chunk, base, self.part)
+        frames = _run(run, ends, chunk, base, self.part)
         if frames is not None:
             yield frames
             return
         for k, m in enumerate(run):  # lines without the method or id their kind has
-            data = chunk[m.start() : m.end()].rstrip(b"\r\n")
+            data = chunk[m.start() : ends[k] + 1]
             yield self._line(line_no + k, m.start(), base, data, False)
 
 
-def _run(matches: list[re.Match[bytes]], chunk: bytes, base: int, part: int) -> FrameRun | None:
-    """The run's columns; None when a line lacks the method or id its kind has (written
-    before lines repeated them: its frame must be parsed)."""
-    t, wall, dirs, kinds, methods, ids, _a, levels, _b = zip(*map(_GROUPS, matches), strict=True)
-    if methods.count(None) != kinds.count(b"response") or ids.count(None) != kinds.count(
-        b"notification"
+def _run(
+    matches: list[re.Match[bytes]], ends: array[int], chunk: bytes, base: int, part: int
+) -> FrameRun | None:
+    """The run's columns (`ends`: after each text's closing quote); None when a line lacks
+    the method or id its kind has (written before lines repeated them: parse its frame)."""
+    t, wall, dir_kind, methods, ids, levels = zip(*map(_GROUPS, matches), strict=True)
+    kinds = bytes(map(_KIND_OF.__getitem__, dir_kind))
+    if methods.count(None) != kinds.count(_RESPONSE) or ids.count(None) != kinds.count(
+        _NOTIFICATION
     ):
         return None
     starts = array("q", map(_TEXT_START, matches))
-    ends = array("q", map(_TEXT_END, matches))
     # The text's byte length: its span less the quotes and one byte per backslash (exact
     # unless the text holds backslashes or control characters).
     backslashes = map(chunk.count, repeat(b"\\"), starts, ends)
@@ -224,8 +244,8 @@ def _run(matches: list[re.Match[bytes]], chunk: bytes, base: int, part: int) -> 
     return FrameRun(
         array("d", map(float, t)),
         array("d", map(float, wall)),
-        bytes(map(_DIR_CODE.__getitem__, dirs)),
-        bytes(map(_KIND_CODE.__getitem__, kinds)),
+        bytes(map(_DIR_OF.__getitem__, dir_kind)),
+        kinds,
         methods,
         ids,
         levels,
