@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from functools import cache
 from typing import Final
 
@@ -24,18 +23,22 @@ _BACKSLASH: Final = 0x5C
 _U: Final = 0x75
 
 
+# The characters whose lower case is one character of which they are neither the upper
+# nor the title case (ϴ, ẞ, Ω, K, Å: compatibility signs), by that lower case.
+_ODD_UPPERS: Final = {"\u03f4": "θ", "\u1e9e": "ß", "\u2126": "ω", "\u212a": "k", "\u212b": "å"}
+
+
 @cache
-def _uppers() -> dict[str, list[str]]:
-    """Every character whose lower case is one other character, by that lower case."""
-    out: dict[str, list[str]] = {}
-    for code in range(sys.maxunicode + 1):
-        ch = chr(code)
-        low = ch.lower()
-        if low != ch and len(low) == 1:
-            out.setdefault(low, []).append(ch)
-    # U+0130 (İ) lowers to "i" + U+0307: a text holding it holds both when lowered.
-    out.setdefault("i", []).append("\u0130")
-    out.setdefault("\u0307", []).append("\u0130")
+def _uppers_of(low: str) -> list[str]:
+    """Every character other than `low` whose lower case is `low`."""
+    out = [
+        c
+        for c in dict.fromkeys([low.upper(), low.title()])
+        if len(c) == 1 and c != low and c.lower() == low
+    ]
+    out += [c for c, lowered in _ODD_UPPERS.items() if lowered == low]
+    if low in ("i", "\u0307"):  # U+0130 (İ) lowers to "i" + U+0307
+        out.append("\u0130")
     return out
 
 
@@ -62,7 +65,7 @@ def escaped_pattern(needle: str, fold: bool) -> re.Pattern[bytes]:
     i = 0
     while i < len(needle):
         ch = needle[i]
-        chars = [ch, *_uppers().get(ch, [])] if fold else [ch]
+        chars = [ch, *_uppers_of(ch)] if fold else [ch]
         alternatives = [form for c in chars for form in _forms(c)]
         if fold and needle[i : i + 2] == "i\u0307":  # İ lowers to these two
             alternatives = [_one_form("i") + _one_form("\u0307"), *_forms("\u0130")]
