@@ -43,8 +43,8 @@ from PySide6.QtCore import QElapsedTimer, QSettings, QTimer
 from inspector.protocol.wire.jsonrpc import Notification, parse_frame
 from inspector.recording.format import connection_summary, header_line, plain_frame_lines
 from inspector.recording.index.indexed_loader import IndexedLoader
-from inspector.storage.secrets import SecretStore
 from inspector.settings.profiles import ProfileStore
+from inspector.storage.secrets import SecretStore
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of
@@ -88,7 +88,9 @@ def make_recording(path: Path, n: int, *, old: bool = False) -> None:
         _record("in", '{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"tools":{}}}}', 0.002),
         _record("out", '{"jsonrpc":"2.0","id":2,"method":"tools/list"}', 0.003),
         _record("in", '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"flood"}]}}', 0.004),
-        _record("out", '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"f"}}', 0.005),
+        _record(
+            "out", '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"f"}}', 0.005
+        ),
     ]
     strip = re.compile(r'"kind":"(\w+)","method":"[^"]*",')
     strip_id = re.compile(r'"id":(\d+),"text"')
@@ -199,7 +201,9 @@ async def through_the_window(path: Path, n: int) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="open-session-"))
     settings = QSettings(str(tmp / "window.ini"), QSettings.Format.IniFormat)
     settings.setValue("recording/enabled", False)
-    window = MainWindow(build_gui_app(ProfileStore(tmp / "p.json", SecretStore()), settings), settings)
+    window = MainWindow(
+        build_gui_app(ProfileStore(tmp / "p.json", SecretStore()), settings), settings
+    )
     window.show()
     settle_heap()
     await asyncio.sleep(0.2)
@@ -232,8 +236,10 @@ async def through_the_window(path: Path, n: int) -> dict[str, Any]:
     log = view.offline.traffic
     memory = in_memory_copy(log)
     filters: list[tuple[str, float, float, int]] = []
-    cases = [("direction: out", TrafficFilter(directions=frozenset({"out"}))),
-             ("method: tools", TrafficFilter(method="tools"))]
+    cases = [
+        ("direction: out", TrafficFilter(directions=frozenset({"out"}))),
+        ("method: tools", TrafficFilter(method="tools")),
+    ]
     cases += [(f"text, {what}: {needle!r}", TrafficFilter(text=needle)) for what, needle in NEEDLES]
     for label, flt in cases:
         lazy_s, found = timed(lambda flt=flt: log.filter_indices(flt))
@@ -241,7 +247,9 @@ async def through_the_window(path: Path, n: int) -> dict[str, Any]:
         assert found == same, label
         filters.append((label, lazy_s, floor_s, len(found)))
     panel = view.log_panel
-    shown_s, _ = timed(lambda: (panel.model.set_filter(TrafficFilter(text="line 123456 ")), panel.model.flush()))
+    shown_s, _ = timed(
+        lambda: (panel.model.set_filter(TrafficFilter(text="line 123456 ")), panel.model.flush())
+    )
     await window.close_window() if hasattr(window, "close_window") else None
     window.close()
     return {
@@ -286,8 +294,10 @@ async def bench(args: argparse.Namespace) -> int:
     )
     print("filters over all rows (file-backed vs in-memory floor):")
     for label, lazy_s, floor_s, count in gui["filters"]:
-        print(f"  {label:<42} {lazy_s * 1000:7.0f} ms  floor {floor_s * 1000:6.0f} ms  "
-              f"= {lazy_s / max(floor_s, 1e-6):5.2f}x  ({count:,} rows)")
+        print(
+            f"  {label:<42} {lazy_s * 1000:7.0f} ms  floor {floor_s * 1000:6.0f} ms  "
+            f"= {lazy_s / max(floor_s, 1e-6):5.2f}x  ({count:,} rows)"
+        )
     print(f"  the table's text filter, set and shown: {gui['table_filter'] * 1000:.0f} ms")
     old = tmp / f"flood-{n}-old.jsonl"
     if not old.exists():

@@ -79,7 +79,7 @@ def _pair(log: TrafficLog, index: int, kind: int, direction: str, msg_id: Reques
         return
     if kind != _RESPONSE:
         return
-    idx = log._open.pop((OPPOSITE[direction], msg_id), None)  # type: ignore[index]
+    idx = log._open.pop((OPPOSITE[direction], msg_id), None)
     if idx is None:
         return
     log._pairs[idx] = index

@@ -61,7 +61,11 @@ def write_varied_session(path: Path) -> Path:
     rec.observe_many([_frame("out", init, 0.01)])
     result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {"listChanged": True}}}
     rec.observe_many([_frame("in", {"jsonrpc": "2.0", "id": 1, "result": result}, 0.02)])
-    rec.ready(SessionReady(Era.LEGACY, "2025-06-18", {"name": "varied"}, result["capabilities"], None, result))
+    rec.ready(
+        SessionReady(
+            Era.LEGACY, "2025-06-18", {"name": "varied"}, result["capabilities"], None, result
+        )
+    )
     rec.observe(TrafficRecord("", "stderr", "server started ✓", 1000.03, 1.7e9, "stdio"))
     # A paginated tools/list with a string id, then a list change.
     page1 = {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}], "nextCursor": "c2"}
@@ -70,7 +74,11 @@ def write_varied_session(path: Path) -> Path:
         [
             _frame("out", {"jsonrpc": "2.0", "id": "list-1", "method": "tools/list"}, 0.04),
             _frame("in", {"jsonrpc": "2.0", "id": "list-1", "result": page1}, 0.05),
-            _frame("out", {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"cursor": "c2"}}, 0.06),
+            _frame(
+                "out",
+                {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"cursor": "c2"}},
+                0.06,
+            ),
             _frame("in", {"jsonrpc": "2.0", "id": 3, "result": page2}, 0.07),
             _frame("in", {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}, 0.08),
         ]
@@ -83,21 +91,75 @@ def write_varied_session(path: Path) -> Path:
             params = {"data": text, "level": level}
         if n == 3:  # said twice: read from the parsed text
             params = {"level": level, "data": {"level": "debug", "text": text}}
-        messages.append(_frame("in", {"jsonrpc": "2.0", "method": "notifications/message", "params": params}, 0.1 + n / 100))
+        messages.append(
+            _frame(
+                "in",
+                {"jsonrpc": "2.0", "method": "notifications/message", "params": params},
+                0.1 + n / 100,
+            )
+        )
     rec.observe_many(messages)
-    rec.observe_many([_frame("out", {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": TRICKY_TEXTS[0]}}}, 0.2)])
-    rec.observe(_frame("in", {"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": "bad \"text\""}}, 0.21))
+    rec.observe_many(
+        [
+            _frame(
+                "out",
+                {
+                    "jsonrpc": "2.0",
+                    "id": 4,
+                    "method": "tools/call",
+                    "params": {"name": "echo", "arguments": {"text": TRICKY_TEXTS[0]}},
+                },
+                0.2,
+            )
+        ]
+    )
+    rec.observe(
+        _frame(
+            "in",
+            {"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": 'bad "text"'}},
+            0.21,
+        )
+    )
     rec.observe(_frame("in", "this is not JSON at all", 0.22))
     rec.observe(TrafficRecord("in", "invalid", b"\xff\xfe not utf-8", 1000.23, 1.7e9, "stdio"))
-    rec.observe(_frame("in", {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}}, 0.24, note="flagged by the session"))
-    rec.observe(_frame("in", '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"inf', 0.25, truncated=True, size=99999))
+    rec.observe(
+        _frame(
+            "in",
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}},
+            0.24,
+            note="flagged by the session",
+        )
+    )
+    rec.observe(
+        _frame(
+            "in",
+            '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"inf',
+            0.25,
+            truncated=True,
+            size=99999,
+        )
+    )
     exchange = HttpExchange("POST", "http://127.0.0.1:1/mcp", 200, content_type="application/json")
     rec.observe(TrafficRecord("", "http", "POST", 1000.26, 1.7e9, "http", http=exchange))
-    rec.observe(_frame("in", {"jsonrpc": "2.0", "id": 5, "result": {}}, 0.27, transport="http", http=exchange, sse_event_id="e1"))
+    rec.observe(
+        _frame(
+            "in",
+            {"jsonrpc": "2.0", "id": 5, "result": {}},
+            0.27,
+            transport="http",
+            http=exchange,
+            sse_event_id="e1",
+        )
+    )
     rec.observe(TrafficRecord("", "note", "reconnected", 1000.28, 1.7e9, "stdio", note="a note"))
     rec.action("answered by hand", request=4)
     rec.lint(4, Finding(4, "schema.required", "missing 'x'"))
-    rec.observe_many([_frame("out", {"jsonrpc": "2.0", "id": 6, "method": "ping"}, 0.3), _frame("in", {"jsonrpc": "2.0", "id": 6, "result": {}}, 0.31)])
+    rec.observe_many(
+        [
+            _frame("out", {"jsonrpc": "2.0", "id": 6, "method": "ping"}, 0.3),
+            _frame("in", {"jsonrpc": "2.0", "id": 6, "result": {}}, 0.31),
+        ]
+    )
     rec.close()
     return path
 

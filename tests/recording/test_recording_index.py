@@ -23,8 +23,11 @@ pytestmark = pytest.mark.timeout(60)
 
 def _rows(log: TrafficLog) -> list[tuple[object, ...]]:
     return [
-        (e.direction, e.kind, e.method, e.msg_id, e.mono, e.wall, e.raw, e.pair, e.latency)
-        + (e.note, e.truncated, e.http, e.error_code, (e.extra or {}).get("sse_event_id"))
+        (
+            *(e.direction, e.kind, e.method, e.msg_id, e.mono, e.wall, e.raw, e.pair),
+            *(e.latency, e.note, e.truncated, e.http, e.error_code),
+            (e.extra or {}).get("sse_event_id"),
+        )
         for e in log.entries
     ]
 

@@ -13,13 +13,14 @@ where the previous one ended. `find_rows` searches the files' bytes for a needle
 
 from __future__ import annotations
 
+import contextlib
 import json
 import mmap
 from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
 from itertools import compress, repeat
 from operator import add, ge, sub
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import overload
 
@@ -63,10 +64,9 @@ class MappedParts:
     def close(self) -> None:
         for buf in self.maps:
             if isinstance(buf, mmap.mmap):
-                try:
+                # A view of it may still be alive: the GC unmaps it then.
+                with contextlib.suppress(BufferError):
                     buf.close()
-                except BufferError:  # a view of it is still alive: the GC will unmap it
-                    pass
 
 
 class FileTextColumn:
@@ -101,7 +101,7 @@ class FileTextColumn:
             return data[1:-1].decode("utf-8", "replace")
         return text if isinstance(text, str) else data.decode("utf-8", "replace")
 
-    def __iter__(self) -> Iterable[str | bytes]:  # type: ignore[override]
+    def __iter__(self) -> Iterator[str | bytes]:
         return (self[i] for i in range(len(self.starts)))
 
     # -- growing
@@ -186,7 +186,9 @@ class FileTextColumn:
             ps = [hits[i] for i in idx]
             fs = [first[i] for i in idx]
             # Plainly on a character: no \u escape just before, no backslash right before.
-            unicode_escapes = map(hay.rfind, repeat(b"\\u"), map(max, fs, map(sub, ps, repeat(5))), ps)
+            unicode_escapes = map(
+                hay.rfind, repeat(b"\\u"), map(max, fs, map(sub, ps, repeat(5))), ps
+            )
             prev = [hay[p - 1] if p > f else 0 for p, f in zip(ps, fs, strict=True)]
             checks = list(zip(idx, ps, unicode_escapes, prev, strict=True))
             out = [row + i for i, _p, u, b in checks if u < 0 and b != _BACKSLASH]

@@ -82,17 +82,16 @@ def _one_form(ch: str) -> bytes:
     return forms[0] if len(forms) == 1 else b"(?:" + b"|".join(forms) + b")"
 
 
-def mid_escape(buf: bytes | memoryview | object, text_start: int, pos: int) -> bool:
+def mid_escape(data: bytes, text_start: int, pos: int) -> bool:
     """Does a hit at `pos` start inside an escape sequence of the JSON string whose first
-    character is at `text_start`? (`buf` is the file's bytes, an mmap.)"""
-    data = buf  # indexing an mmap or bytes gives an int
+    character is at `text_start`? (`data`: the file's bytes there.)"""
     low = max(text_start, pos - 5)
-    if data.rfind(b"\\", low, pos) < 0:  # type: ignore[attr-defined]
+    if data.rfind(b"\\", low, pos) < 0:
         return False
     # An odd run of backslashes just before pos: pos is the escaped character.
     run = 0
     i = pos - 1
-    while i >= text_start and data[i] == _BACKSLASH:  # type: ignore[index]
+    while i >= text_start and data[i] == _BACKSLASH:
         run += 1
         i -= 1
     if run % 2:
@@ -102,10 +101,10 @@ def mid_escape(buf: bytes | memoryview | object, text_start: int, pos: int) -> b
         q = pos - k
         if q < text_start:
             break
-        if data[q] == _BACKSLASH and data[q + 1] == _U:  # type: ignore[index]
+        if data[q] == _BACKSLASH and data[q + 1] == _U:
             run = 0
             i = q
-            while i >= text_start and data[i] == _BACKSLASH:  # type: ignore[index]
+            while i >= text_start and data[i] == _BACKSLASH:
                 run += 1
                 i -= 1
             if run % 2:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtCore import QTimer, Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QFrame,
@@ -99,7 +99,6 @@ class OfflineBanner(QFrame):
         layout.addLayout(text, 1)
         layout.addWidget(self.replay_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
-
 
     def refresh(self) -> None:
         """Say again what may have grown while the file was indexed: its duration, notes."""

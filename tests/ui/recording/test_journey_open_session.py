@@ -41,7 +41,9 @@ def write_flood(path: Path) -> Path:
     records = [
         _record("out", '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}', 0.01),
         _record("in", '{"jsonrpc":"2.0","id":1,"result":{"capabilities":{}}}', 0.02),
-        _record("out", '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"f"}}', 0.03),
+        _record(
+            "out", '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"f"}}', 0.03
+        ),
     ]
     for n in range(MESSAGES):
         level = "warning" if n % 1000 == 7 else "info"
@@ -76,7 +78,9 @@ def test_a_recording_opens_at_once_filters_finds_and_says_where_it_broke(
         view = files.view
         assert view is not None
         await until(lambda: view.rows() > 0, "its first rows")
-        await until(lambda: view.banner.progress.text() == f"Indexed: {total:,} messages", "indexed")
+        await until(
+            lambda: view.banner.progress.text() == f"Indexed: {total:,} messages", "indexed"
+        )
         log = view.log_panel
         assert cells(log.table, log.model.index(0, 0))[4] == "initialize"
         assert log.count_label.text() == f"{total:,} messages"
