@@ -42,7 +42,7 @@ from PySide6.QtCore import QElapsedTimer, QSettings, QTimer
 
 from inspector.protocol.wire.jsonrpc import Notification, parse_frame
 from inspector.recording.format import connection_summary, header_line, plain_frame_lines
-from inspector.recording.index.indexed_loader import IndexedLoader
+from inspector.recording.index.indexed_loader import FIRST_BYTES, IndexedLoader
 from inspector.settings.profiles import ProfileStore
 from inspector.storage.secrets import SecretStore
 from inspector.traffic.filter import TrafficFilter
@@ -158,7 +158,7 @@ def index_only(path: Path) -> None:
     anon0, rss0 = _status("RssAnon"), _status("VmRSS")
     started = time.perf_counter()
     indexer = IndexedLoader([path])
-    first = indexer.step()
+    first = indexer.step(FIRST_BYTES)  # as the window does
     first_s = time.perf_counter() - started
     indexer.run()
     elapsed = time.perf_counter() - started

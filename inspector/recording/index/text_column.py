@@ -20,7 +20,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import compress, repeat
-from operator import add, ge, sub
+from operator import add, ge, lt, sub
 from pathlib import Path
 from typing import overload
 
@@ -168,6 +168,13 @@ class FileTextColumn:
         lo, hi = starts[row], ends[end_row - 1]
         if hi <= lo:
             return []
+        # A literal every hit holds as is: a block without it is not even copied.
+        probe = plan.caseless if plan.fold else plan.prefilter
+        if probe is not None:
+            k = self.parts.part_of(lo)
+            base = self.parts.bases[k]
+            if self.parts.maps[k].find(probe, lo - base, hi - base) < 0:
+                return []
         data = self.parts.slice(lo, hi)
         low = data.lower() if plan.fold else data
         if plan.prefilter is not None and low.find(plan.prefilter) < 0:
@@ -183,13 +190,19 @@ class FileTextColumn:
             idx = list(compress(range(len(hits)), map(ge, hits, repeat(0))))
             if not idx:
                 return out
-            ps = [hits[i] for i in idx]
-            fs = [first[i] for i in idx]
-            # Plainly on a character: no \u escape just before, no backslash right before.
-            unicode_escapes = map(
-                hay.rfind, repeat(b"\\u"), map(max, fs, map(sub, ps, repeat(5))), ps
+            if len(idx) == len(hits):  # a hit in every row (a dense needle)
+                ps, fs = hits, list(first)
+            else:
+                ps = [hits[i] for i in idx]
+                fs = [first[i] for i in idx]
+            # Plainly on a character: no \u escape just before, no backslash right before
+            # (a hit is at or after its row's first character: p - 1 is in the row).
+            unicode_escapes = list(
+                map(hay.rfind, repeat(b"\\u"), map(max, fs, map(sub, ps, repeat(5))), ps)
             )
-            prev = [hay[p - 1] if p > f else 0 for p, f in zip(ps, fs, strict=True)]
+            prev = bytes(map(hay.__getitem__, map(sub, ps, repeat(1))))
+            if _BACKSLASH not in prev and all(map(lt, unicode_escapes, repeat(0))):
+                return list(map(add, idx, repeat(row)))
             checks = list(zip(idx, ps, unicode_escapes, prev, strict=True))
             out = [row + i for i, _p, u, b in checks if u < 0 and b != _BACKSLASH]
             if len(out) == len(checks):

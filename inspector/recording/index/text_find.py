@@ -17,6 +17,8 @@ import re
 from functools import cache
 from typing import Final
 
+from inspector.traffic.filter import caseless_key
+
 __all__ = ["FindPlan", "escaped_pattern", "mid_escape"]
 
 _BACKSLASH: Final = 0x5C
@@ -131,6 +133,10 @@ class FindPlan:
         self._pattern: re.Pattern[bytes] | None = None
         self.simple = needle.isascii()
         self.prefilter: bytes | None = self.literal if self.simple else _ascii_run(needle, fold)
+        # Ignoring case: the needle's run of caseless characters, as escaped (" 12345 ").
+        key = caseless_key(needle) if fold else ""
+        escaped_key = json.encoder.encode_basestring(key)[1:-1] if key.isascii() else ""
+        self.caseless: bytes | None = escaped_key.encode() if len(escaped_key) >= 3 else None
         self.special: list[bytes] = []
         if self.lower:
             for letter, other in _TO_ASCII.items():

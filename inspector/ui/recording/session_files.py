@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QStatusB
 from inspector.core.inspector_model import InspectorModel
 from inspector.core.recording import ConnectionRecording
 from inspector.recording.har import export_har
-from inspector.recording.index.indexed_loader import IndexedLoader
+from inspector.recording.index.indexed_loader import FIRST_BYTES, IndexedLoader
 from inspector.recording.index.parts import session_parts
 from inspector.recording.live import AutoRecorder
 from inspector.recording.offline import OfflineSession
@@ -53,7 +53,7 @@ def _start_index(path: Path) -> IndexedLoader:
     """Map the file and index its first slice (in a worker thread: a file on a slow disk
     takes a while to map); the view indexes the rest a slice at a time."""
     indexer = IndexedLoader(session_parts(path))
-    indexer.step()
+    indexer.step(FIRST_BYTES)
     return indexer
 
 
