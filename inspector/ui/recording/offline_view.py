@@ -271,8 +271,10 @@ class OfflineView(QWidget):
         old = self.timeline_panel
         self.timeline_panel = TimelinePanel(self.timeline, offline.actions)
         at = self.bottom.indexOf(old)
+        shown = self.bottom.currentIndex()
         self.bottom.removeTab(at)
         self.bottom.insertTab(at, self.timeline_panel, "Timeline")
+        self.bottom.setCurrentIndex(shown)
         old.deleteLater()
         self._retitle()
         self.log_panel.model.flush()
