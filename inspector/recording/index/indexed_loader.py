@@ -51,7 +51,7 @@ _LISTS: Final = frozenset(m.encode() for m in KIND_OF_LIST)
 _LEVEL_KEY: Final = b'\\"level\\":'
 _LEVEL: Final = re.compile(rb'\\"level\\": ?\\"([a-z]+)\\"')
 _SPANNED: Final = frozenset({"frame", "stderr", "note", "model"})
-SLICE_BYTES: Final = 1 << 20  # one step: about 3,500 lines, about 10 milliseconds
+SLICE_BYTES: Final = 512 << 10  # one step: about 1,700 lines, a few milliseconds
 FIRST_BYTES: Final = 256 << 10  # the first step: a screenful of rows and more, at once
 
 
