@@ -86,8 +86,8 @@ class IndexedLoader:
         except OSError as exc:
             where = exc.filename or self.paths[0]
             raise SessionFileError(f"cannot read {where}: {exc.strerror or exc}") from exc
-        self.scan = LineScan(self.parts)
         self.column = FileTextColumn(self.parts)
+        self.scan = LineScan(self.parts, seen=self.column.note_plain)
         recorded = RecordedSession(self.paths[0], self.scan.header, lazy=True, last_t=0.0)
         self.loader = OfflineLoader(recorded, TrafficLog(raw=self.column))
         self.offline: OfflineSession = self.loader.out

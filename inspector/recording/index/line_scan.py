@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import add, methodcaller, sub
@@ -97,6 +97,8 @@ class LineScan:
     pos: int = 0  # in the current part
     line_no: int = 1  # of the line at pos, in the current part
     done: bool = False
+    # Told of each slice read (its range and bytes): the raw column notes where no capital is.
+    seen: Callable[[int, int, bytes], None] | None = None
 
     def __post_init__(self) -> None:
         first = self.parts.maps[0] if self.parts.maps else b""
@@ -146,6 +148,8 @@ class LineScan:
         endpos = end + 1 if end >= 0 else size
         chunk = buf[self.pos : endpos]  # a copy: bytes are searched and counted at C speed
         base = self.parts.bases[self.part] + self.pos
+        if self.seen is not None:
+            self.seen(base, base + len(chunk), chunk)
         lines = chunk.count(b"\n")
         matches = list(_FRAME.finditer(chunk))
         heads = array("q", map(_START, matches))

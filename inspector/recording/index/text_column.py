@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import mmap
+import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
@@ -31,6 +32,8 @@ __all__ = ["FileTextColumn", "MappedParts"]
 
 _BLOCK = 8 << 20  # bytes searched at once by find_rows
 _BACKSLASH = 0x5C
+# Non-ASCII characters whose lower case is ASCII (K, İ), raw or escaped.
+_LOWERING = (b"\xe2\x84\xaa", b"\xc4\xb0", b"\\u21", b"\\u01")
 
 
 class MappedParts:
@@ -78,6 +81,27 @@ class FileTextColumn:
         self.starts = array("q")  # offset of the string's opening quote
         self.ends = array("q")  # offset after its closing quote (== start: kept as given)
         self.kept: dict[int, str | bytes] = {}
+        # Blocks of the files known to hold no capital (nothing a lower case changes): a
+        # search ignoring case reads them in place (find_rows).
+        self._lower_case: dict[tuple[int, int], bool] = {}
+        self._plain_starts: list[int] = []  # ranges of the files the index saw hold no
+        self._plain_ends: list[int] = []  # capital (merged, in order)
+
+    def note_plain(self, start: int, end: int, chunk: bytes) -> None:
+        """The index read bytes [start, end): remember whether they hold no capital."""
+        if not (chunk.islower() and not any(c in chunk for c in _LOWERING)):
+            return
+        if self._plain_ends and self._plain_ends[-1] == start:
+            self._plain_ends[-1] = end
+        else:
+            self._plain_starts.append(start)
+            self._plain_ends.append(end)
+
+    def _plain(self, lo: int, hi: int) -> bool | None:
+        i = bisect_right(self._plain_starts, lo) - 1
+        if i >= 0 and self._plain_ends[i] >= hi:
+            return True
+        return self._lower_case.get((lo, hi))
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -168,58 +192,111 @@ class FileTextColumn:
         lo, hi = starts[row], ends[end_row - 1]
         if hi <= lo:
             return []
-        # A literal every hit holds as is: a block without it is not even copied.
+        k = self.parts.part_of(lo)
+        buf, base = self.parts.maps[k], self.parts.bases[k]
+        a, b = lo - base, hi - base
         probe = plan.caseless if plan.fold else plan.prefilter
-        if probe is not None:
-            k = self.parts.part_of(lo)
-            base = self.parts.bases[k]
-            if self.parts.maps[k].find(probe, lo - base, hi - base) < 0:
+        if probe is not None and buf.find(probe, a, b) < 0:
+            return []  # a literal every hit holds as is: not there, the block is not read
+        rows = end_row - row
+        in_place_first = array("q", map(add, starts[row:end_row], repeat(1 - base)))
+        in_place_last = array("q", map(sub, ends[row:end_row], repeat(1 + base)))
+        plain = self._plain(lo, hi) if plan.fold else None
+        if not plan.simple:  # the pattern of alternatives, over the mapped file
+            if plain and plan.prefilter is not None and buf.find(plan.prefilter, a, b) < 0:
                 return []
-        data = self.parts.slice(lo, hi)
-        low = data.lower() if plan.fold else data
-        if plan.prefilter is not None and low.find(plan.prefilter) < 0:
-            return []
-        hay = low if plan.lower else data
-        first = array("q", map(add, starts[row:end_row], repeat(1 - lo)))  # after the quote
-        last = array("q", map(sub, ends[row:end_row], repeat(1 + lo)))  # at the quote
-        pattern = plan.pattern if plan.needs_pattern(hay) else None
-        out: list[int] = []
-        if pattern is None:
-            literal = plan.literal
-            hits = list(map(hay.find, repeat(literal), first, last))
-            idx = list(compress(range(len(hits)), map(ge, hits, repeat(0))))
-            if not idx:
-                return out
-            if len(idx) == len(hits):  # a hit in every row (a dense needle)
-                ps, fs = hits, list(first)
-            else:
-                ps = [hits[i] for i in idx]
-                fs = [first[i] for i in idx]
-            # Plainly on a character: no \u escape just before, no backslash right before
-            # (a hit is at or after its row's first character: p - 1 is in the row).
-            unicode_escapes = list(
-                map(hay.rfind, repeat(b"\\u"), map(max, fs, map(sub, ps, repeat(5))), ps)
-            )
-            prev = bytes(map(hay.__getitem__, map(sub, ps, repeat(1))))
-            if _BACKSLASH not in prev and all(map(lt, unicode_escapes, repeat(0))):
-                return list(map(add, idx, repeat(row)))
-            checks = list(zip(idx, ps, unicode_escapes, prev, strict=True))
-            out = [row + i for i, _p, u, b in checks if u < 0 and b != _BACKSLASH]
-            if len(out) == len(checks):
-                return out
-            for i, p, u, b in checks:  # near an escape: look closer
-                if u < 0 and b != _BACKSLASH:
-                    continue
-                while p >= 0 and mid_escape(hay, first[i], p):
-                    p = hay.find(literal, p + 1, last[i])
-                if p >= 0:
-                    out.append(row + i)
-            return sorted(out)
-        matches = list(map(pattern.search, repeat(data), first, last))
-        for i in compress(range(len(matches)), matches):
-            m = matches[i]
-            while m is not None and mid_escape(data, first[i], m.start()):
-                m = pattern.search(data, m.start() + 1, last[i])
-            if m is not None:
-                out.append(row + i)
-        return out
+            return _sparse(buf, plan.pattern, in_place_first, in_place_last, row, a, b) or []
+        if not plan.lower or plain:  # the literal as is: no case to fold, or none to lower
+            found = _sparse(buf, plan.literal, in_place_first, in_place_last, row, a, b, rows // 8)
+            if found is not None:
+                return found
+            hay = buf[a:b]  # many hits: row by row, below
+        else:
+            data = buf[a:b]
+            hay = data.lower()
+            self._lower_case[(lo, hi)] = hay == data and not any(c in data for c in _LOWERING)
+            if plan.prefilter is not None and hay.find(plan.prefilter) < 0:
+                return []
+            first = array("q", map(add, starts[row:end_row], repeat(1 - lo)))
+            last = array("q", map(sub, ends[row:end_row], repeat(1 + lo)))
+            if plan.needs_pattern(data):
+                return _sparse(data, plan.pattern, first, last, row, 0, len(data)) or []
+            found = _sparse(hay, plan.literal, first, last, row, 0, len(hay), rows // 8)
+            if found is not None:
+                return found
+        return _dense(
+            hay,
+            plan.literal,
+            array("q", map(sub, in_place_first, repeat(a))),
+            array("q", map(sub, in_place_last, repeat(a))),
+            row,
+        )
+
+
+Haystack = bytes | mmap.mmap
+
+
+def _sparse(
+    hay: Haystack,
+    needle: bytes | re.Pattern[bytes],
+    first: array[int],
+    last: array[int],
+    row: int,
+    pos: int,
+    stop: int,
+    limit: int | None = None,
+) -> list[int] | None:
+    """Rows with a hit in hay[pos:stop], hit by hit: each hit's row by bisection over the
+    texts' first characters (`first`; `last`: each closing quote), kept when the hit is
+    inside the text and on a character of it. None past `limit` rows (a dense needle)."""
+    out: list[int] = []
+    size = len(needle) if isinstance(needle, bytes) else 0
+    while True:
+        if isinstance(needle, bytes):
+            p = hay.find(needle, pos, stop)
+            end = p + size
+        else:
+            m = needle.search(hay, pos, stop)
+            p, end = (m.start(), m.end()) if m is not None else (-1, -1)
+        if p < 0:
+            return out
+        i = bisect_right(first, p) - 1
+        if i >= 0 and end <= last[i] and not mid_escape(hay, first[i], p):
+            out.append(row + i)
+            if limit is not None and len(out) > limit:
+                return None
+            pos = last[i]
+        else:
+            pos = p + 1
+
+
+def _dense(hay: bytes, literal: bytes, first: array[int], last: array[int], row: int) -> list[int]:
+    """Rows with a hit, row by row (C-level calls mapped over the rows): for a needle in
+    many rows of the block."""
+    hits = list(map(hay.find, repeat(literal), first, last))
+    idx = list(compress(range(len(hits)), map(ge, hits, repeat(0))))
+    if not idx:
+        return []
+    if len(idx) == len(hits):  # a hit in every row
+        ps, fs = hits, list(first)
+    else:
+        ps = [hits[i] for i in idx]
+        fs = [first[i] for i in idx]
+    # Plainly on a character: no \u escape just before, no backslash right before (a hit
+    # is at or after its row's first character: p - 1 is in the row).
+    unicode_escapes = list(
+        map(hay.rfind, repeat(b"\\u"), map(max, fs, map(sub, ps, repeat(5))), ps)
+    )
+    prev = bytes(map(hay.__getitem__, map(sub, ps, repeat(1))))
+    if _BACKSLASH not in prev and all(map(lt, unicode_escapes, repeat(0))):
+        return list(map(add, idx, repeat(row)))
+    out: list[int] = []
+    for i, p, u, b in zip(idx, ps, unicode_escapes, prev, strict=True):
+        while p >= 0 and (u >= 0 or b == _BACKSLASH) and mid_escape(hay, first[i], p):
+            p = hay.find(literal, p + 1, last[i])
+            u, b = -1, 0  # found again: look closer (mid_escape) from here on
+            if p >= 0:
+                u, b = hay.rfind(b"\\u", max(first[i], p - 5), p), hay[p - 1]
+        if p >= 0:
+            out.append(row + i)
+    return out

@@ -13,6 +13,7 @@ ignores case, each character's alternatives are every character whose lower case
 from __future__ import annotations
 
 import json
+import mmap
 import re
 from functools import cache
 from typing import Final
@@ -84,7 +85,7 @@ def _one_form(ch: str) -> bytes:
     return forms[0] if len(forms) == 1 else b"(?:" + b"|".join(forms) + b")"
 
 
-def mid_escape(data: bytes, text_start: int, pos: int) -> bool:
+def mid_escape(data: bytes | mmap.mmap, text_start: int, pos: int) -> bool:
     """Does a hit at `pos` start inside an escape sequence of the JSON string whose first
     character is at `text_start`? (`data`: the file's bytes there.)"""
     low = max(text_start, pos - 5)
@@ -141,7 +142,8 @@ class FindPlan:
         if self.lower:
             for letter, other in _TO_ASCII.items():
                 if letter in needle:
-                    self.special += [other.encode("utf-8"), json.dumps(other)[1:-1].encode()]
+                    escape = json.dumps(other)[1:-1]
+                    self.special += [other.encode(), escape.encode(), escape.upper().encode()]
 
     @property
     def pattern(self) -> re.Pattern[bytes]:
