@@ -32,6 +32,7 @@ __all__ = ["FileTextColumn", "MappedParts"]
 
 _BLOCK = 8 << 20  # bytes searched at once by find_rows
 _BACKSLASH = 0x5C
+_SAMPLE = 64 << 10  # the bytes of a block that say whether its hits are many
 # Non-ASCII characters whose lower case is ASCII (K, İ), raw or escaped.
 _LOWERING = (b"\xe2\x84\xaa", b"\xc4\xb0", b"\\u21", b"\\u01")
 
@@ -198,16 +199,27 @@ class FileTextColumn:
         probe = plan.caseless if plan.fold else plan.prefilter
         if probe is not None and buf.find(probe, a, b) < 0:
             return []  # a literal every hit holds as is: not there, the block is not read
+        plain = self._plain(lo, hi) if plan.fold else None
+        as_is = not plan.fold or plain  # a match holds the prefilter as is
+        if as_is and plan.prefilter is not None and buf.find(plan.prefilter, a, b) < 0:
+            return []
         rows = end_row - row
         in_place_first = array("q", map(add, starts[row:end_row], repeat(1 - base)))
         in_place_last = array("q", map(sub, ends[row:end_row], repeat(1 + base)))
-        plain = self._plain(lo, hi) if plan.fold else None
         if not plan.simple:  # the pattern of alternatives, over the mapped file
-            if plain and plan.prefilter is not None and buf.find(plan.prefilter, a, b) < 0:
-                return []
+            if as_is and plan.prefilter is not None and plan.anchor is not None:
+                return _anchored(
+                    buf, plan, in_place_first, in_place_last, row, a, b
+                )  # searched only around the prefilter's places
             return _sparse(buf, plan.pattern, in_place_first, in_place_last, row, a, b) or []
         if not plan.lower or plain:  # the literal as is: no case to fold, or none to lower
-            found = _sparse(buf, plan.literal, in_place_first, in_place_last, row, a, b, rows // 8)
+            sample = buf[a : min(b, a + _SAMPLE)]
+            sampled_rows = bisect_right(in_place_first, a + len(sample))
+            found = None
+            if sample.count(plan.literal) * 8 < max(sampled_rows, 1):  # not dense: hit by hit
+                found = _sparse(
+                    buf, plan.literal, in_place_first, in_place_last, row, a, b, rows // 8
+                )
             if found is not None:
                 return found
             hay = buf[a:b]  # many hits: row by row, below
@@ -268,6 +280,43 @@ def _sparse(
             pos = last[i]
         else:
             pos = p + 1
+
+
+def _anchored(
+    hay: Haystack,
+    plan: FindPlan,
+    first: array[int],
+    last: array[int],
+    row: int,
+    pos: int,
+    stop: int,
+) -> list[int]:
+    """`_sparse` for a pattern whose every match holds `plan.prefilter` as is: the pattern
+    is tried only in a window around each place of the prefilter."""
+    assert plan.prefilter is not None and plan.anchor is not None
+    run, (back, ahead) = plan.prefilter, plan.anchor
+    pattern = plan.pattern
+    out: list[int] = []
+    while True:
+        q = hay.find(run, pos, stop)
+        if q < 0:
+            return out
+        start, window_end = max(pos, q - back), min(stop, q + len(run) + ahead)
+        accepted = -1
+        while accepted < 0:
+            m = pattern.search(hay, start, window_end)
+            if m is None:
+                break
+            p, end = m.span()
+            i = bisect_right(first, p) - 1
+            if i >= 0 and end <= last[i] and not mid_escape(hay, first[i], p):
+                accepted = i
+            start = p + 1
+        if accepted >= 0:
+            out.append(row + accepted)
+            pos = max(last[accepted], q + 1)
+        else:
+            pos = q + 1
 
 
 def _dense(hay: bytes, literal: bytes, first: array[int], last: array[int], row: int) -> list[int]:

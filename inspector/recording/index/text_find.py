@@ -134,6 +134,14 @@ class FindPlan:
         self._pattern: re.Pattern[bytes] | None = None
         self.simple = needle.isascii()
         self.prefilter: bytes | None = self.literal if self.simple else _ascii_run(needle, fold)
+        # Where the prefilter sits in a match (not simple): at most `back` bytes after its
+        # start, `ahead` bytes before its end (a character escapes to 12 bytes at most).
+        self.anchor: tuple[int, int] | None = None
+        if not self.simple and self.prefilter is not None:
+            at = needle.find(self.prefilter.decode())
+            if at >= 0:
+                after = len(needle) - at - len(self.prefilter)
+                self.anchor = (12 * at, 12 * after)
         # Ignoring case: the needle's run of caseless characters, as escaped (" 12345 ").
         key = caseless_key(needle) if fold else ""
         escaped_key = json.encoder.encode_basestring(key)[1:-1] if key.isascii() else ""
