@@ -13,6 +13,7 @@ Qt-free, and cheap enough to run in a worker thread for a big file.
 from __future__ import annotations
 
 import json
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -133,9 +134,10 @@ class OfflineLoader:
     """Builds the OfflineSession event by event: `run()` for a whole file, or `feed()` as a
     followed file grows, then `finish()`."""
 
-    def __init__(self, recorded: RecordedSession) -> None:
+    def __init__(self, recorded: RecordedSession, traffic: TrafficLog | None = None) -> None:
+        """`traffic`: the log to fill (a file-backed one, recording/index), else a new one."""
         self.recorded = recorded
-        self.traffic = TrafficLog()
+        self.traffic = TrafficLog() if traffic is None else traffic
         rounds = RequestRounds(self.traffic)
         rounds.group_by_content()  # before the first row: it listens as the log grows
         self.out = OfflineSession(
@@ -150,7 +152,7 @@ class OfflineLoader:
         self.exchanges: dict[int, HttpExchange] = {}
         self.list_requests: dict[Any, tuple[CatalogKind, bool]] = {}  # id -> kind, first page
         self.unknown: dict[str, int] = {}
-        self.record_rows: list[int] = []  # the row of each traffic line of the file
+        self.record_rows = array("q")  # the row of each traffic line of the file
 
     def run(self) -> OfflineSession:
         for event in self.recorded.events:

@@ -23,9 +23,11 @@ __all__ = [
     "RecordedSession",
     "SessionFileError",
     "parse_event_line",
+    "parse_first_line",
     "parse_header_line",
     "read_parts",
     "read_session",
+    "without_nuls",
 ]
 
 # A line past this is skipped unread: a frame is cut at 16 MiB by default (64 MiB at most
@@ -71,6 +73,10 @@ class RecordedSession:
     events: list[RecordedEvent] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # e.g. the truncated last line
     parts: list[Path] = field(default_factory=list)  # the files read (rotated parts), in order
+    # Opened through the index (recording/index): `events` holds only the `ready` line;
+    # read_session(path) gives them all. `last_t` is the last line's time.
+    lazy: bool = False
+    last_t: float | None = None
 
     @property
     def connection(self) -> dict[str, Any]:
@@ -98,6 +104,8 @@ class RecordedSession:
 
     @property
     def duration(self) -> float:
+        if self.last_t is not None:
+            return self.last_t
         return max((e.t for e in self.events), default=0.0)
 
     def frames(self) -> list[RecordedEvent]:
@@ -237,19 +245,7 @@ class _PartReader:
                 "a session line may have (a damaged file?); skipped"
             )
             return None
-        nuls = raw.count(b"\0")
-        if nuls:
-            raw = raw.replace(b"\0", b"")
-            if not raw.strip():
-                problems.append(
-                    f"{where} holds {nuls:,} NUL bytes and nothing else (what a crash can "
-                    "leave on some filesystems); ignored"
-                )
-                return None
-            problems.append(
-                f"{where} holds {nuls:,} NUL bytes (what a crash can leave on some "
-                "filesystems); they were ignored"
-            )
+        raw = without_nuls(raw, where, problems)
         if not raw.strip():
             return None
         try:
@@ -267,6 +263,26 @@ class _PartReader:
             problems.append(f"{where} is not an event object; skipped")
             return None
         return RecordedEvent(base + no, value["type"], value)
+
+
+def without_nuls(raw: bytes, where: str, problems: list[str]) -> bytes:
+    """A line without the NUL bytes a crash can leave on some filesystems (a tail of zeros,
+    or a block of them before lines written later), said in `problems`."""
+    nuls = raw.count(b"\0")
+    if not nuls:
+        return raw
+    raw = raw.replace(b"\0", b"")
+    if not raw.strip():
+        problems.append(
+            f"{where} holds {nuls:,} NUL bytes and nothing else (what a crash can "
+            "leave on some filesystems); ignored"
+        )
+    else:
+        problems.append(
+            f"{where} holds {nuls:,} NUL bytes (what a crash can leave on some "
+            "filesystems); they were ignored"
+        )
+    return raw
 
 
 def _json(raw: bytes) -> Any:
@@ -306,6 +322,12 @@ def _utf8_start(head: bytes) -> bool:
 def parse_header_line(path: Path, first: bytes) -> dict[str, Any]:
     """A complete first line as the header (a followed file is read line by line)."""
     return _parse_header(path, first, complete=True)
+
+
+def parse_first_line(path: Path, first: bytes, *, complete: bool) -> dict[str, Any]:
+    """The first line as the header; `complete`: it ended with a newline (else a header
+    cut off inside is said so)."""
+    return _parse_header(path, first, complete=complete)
 
 
 def parse_event_line(no: int, raw: bytes) -> RecordedEvent | str | None:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from inspector.recording.offline import OfflineSession
+from inspector.traffic.bulk_rows import first_at_or_after, in_time_order, kind_count, span_counts
+from inspector.traffic.log import TrafficLog
 from inspector.traffic.operations import Operation
 from inspector.traffic.stats import MethodStats
 
@@ -87,6 +89,52 @@ def timeline_of(offline: OfflineSession, buckets: int = _BUCKETS) -> Timeline:
     timeline.actions = len(offline.actions)
     span = max(timeline.duration, 1e-6)
     timeline.bucket_seconds = span / buckets
+    if in_time_order(traffic):
+        _count_by_columns(timeline, traffic, span, buckets)
+    else:
+        _count_row_by_row(timeline, traffic, span, buckets)
+    rounds = offline.rounds
+    folded: list[MethodStats]
+    if rounds is not None:
+        timeline.operations = rounds.operations()
+        folded = rounds.method_stats()
+    else:
+        folded = sorted(traffic.stats.values(), key=lambda s: s.method)
+    for stats in folded:
+        timeline.methods.append(
+            MethodTimes(
+                stats.method,
+                stats.count,
+                stats.errors,
+                len(stats.latencies),
+                stats.percentile(50),
+                stats.percentile(90),
+                stats.percentile(99),
+                stats.max_latency,
+                stats.requests,
+            )
+        )
+    return timeline
+
+
+def _count_by_columns(timeline: Timeline, traffic: TrafficLog, span: float, buckets: int) -> None:
+    """The counts of rows in time order: a bucket is a range of rows (C-level counts)."""
+    n = len(traffic)
+    timeline.stderr_lines = kind_count(traffic, "stderr")
+    timeline.http_exchanges = kind_count(traffic, "http")
+    timeline.invalid = kind_count(traffic, "invalid")
+    edges = [first_at_or_after(traffic, span * k / buckets) for k in range(1, buckets)]
+    bounds = [0, *edges, n]
+    for k in range(buckets):
+        sent, received, problems = span_counts(traffic, bounds[k], bounds[k + 1])
+        timeline.sent_per_bucket.append(sent)
+        timeline.received_per_bucket.append(received)
+        timeline.errors_per_bucket.append(problems)
+    timeline.sent = sum(timeline.sent_per_bucket)
+    timeline.received = sum(timeline.received_per_bucket)
+
+
+def _count_row_by_row(timeline: Timeline, traffic: TrafficLog, span: float, buckets: int) -> None:
     sent = [0] * buckets
     received = [0] * buckets
     errors = [0] * buckets
@@ -110,25 +158,3 @@ def timeline_of(offline: OfflineSession, buckets: int = _BUCKETS) -> Timeline:
     timeline.sent_per_bucket = sent
     timeline.received_per_bucket = received
     timeline.errors_per_bucket = errors
-    rounds = offline.rounds
-    folded: list[MethodStats]
-    if rounds is not None:
-        timeline.operations = rounds.operations()
-        folded = rounds.method_stats()
-    else:
-        folded = sorted(traffic.stats.values(), key=lambda s: s.method)
-    for stats in folded:
-        timeline.methods.append(
-            MethodTimes(
-                stats.method,
-                stats.count,
-                stats.errors,
-                len(stats.latencies),
-                stats.percentile(50),
-                stats.percentile(90),
-                stats.percentile(99),
-                stats.max_latency,
-                stats.requests,
-            )
-        )
-    return timeline

@@ -14,7 +14,7 @@ import sys
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, overload
+from typing import Any, Final, cast, overload
 
 from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.wire.jsonrpc import (
@@ -28,6 +28,7 @@ from inspector.protocol.wire.jsonrpc import (
     parse_frame,
 )
 from inspector.traffic.filter import TrafficFilter, caseless_key, text_hit
+from inspector.traffic.raw_column import RawColumn
 from inspector.traffic.record import (
     DIRECTIONS,
     KINDS,
@@ -39,7 +40,7 @@ from inspector.traffic.record import (
 from inspector.traffic.stats import MethodStats
 from inspector.transports.base import HttpExchange
 
-__all__ = ["TrafficEntry", "TrafficLog"]
+__all__ = ["RawColumn", "TrafficEntry", "TrafficLog"]
 
 _NO_ID: Final = -(2**63)  # msg_id column: no id
 _OTHER_ID: Final = -(2**63) + 1  # msg_id column: see the sparse map (strings, huge ints)
@@ -230,16 +231,24 @@ class _Entries(Sequence[TrafficEntry]):
         return (TrafficEntry(log, i) for i in range(len(log._raw)))
 
 
+# A text filter over more candidates than this asks the raw column to find the needle
+# itself (a file-backed column searches the file) rather than reading each candidate.
+_FIND_ALL_FROM: Final = 20_000
+
+
 class TrafficLog:
     """Append-only store; listeners hear about new entries and pairing updates.
 
-    Rows are kept in columns (see `TrafficEntry`); `entries` is a sequence of views.
+    Rows are kept in columns (see `TrafficEntry`); `entries` is a sequence of views. The
+    raw texts are in a list, or in the `raw` column given (composed, e.g. file-backed).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, raw: RawColumn | None = None) -> None:
         self.entries: Sequence[TrafficEntry] = _Entries(self)
         self.stats: dict[str, MethodStats] = {}
-        self._raw: list[str | bytes] = []
+        # Typed as the list it usually is; a RawColumn answers the same calls.
+        self._raw: list[str | bytes] = [] if raw is None else cast("list[str | bytes]", raw)
+        self._column: RawColumn | None = raw
         self._mono = array("d")
         self._wall = array("d")
         self._size = array("q")
@@ -290,6 +299,10 @@ class TrafficLog:
     def methods(self) -> list[str]:
         """Every method seen so far, sorted (for method pickers)."""
         return sorted(self._method_codes)
+
+    def method_code(self, method: str) -> int:
+        """The code of `method` in the method column (for rows added column by column)."""
+        return self._method_code(method)
 
     def _method_code(self, method: str) -> int:
         code = self._method_codes.get(method)
@@ -543,6 +556,15 @@ class TrafficLog:
     def _text_stage(self, needle: str, cand: list[int] | None, start: int, stop: int) -> list[int]:
         raws = self._raw
         hit = text_hit(needle)
+        column = self._column
+        if column is not None:
+            if cand is not None and len(cand) < _FIND_ALL_FROM:
+                return [i for i in cand if hit(raws[i])]
+            found = column.find_rows(needle, start, stop)
+            if cand is None:
+                return found
+            wanted = set(found)
+            return [i for i in cand if i in wanted]
         if cand is not None:
             return [i for i in cand if hit(raws[i])]
         span = raws if start == 0 and stop == len(raws) else raws[start:stop]

@@ -50,6 +50,13 @@ class LogMessageStore:
         self.levels.append(level_index(level))
         self._appended.emit()
 
+    def add_many(self, rows: Sequence[int], levels: bytes) -> None:
+        """Rows (in order, after those held) and their level indices, at once."""
+        if rows:
+            self.rows.extend(rows)
+            self.levels.extend(levels)
+            self._appended.emit()
+
     # A traffic observer, subscribed after the traffic log: a record's row is already there.
     def observe(self, record: TrafficRecord) -> None:
         self.observe_many((record,))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Final
 
 from inspector.common.listeners import Listeners, Unsubscribe
 from inspector.protocol.wire.jsonrpc import RequestId
@@ -36,6 +36,7 @@ from inspector.traffic.operations import (
     operation_of,
     params_of,
 )
+from inspector.traffic.record import KINDS
 from inspector.traffic.stats import MethodStats
 
 __all__ = ["RequestRounds", "conversation_text"]
@@ -55,6 +56,7 @@ class RequestRounds:
         self._matcher: RetryMatcher[int] = RetryMatcher()  # content grouping, by index
         self._operations: dict[Hashable, Operation] = {}  # cache, by group
         self._listeners: Listeners[[list[int]]] = Listeners("rounds listener")
+        self._seen = len(log)  # rows looked at
         log.on_grow(self._on_grow)
         log.on_clear(self.clear)
 
@@ -77,22 +79,34 @@ class RequestRounds:
         return self._listeners.add(listener)
 
     def clear(self) -> None:
+        self._seen = 0
         self._group_of.clear()
         self._members.clear()
         self._matcher.clear()
         self._operations.clear()
 
     def _on_grow(self) -> None:
-        lookup = self._lookup
-        if lookup is None and not self._by_content:
-            return
+        """Rows were added: one (live), or a run at once (a file's index: bulk_rows); the
+        requests and answers among them are noted in order."""
         log = self.log
-        index = len(log) - 1
-        request = log.pair_index(index)
-        if request >= 0:  # an answer (a notification, the common row, has no pair)
-            self._answered(index, request)
+        start, self._seen = self._seen, len(log)
+        if self._lookup is None and not self._by_content:
             return
+        if self._seen - start == 1:
+            self._note(start)
+            return
+        for index in _rows_with_ids(log, start, self._seen):
+            self._note(index)
+
+    def _note(self, index: int) -> None:
+        lookup = self._lookup
+        log = self.log
         if not log.is_outgoing_request(index):
+            # An answer (a notification, the common row, has no pair). A request of ours may
+            # be paired already: its answer came in the same run (a file's index).
+            request = log.pair_index(index)
+            if request >= 0:
+                self._answered(index, request)
             return
         group: Hashable | None
         if lookup is not None:
@@ -224,6 +238,25 @@ class RequestRounds:
         if op is not None and op.complete and index == op.answers[-1]:
             text += f" · {op.times_text()}"
         return text
+
+
+_ID_KINDS: Final = tuple(
+    bytes([KINDS.index(kind)]) for kind in ("request", "response", "error", "invalid")
+)
+
+
+def _rows_with_ids(log: TrafficLog, start: int, stop: int) -> list[int]:
+    """The rows in [start, stop) that may be a request or an answer, in order: found in the
+    log's kind column at C speed (a run of a million notifications holds none)."""
+    kinds = log._kind
+    found: list[int] = []
+    for code in _ID_KINDS:
+        at = kinds.find(code, start, stop)
+        while at >= 0:
+            found.append(at)
+            at = kinds.find(code, at + 1, stop)
+    found.sort()
+    return found
 
 
 def _obj(value: Any) -> dict[str, Any]:

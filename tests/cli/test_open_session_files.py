@@ -74,7 +74,7 @@ def test_a_file_that_is_not_a_session_exits_2_with_the_reason(tmp_path: Path) ->
     cut.write_text(cut.read_text(encoding="utf-8") + '{"type":"fr', encoding="utf-8")
     done = app(tmp_path, "cut.jsonl", "--screenshot", "cut.png")  # opens as far as it reads
     assert done.returncode == 0, done.stderr
-    assert "note: cut.jsonl: line 4 (byte offset " in done.stderr
+    assert "note: cut.jsonl: line 4 (byte offset 513) is incomplete" in done.stderr
 
     done = app(tmp_path, "gui", "missing.jsonl")
     assert done.returncode == 2

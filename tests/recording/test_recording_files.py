@@ -242,13 +242,13 @@ def test_a_killed_recorder_leaves_a_readable_file_up_to_the_kill(tmp_path: Path)
     # Cut the file inside its last line, as a kill during a write would: still readable.
     data = path.read_bytes()
     cut = tmp_path / "cut.jsonl"
-    cut.write_bytes(data[: data.rstrip(b"\n").rfind(b"\n") + 30])
+    offset = data.rstrip(b"\n").rfind(b"\n") + 1
+    cut.write_bytes(data[: offset + 29])
     truncated = read_session(cut)
     assert len(truncated.events) == len(session.events) - 1
-    offset = data.rstrip(b"\n").rfind(b"\n") + 1
     assert truncated.problems == [
-        f"line {len(session.events) + 1} (byte offset {offset:,}) is incomplete (the recording was "
-        "cut off, e.g. by a crash); everything before it was read"
+        f"line {len(session.events) + 1} (byte offset {offset:,}) is incomplete (the recording "
+        "was cut off, e.g. by a crash); everything before it was read"
     ]
 
 
@@ -339,8 +339,8 @@ def test_a_corrupt_line_in_the_middle_is_skipped_and_named(tmp_path: Path) -> No
     second = len(good[0]) + 1
     fourth = second + len(b"{oops") + 1 + len(good[1]) + 1
     assert session.problems == [
-        f"line 2 (byte offset {second:,}) is not valid JSON (Expecting property name enclosed in "
-        "double quotes: line 1 column 2 (char 1)); skipped",
+        f"line 2 (byte offset {second:,}) is not valid JSON (Expecting property name enclosed "
+        "in double quotes: line 1 column 2 (char 1)); skipped",
         f"line 4 (byte offset {fourth:,}) is not an event object; skipped",
     ]
 

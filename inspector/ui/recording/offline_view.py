@@ -10,9 +10,11 @@ actions while this view is shown.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
+from typing import Final
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QFrame,
@@ -26,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.features.catalog.lists import KINDS, CatalogItem
+from inspector.recording.index.indexed_loader import IndexedLoader
 from inspector.recording.offline import OfflineSession
 from inspector.recording.timeline import format_duration, local_time, timeline_of
 from inspector.ui.check.lint_panel import LintPanel
@@ -43,6 +46,9 @@ from inspector.ui.widgets.theme import colors
 
 __all__ = ["OfflineView"]
 
+# Indexing runs on the event loop in slices this long: the window stays responsive.
+_SLICE_SECONDS: Final = 0.04
+
 
 class OfflineBanner(QFrame):
     replay_clicked = Signal()
@@ -57,11 +63,40 @@ class OfflineBanner(QFrame):
             f"#offlineBanner {{ background: {c.pair_bg.name()}; "
             f"border: 1px solid {c.warn.name()}; }}"
         )
-        recorded = offline.recorded
         self.title = PlainLabel(f"Read-only: recorded session “{offline.title}”")
         bold = self.title.font()
         bold.setBold(True)
         self.title.setFont(bold)
+        self.offline = offline
+        self.detail = PlainLabel(" · ".join(self._facts()), wrap=True, selectable=True)
+        self.problems = PlainLabel("\n".join(f"⚠ {n}" for n in offline.notes), wrap=True)
+        self.problems.setObjectName("offlineProblems")
+        self.problems.setStyleSheet(f"color: {c.error.name()}")
+        self.problems.setVisible(bool(offline.notes))
+        self.progress = PlainLabel("")
+        self.progress.setObjectName("offlineIndexing")
+        self.progress.hide()
+        self.replay_button = QPushButton("Replay…")
+        self.replay_button.setToolTip("Replay this session against a server and diff the answers")
+        self.replay_button.clicked.connect(self.replay_clicked)
+        self.close_button = QPushButton("Close session")
+        self.close_button.setToolTip("Return to the live window")
+        self.close_button.clicked.connect(self.close_clicked)
+        text = QVBoxLayout()
+        text.setSpacing(2)
+        text.addWidget(self.title)
+        text.addWidget(self.detail)
+        text.addWidget(self.progress)
+        text.addWidget(self.problems)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addLayout(text, 1)
+        layout.addWidget(self.replay_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
+
+    def _facts(self) -> list[str]:
+        """The file, its parts, what it is a slice of, when, how long; read-only."""
+        recorded = self.offline.recorded
         facts = [
             str(recorded.path),
             f"recorded {local_time(recorded.header.get('created')) or 'at an unknown time'}",
@@ -73,32 +108,24 @@ class OfflineBanner(QFrame):
         sliced = recorded.header.get("slice")
         if isinstance(sliced, dict) and isinstance(sliced.get("of"), str):
             facts.insert(1, f"a slice of {sliced['of']}")
-        self.detail = PlainLabel(" · ".join(facts), wrap=True, selectable=True)
-        self.problems = PlainLabel("\n".join(f"⚠ {n}" for n in offline.notes), wrap=True)
-        self.problems.setObjectName("offlineProblems")
-        self.problems.setStyleSheet(f"color: {c.error.name()}")
-        self.problems.setVisible(bool(offline.notes))
-        self.replay_button = QPushButton("Replay…")
-        self.replay_button.setToolTip("Replay this session against a server and diff the answers")
-        self.replay_button.clicked.connect(self.replay_clicked)
-        self.close_button = QPushButton("Close session")
-        self.close_button.setToolTip("Return to the live window")
-        self.close_button.clicked.connect(self.close_clicked)
-        text = QVBoxLayout()
-        text.setSpacing(2)
-        text.addWidget(self.title)
-        text.addWidget(self.detail)
-        text.addWidget(self.problems)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
-        layout.addLayout(text, 1)
-        layout.addWidget(self.replay_button, 0, Qt.AlignmentFlag.AlignTop)
-        layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
+        return facts
+
+    def refresh(self) -> None:
+        """Say again what may have grown while the file was indexed: its duration, notes."""
+        self.detail.setText(" · ".join(self._facts()))
+        notes = self.offline.notes
+        self.problems.setText("\n".join(f"⚠ {n}" for n in notes))
+        self.problems.setVisible(bool(notes))
 
 
 class OfflineView(QWidget):
+    """The recorded session. An opened file is indexed a slice at a time on the event loop
+    (`follow_index`): the rows, notifications and errors grow as they do live, the banner
+    says how far indexing got, and `indexed` is emitted once it is complete."""
+
     replay_requested = Signal()
     close_requested = Signal()
+    indexed = Signal()
 
     def __init__(self, offline: OfflineSession) -> None:
         super().__init__()
@@ -186,6 +213,94 @@ class OfflineView(QWidget):
         layout.addWidget(self.banner)
         layout.addWidget(self.main_split, 1)
         self.log_panel.model.flush()
+        self.indexer: IndexedLoader | None = None
+        self.complete = True
+        self._stderr_shown = len(offline.stderr)
+        self._ticker = QTimer(self)
+        self._ticker.setSingleShot(True)
+        self._ticker.setInterval(0)
+        self._ticker.timeout.connect(self._index_more)
+
+    # ---------------------------------------------------------------- indexing
+    def follow_index(self, indexer: IndexedLoader) -> None:
+        """Index the rest of the file a slice at a time, showing it as it comes."""
+        self.indexer = indexer
+        if indexer.finished:
+            self._indexing_done()
+            return
+        self.complete = False
+        self.banner.progress.show()
+        self._show_progress()
+        self._ticker.start()
+
+    def stop_indexing(self) -> None:
+        """The view is closed: index no more."""
+        self._ticker.stop()
+        self.indexer = None
+
+    def _index_more(self) -> None:
+        indexer = self.indexer
+        if indexer is None:
+            return
+        deadline = time.monotonic() + _SLICE_SECONDS
+        finished = indexer.step()
+        while not finished and time.monotonic() < deadline:
+            finished = indexer.step()
+        self._show_new_stderr()
+        if finished:
+            self._indexing_done()
+        else:
+            self._show_progress()
+            self._ticker.start()
+
+    def _show_progress(self) -> None:
+        indexer = self.indexer
+        if indexer is None:
+            return
+        self.banner.progress.setText(
+            f"Indexing the file… {indexer.fraction:.0%} "
+            f"({len(self.offline.traffic):,} messages so far)"
+        )
+        self._retitle()
+
+    def _show_new_stderr(self) -> None:
+        lines = self.offline.stderr
+        if len(lines) > self._stderr_shown:
+            for line in lines[self._stderr_shown :]:
+                self.console.append(line)
+            self.console.flush()
+            self._stderr_shown = len(lines)
+
+    def _indexing_done(self) -> None:
+        self.complete = True
+        offline = self.offline
+        self.banner.progress.setText(f"Indexed: {len(offline.traffic):,} messages")
+        self.banner.progress.setVisible(self.indexer is not None and self.indexer.fraction > 0)
+        self.banner.refresh()
+        if offline.ready is not None:
+            self.server_panel.show_ready(offline.ready)
+        self.timeline = timeline_of(offline)
+        old = self.timeline_panel
+        self.timeline_panel = TimelinePanel(self.timeline, offline.actions)
+        at = self.bottom.indexOf(old)
+        shown = self.bottom.currentIndex()
+        self.bottom.removeTab(at)
+        self.bottom.insertTab(at, self.timeline_panel, "Timeline")
+        self.bottom.setCurrentIndex(shown)
+        old.deleteLater()
+        self._retitle()
+        self.log_panel.model.flush()
+        self.indexed.emit()
+
+    def _retitle(self) -> None:
+        offline = self.offline
+        self.bottom.setTabText(1, f"Server console ({len(offline.stderr)})")
+        self.bottom.setTabText(2, f"Notifications ({len(offline.messages)})")
+        errors = len(offline.errors)
+        self.bottom.setTabText(3, f"Errors ({errors})" if errors else "Errors")
+        found = len(offline.lint)
+        self.bottom.setTabText(4, f"Lint ({found})" if found else "Lint")
+        self.bottom.setTabText(0, "Timeline" if self.complete else "Timeline (indexing…)")
 
     def show_conversation(self, index: int) -> ConversationDialog | None:
         """Every round of the operation `index` belongs to, in one window."""

@@ -26,8 +26,9 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QStackedWidget, QStatusB
 from inspector.core.inspector_model import InspectorModel
 from inspector.core.recording import ConnectionRecording
 from inspector.recording.har import export_har
+from inspector.recording.index.indexed_loader import FIRST_BYTES, IndexedLoader
 from inspector.recording.live import AutoRecorder
-from inspector.recording.offline import OfflineSession, load_offline
+from inspector.recording.offline import OfflineSession
 from inspector.recording.reader import RecordedSession, SessionFileError, read_session
 from inspector.recording.retention import RecordingSettings, cleanup
 from inspector.recording.snapshot import copy_recording
@@ -53,9 +54,17 @@ _FILTER: Final = (
 )
 
 
-def _load(path: Path) -> OfflineSession:
-    """Read and adapt a file (runs in a worker thread: a big file takes a while)."""
-    return load_offline(read_session(path))
+def _start_index(path: Path) -> IndexedLoader:
+    """Map the file and index its first slice (in a worker thread: a file on a slow disk
+    takes a while to map); the view indexes the rest a slice at a time."""
+    indexer = IndexedLoader.open(path)
+    indexer.step(FIRST_BYTES)
+    return indexer
+
+
+def _whole(recorded: RecordedSession) -> RecordedSession:
+    """A session with all its events (an indexed one is read again, for replay and HAR)."""
+    return read_session(recorded.path) if recorded.lazy else recorded
 
 
 class SessionFiles(QObject):
@@ -240,7 +249,7 @@ class SessionFiles(QObject):
         bar = self.status_bar
         bar.showMessage(f"Reading {path}…")
         try:
-            offline = await asyncio.to_thread(_load, path)
+            indexer = await asyncio.to_thread(_start_index, path)
         except SessionFileError as exc:
             bar.clearMessage()
             self.show_error("Cannot open the session", str(exc))
@@ -251,13 +260,23 @@ class SessionFiles(QObject):
             return None
         bar.clearMessage()
         target = self.target()
+        offline = indexer.offline
         view = target.show_offline(offline)
         bar = target.status_bar
-        problems = offline.recorded.problems
-        if problems:
-            bar.showMessage(f"Opened {path.name} with a problem: {problems[0]}", 20000)
+
+        def say_opened() -> None:
+            problems = offline.recorded.problems
+            if problems:
+                bar.showMessage(f"Opened {path.name} with a problem: {problems[0]}", 20000)
+            else:
+                bar.showMessage(f"Opened {path.name} (read-only)", 8000)
+
+        if indexer.finished:
+            say_opened()
         else:
-            bar.showMessage(f"Opened {path.name} (read-only)", 8000)
+            bar.showMessage(f"Opening {path.name}: indexing…")
+            view.indexed.connect(say_opened)
+        view.follow_index(indexer)
         return view
 
     def show_offline(self, offline: OfflineSession) -> OfflineView:
@@ -268,7 +287,7 @@ class SessionFiles(QObject):
         self.status_bar.addPermanentWidget(view.log_panel.count_label)
         view.log_panel.count_label.show()
         view.close_requested.connect(self.close_offline)
-        view.replay_requested.connect(lambda: self.open_replay(offline.recorded))
+        view.replay_requested.connect(lambda: self._replay_shown(offline.recorded))
         self.view = view
         self.stack.addWidget(view)
         self.stack.setCurrentWidget(view)
@@ -286,6 +305,7 @@ class SessionFiles(QObject):
     def _drop_view(self) -> None:
         view, self.view = self.view, None
         if view is not None:
+            view.stop_indexing()
             self.status_bar.removeWidget(view.log_panel.count_label)
             self.stack.removeWidget(view)
             view.deleteLater()
@@ -345,7 +365,7 @@ class SessionFiles(QObject):
         """The session to export or replay: the shown or latest recording, else the traffic
         log written to a temporary file. Raises SessionFileError, OSError or ValueError."""
         if self.view is not None:
-            return self.view.offline.recorded
+            return _whole(self.view.offline.recorded)
         current = self.current_file()
         if current is not None:
             return read_session(current)
@@ -450,7 +470,7 @@ class SessionFiles(QObject):
     # ---------------------------------------------------------------- replay
     def choose_and_replay(self) -> None:
         if self.view is not None:
-            self.open_replay(self.view.offline.recorded)
+            self._replay_shown(self.view.offline.recorded)
             return
         name, _ = QFileDialog.getOpenFileName(
             self.parent_widget, "Replay session", str(self._start_dir()), _FILTER
@@ -463,6 +483,14 @@ class SessionFiles(QObject):
             self.show_error("Cannot replay the session", str(exc))
             return
         self.open_replay(recorded)
+
+    def _replay_shown(self, recorded: RecordedSession) -> None:
+        try:
+            whole = _whole(recorded)
+        except SessionFileError as exc:
+            self.show_error("Cannot replay the session", str(exc))
+            return
+        self.open_replay(whole)
 
     def open_replay(self, recorded: RecordedSession) -> ReplayWindow:
         replay = ReplayWindow(

@@ -330,14 +330,18 @@ async def opened_files(window: MainWindow, task: asyncio.Task[Any], timeout: flo
             _say(f"error: {problem or f'cannot open {path}'}")
             code = EXIT_USAGE
             continue
-        for note in view.offline.recorded.problems:
-            _say(f"note: {path.name}: {note}")
     deadline = time.monotonic() + timeout
     views = [view for _path, view, _problem in results if view is not None]
-    while time.monotonic() < deadline:  # every view shows rows (if its file has any)
-        if all(view.rows() > 0 or not view.offline.traffic.entries for view in views):
+    while time.monotonic() < deadline:  # every view is indexed and shows its rows
+        if all(
+            view.complete and (view.rows() > 0 or not view.offline.traffic.entries)
+            for view in views
+        ):
             break
         await asyncio.sleep(0.02)
+    for path, view, _problem in results:
+        for note in view.offline.recorded.problems if view is not None else ():
+            _say(f"note: {path.name}: {note}")
     await asyncio.sleep(0.15)  # let the tabs lay out and paint on the loop
     return code
 

@@ -328,8 +328,10 @@ class MainWindow(QMainWindow):
         return lambda: [part(t) for t in self.connection_tabs()]
 
     def _log(self) -> TrafficLogPanel:
-        """The current tab's traffic log (what the Log menu acts on)."""
-        return self.current_tab.log_panel
+        """The current tab's traffic log (what the Log menu acts on): the opened
+        recording's when one is shown."""
+        view = self.current_tab.session_files.view
+        return view.log_panel if view is not None else self.current_tab.log_panel
 
     def _splitters(self) -> dict[str, QSplitter]:
         return splitters_of(self.current_tab)
