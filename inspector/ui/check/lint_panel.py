@@ -164,6 +164,9 @@ class LintPanel(QWidget):
             if n
             else f"No findings: {self.store.checked:,} server message(s) linted."
         )
+        busy = self.store.progress_text()
+        if busy:  # a big listing is linted in slices: its findings are still coming
+            self.summary.setText(f"{self.summary.text()} Still {busy}")
         row = next((i for i, r in enumerate(self.rules.rows) if r[0] == picked), 0)
         self.rule_table.selectRow(row)
         self.count_changed.emit(n)

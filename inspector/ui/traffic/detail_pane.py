@@ -101,6 +101,12 @@ class DetailPane(QWidget):
         self.lint_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self._lint: LintStore | None = None
         self._lint_now: Callable[[int], None] | None = None
+        self._shown_busy = False  # the Lint tab shows a big listing's lint in progress
+        # ... and follows it a few times a second (not after every slice of it)
+        self._lint_timer = QTimer(self)
+        self._lint_timer.setSingleShot(True)
+        self._lint_timer.setInterval(250)
+        self._lint_timer.timeout.connect(lambda: self._show_lint(self.entry))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.header)
@@ -116,13 +122,27 @@ class DetailPane(QWidget):
         if self.tabs.indexOf(self.lint_view) < 0:
             self.tabs.addTab(self.lint_view, "Lint")
         store.on_add(self._linted)
+        store.on_change(self._lint_moved)
         store.on_clear(lambda: self._show_lint(self.entry))
 
     def _linted(self, findings: list[Finding]) -> None:
         entry = self.entry
         if entry is not None and any(f.index == entry.index for f in findings):
+            if self._lint is not None and entry.index in self._lint.progress:
+                self._lint_moved()  # more to come: followed a few times a second
+                return
             self._show_lint(entry)
             self.header.setText(self._headline(entry))
+
+    def _lint_moved(self) -> None:
+        """A big listing's lint moved on: the shown row's progress (or its end) shows."""
+        store, entry = self._lint, self.entry
+        if store is not None and entry is not None:
+            if entry.index in store.progress:
+                if not self._lint_timer.isActive():
+                    self._lint_timer.start()
+            elif self._shown_busy:  # done: the findings show at once
+                self._show_lint(entry)
 
     def _show_lint(self, entry: TrafficEntry | None) -> None:
         store = self._lint
@@ -131,10 +151,16 @@ class DetailPane(QWidget):
         if entry is not None and entry.index in store.deferred and self._lint_now is not None:
             self._lint_now(entry.index)  # a huge message, linted now that it is looked at
         found = store.at(entry.index) if entry is not None else []
+        busy = store.progress_text(entry.index) if entry is not None else ""
+        self._shown_busy = bool(busy)
         index = self.tabs.indexOf(self.lint_view)
         self.tabs.setTabText(index, f"Lint ({len(found)})" if found else "Lint")
         if entry is None:
             self.lint_view.setPlainText("")
+        elif busy:
+            so_far = f"{len(found):,} finding(s) so far." if found else "No findings so far."
+            text = f"Still {busy} {so_far}"
+            self.lint_view.setPlainText(text + ("\n\n" + describe(found) if found else ""))
         elif found:
             self.lint_view.setPlainText(describe(found))
         elif entry.direction == "in" and entry.index in store.deferred:
