@@ -33,6 +33,9 @@ __all__ = ["DetailPane"]
 _PRETTY_LIMIT: Final = 1024 * 1024  # bigger messages are shown raw (head only)
 _HIGHLIGHT_LIMIT: Final = 256 * 1024
 _RAW_SHOWN: Final = 1024 * 1024
+# The head of a message too big to pretty-print, in the Pretty tab: a megabyte on one line
+# takes Qt about a second to lay out (a 10,000-tool listing is two).
+_HEAD_SHOWN: Final = 64 * 1024
 
 
 def _text_view() -> QPlainTextEdit:
@@ -96,6 +99,8 @@ class DetailPane(QWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.pretty, "Pretty")
         self.tabs.addTab(self.raw, "Raw")
+        self._raw_shown = True
+        self.tabs.currentChanged.connect(lambda _index: self._fill_raw())
         self.tabs.addTab(self.details, "Details")
         self.lint_view = _text_view()
         self.lint_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -204,20 +209,29 @@ class DetailPane(QWidget):
             pretty = entry.pretty()
         else:
             pretty = (
-                f"(too big to pretty-print: {entry.size:,} bytes; the raw head follows)\n"
-                + entry.text()[:_RAW_SHOWN]
+                f"(too big to pretty-print: {entry.size:,} bytes; the raw head follows, "
+                "the Raw tab has more)\n" + entry.text()[:_HEAD_SHOWN] + "\n…"
             )
         # Highlight small documents only; the highlighter runs per block on the GUI thread.
         self.highlighter.setDocument(self.pretty.document() if size <= _HIGHLIGHT_LIMIT else None)
         self.pretty.setPlainText(pretty)
-        raw = entry.text()
-        self.raw.setPlainText(raw if len(raw) <= _RAW_SHOWN else raw[:_RAW_SHOWN] + "\n…")
+        self._raw_shown = False  # filled when its tab is shown (a long line is slow to lay out)
+        if self.tabs.currentWidget() is not self.raw:
+            self.raw.clear()
+        self._fill_raw()
         self.details.setPlainText(detail_text(entry))
         self._show_lint(entry)
         self.header.setText(self._headline(entry))
         if entry.kind == "invalid":
             self.tabs.setCurrentWidget(self.details)
         self._update_buttons()
+
+    def _fill_raw(self) -> None:
+        if self._raw_shown or self.tabs.currentWidget() is not self.raw:
+            return
+        self._raw_shown = True
+        raw = self.entry.text() if self.entry is not None else ""
+        self.raw.setPlainText(raw if len(raw) <= _RAW_SHOWN else raw[:_RAW_SHOWN] + "\n…")
 
     def _headline(self, entry: TrafficEntry) -> str:
         arrow = DIRECTION_ARROWS.get(entry.direction, "")
