@@ -17,6 +17,7 @@ bytes is parsed on a daemon thread first. Nothing here is waited for: closing th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -65,13 +66,11 @@ def off_loop(work: Callable[[], Any], deliver: Callable[[Any], None], name: str)
     def run() -> None:
         try:
             result = work()
-        except Exception:  # noqa: BLE001 - a worker must not die loudly at exit
+        except Exception:  # a worker must not die silently, nor take the app down
             log.exception("%s failed", name)
             return
-        try:
+        with contextlib.suppress(RuntimeError):  # a closed loop: the app has quit
             loop.call_soon_threadsafe(deliver, result)
-        except RuntimeError:  # the loop is closed: the app has quit
-            pass
 
     threading.Thread(target=run, name=name, daemon=True).start()
     return True
@@ -223,7 +222,7 @@ class LiveLinter:
             while self._parsing is None:
                 if self._job is not None:
                     found += self._job_step(deadline)
-                    if self._job is not None:
+                    if self.busy:
                         break  # out of time
                     continue
                 end = self._end()
@@ -233,7 +232,7 @@ class LiveLinter:
                 for index in range(self._next, stop):
                     self._next = index + 1
                     row = self._lint_row(index)
-                    if self._job is not None or self._parsing is not None:
+                    if self.busy:
                         break  # a big listing: linted in slices from here
                     if self._violations:
                         row += without_duplicates(self._violations.pop(index, ()), row)
@@ -341,7 +340,8 @@ class LiveLinter:
             "lint-parse",
         ):
             self._parsed(  # no loop (a flush): parse it here
-index, generation, self._parse_listing(index))
+                index, generation, self._parse_listing(index)
+            )
         return []
 
     def _lint_value(

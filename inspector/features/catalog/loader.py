@@ -286,9 +286,9 @@ class CatalogLoader:
             listed.setdefault(item.key, item)  # the first of a name listed twice, as find()
         alerts = dict(self.pin_alerts)
         for name, change in self.pin_alerts.items():
-            item = listed.get(name)
-            if item is not None:
-                self.pins.accept(change.scope, name, item.raw, save=False)
+            found = listed.get(name)
+            if found is not None:
+                self.pins.accept(change.scope, name, found.raw, save=False)
                 del alerts[name]
         self.pins.flush()
         self._set_alerts(alerts)
