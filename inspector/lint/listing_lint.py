@@ -13,6 +13,7 @@ message, which ones are kept can differ when there are more).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -69,6 +70,11 @@ class ListingLint:
         self._version = bundle.version
         self._draft = bundle.draft
         self._item_validator = bundle.validator(split.item)
+        # Items found valid, by their shape: the item with its free strings (names,
+        # descriptions) blanked. A catalog repeats shapes; an item of a known valid shape
+        # is valid (those strings are constrained only to be strings).
+        self._strings = bundle.string_members(split.item)
+        self._valid_shapes: set[str] = set()
         self._schema_found = 0  # schema findings so far (at most MAX_FINDINGS a message)
         self._enveloped = False
         self._listing = linter.ctx.listing(method, cursor)
@@ -133,18 +139,34 @@ class ListingLint:
         return self.linter.stamp(found)
 
     def _item(self, i: int, item: Any) -> list[Finding]:
-        found = self._schema(
-            self._item_validator,
-            item,
-            (*self._split.instance_path, rules.list_key(self.method), i),
-            self._split.schema_path,
-        )
+        shape = self._shape(item)
+        if shape is not None and shape in self._valid_shapes:
+            found: list[Finding] = []
+        else:
+            looked = self._schema_found < MAX_FINDINGS
+            found = self._schema(
+                self._item_validator,
+                item,
+                (*self._split.instance_path, rules.list_key(self.method), i),
+                self._split.schema_path,
+            )
+            if shape is not None and looked and not found:
+                self._valid_shapes.add(shape)
         found += rules.list_item_findings(
             self._listing, self.index, self.method, i, item, self._version
         )
         if self.method == "tools/list":
             found += rules.tool_schema_findings(self.linter.ctx, self.index, i, item, self._draft)
         return found
+
+    def _shape(self, item: Any) -> str | None:
+        if not self._strings or not isinstance(item, dict):
+            return None
+        blank = {k: "" if k in self._strings and isinstance(v, str) else v for k, v in item.items()}
+        try:
+            return json.dumps(blank, sort_keys=True)
+        except (TypeError, ValueError, RecursionError):
+            return None
 
     def _schema(
         self,

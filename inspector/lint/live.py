@@ -96,6 +96,7 @@ class LiveLinter:
         budget: float = 0.004,
         share: float = 0.05,
         huge: int = HUGE,
+        huge_listings: bool = True,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.traffic = traffic
@@ -104,6 +105,10 @@ class LiveLinter:
         self.budget = budget
         self.share = share
         self.huge = huge
+        # A listing over `huge` bytes: linted in slices (the window, where a person looks at
+        # the Lint tab), or left for when it is viewed like any huge row (a terminal run,
+        # which would wait for it at its end: seconds for 10,000 tools).
+        self.huge_listings = huge_listings
         self._clock = clock
         self.enabled = True
         self.linter = MessageLinter()
@@ -311,7 +316,7 @@ class LiveLinter:
         if direction != "in" or kind not in _LINTED:
             return []
         if size > self.huge:
-            if kind == "response" and method in LISTINGS:
+            if kind == "response" and method in LISTINGS and self.huge_listings:
                 return self._parse_huge_listing(index)
             self._checked += 1
             self.store.deferred.add(index)

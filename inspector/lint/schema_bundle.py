@@ -167,6 +167,25 @@ class SchemaBundle:
         envelope = self._cls({"$ref": f"{base}#/{self.defs_key}/{name}"}, registry=registry)
         return ItemSplit(envelope, item[0], tuple(schema_path), tuple(instance_path))
 
+    def string_members(self, name: str) -> frozenset[str]:
+        """The members of definition `name` that may hold any string (`{"type": "string"}`
+        and annotations, nothing else): a value's validity depends on them only through
+        their being strings. Empty when the definition itself says more than properties,
+        required and type (a condition between members could read their values)."""
+        body = self.defs.get(name)
+        if not isinstance(body, dict) or set(body) - {"properties", "required", "type"} - (
+            _ANNOTATIONS | {"title"}
+        ):
+            return frozenset()
+        props = body.get("properties", {})
+        return frozenset(
+            key
+            for key, sub in props.items()
+            if isinstance(sub, dict)
+            and sub.get("type") == "string"
+            and set(sub) <= _ANNOTATIONS | {"title", "type"}
+        )
+
     def free_params(self, name: str) -> frozenset[str]:
         """The `params` members of definition `name` whose schema says nothing but a
         description: any value is valid there, so a value's validity never depends on

@@ -164,6 +164,11 @@ class LintPanel(QWidget):
             if n
             else f"No findings: {self.store.checked:,} server message(s) linted."
         )
+        if self.store.deferred:  # huge rows: linted when a person selects them
+            count = len(self.store.deferred)
+            self.summary.setText(
+                f"{self.summary.text()} {count:,} message(s) over 1 MiB: linted when selected."
+            )
         busy = self.store.progress_text()
         if busy:  # a big listing is linted in slices: its findings are still coming
             self.summary.setText(f"{self.summary.text()} Still {busy}")
