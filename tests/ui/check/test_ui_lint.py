@@ -142,7 +142,7 @@ def test_a_big_catalogs_findings_read_as_a_person_reads_them(
 
 def test_the_lint_tab_says_how_far_a_big_listing_is(qapp: object) -> None:
     """While a big listing is linted in slices, the Lint tab says so, truthfully."""
-    from inspector.lint.finding import LintStore
+    from inspector.lint.finding import Finding, LintStore
     from inspector.ui.check.lint_panel import LintPanel
 
     store = LintStore()
@@ -153,6 +153,17 @@ def test_the_lint_tab_says_how_far_a_big_listing_is(qapp: object) -> None:
     assert panel.summary.text() == (
         "No findings: 4 server message(s) linted. Still linting 3,200 of 10,000 tools (row #3)…"
     )
+    store.add([Finding(2, "unique-names", "name 'a' is listed twice")])
+    store.deferred.add(5)
+    panel.refresh()
+    assert panel.summary.text() == (
+        "1 finding(s) in 1 message(s), 4 server message(s) linted. "
+        "1 message(s) over 1 MiB: linted when selected. "
+        "Still linting 3,200 of 10,000 tools (row #3)…"
+    )
+    store.deferred.clear()
+    store.clear()
+    store.add([], checked=4)
     store.set_progress(3, None)
     store.add([], checked=1)
     panel.refresh()
