@@ -75,7 +75,7 @@ class CheckContext:
         self.secrets = secrets
         self.traffic = TrafficLog()
         self.lint = LintStore()
-        self.linter = LiveLinter(self.traffic, self.lint, loop_scheduler)
+        self.linter = LiveLinter(self.traffic, self.lint, loop_scheduler, huge_listings=False)
         self.session: ServerConnection | None = None
         self.sessions_opened = 0
         self.session_began = 0  # the traffic index where the current session began

@@ -154,7 +154,9 @@ class RunLint:
     ) -> None:
         self.traffic = TrafficLog()
         self.store = LintStore()
-        self.linter = LiveLinter(self.traffic, self.store, loop_scheduler)
+        # A listing over 1 MiB is left unlinted, as any huge row (nobody views it here), and
+        # said so: linting 10,000 tools would hold the run's end for seconds.
+        self.linter = LiveLinter(self.traffic, self.store, loop_scheduler, huge_listings=False)
         self.verbose = verbose
         self.recorder = recorder
         self.repeats = RepeatFilter(self.linter)
@@ -250,7 +252,16 @@ class RunLint:
         self.linter.close()
         if self.verbose:
             counts = ", ".join(f"{rule} ×{n}" for rule, n in sorted(self.store.counts.items()))
+            skipped = sorted(self.store.deferred)
             diag(
-                f"lint: {self.store.checked} server message(s) checked, "
-                f"{len(self.store)} finding(s)" + (f": {counts}" if counts else "")
+                f"lint: {self.store.checked - len(skipped)} server message(s) checked, "
+                f"{len(self.store)} finding(s)"
+                + (f": {counts}" if counts else "")
+                + (
+                    f"; {len(skipped)} over 1 MiB not linted ("
+                    + ", ".join(f"#{i} {self.traffic.row(i)[2] or 'message'}" for i in skipped)
+                    + ": the window lints them)"
+                    if skipped
+                    else ""
+                )
             )

@@ -204,7 +204,10 @@ class ConnectionModel:
         return server if server is not None and server.is_ready else None
 
     async def shutdown(self) -> None:
-        """Close the session (the server is shut down with the transport's ladder)."""
+        """Close the session (the server is shut down with the transport's ladder). The
+        connection is over: what the live linter has not linted yet (a big listing's
+        slices) is dropped, not waited for."""
+        self.linter.close()
         self._cancel_login()
         await self._disconnect()
         self.runner.cancel_all()

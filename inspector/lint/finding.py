@@ -77,6 +77,9 @@ class LintStore:
         self.counts: Counter[str] = Counter()
         self.checked = 0  # messages linted
         self.deferred: set[int] = set()  # huge rows, linted when viewed
+        # rows being linted in slices (big listings): row -> (items done, of total, noun);
+        # a total of 0: still being read
+        self.progress: dict[int, tuple[int, int, str]] = {}
         self._added: Listeners[[list[Finding]]] = Listeners("lint listener")
         self._changed: Listeners[[]] = Listeners("lint listener")
         self._cleared: Listeners[[]] = Listeners("lint listener")
@@ -113,6 +116,30 @@ class LintStore:
         if counted or checked:
             self._changed.emit()
 
+    def set_progress(self, index: int, progress: tuple[int, int, str] | None) -> None:
+        """How far the lint of row `index` is (None: done, or given up)."""
+        if progress is None:
+            if self.progress.pop(index, None) is None:
+                return
+        else:
+            self.progress[index] = progress
+        self._changed.emit()
+
+    def progress_text(self, index: int | None = None) -> str:
+        """What is being linted in slices ("linting 3,200 of 10,000 tools (row #3)…"),
+        of row `index` or of every row; "" when nothing is."""
+        rows = sorted(self.progress) if index is None else [index] * (index in self.progress)
+        parts = []
+        for row in rows:
+            done, total, noun = self.progress[row]
+            at = "" if index is not None else f" (row #{row})"
+            parts.append(
+                f"linting {done:,} of {total:,} {noun}{at}…"
+                if total
+                else f"reading a big listing{at} to lint it…"
+            )
+        return "; ".join(parts)
+
     def at(self, index: int) -> list[Finding]:
         return self._by_index.get(index, [])
 
@@ -132,6 +159,7 @@ class LintStore:
         self.where.clear()
         self.dropped = 0
         self.deferred.clear()
+        self.progress.clear()
         self.checked = 0
         self._cleared.emit()
 

@@ -63,10 +63,11 @@ class MessageLinter:
         return []
 
     def http_headers(self, index: int, headers: dict[str, str]) -> list[Finding]:
-        return self._stamp(list(rules.session_id_findings(self.ctx, index, headers)))
+        return self.stamp(list(rules.session_id_findings(self.ctx, index, headers)))
 
     # ------------------------------------------------------------------
-    def _stamp(self, found: list[Finding]) -> list[Finding]:
+    def stamp(self, found: list[Finding]) -> list[Finding]:
+        """Findings that name no schema version get the session's."""
         version = self.bundle.version
         return [
             f
@@ -97,7 +98,7 @@ class MessageLinter:
             found += self.memo.findings(bundle, definition, value, index)
         if kind == "notification":
             found += rules.capability_findings(self.ctx, index, method)
-        return self._stamp(found)
+        return self.stamp(found)
 
     def _unpaired(self, index: int, value: dict[str, Any]) -> list[Finding]:
         """An answer without an id, after we sent notifications: a result can answer
@@ -105,7 +106,7 @@ class MessageLinter:
         error = value.get("error")
         code = error.get("code") if isinstance(error, dict) else None
         if value.get("id") is None and self.ctx.notifications_sent and code not in _UNREADABLE:
-            return self._stamp(
+            return self.stamp(
                 [
                     Finding(
                         index,
@@ -167,7 +168,7 @@ class MessageLinter:
                 found += rules.structured_content_findings(
                     self.ctx, index, params.get("name"), result, bundle.draft
                 )
-        return self._stamp(found)
+        return self.stamp(found)
 
     def _error(self, index: int, method: str | None, value: dict[str, Any]) -> list[Finding]:
         if method is None:
@@ -198,4 +199,4 @@ class MessageLinter:
                     rules.SPEC["discover-missing"],
                 )
             )
-        return self._stamp(found)
+        return self.stamp(found)

@@ -6,13 +6,15 @@ messages (what the server declared, the tools' output schemas, the pages of a li
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from jsonschema import validators
-from jsonschema.exceptions import SchemaError
+from jsonschema.protocols import Validator
 
 from inspector.lint.finding import Finding
 from inspector.lint.schema_check import pointer, short
@@ -21,10 +23,14 @@ __all__ = [
     "SPEC",
     "LintContext",
     "capability_findings",
+    "cursor_findings",
     "list_findings",
+    "list_item_findings",
+    "list_key",
     "schema_of_tool_findings",
     "session_id_findings",
     "structured_content_findings",
+    "tool_schema_findings",
 ]
 
 # rule id -> the spec section it comes from
@@ -96,6 +102,11 @@ def _finding(index: int, rule: str, message: str, ptr: str = "", value: Any = No
     )
 
 
+def list_key(method: str) -> str:
+    """The member of a listing's result that holds its items (`tools`, ...)."""
+    return _LIST_KEYS[method][0]
+
+
 def list_findings(
     ctx: LintContext, index: int, method: str, result: dict[str, Any], cursor: Any, version: str
 ) -> Iterator[Finding]:
@@ -103,34 +114,42 @@ def list_findings(
     key = _LIST_KEYS.get(method)
     if key is None:
         return
-    items_key, name_key = key
     listing = ctx.listing(method, cursor)
-    items = result.get(items_key)
+    items = result.get(key[0])
     if isinstance(items, list):
         for i, item in enumerate(items):
-            if not isinstance(item, dict):
-                continue
-            name = item.get(name_key)
-            if not isinstance(name, str):
-                continue
-            where = pointer(("result", items_key, i, name_key))
-            if name in listing.names:
-                yield _finding(
-                    index, "unique-names", f"{name_key} {name!r} is listed twice", where, name
-                )
-            listing.names.add(name)
-            if (
-                method == "tools/list"
-                and version >= "2025-11-25"
-                and not _TOOL_NAME.fullmatch(name)
-            ):
-                yield _finding(
-                    index,
-                    "tool-name-format",
-                    "tool names should be 1-128 characters of A-Z a-z 0-9 _ - .",
-                    where,
-                    name,
-                )
+            yield from list_item_findings(listing, index, method, i, item, version)
+    yield from cursor_findings(listing, index, result, cursor)
+
+
+def list_item_findings(
+    listing: _Listing, index: int, method: str, i: int, item: Any, version: str
+) -> Iterator[Finding]:
+    """The name of item `i` of a listing: listed before? a valid tool name?"""
+    items_key, name_key = _LIST_KEYS[method]
+    if not isinstance(item, dict):
+        return
+    name = item.get(name_key)
+    if not isinstance(name, str):
+        return
+    where = pointer(("result", items_key, i, name_key))
+    if name in listing.names:
+        yield _finding(index, "unique-names", f"{name_key} {name!r} is listed twice", where, name)
+    listing.names.add(name)
+    if method == "tools/list" and version >= "2025-11-25" and not _TOOL_NAME.fullmatch(name):
+        yield _finding(
+            index,
+            "tool-name-format",
+            "tool names should be 1-128 characters of A-Z a-z 0-9 _ - .",
+            where,
+            name,
+        )
+
+
+def cursor_findings(
+    listing: _Listing, index: int, result: dict[str, Any], cursor: Any
+) -> Iterator[Finding]:
+    """A page whose nextCursor repeats a cursor of its listing."""
     next_cursor = result.get("nextCursor")
     if isinstance(next_cursor, str):
         if next_cursor == cursor or next_cursor in listing.cursors:
@@ -146,20 +165,55 @@ def list_findings(
         listing.cursors.add(cursor)
 
 
+_DRAFT_URIS: Final = {
+    "draft-07": "http://json-schema.org/draft-07/schema#",
+    "2020-12": "https://json-schema.org/draft/2020-12/schema",
+}
+_PROBLEMS_KEPT: Final = 4096
+_problems: dict[str, str | None] = {}  # (draft, schema as canonical JSON) -> its problem
+
+
+@functools.cache
+def _meta_validator(cls: type[Validator]) -> Validator:
+    """The validator of `cls`'s meta-schema, compiled once (what `cls.check_schema` builds
+    on every call)."""
+    meta_cls = validators.validator_for(cls.META_SCHEMA, default=cls)
+    return meta_cls(cls.META_SCHEMA, format_checker=meta_cls.FORMAT_CHECKER)
+
+
 def _schema_problem(schema: Any, default_draft: str) -> str | None:
+    """What makes `schema` unfit as a tool's input or output schema (None: nothing).
+    Remembered by the schema's text: a catalog repeats its schemas, and a gateway's
+    thousands of tools share a few."""
     if not isinstance(schema, dict):
         return "is not a JSON object"
     if schema.get("type") != "object":
         return 'must have "type": "object"'
-    default = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
-    if default_draft == "draft-07":
-        default = {"$schema": "http://json-schema.org/draft-07/schema#"}
     try:
-        cls = validators.validator_for(schema, default=validators.validator_for(default))
-        cls.check_schema(schema)
-    except SchemaError as exc:
-        return f"is not valid JSON Schema: {exc.message}"
-    return None
+        key = default_draft + " " + json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return _meta_problem(schema, default_draft)
+    if key in _problems:
+        return _problems[key]
+    if len(_problems) >= _PROBLEMS_KEPT:
+        _problems.clear()
+    found = _problems[key] = _meta_problem(schema, default_draft)
+    return found
+
+
+def _meta_problem(schema: dict[str, Any], default_draft: str) -> str | None:
+    if not isinstance(schema.get("$schema", ""), str):
+        return 'is not valid JSON Schema: "$schema" must be a URI string'
+    default = validators.validator_for(
+        {"$schema": _DRAFT_URIS.get(default_draft, _DRAFT_URIS["2020-12"])}
+    )
+    cls = validators.validator_for(schema, default=default)
+    try:
+        error = next(iter(_meta_validator(cls).iter_errors(schema)), None)
+    except RecursionError:
+        return "is nested too deeply to check"
+    # The message `cls.check_schema` would raise with.
+    return None if error is None else f"is not valid JSON Schema: {error.message}"
 
 
 def schema_of_tool_findings(
@@ -172,21 +226,28 @@ def schema_of_tool_findings(
     if not isinstance(tools, list):
         return
     for i, tool in enumerate(tools):
-        if not isinstance(tool, dict):
+        yield from tool_schema_findings(ctx, index, i, tool, draft)
+
+
+def tool_schema_findings(
+    ctx: LintContext, index: int, i: int, tool: Any, draft: str
+) -> Iterator[Finding]:
+    """The schemas of tool `i` of a listing."""
+    if not isinstance(tool, dict):
+        return
+    for key, rule in (
+        ("inputSchema", "input-schema-invalid"),
+        ("outputSchema", "output-schema-invalid"),
+    ):
+        if key not in tool:
             continue
-        for key, rule in (
-            ("inputSchema", "input-schema-invalid"),
-            ("outputSchema", "output-schema-invalid"),
-        ):
-            if key not in tool:
-                continue
-            problem = _schema_problem(tool[key], draft)
-            if problem:
-                yield _finding(
-                    index, rule, f"{key} {problem}", pointer(("result", "tools", i, key)), tool[key]
-                )
-            elif key == "outputSchema" and isinstance(tool.get("name"), str):
-                ctx.output_schemas[tool["name"]] = tool[key]
+        problem = _schema_problem(tool[key], draft)
+        if problem:
+            yield _finding(
+                index, rule, f"{key} {problem}", pointer(("result", "tools", i, key)), tool[key]
+            )
+        elif key == "outputSchema" and isinstance(tool.get("name"), str):
+            ctx.output_schemas[tool["name"]] = tool[key]
 
 
 def structured_content_findings(

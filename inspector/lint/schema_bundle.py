@@ -3,8 +3,10 @@ compiled once per definition (jsonschema, the draft each schema declares)."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
 
@@ -15,7 +17,7 @@ from referencing.jsonschema import specification_with
 
 from inspector.protocol.wire.versions import ALL_VERSIONS, LATEST_LEGACY, LATEST_MODERN, Era, era_of
 
-__all__ = ["SchemaBundle", "bundle_for", "schema_version_for"]
+__all__ = ["ItemSplit", "SchemaBundle", "bundle_for", "schema_version_for"]
 
 _BASE: Final = "urn:mcp-schema"
 _ANNOTATIONS: Final = frozenset({"description", "title", "$comment"})
@@ -38,6 +40,20 @@ def schema_version_for(version: str | None) -> str:
     if version and era_of(version) is Era.LEGACY:
         return LATEST_LEGACY
     return LATEST_MODERN if version else LATEST_LEGACY
+
+
+@dataclass(frozen=True)
+class ItemSplit:
+    """A definition whose one array member (`tools`, `resources`, ...) is checked item by
+    item: the rest of the message against `envelope` (the definition without that
+    member's `items`), each item against `item` (a definition's name); `schema_path` and
+    `instance_path` lead from the definition to the array (for the findings' `where` and
+    pointer, as a check of the whole message would say them)."""
+
+    envelope: Validator
+    item: str
+    schema_path: tuple[str, ...]
+    instance_path: tuple[str, ...]
 
 
 class SchemaBundle:
@@ -67,6 +83,7 @@ class SchemaBundle:
                 self.notification_defs[method] = name
         self._validators: dict[str, Validator] = {}
         self._free: dict[str, frozenset[str]] = {}
+        self._splits: dict[tuple[str, bool, str], ItemSplit | None] = {}
 
     @property
     def draft(self) -> str:
@@ -97,6 +114,77 @@ class SchemaBundle:
             found = self._cls(ref, registry=self._registry)
             self._validators[name] = found
         return found
+
+    def item_split(self, name: str, wrapped: bool, member: str) -> ItemSplit | None:
+        """How to check definition `name` item by item over its array `member` (found in
+        the definition itself, or under `result` when `wrapped`): None when the schema
+        does not lead there by plain properties and references (an anyOf on the way would
+        make the findings of the parts differ from the whole's)."""
+        key = (name, wrapped, member)
+        if key not in self._splits:
+            self._splits[key] = self._item_split(name, wrapped, member)
+        return self._splits[key]
+
+    def _resolve(self, node: Any) -> tuple[str, Any] | None:
+        """Follow a local `$ref` to its definition: (name, body)."""
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        prefix = f"#/{self.defs_key}/"
+        if not isinstance(ref, str) or not ref.startswith(prefix):
+            return None
+        target = ref[len(prefix) :]
+        return (target, self.defs[target]) if target in self.defs else None
+
+    def _item_split(self, name: str, wrapped: bool, member: str) -> ItemSplit | None:
+        if name not in self.defs:
+            return None
+        owner, node = name, self.defs[name]
+        schema_path: list[str] = []
+        instance_path: list[str] = []
+        if wrapped:
+            inner = node.get("properties", {}).get("result")
+            resolved = self._resolve(inner)
+            if resolved is None or set(inner) - {"$ref"} - _ANNOTATIONS:
+                return None
+            schema_path += ["properties", "result"]
+            instance_path.append("result")
+            owner, node = resolved
+        array = node.get("properties", {}).get(member)
+        if not isinstance(array, dict) or set(array) - {"items", "type"} - _ANNOTATIONS:
+            return None
+        item = self._resolve(array.get("items"))
+        if item is None or set(array["items"]) != {"$ref"}:
+            return None
+        schema_path += ["properties", member, "items"]
+        # The envelope: the same schema, but the owner's array says nothing of its items.
+        body = copy.deepcopy(self.defs[owner])
+        del body["properties"][member]["items"]
+        schema = dict(self.schema)
+        schema[self.defs_key] = {**self.defs, owner: body}
+        base = f"{_BASE}-envelope-{owner}-{member}"
+        meta = str(self.schema.get("$schema", "https://json-schema.org/draft/2020-12/schema"))
+        spec = specification_with(meta.rstrip("#"))
+        registry: Registry[Any] = Registry().with_resource(base, spec.create_resource(schema))
+        envelope = self._cls({"$ref": f"{base}#/{self.defs_key}/{name}"}, registry=registry)
+        return ItemSplit(envelope, item[0], tuple(schema_path), tuple(instance_path))
+
+    def string_members(self, name: str) -> frozenset[str]:
+        """The members of definition `name` that may hold any string (`{"type": "string"}`
+        and annotations, nothing else): a value's validity depends on them only through
+        their being strings. Empty when the definition itself says more than properties,
+        required and type (a condition between members could read their values)."""
+        body = self.defs.get(name)
+        if not isinstance(body, dict) or set(body) - {"properties", "required", "type"} - (
+            _ANNOTATIONS | {"title"}
+        ):
+            return frozenset()
+        props = body.get("properties", {})
+        return frozenset(
+            key
+            for key, sub in props.items()
+            if isinstance(sub, dict)
+            and sub.get("type") == "string"
+            and set(sub) <= _ANNOTATIONS | {"title", "type"}
+        )
 
     def free_params(self, name: str) -> frozenset[str]:
         """The `params` members of definition `name` whose schema says nothing but a

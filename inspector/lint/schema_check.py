@@ -8,11 +8,19 @@ from dataclasses import replace
 from typing import Any, Final
 
 from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.protocols import Validator
 
 from inspector.lint.finding import Finding
 from inspector.lint.schema_bundle import SchemaBundle
 
-__all__ = ["MAX_FINDINGS", "SchemaMemo", "pointer", "schema_findings", "short"]
+__all__ = [
+    "MAX_FINDINGS",
+    "SchemaMemo",
+    "pointer",
+    "schema_findings",
+    "short",
+    "validator_findings",
+]
 
 MAX_FINDINGS: Final = 20  # per message: a broken list of 10k tools must not flood the tab
 _SHORT: Final = 160
@@ -51,13 +59,35 @@ def schema_findings(
     index: int,
     prefix: tuple[Any, ...] = (),
 ) -> list[Finding]:
-    validator = bundle.validator(definition)
-    if validator.is_valid(instance):  # the common case, without building errors
+    return validator_findings(
+        bundle.validator(definition),
+        instance,
+        index=index,
+        where=f"{bundle.version} {definition}",
+        version=bundle.version,
+        prefix=prefix,
+    )
+
+
+def validator_findings(
+    validator: Validator,
+    instance: Any,
+    *,
+    index: int,
+    where: str,
+    version: str,
+    prefix: tuple[Any, ...] = (),
+    schema_prefix: tuple[Any, ...] = (),
+    limit: int = MAX_FINDINGS,
+) -> list[Finding]:
+    """The findings of `instance` against `validator` (at most `limit`); `prefix` and
+    `schema_prefix` lead from the message and its definition to the part checked."""
+    if limit <= 0 or validator.is_valid(instance):  # the common case, without building errors
         return []
     found: list[Finding] = []
     for error in validator.iter_errors(instance):
         leaf = _leaf(error)
-        path = [p for p in leaf.absolute_schema_path if p != "$ref"]
+        path = [*schema_prefix, *(p for p in leaf.absolute_schema_path if p != "$ref")]
         found.append(
             Finding(
                 index=index,
@@ -65,12 +95,11 @@ def schema_findings(
                 message=leaf.message if len(leaf.message) <= 300 else leaf.message[:299] + "…",
                 pointer=pointer((*prefix, *leaf.absolute_path)),
                 value=short(leaf.instance),
-                where=f"{bundle.version} {definition}"
-                + (f": {'/'.join(str(p) for p in path)}" if path else ""),
-                version=bundle.version,
+                where=where + (f": {'/'.join(str(p) for p in path)}" if path else ""),
+                version=version,
             )
         )
-        if len(found) >= MAX_FINDINGS:
+        if len(found) >= limit:
             break
     return found
 

@@ -55,3 +55,20 @@ def test_a_batch_in_2025_03_26_breaks_no_rule() -> None:
     assert code == 0, err
     assert "protocol violation" not in err
     assert lint_lines(err) == ["lint: 4 server message(s) checked, 0 finding(s)"], err
+
+
+def test_a_listing_over_a_mebibyte_is_said_unlinted_not_counted_checked() -> None:
+    """Issue 27: `cli -v` left a 10,000-tool listing (over 1 MiB) unlinted, as any huge row,
+    yet counted it checked, with "0 finding(s)": why it looked ten times faster than the
+    window. It says so now; a smaller listing is linted, its findings counted."""
+    lint = [PY, str(SERVERS / "misbehaving" / "lint_server.py"), "--break", "dup-names"]
+    code, out, err = run_cli("-v", "--method", "tools/list", server=[*lint, "--many", "9000"])
+    assert code == 0, err
+    assert len(out["tools"]) == 9003
+    line = lint_lines(err)[-1]  # the summary (-v prints each finding before it)
+    assert line.startswith("lint: 1 server message(s) checked, 0 finding(s); 1 over 1 MiB")
+    assert "tools/list" in line and "not linted" in line
+    code, out, err = run_cli("-v", "--method", "tools/list", server=[*lint, "--many", "300"])
+    assert code == 0, err
+    assert "unique-names at /result/tools/302/name" in err
+    assert lint_lines(err)[-1] == "lint: 2 server message(s) checked, 1 finding(s): unique-names ×1"

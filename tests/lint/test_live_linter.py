@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from typing import Any
 
 from inspector.lint import LintStore, LiveLinter
+from inspector.lint.messages import MessageLinter
 from inspector.protocol.wire.jsonrpc import parse_frame
 from inspector.traffic.log import TrafficLog
 from inspector.traffic.record import TrafficRecord, kind_of
+from tests.helpers.waiting import until
 
 
 class ManualScheduler:
@@ -239,3 +242,114 @@ def test_the_sessions_violations_are_findings_of_their_rows() -> None:
     while sched.calls:
         sched.run_one()
     assert len(store) == 0
+
+
+def catalog_rows(log: TrafficLog, n: int) -> list[tuple[str, dict[str, Any]]]:
+    """A tools/list of `n` tools (some broken) and its request, then a tools/call whose
+    result breaks the outputSchema of one of them (a row that needs the listing linted).
+    Returns the (method, message) of the server's two answers, with their requests."""
+    from tests.lint.test_listing_lint import big_catalog
+
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
+    tools = big_catalog(n, "2025-06-18")
+    call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "gw__tool_21"}}
+    result = {"content": [], "structuredContent": {"n": "not a number"}}
+    called = {"jsonrpc": "2.0", "id": 3, "result": result}
+    for direction, message in (("out", listing), ("in", tools), ("out", call), ("in", called)):
+        add(log, direction, message)
+    return [("tools/list", listing), ("tools/list", tools), ("tools/call", call), ("", called)]
+
+
+def test_a_big_listing_is_linted_in_slices_its_progress_truthful() -> None:
+    """Issue 27: a 10,000-tool listing is not linted in one go (seconds of a frozen window):
+    slice by slice, the store says how far it is; the rows after it wait for it; once done,
+    its findings are those of linting it at once."""
+    log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
+    linter = LiveLinter(log, store, sched, budget=0.004, clock=FakeClock(0.001))
+    linter.session_ready("2025-06-18")
+    rows = catalog_rows(log, 2000)
+    sched.run_one()
+    done, total, noun = store.progress[1]
+    assert 0 < done < total == 2000 and noun == "tools" and linter.busy
+    assert store.progress_text() == f"linting {done:,} of 2,000 tools (row #1)…"
+    assert store.checked == 0 and not store.has(3)  # the tools/call waits
+    seen = [done]
+    while sched.calls:
+        sched.run_one()
+        if 1 in store.progress:
+            seen.append(store.progress[1][0])
+    assert seen == sorted(seen) and len(seen) > 10  # it moved on, slice by slice
+    assert store.progress == {} and store.progress_text() == "" and not linter.busy
+    assert store.checked == 2
+    # The same findings as linting each message at once.
+    eager = MessageLinter("2025-06-18")
+    (_, ask), (_, listed), (_, call), (_, called) = rows
+    at_once = eager.incoming(1, "response", "tools/list", listed, ask)
+    at_once += eager.incoming(3, "response", "tools/call", called, call)
+    assert sorted(store.findings, key=repr) == sorted(at_once, key=repr)
+    assert store.counts["structured-content-schema"] == 1  # the call, after the listing
+
+
+def test_closing_the_linter_mid_listing_drops_the_rest() -> None:
+    """Quitting never waits for a big listing's lint: closing the linter (as a tab that
+    closes does) leaves its slices undone, and says nothing is in progress any more."""
+    log, store, sched = TrafficLog(), LintStore(), ManualScheduler()
+    linter = LiveLinter(log, store, sched, budget=0.004, clock=FakeClock(0.001))
+    catalog_rows(log, 2000)
+    sched.run_one()
+    assert linter.busy and store.progress
+    done = store.progress[1][0]
+    linter.close()
+    assert not linter.busy and store.progress == {}
+    while sched.calls:  # a slice scheduled already runs to nothing
+        sched.run_one()
+    assert store.checked == 0 and not sched.calls and done < 2000
+
+
+async def test_a_huge_listing_is_parsed_on_a_daemon_thread_then_sliced() -> None:
+    """A listing over `huge` bytes is parsed off the loop (a daemon thread: nothing waits for
+    it at exit) and linted in slices on the loop; the window's thread never parses it."""
+    import threading
+
+    from inspector.lint.live import loop_scheduler
+
+    log, store = TrafficLog(), LintStore()
+    linter = LiveLinter(log, store, loop_scheduler, huge=10_000)
+    linter.session_ready("2025-06-18")
+    threads: list[threading.Thread] = []
+    real_start = threading.Thread.start
+
+    def start(thread: threading.Thread) -> None:
+        threads.append(thread)
+        real_start(thread)
+
+    threading.Thread.start = start  # type: ignore[method-assign]
+    try:
+        catalog_rows(log, 600)
+        await until(lambda: store.checked == 2, "the listing and the call linted")
+    finally:
+        threading.Thread.start = real_start  # type: ignore[method-assign]
+    assert [(t.name, t.daemon) for t in threads] == [("lint-parse", True)]
+    assert store.counts["unique-names"] == 1 and store.counts["structured-content-schema"] == 1
+    assert store.progress == {}
+
+
+def test_a_worker_done_after_the_loop_ended_drops_its_result() -> None:
+    """The app quit while a worker parsed: asyncio.run returned without waiting for it,
+    and its result, delivered to a closed loop, is dropped without an error."""
+    import threading
+
+    from inspector.lint.live import off_loop
+
+    release = threading.Event()
+    delivered: list[object] = []
+
+    async def app() -> None:
+        assert off_loop(release.wait, delivered.append, "lint-test-worker")
+
+    asyncio.run(app())  # returns with the worker still blocked: nothing waited for it
+    [worker] = [t for t in threading.enumerate() if t.name == "lint-test-worker"]
+    assert worker.daemon and worker.is_alive() and not release.is_set()
+    release.set()
+    worker.join(10)
+    assert not worker.is_alive() and delivered == []

@@ -228,10 +228,14 @@ class CatalogList:
         else:
             self.items.extend(new_items)
             self.pages += 1
-        for name, why in (excluded or {}).items():
-            item = self.find(name)
-            if item is not None:
-                item.excluded = why
+        if excluded:
+            listed: dict[str, CatalogItem] = {}  # one pass: a gateway can exclude many
+            for i in self.items:
+                listed.setdefault(i.key, i)  # the first of a name listed twice, as find()
+            for name, why in excluded.items():
+                item = listed.get(name)
+                if item is not None:
+                    item.excluded = why
         if first:
             self.error = None
         if page is not None and not isinstance(page, list):

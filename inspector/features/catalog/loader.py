@@ -15,7 +15,14 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Final, Literal
 
 from inspector.common.listeners import Listeners
-from inspector.features.catalog.lists import KINDS, Catalog, CatalogKind, CatalogList, ListDiff
+from inspector.features.catalog.lists import (
+    KINDS,
+    Catalog,
+    CatalogItem,
+    CatalogKind,
+    CatalogList,
+    ListDiff,
+)
 from inspector.features.catalog.pins import PinChange, PinStore
 from inspector.protocol.wire.versions import Era
 from inspector.session import Call, Session, SessionError
@@ -288,8 +295,21 @@ class CatalogLoader:
         self._set_alerts(alerts)
 
     def accept_all_pins(self) -> None:
-        for name in list(self.pin_alerts):
-            self.accept_pin(name)
+        """Re-pin every changed tool: one save of the pins and one alert change, however
+        many (a gateway's update can change thousands)."""
+        if self.pins is None or not self.pin_alerts:
+            return
+        listed: dict[str, CatalogItem] = {}
+        for item in self.catalog.tools:
+            listed.setdefault(item.key, item)  # the first of a name listed twice, as find()
+        alerts = dict(self.pin_alerts)
+        for name, change in self.pin_alerts.items():
+            found = listed.get(name)
+            if found is not None:
+                self.pins.accept(change.scope, name, found.raw, save=False)
+                del alerts[name]
+        self.pins.flush()
+        self._set_alerts(alerts)
 
     def _set_alerts(self, alerts: dict[str, PinChange]) -> None:
         if alerts == self.pin_alerts:

@@ -206,10 +206,16 @@ class PinStore:
             self._unsaved = False
             self._save_quietly()
 
-    def accept(self, scope: str, name: str, definition: dict[str, Any]) -> None:
-        """Re-pin a tool to its current definition."""
+    def accept(
+        self, scope: str, name: str, definition: dict[str, Any], *, save: bool = True
+    ) -> None:
+        """Re-pin a tool to its current definition (`save=False`: many of them, saved
+        once by `flush()`; the file holds every pin, so a save per tool is quadratic)."""
         self._pins().setdefault(scope, {})[name] = self._pin(definition, pinned_hash(definition))
-        self._save_quietly()
+        if save:
+            self._save_quietly()
+        else:
+            self._unsaved = True
 
     def forget(self, scope: str, name: str | None = None) -> None:
         """Drop one pin, or every pin of a scope."""

@@ -164,6 +164,15 @@ class LintPanel(QWidget):
             if n
             else f"No findings: {self.store.checked:,} server message(s) linted."
         )
+        notes = [self.summary.text().rstrip(".") + "."]
+        if self.store.deferred:  # huge rows: linted when a person selects them
+            count = len(self.store.deferred)
+            notes.append(f"{count:,} message(s) over 1 MiB: linted when selected.")
+        busy = self.store.progress_text()
+        if busy:  # a big listing is linted in slices: its findings are still coming
+            notes.append(f"Still {busy}")
+        if len(notes) > 1:
+            self.summary.setText(" ".join(notes))
         row = next((i for i, r in enumerate(self.rules.rows) if r[0] == picked), 0)
         self.rule_table.selectRow(row)
         self.count_changed.emit(n)

@@ -33,6 +33,9 @@ __all__ = ["DetailPane"]
 _PRETTY_LIMIT: Final = 1024 * 1024  # bigger messages are shown raw (head only)
 _HIGHLIGHT_LIMIT: Final = 256 * 1024
 _RAW_SHOWN: Final = 1024 * 1024
+# The head of a message too big to pretty-print, in the Pretty tab: a megabyte on one line
+# takes Qt about a second to lay out (a 10,000-tool listing is two).
+_HEAD_SHOWN: Final = 64 * 1024
 
 
 def _text_view() -> QPlainTextEdit:
@@ -97,11 +100,19 @@ class DetailPane(QWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.pretty, "Pretty")
         self.tabs.addTab(self.raw, "Raw")
+        self._raw_shown = True
+        self.tabs.currentChanged.connect(lambda _index: self._fill_raw())
         self.tabs.addTab(self.details, "Details")
         self.lint_view = _text_view()
         self.lint_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self._lint: LintStore | None = None
         self._lint_now: Callable[[int], None] | None = None
+        self._shown_busy = False  # the Lint tab shows a big listing's lint in progress
+        # ... and follows it a few times a second (not after every slice of it)
+        self._lint_timer = QTimer(self)
+        self._lint_timer.setSingleShot(True)
+        self._lint_timer.setInterval(250)
+        self._lint_timer.timeout.connect(lambda: self._show_lint(self.entry))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.header)
@@ -117,13 +128,27 @@ class DetailPane(QWidget):
         if self.tabs.indexOf(self.lint_view) < 0:
             self.tabs.addTab(self.lint_view, "Lint")
         store.on_add(self._linted)
+        store.on_change(self._lint_moved)
         store.on_clear(lambda: self._show_lint(self.entry))
 
     def _linted(self, findings: list[Finding]) -> None:
         entry = self.entry
         if entry is not None and any(f.index == entry.index for f in findings):
+            if self._lint is not None and entry.index in self._lint.progress:
+                self._lint_moved()  # more to come: followed a few times a second
+                return
             self._show_lint(entry)
             self.header.setText(self._headline(entry))
+
+    def _lint_moved(self) -> None:
+        """A big listing's lint moved on: the shown row's progress (or its end) shows."""
+        store, entry = self._lint, self.entry
+        if store is not None and entry is not None:
+            if entry.index in store.progress:
+                if not self._lint_timer.isActive():
+                    self._lint_timer.start()
+            elif self._shown_busy:  # done: the findings show at once
+                self._show_lint(entry)
 
     def _show_lint(self, entry: TrafficEntry | None) -> None:
         store = self._lint
@@ -132,10 +157,16 @@ class DetailPane(QWidget):
         if entry is not None and entry.index in store.deferred and self._lint_now is not None:
             self._lint_now(entry.index)  # a huge message, linted now that it is looked at
         found = store.at(entry.index) if entry is not None else []
+        busy = store.progress_text(entry.index) if entry is not None else ""
+        self._shown_busy = bool(busy)
         index = self.tabs.indexOf(self.lint_view)
         self.tabs.setTabText(index, f"Lint ({len(found)})" if found else "Lint")
         if entry is None:
             self.lint_view.setPlainText("")
+        elif busy:
+            so_far = f"{len(found):,} finding(s) so far." if found else "No findings so far."
+            text = f"Still {busy} {so_far}"
+            self.lint_view.setPlainText(text + ("\n\n" + describe(found) if found else ""))
         elif found:
             self.lint_view.setPlainText(describe(found))
         elif entry.direction == "in" and entry.index in store.deferred:
@@ -179,20 +210,29 @@ class DetailPane(QWidget):
             pretty = entry.pretty()
         else:
             pretty = (
-                f"(too big to pretty-print: {entry.size:,} bytes; the raw head follows)\n"
-                + entry.text()[:_RAW_SHOWN]
+                f"(too big to pretty-print: {entry.size:,} bytes; the raw head follows, "
+                "the Raw tab has more)\n" + entry.text()[:_HEAD_SHOWN] + "\n…"
             )
         # Highlight small documents only; the highlighter runs per block on the GUI thread.
         self.highlighter.setDocument(self.pretty.document() if size <= _HIGHLIGHT_LIMIT else None)
         self.pretty.setPlainText(pretty)
-        raw = entry.text()
-        self.raw.setPlainText(raw if len(raw) <= _RAW_SHOWN else raw[:_RAW_SHOWN] + "\n…")
+        self._raw_shown = False  # filled when its tab is shown (a long line is slow to lay out)
+        if self.tabs.currentWidget() is not self.raw:
+            self.raw.clear()
+        self._fill_raw()
         self.details.setPlainText(detail_text(entry))
         self._show_lint(entry)
         self.header.setText(self._headline(entry))
         if entry.kind == "invalid":
             self.tabs.setCurrentWidget(self.details)
         self._update_buttons()
+
+    def _fill_raw(self) -> None:
+        if self._raw_shown or self.tabs.currentWidget() is not self.raw:
+            return
+        self._raw_shown = True
+        raw = self.entry.text() if self.entry is not None else ""
+        self.raw.setPlainText(raw if len(raw) <= _RAW_SHOWN else raw[:_RAW_SHOWN] + "\n…")
 
     def _headline(self, entry: TrafficEntry) -> str:
         arrow = DIRECTION_ARROWS.get(entry.direction, "")

@@ -73,3 +73,32 @@ def test_diff_is_sorted_pretty_json() -> None:
     text = pin_diff({"name": "t", "description": "a"}, {"description": "b", "name": "t"}, "t")
     assert text.startswith("--- t (pinned)\n+++ t (now)\n")
     assert '-  "description": "a",' in text and '+  "description": "b",' in text
+
+
+def test_accepting_every_changed_tool_of_a_big_catalog_saves_the_pins_once(
+    tmp_path: Path,
+) -> None:
+    """A gateway's update changes hundreds of tools; "accept all" re-pins them with one
+    save of the pin file (which holds every pin), not one save per tool."""
+    from inspector.features.catalog.lists import Catalog
+    from inspector.features.catalog.loader import CatalogLoader
+
+    path = tmp_path / "pins.json"
+    store = PinStore(path)
+    old = [{**tool(), "name": f"t{i}"} for i in range(300)]
+    store.check("p1", [(t["name"], t) for t in old])
+    new = [{**tool("Adds numbers, better."), "name": f"t{i}"} for i in range(300)]
+    changes = store.check("p1", [(t["name"], t) for t in new])
+    assert len(changes) == 300
+    catalog = Catalog()
+    catalog.tools.apply_page({"tools": new}, first=True)
+    loader = CatalogLoader(catalog, lambda coro, _name: coro.close(), lambda *_: None, store)
+    loader.pin_alerts = {c.name: c for c in changes}
+    saves = []
+    real_save = store.save
+    store.save = lambda: (saves.append(1), real_save())[1]  # type: ignore[method-assign]
+    heard = []
+    loader.pins_changed.add(lambda: heard.append(1))
+    loader.accept_all_pins()
+    assert loader.pin_alerts == {} and len(saves) == 1 and len(heard) == 1
+    assert PinStore(path).check("p1", [(t["name"], t) for t in new]) == []

@@ -13,6 +13,8 @@ Lint rules:
   bad-result     tools/call "echo": a result without "content" (schema required)
   list-changed   notifications/tools/list_changed without tools.listChanged
   output-schema  tool "weather" declares an outputSchema that is not valid JSON Schema
+--many N lists N more tools (`gw__tool_<i>`, a gateway's catalog) before those: a big
+listing, linted in slices.
 Drift (a server that changed since a collection was saved from it):
   schema-drift   tool "weather" takes a "city" now (its inputSchema changed)
   no-weather     tool "weather" is no longer listed
@@ -78,6 +80,7 @@ SUPPORTED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
 
 RAW_STDOUT: list[bool] = [False]  # late-banner: messages bypass sys.stdout's buffer
+MANY: list[int] = [0]  # --many: that many more tools
 
 
 def send(message: dict[str, Any]) -> None:
@@ -132,6 +135,14 @@ def tools(broken: set[str]) -> list[dict[str, Any]]:
             "minProperties": 1,
         }
         out.append({"name": "lookup", "inputSchema": schema, "annotations": {"readOnlyHint": True}})
+    out += [
+        {
+            "name": f"gw__tool_{i}",
+            "description": f"Gateway tool {i}.",
+            "inputSchema": {"type": "object", "properties": {"id": {"type": "integer"}}},
+        }
+        for i in range(MANY[0])
+    ]
     if "tool-name" in broken:
         out.append({"name": "bad name!", "inputSchema": {"type": "object"}})
     if "dup-names" in broken:
@@ -370,7 +381,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--break", dest="broken", default="")
     ap.add_argument("--lock", default="")
+    ap.add_argument("--many", type=int, default=0)
     args = ap.parse_args()
+    MANY[0] = args.many
     broken = {b for b in args.broken.split(",") if b}
     locked = "eof-if-locked" in broken and _take_lock(args.lock)
     if "late-banner" in broken:

@@ -9,6 +9,9 @@ import asyncio
 import json
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
 from inspector.check.report import Status
 from inspector.recording.offline import load_offline
 from inspector.recording.reader import read_session
@@ -80,6 +83,91 @@ def test_findings_in_the_log_the_detail_pane_and_the_lint_tab(
         await current_tab(window).controller.model.shutdown()
 
     run(loop, scenario(), timeout=60)
+
+
+def test_a_big_catalogs_findings_read_as_a_person_reads_them(
+    loop: asyncio.AbstractEventLoop, window: MainWindow
+) -> None:
+    """Issue 27, big catalogs: a gateway's 1,200 tools are linted in slices behind the
+    window; once done, the Lint tab (clicked) counts every finding of the listing, the
+    log's tools/list row has its ⚑ badge, and its detail pane's Lint tab reads them."""
+    profile = python_profile(
+        "gateway",
+        str(SERVERS / "misbehaving" / "lint_server.py"),
+        "--many",
+        "1200",
+        "--break",
+        "tool-name,dup-names,input-schema",
+    )
+
+    async def scenario() -> None:
+        await connected(window, profile, listed=["tools"])
+        tab = current_tab(window)
+        assert len(tab.controller.model.catalog.tools) == 1205
+        bar = tab.bottom.tabBar()
+        QTest.mouseClick(
+            bar,
+            Qt.MouseButton.LeftButton,
+            pos=bar.tabRect(tab.bottom.indexOf(tab.lint_panel)).center(),
+        )
+        panel = tab.lint_panel
+        await until(
+            lambda: (
+                panel.summary.text().startswith("3 finding(s) in 1 message(s)")
+                and "Still" not in panel.summary.text()
+            ),
+            "the Lint tab to count the listing's findings",
+        )
+        rules = {r[0]: r[1] for r in panel.rules.rows}
+        assert rules["tool-name-format"] == rules["unique-names"] == 1
+        assert rules["input-schema-invalid"] == 1
+        assert tab.bottom.tabText(tab.bottom.indexOf(panel)) == "Lint (3)"
+        model = tab.log_panel.model
+        model.flush()
+        [listing] = [
+            e.index
+            for e in tab.traffic.entries
+            if e.direction == "in" and e.kind == "response" and e.method == "tools/list"
+        ]
+        assert model.data(model.index(model.row_of(listing), COL_KIND)).startswith("⚑3 ")
+        tab.log_panel.select_entry(listing)
+        text = tab.log_panel.detail.lint_view.toPlainText()
+        assert "Still" not in text
+        for rule in ("tool-name-format", "unique-names", "input-schema-invalid"):
+            assert f"⚑ {rule}" in text
+        await tab.controller.model.shutdown()
+
+    run(loop, scenario(), timeout=90)
+
+
+def test_the_lint_tab_says_how_far_a_big_listing_is(qapp: object) -> None:
+    """While a big listing is linted in slices, the Lint tab says so, truthfully."""
+    from inspector.lint.finding import Finding, LintStore
+    from inspector.ui.check.lint_panel import LintPanel
+
+    store = LintStore()
+    panel = LintPanel(store)
+    store.add([], checked=4)
+    store.set_progress(3, (3200, 10_000, "tools"))
+    panel.refresh()
+    assert panel.summary.text() == (
+        "No findings: 4 server message(s) linted. Still linting 3,200 of 10,000 tools (row #3)…"
+    )
+    store.add([Finding(2, "unique-names", "name 'a' is listed twice")])
+    store.deferred.add(5)
+    panel.refresh()
+    assert panel.summary.text() == (
+        "1 finding(s) in 1 message(s), 4 server message(s) linted. "
+        "1 message(s) over 1 MiB: linted when selected. "
+        "Still linting 3,200 of 10,000 tools (row #3)…"
+    )
+    store.deferred.clear()
+    store.clear()
+    store.add([], checked=4)
+    store.set_progress(3, None)
+    store.add([], checked=1)
+    panel.refresh()
+    assert panel.summary.text() == "No findings: 5 server message(s) linted."
 
 
 def test_a_protocol_violation_is_a_finding_in_the_lint_tab(

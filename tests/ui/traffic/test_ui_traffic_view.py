@@ -125,3 +125,33 @@ def test_size_and_latency_are_on_screen_and_the_summary_is_last(qapp: QApplicati
         assert right <= visible, (col, right, visible)
     assert table.horizontalScrollBar().maximum() == 0 or not table.horizontalScrollBar().isVisible()
     panel.deleteLater()
+
+
+def test_a_big_listing_selected_shows_a_head_and_its_raw_tab_when_clicked(
+    qapp: QApplication,
+) -> None:
+    """Issue 27: a 10,000-tool listing (2 MB on one line) selected in the log took Qt about a
+    second to lay out, twice (Pretty's raw head and Raw). Pretty shows a 64 KiB head; the
+    Raw tab is filled when a person clicks it."""
+    log = TrafficLog()
+    tools = [{"name": f"gw__tool_{i}", "description": "x" * 100} for i in range(12_000)]
+    feed(log, "in", {"jsonrpc": "2.0", "id": 2, "result": {"tools": tools}}, 0)
+    panel = TrafficLogPanel(log)
+    panel.resize(1000, 400)
+    panel.show()
+    panel.model.flush()
+    panel.select_entry(0)
+    detail = panel.detail
+    pretty = detail.pretty.toPlainText()
+    assert pretty.startswith("(too big to pretty-print: ") and "the Raw tab has more" in pretty
+    assert 64 * 1024 < len(pretty) < 65 * 1024
+    assert detail.raw.toPlainText() == ""  # not laid out while nobody looks at it
+    bar = detail.tabs.tabBar()
+    raw_tab = detail.tabs.indexOf(detail.raw)
+    QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(raw_tab).center())
+    raw = detail.raw.toPlainText()
+    assert raw.startswith('{"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "gw__tool_0"')
+    assert len(raw) == 1024 * 1024 + 2 and raw.endswith("\n…")
+    panel.select_entry(0)  # selected again: the Raw tab stays filled while shown
+    assert detail.raw.toPlainText() == raw
+    panel.deleteLater()
