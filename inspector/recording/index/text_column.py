@@ -37,6 +37,19 @@ _SAMPLE = 64 << 10  # the bytes of a block that say whether its hits are many
 _LOWERING = (b"\xe2\x84\xaa", b"\xc4\xb0", b"\\u21", b"\\u01")
 
 
+def _has_lowering(data: bytes) -> bool:
+    """Does `data` hold one of `_LOWERING`? In one search at most: an ASCII block (checked
+    a word at a time) holds neither raw form, and both escaped forms start with `\\u`."""
+    if not data.isascii() and (b"\xe2\x84\xaa" in data or b"\xc4\xb0" in data):
+        return True
+    at = data.find(b"\\u")
+    while at >= 0:
+        if data[at + 2 : at + 4] in (b"21", b"01"):
+            return True
+        at = data.find(b"\\u", at + 2)
+    return False
+
+
 class MappedParts:
     """The files of one session, mapped read-only, at consecutive offsets."""
 
@@ -90,7 +103,7 @@ class FileTextColumn:
 
     def note_plain(self, start: int, end: int, chunk: bytes) -> None:
         """The index read bytes [start, end): remember whether they hold no capital."""
-        if not (chunk.islower() and not any(c in chunk for c in _LOWERING)):
+        if not (chunk.islower() and not _has_lowering(chunk)):
             return
         if self._plain_ends and self._plain_ends[-1] == start:
             self._plain_ends[-1] = end
@@ -226,7 +239,7 @@ class FileTextColumn:
         else:
             data = buf[a:b]
             hay = data.lower()
-            self._lower_case[(lo, hi)] = hay == data and not any(c in data for c in _LOWERING)
+            self._lower_case[(lo, hi)] = hay == data and not _has_lowering(data)
             if plan.prefilter is not None and hay.find(plan.prefilter) < 0:
                 return []
             first = array("q", map(add, starts[row:end_row], repeat(1 - lo)))
