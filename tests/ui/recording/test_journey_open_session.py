@@ -18,7 +18,14 @@ from inspector.recording.index import indexed_loader
 from inspector.traffic.record import TrafficRecord, kind_of
 from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.gui import run, until
-from tests.helpers.journeys import cells, menu_action, press, tab_titles, type_into
+from tests.helpers.journeys import (
+    cells,
+    click_tab,
+    menu_action,
+    press,
+    tab_titles,
+    type_into,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -106,6 +113,8 @@ def test_a_recording_opens_at_once_filters_finds_and_says_where_it_broke(
         type_into(log.search_edit, "flood line 2999 ")
         press(log.search_edit, "Return")
         await until(lambda: log.search_status.text() == f"row {total - 1:,} of {total:,}", "found")
+        assert "flood line 2999" in log.detail.pretty.toPlainText()
+        click_tab(log.detail.tabs, "Raw")  # filled when shown
         assert "flood line 2999" in log.detail.raw.toPlainText()
 
         # A file cut off by a crash, in the middle of a line.
