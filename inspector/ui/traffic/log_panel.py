@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import logging
 from collections.abc import Callable
 from typing import Final
@@ -235,6 +236,7 @@ class TrafficLogPanel(QWidget):
         escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         escape.activated.connect(self.hide_search)
         self._found: int | None = None  # the traffic index the Find bar last found
+        self._match_cache: tuple[str, int, list[int]] | None = None  # needle, rows, matches
         row.addWidget(PlainLabel("Find:"))
         row.addWidget(self.search_edit, 1)
         row.addWidget(self.search_prev)
@@ -367,7 +369,6 @@ class TrafficLogPanel(QWidget):
         self.model.flush()
         row = self.model.row_of(index)
         if row is None:
-            self.search_status.setText(f"#{index} is hidden by the filter")
             return False
         model_index = self.model.index(row, 0)
         self.table.selectionModel().setCurrentIndex(
@@ -385,6 +386,7 @@ class TrafficLogPanel(QWidget):
     # ---------------------------------------------------------------- search
     def show_search(self) -> None:
         self.search_bar.show()
+        self._update_found()
         self.search_edit.setFocus()
         self.search_edit.selectAll()
 
@@ -393,15 +395,51 @@ class TrafficLogPanel(QWidget):
         self.table.setFocus()
 
     def _update_found(self) -> None:
-        """Keep "row N of M" true while traffic arrives or the filter changes."""
+        """Keep what the Find bar says true while traffic arrives or the filter changes
+        (shown again when the bar is shown: never a stale sentence)."""
         if self._found is None or not self.search_bar.isVisible():
             return
-        row = self.model.row_of(self._found)
-        rows = self.model.rowCount()
+        self.search_status.setText(self._found_text())
+
+    def _found_text(self) -> str:
+        found = self._found
+        if found is None:
+            return ""
+        row = self.model.row_of(found)
         if row is None:
-            self.search_status.setText(f"#{self._found} is hidden by the filter")
+            return f"#{found} is hidden by the filter"
+        shown, hidden = self._shown_matches(self.search_edit.text())
+        at = bisect.bisect_left(shown, found)
+        where = f"row {row + 1:,} of {self.model.rowCount():,}"
+        if at >= len(shown) or shown[at] != found:
+            return where  # (the needle was edited since)
+        text = f"match {at + 1:,} of {len(shown):,} · {where}"
+        return text + (f" ({hidden:,} more hidden by the filter)" if hidden else "")
+
+    def _matches(self, needle: str) -> list[int]:
+        """The log's rows holding `needle` (smart case, as the text filter), in order: the
+        log searches itself (a file-backed one, the file's bytes); kept while the needle is
+        the same, extended as the log grows."""
+        cached = self._match_cache
+        total = len(self.log)
+        if cached is not None and cached[0] == needle and cached[1] <= total:
+            if cached[1] == total:
+                return cached[2]
+            more = self.log.filter_indices(TrafficFilter(text=needle), start=cached[1])
+            matches = cached[2] + more
         else:
-            self.search_status.setText(f"row {row + 1:,} of {rows:,}")
+            matches = self.log.filter_indices(TrafficFilter(text=needle))
+        self._match_cache = (needle, total, matches)
+        return matches
+
+    def _shown_matches(self, needle: str) -> tuple[list[int], int]:
+        """The matches the filter shows, and how many it hides."""
+        matches = self._matches(needle)
+        if not self.model.filtered:
+            return matches, 0
+        row_of = self.model.row_of
+        shown = [i for i in matches if row_of(i) is not None]
+        return shown, len(matches) - len(shown)
 
     def find_next(self) -> bool:
         return self._find(forward=True)
@@ -414,26 +452,28 @@ class TrafficLogPanel(QWidget):
         if not needle:
             return False
         self.model.flush()
-        rows = self.model.rowCount()
-        if rows == 0:
+        if self.model.rowCount() == 0:
             self.search_status.setText("no messages")
             return False
-        fold = needle == needle.lower()
+        shown, hidden = self._shown_matches(needle)
+        if not shown:
+            self._found = None
+            self.search_status.setText(
+                f"not found ({hidden:,} hidden by the filter)" if hidden else "not found"
+            )
+            return False
         current = self.table.currentIndex().row()
-        start = current if current >= 0 else (-1 if forward else rows)
-        step = 1 if forward else -1
-        entries = self.log.entries
-        for offset in range(1, rows + 1):
-            row = (start + step * offset) % rows
-            text = entries[self.model.source_index(row)].text()
-            if needle in (text.lower() if fold else text):
-                self._found = self.model.source_index(row)
-                self.select_entry(self._found)
-                self.search_status.setText(f"row {row + 1:,} of {rows:,}")
-                return True
-        self._found = None
-        self.search_status.setText("not found")
-        return False
+        here = self.model.source_index(current) if current >= 0 else None
+        if forward:
+            at = 0 if here is None else bisect.bisect_right(shown, here)
+            at = 0 if at >= len(shown) else at
+        else:
+            at = len(shown) - 1 if here is None else bisect.bisect_left(shown, here) - 1
+            at = len(shown) - 1 if at < 0 else at
+        self._found = shown[at]
+        self.select_entry(self._found)
+        self.search_status.setText(self._found_text())
+        return True
 
     # ---------------------------------------------------------------- live
     def set_paused(self, paused: bool) -> None:
@@ -456,6 +496,8 @@ class TrafficLogPanel(QWidget):
     def _after_reset(self) -> None:
         if self.detail.entry is not None and self.detail.entry.index >= len(self.log):
             self.detail.show_entry(None)
+        if len(self.log) == 0:
+            self._match_cache = None
         if self._found is not None and self._found >= len(self.log):
             self._found = None
             self.search_status.setText("")

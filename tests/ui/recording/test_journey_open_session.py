@@ -112,7 +112,10 @@ def test_a_recording_opens_at_once_filters_finds_and_says_where_it_broke(
         assert log.search_bar.isVisible()
         type_into(log.search_edit, "flood line 2999 ")
         press(log.search_edit, "Return")
-        await until(lambda: log.search_status.text() == f"row {total - 1:,} of {total:,}", "found")
+        await until(
+            lambda: log.search_status.text() == f"match 1 of 1 · row {total - 1:,} of {total:,}",
+            "found",
+        )
         assert "flood line 2999" in log.detail.pretty.toPlainText()
         click_tab(log.detail.tabs, "Raw")  # filled when shown
         assert "flood line 2999" in log.detail.raw.toPlainText()

@@ -98,12 +98,12 @@ def test_esc_closes_find_and_row_n_of_m_follows_the_traffic(qapp: QApplication) 
     panel.show_search()
     panel.search_edit.setText("tools/list")
     assert panel.find_next()
-    assert panel.search_status.text() == "row 1 of 4"
+    assert panel.search_status.text() == "match 1 of 2 · row 1 of 4"
     for i in range(3, 6):
         feed(panel.log, "out", request(i), i)
     panel.model.flush()
     QApplication.processEvents()
-    assert panel.search_status.text() == "row 1 of 7"
+    assert panel.search_status.text() == "match 1 of 5 · row 1 of 7"
     panel.direction_combo.setCurrentIndex(2)  # ← received: the found request is hidden
     panel.apply_filters()
     assert "hidden by the filter" in panel.search_status.text()
