@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, diag, guarded
+from inspector.cli.session_input import read_session_file
 from inspector.common.terminal_text import terminal_json
 from inspector.recording.har import export_har
-from inspector.recording.reader import SessionFileError, read_session
 
 __all__ = ["run"]
 
@@ -25,12 +25,7 @@ def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _run(ns: argparse.Namespace) -> int:
-    try:
-        recorded = read_session(ns.file)
-    except SessionFileError as exc:
-        raise CommandFailed(f"error: {exc}", EXIT_USAGE) from None
-    for problem in recorded.problems:
-        diag(f"note: {problem}")
+    recorded = read_session_file(ns.file)
     har = export_har(recorded)
     entries = har["log"]["entries"]
     if not entries:

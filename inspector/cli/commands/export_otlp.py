@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
+from inspector.cli.session_input import read_session_file
 from inspector.recording.otlp.spans import session_resource, session_spans
-from inspector.recording.reader import SessionFileError, read_session
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -43,12 +43,7 @@ def _run(ns: argparse.Namespace) -> int:
     if ns.endpoint and not ns.endpoint.startswith(("http://", "https://")):
         raise UsageError(f"--endpoint must be an http:// or https:// URL, not {ns.endpoint!r}")
     sdk = _sdk()
-    try:
-        recorded = read_session(ns.file)
-    except SessionFileError as exc:
-        raise CommandFailed(f"error: {exc}", EXIT_USAGE) from None
-    for problem in recorded.problems:
-        diag(f"note: {problem}")
+    recorded = read_session_file(ns.file)
     records = session_spans(recorded)
     resource = session_resource(recorded)
     if ns.output:

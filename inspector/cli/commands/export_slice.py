@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
-from inspector.recording.reader import SessionFileError, read_session
+from inspector.cli.session_input import read_session_file
 from inspector.recording.slicing.session_slice import SliceSpec, write_slice
 from inspector.recording.slicing.when import parse_when
 
@@ -28,12 +28,7 @@ def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _run(ns: argparse.Namespace) -> int:
-    try:
-        recorded = read_session(ns.file)
-    except SessionFileError as exc:
-        raise CommandFailed(f"error: {exc}", EXIT_USAGE) from None
-    for problem in recorded.problems:
-        diag(f"note: {problem}")
+    recorded = read_session_file(ns.file)
     try:
         start = parse_when(ns.start, recorded) if ns.start is not None else None
         end = parse_when(ns.end, recorded) if ns.end is not None else None

@@ -18,10 +18,11 @@ from inspector.cli.diagnostics import SessionDiagnostics
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
 from inspector.cli.reports import print_text
 from inspector.cli.sampling_args import ModelExchanges, sampling_responder
+from inspector.cli.session_input import read_session_file
 from inspector.core.replays import connect_and_replay
 from inspector.core.server_connection import ConnectError, PolicyResponder, ServerConnection
 from inspector.recording.diff import DEFAULT_IGNORES, IgnoreRules
-from inspector.recording.reader import RecordedSession, SessionFileError, read_session
+from inspector.recording.reader import RecordedSession
 from inspector.recording.replay import CallOutcome
 from inspector.recording.replay_target import ReplayTarget, recorded_target
 from inspector.transports.base import Transport, TransportError
@@ -110,10 +111,7 @@ def _main(ns: argparse.Namespace) -> int:
         sampling_responder(ns, PolicyResponder(), request_timeout=ns.timeout)  # usage first
     except UsageError as exc:
         raise CommandFailed(f"error: {exc}", EXIT_USAGE) from None
-    try:
-        recorded = read_session(ns.file)
-    except SessionFileError as exc:
-        raise CommandFailed(f"error: {exc}", EXIT_USAGE) from None
+    recorded = read_session_file(ns.file, notes=False)
     try:
         IgnoreRules(ns.ignore)
         target = _target(ns, recorded)
