@@ -164,8 +164,10 @@ class SchemaForm(QWidget):
         self._noun = noun
         self.json_button.setToolTip(plain_tooltip(f"Edit the {noun} as raw JSON"))
         self.send_anyway_button.setToolTip(
-            f"Send these {noun} although they do not match the schema\n"
-            "(to test the server's own validation)"
+            plain_tooltip(
+                f"Send these {noun} although they do not match the schema\n"
+                "(to test the server's own validation)"
+            )
         )
         self._show_form_tip()
         self._show_warnings()

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QTreeView,
     QVBoxLayout,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from inspector.ui.palette.entries import PaletteEntry
 from inspector.ui.palette.fuzzy import FuzzyIndex
+from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["LIMIT", "CommandPalette", "PaletteModel"]
 
@@ -112,7 +112,7 @@ class CommandPalette(QDialog):
             header.resizeSection(column, metrics.horizontalAdvance(sample))
         self.view.activated.connect(lambda index: self.run_row(index.row()))
         self.view.doubleClicked.connect(lambda index: self.run_row(index.row()))
-        self.count = QLabel()
+        self.count = PlainLabel()
         self.count.setObjectName("paletteCount")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)

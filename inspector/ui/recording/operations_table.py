@@ -104,10 +104,10 @@ class OperationsTable(QWidget):
                 seconds_text(op.user),
                 "",
             ]
-            tip = plain_tooltip(_segments_text(op))
+            segments = _segments_text(op)
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(tip)
+                item.setToolTip(plain_tooltip(segments))
                 if 0 < col < _BAR_COLUMN:
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
