@@ -34,5 +34,6 @@ echo "== pytest" >&2
 # on one worker the tests that share a server or an install (tests/conftest.py). Pass `-n 0`
 # to run in this one process. -X faulthandler: a native crash prints every thread's Python
 # stack in the CI log (the workers' own faulthandler, pytest's, prints theirs).
+# --durations: the 25 slowest tests, to keep the whole command under its 15 minutes.
 exec .venv/bin/python -X faulthandler -m pytest -q -p no:cacheprovider \
-    -n "${PYTEST_WORKERS:-3}" --dist loadgroup "$@"
+    -n "${PYTEST_WORKERS:-3}" --dist loadgroup --durations=25 "$@"
