@@ -1,12 +1,14 @@
 """The real servers of the corpus (docs/corpus.md), their definitions as recorded by
 scripts/record_corpus_definitions.py: no finding of high severity, and what is found is
-true (every finding listed here, checked by hand)."""
+true (every finding listed here, checked by hand). The demo server has none."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from inspector.demo import content
+from inspector.demo.tools import tool_specs
 from inspector.security import ServerDefinitions, Severity, scan
 
 DEFINITIONS = Path(__file__).resolve().parent.parent / "corpus" / "definitions.json"
@@ -53,3 +55,15 @@ def test_no_high_finding_on_a_real_server_and_every_finding_is_true() -> None:
 def test_each_real_server_alone_has_no_finding_above_low() -> None:
     for server in corpus():
         assert [f.line() for f in scan([server]) if f.severity > Severity.LOW] == [], server.name
+
+
+def test_the_demo_server_has_no_finding() -> None:
+    demo = ServerDefinitions(
+        "demo",
+        tools=[t.definition for t in tool_specs(bonus=True)],
+        prompts=content.PROMPTS,
+        resources=content.RESOURCES,
+        templates=content.RESOURCE_TEMPLATES,
+        instructions=content.INSTRUCTIONS,
+    )
+    assert [f.line() for f in scan([demo])] == []
