@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from inspector.security.annotations import annotation_findings
 from inspector.security.cross_server import cross_server
 from inspector.security.definitions import ServerDefinitions
 from inspector.security.finding import SecurityFinding
@@ -33,6 +34,7 @@ RULES: Final[dict[str, tuple[str, str]]] = {
     "injection.credential-path": ("high", "paths to credentials"),
     "injection.send-url": ("medium", "URLs to send data to"),
     "injection.context-parameter": ("high", "inputs asking for the conversation or secrets"),
+    "annotations.read-only-writes": ("low", "read-only hints on tools that say they write"),
     "shadow.name-collision": ("medium", "a tool name two servers share"),
     "shadow.confusable-name": ("high", "tool names that look alike"),
     "shadow.mentions-other-tool": ("high", "a description naming another server's tool"),
@@ -46,6 +48,9 @@ def scan(servers: Sequence[ServerDefinitions]) -> list[SecurityFinding]:
         for text in server.texts():
             found.extend(hidden_text(server.name, text))
             found.extend(injection(server.name, text))
+        for kind, raw in server.items():
+            if kind == "tool":
+                found.extend(annotation_findings(server.name, raw))
     found.extend(cross_server(servers))
     order = {server.name: i for i, server in enumerate(servers)}
     found.sort(key=lambda f: (-f.severity, order.get(f.server, 0)))
