@@ -75,7 +75,7 @@ class SecurityFinding:
 def evidence(text: str, start: int, end: int, *, around: int = 40, limit: int = 200) -> str:
     """The text from `around` characters before `start` to `around` after `end`, hidden
     characters made visible, on one line, cut to `limit` characters with `…`."""
-    lo, hi = max(0, start - around), min(len(text), end + around)
+    lo, hi = max(0, start - around), min(len(text), end + around, start + limit)
     shown = visible_text(text[lo:hi], keep="")
     if len(shown) > limit:
         shown = shown[: limit - 1] + "…"

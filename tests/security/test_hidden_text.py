@@ -142,3 +142,13 @@ def test_hostile_shapes_do_not_break_the_scan() -> None:
     )
     (f,) = found(s, rule="hidden.zero-width")
     assert f.item == "a/b~c"
+
+
+def test_evidence_stays_short_on_a_huge_description() -> None:
+    hits = found(server(tool(description="<!-- " + "x" * 200_000 + "\u200b" * 5)))
+    assert {f.rule for f in hits} == {
+        "hidden.html-comment",
+        "hidden.zero-width",
+        "hidden.long-description",
+    }
+    assert all(len(f.evidence) <= 203 for f in hits)
