@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, dataclass
 from enum import IntEnum
 from typing import Any, Literal, TypeAlias
@@ -58,9 +59,17 @@ class SecurityFinding:
     reason: str
     spec: str = ""
 
+    def fingerprint(self) -> str:
+        """What identifies this finding across runs (a baseline's key, SARIF's
+        partialFingerprints): rule, server, kind, item, pointer and evidence, not the offset
+        (an edit before it moves it) nor the wording of the reason."""
+        parts = (self.rule, self.server, self.kind, self.item, self.pointer, self.evidence)
+        return hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["severity"] = self.severity.label
+        data["fingerprint"] = self.fingerprint()
         return data
 
     def line(self) -> str:
