@@ -217,7 +217,10 @@ def _value(item: dict[str, Any], at: str, what: str, notes: list[str]) -> str | 
     def fill(match: re.Match[str]) -> str:
         var = variables.get(match.group(1))
         if isinstance(var, dict):
-            filled = var.get("value", var.get("default"))
+            # A secret variable's default is not used: the user gives the secret.
+            filled = (
+                var.get("value") if var.get("isSecret") else var.get("value", var.get("default"))
+            )
             if isinstance(filled, str):
                 return filled
         notes.append(f"{at}: fill in {{{match.group(1)}}} in {what}.")
@@ -226,14 +229,27 @@ def _value(item: dict[str, Any], at: str, what: str, notes: list[str]) -> str | 
     return _VARIABLE.sub(fill, str(value))
 
 
+def _is_secret(item: dict[str, Any]) -> bool:
+    """Marked secret, or its value is built from a variable marked secret."""
+    variables = item.get("variables") or {}
+    return bool(item.get("isSecret")) or any(
+        isinstance(var, dict) and var.get("isSecret") and f"{{{key}}}" in str(item.get("value"))
+        for key, var in variables.items()
+    )
+
+
 def _arguments(items: list[dict[str, Any]], at: str, notes: list[str]) -> list[str]:
     argv: list[str] = []
     for i, item in enumerate(items):
         here = f"{at}/{i}"
         label = str(item.get("valueHint") or item.get("name") or f"argument {i + 1}")
         value = _value(item, here, label, notes)
-        if item.get("isSecret") and item.get("value") is None:
+        if _is_secret(item) and item.get("value") is None:
             value = None
+        if _is_secret(item):
+            notes.append(
+                f"{here}: {label} is secret but command-line arguments are not kept secret."
+            )
         if item["type"] == "named":
             argv.append(str(item["name"]))
         if value is None:
@@ -260,7 +276,7 @@ def _env(items: list[dict[str, Any]], at: str, notes: list[str]) -> list[EnvVar]
                 f"{here}/name: skipped: {quote(name)} is not an environment variable name."
             )
             continue
-        secret = bool(item.get("isSecret"))
+        secret = _is_secret(item)
         value = None if secret and item.get("value") is None else _value(item, here, name, notes)
         if value is None and (secret or item.get("isRequired")):
             kept = " (it is kept in the keyring)" if secret else ""
@@ -279,7 +295,7 @@ def _remote_profile(remote: dict[str, Any], at: str, notes: list[str]) -> Profil
         if not _HEADER_NAME.match(name):
             notes.append(f"{here}/name: skipped: {quote(name)} is not a header name.")
             continue
-        secret = bool(item.get("isSecret"))
+        secret = _is_secret(item)
         value = None if secret and item.get("value") is None else _value(item, here, name, notes)
         if value is None and (secret or item.get("isRequired")):
             kept = " (it is kept in the keyring)" if secret else ""

@@ -288,3 +288,19 @@ def test_an_http_profile_with_a_url_the_schema_refuses_gives_the_problem() -> No
     profile = Profile(name="Odd", transport="http", http=HttpSettings(url="ws://x"))
     with pytest.raises(ExportError, match="/remotes/0/url"):
         server_json_from_profile(profile)
+
+
+def test_a_header_built_from_a_secret_variable_is_itself_secret() -> None:
+    doc = copy.deepcopy(WITH_REMOTE)
+    doc["remotes"][0]["headers"] = [
+        {
+            "name": "Authorization",
+            "value": "Bearer {token}",
+            "variables": {"token": {"isSecret": True, "default": "not-a-real-token"}},
+        }
+    ]
+    result = _import(doc)
+    [header] = result.profiles[0].http.headers
+    # Secret: saving moves it to the keyring, never into profiles.json; its default is not used.
+    assert (header.value, header.secret) == ("Bearer {token}", True)
+    assert any("{token}" in note for note in result.notes)
