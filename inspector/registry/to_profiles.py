@@ -25,7 +25,12 @@ from inspector.settings.profiles import (
     StdioSettings,
 )
 
-__all__ = ["ServerJsonImport", "import_server_json", "profiles_from_document"]
+__all__ = [
+    "ServerJsonImport",
+    "import_server_json",
+    "looks_like_server_json",
+    "profiles_from_document",
+]
 
 # What a package registry name may look like here (stricter than some registries allow:
 # anything else is refused, never quoted into a command).
@@ -83,6 +88,23 @@ def import_server_json(data: str | bytes, *, source: str | None = None) -> Serve
     if result.problems:
         result.profiles.clear()
     return result
+
+
+def looks_like_server_json(document: Any) -> bool:
+    """True for a parsed server.json, an array of them, or a registry entry or page (and
+    not an MCP client config, whose `servers`/`mcpServers` are objects keyed by name)."""
+    if isinstance(document, list):
+        return bool(document) and all(looks_like_server_json(d) for d in document)
+    if not isinstance(document, dict):
+        return False
+    if isinstance(document.get("server"), dict) or (
+        isinstance(document.get("servers"), list) and "name" not in document
+    ):
+        return True
+    schema_url = document.get("$schema")
+    if isinstance(schema_url, str) and "server.schema.json" in schema_url:
+        return True
+    return "name" in document and ("packages" in document or "remotes" in document)
 
 
 def _kind_of(value: Any) -> str:
