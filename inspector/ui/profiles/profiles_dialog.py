@@ -38,7 +38,11 @@ from inspector.settings.profiles import Profile, ProfileStore, StdioSettings, va
 from inspector.storage.secrets import NoKeyringError
 from inspector.tap.host_config import is_tapped
 from inspector.ui.profiles.profile_editor import ProfileEditor
-from inspector.ui.profiles.server_json_import import file_is_server_json, read_server_json
+from inspector.ui.profiles.server_json_import import (
+    file_is_server_json,
+    read_server_json,
+    server_json_text,
+)
 from inspector.ui.tap.config_tap import ConfigTapActions
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.screen_fit import fit_to_screen
@@ -139,6 +143,7 @@ class ProfilesDialog(QDialog):
         for fmt, label in FORMAT_LABELS.items():
             action = menu.addAction(f"as {label} config")
             action.triggered.connect(functools.partial(self.copy_entry, fmt))
+        menu.addAction("as server.json").triggered.connect(self.copy_server_json)
         self.export_button.setMenu(menu)
         self.connect_button = QPushButton("Connect")
         self.connect_button.setAutoDefault(False)
@@ -370,6 +375,13 @@ class ProfilesDialog(QDialog):
         self.status.setText(
             f"Copied a {FORMAT_LABELS[fmt]} server entry (secret values are placeholders)."
         )
+        return text
+
+    def copy_server_json(self) -> str | None:
+        text, sentence = server_json_text(self.editor.profile())
+        if text is not None:
+            QGuiApplication.clipboard().setText(text)
+        self.status.setText(sentence)
         return text
 
     def _connect(self) -> None:

@@ -1,7 +1,8 @@
 """The import dialog's server.json half: whether a file holds a server.json, and what the
 dialog says about one (a file or the clipboard's text): its profiles, its schema problems
 (JSON pointer: sentence) and notes (secrets to enter, packages refused). The reading and
-mapping are `inspector.registry`'s; the dialog lists the profiles."""
+mapping are `inspector.registry`'s; the dialog lists the profiles. And the other way: a
+profile as server.json text for "Copy server entry ▸ as server.json"."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspector.registry.from_profile import ExportError, server_json_from_profile
 from inspector.registry.schema import MAX_BYTES
 from inspector.registry.to_profiles import import_server_json, looks_like_server_json
 from inspector.settings.profiles import Profile
 
-__all__ = ["ServerJsonShown", "file_is_server_json", "read_server_json"]
+__all__ = ["ServerJsonShown", "file_is_server_json", "read_server_json", "server_json_text"]
 
 
 @dataclass(frozen=True)
@@ -45,3 +47,13 @@ def read_server_json(data: str | bytes, source: str) -> ServerJsonShown:
     else:
         status = f"{len(result.profiles)} server(s) in the server.json from {source}."
     return ServerJsonShown(list(result.profiles), status, "\n".join(lines))
+
+
+def server_json_text(profile: Profile) -> tuple[str | None, str]:
+    """(the profile as server.json text, or None; the sentence for the status line)."""
+    try:
+        document = server_json_from_profile(profile)
+    except ExportError as exc:
+        return None, f"Cannot copy as server.json: {exc}."
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    return text, "Copied as server.json (secrets are named, never included)."

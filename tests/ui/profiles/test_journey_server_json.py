@@ -2,7 +2,7 @@
 npm example on the clipboard: the list shows the npx command, the notes say which secret to
 enter; Import adds the profile with an empty secret. A broken server.json lists each problem
 as "pointer: sentence" and imports nothing; a server.json file opened like a config is read as
-one."""
+one. Copy server entry ▸ as server.json copies a document that validates, without secrets."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pytest
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from inspector.settings.profiles import ProfileStore
-from inspector.ui.profiles.profiles_dialog import ImportDialog
+from inspector.registry.schema import validate
+from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
+from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from tests.helpers.journeys import click
 from tests.helpers.memory_keyring import MemoryKeyring
 from tests.registry.test_server_json import WITH_PACKAGE, WITH_REMOTE
@@ -74,4 +75,36 @@ def test_a_broken_server_json_lists_its_problems_and_imports_nothing(
     click(dialog.import_button)
     profile = store.find("Remote Weather")
     assert profile is not None and profile.http.headers[0].secret
+    dialog.deleteLater()
+
+
+def test_copy_server_entry_as_server_json_gives_a_valid_document_without_secrets(
+    memory_keyring: MemoryKeyring, qapp: QApplication, store: ProfileStore
+) -> None:
+    store.put(
+        Profile(
+            name="weather",
+            stdio=StdioSettings(
+                command="uvx",
+                args=["weather-mcp==2.1.0"],
+                env=[EnvVar(name="API_KEY", value="s3cret", secret=True)],
+            ),
+        )
+    )
+    store.put(Profile(name="script", stdio=StdioSettings(command="python3", args=["s.py"])))
+    dialog = ProfilesDialog(store)
+    dialog.show()
+    dialog.select(store.find("weather").id)  # type: ignore[union-attr]
+    [action] = [a for a in dialog.export_button.menu().actions() if a.text() == "as server.json"]
+    action.trigger()
+    text = QGuiApplication.clipboard().text()
+    assert "s3cret" not in text
+    document = json.loads(text)
+    assert validate(document) == []
+    assert document["packages"][0]["identifier"] == "weather-mcp"
+    assert dialog.status.text() == "Copied as server.json (secrets are named, never included)."
+    dialog.select(store.find("script").id)  # type: ignore[union-attr]
+    action.trigger()
+    assert dialog.status.text().startswith("Cannot copy as server.json: a profile that runs")
+    assert QGuiApplication.clipboard().text() == text
     dialog.deleteLater()
