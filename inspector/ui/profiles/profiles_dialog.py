@@ -38,6 +38,11 @@ from inspector.settings.profiles import Profile, ProfileStore, StdioSettings, va
 from inspector.storage.secrets import NoKeyringError
 from inspector.tap.host_config import is_tapped
 from inspector.ui.profiles.profile_editor import ProfileEditor
+from inspector.ui.profiles.server_json_import import (
+    file_is_server_json,
+    read_server_json,
+    server_json_text,
+)
 from inspector.ui.tap.config_tap import ConfigTapActions
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.screen_fit import fit_to_screen
@@ -138,6 +143,7 @@ class ProfilesDialog(QDialog):
         for fmt, label in FORMAT_LABELS.items():
             action = menu.addAction(f"as {label} config")
             action.triggered.connect(functools.partial(self.copy_entry, fmt))
+        menu.addAction("as server.json").triggered.connect(self.copy_server_json)
         self.export_button.setMenu(menu)
         self.connect_button = QPushButton("Connect")
         self.connect_button.setAutoDefault(False)
@@ -371,6 +377,13 @@ class ProfilesDialog(QDialog):
         )
         return text
 
+    def copy_server_json(self) -> str | None:
+        text, sentence = server_json_text(self.editor.profile())
+        if text is not None:
+            QGuiApplication.clipboard().setText(text)
+        self.status.setText(sentence)
+        return text
+
     def _connect(self) -> None:
         profile = self.editor.profile()
         saved = self.store.get(profile.id)
@@ -404,7 +417,8 @@ class ProfilesDialog(QDialog):
 
 
 class ImportDialog(QDialog):
-    """Pick a Claude Desktop, VS Code or Cursor config, preview its servers, import them."""
+    """Pick a Claude Desktop, VS Code or Cursor config or a server.json (a file or the
+    clipboard's text), preview its servers, import them."""
 
     def __init__(self, store: ProfileStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -413,6 +427,7 @@ class ImportDialog(QDialog):
         self.store = store
         self.ask_session_only: Callable[[str], bool] = lambda m: _ask_session_only(self, m)
         self.result_: ImportResult | None = None
+        self.shown: list[Profile] = []  # the profiles listed in `preview`, row for row
         self.added: list[Profile] = []
         self.places = QListWidget()
         for fmt, label, path in known_config_files():
@@ -426,6 +441,9 @@ class ImportDialog(QDialog):
         self.places.itemClicked.connect(self._place_chosen)
         browse = QPushButton("Open a config file…")
         browse.clicked.connect(self.browse)
+        self.paste_button = QPushButton("Paste a server.json")
+        self.paste_button.setToolTip("Import the server.json text on the clipboard")
+        self.paste_button.clicked.connect(self.paste_server_json)
         self.preview = QListWidget()
         self.tap_actions = ConfigTapActions(self, self.selected_server, self._config_written)
         self.preview.currentRowChanged.connect(lambda _row: self.tap_actions.update())
@@ -446,7 +464,10 @@ class ImportDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(PlainLabel("Known config files:"))
         layout.addWidget(self.places)
-        layout.addWidget(browse)
+        source_row = QHBoxLayout()
+        source_row.addWidget(browse)
+        source_row.addWidget(self.paste_button)
+        layout.addLayout(source_row)
         layout.addWidget(PlainLabel("Servers found (uncheck to skip):"))
         layout.addWidget(self.preview, 1)
         tap_row = QHBoxLayout()
@@ -468,9 +489,34 @@ class ImportDialog(QDialog):
         if path:
             self.load_file(Path(path))
 
+    def paste_server_json(self) -> None:
+        self.show_server_json(QGuiApplication.clipboard().text(), "the clipboard")
+
+    def show_server_json(self, data: str | bytes, source: str) -> None:
+        shown = read_server_json(data, source)
+        self.result_ = None
+        self.shown = shown.profiles
+        self.preview.clear()
+        for profile in shown.profiles:
+            self._add_row(f"{profile.name}  —  {profile.target}")
+        self.warnings.setPlainText(shown.notes)
+        self.status.setText(shown.status)
+        self.import_button.setEnabled(bool(shown.profiles))
+        self.tap_actions.update()
+
+    def _add_row(self, text: str) -> None:
+        item = QListWidgetItem(text)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+        item.setCheckState(Qt.CheckState.Checked)
+        self.preview.addItem(item)
+
     def load_file(self, path: Path, fmt: ConfigFormat | None = None) -> ImportResult | None:
         self.preview.clear()
+        self.shown = []
         self.import_button.setEnabled(False)
+        if fmt is None and file_is_server_json(path):
+            self.show_server_json(path.read_bytes(), str(path))
+            return None
         try:
             result = import_file(path, fmt)
         except (OSError, ValueError) as exc:
@@ -479,15 +525,13 @@ class ImportDialog(QDialog):
             self.warnings.setPlainText("")
             return None
         self.result_ = result
+        self.shown = list(result.profiles)
         for profile in result.profiles:
             tapped = profile.transport == "stdio" and is_tapped(
                 {"command": profile.stdio.command, "args": profile.stdio.args}
             )
             mark = "  (runs through the tap)" if tapped else ""
-            item = QListWidgetItem(f"{profile.name}  —  {profile.target}{mark}")
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked)
-            self.preview.addItem(item)
+            self._add_row(f"{profile.name}  —  {profile.target}{mark}")
         self.warnings.setPlainText("\n".join(result.warnings))
         label = FORMAT_LABELS[result.format]
         self.status.setText(f"{len(result.profiles)} server(s) in this {label} config.")
@@ -515,11 +559,9 @@ class ImportDialog(QDialog):
         self.status.setText(message)
 
     def selected_profiles(self) -> list[Profile]:
-        if self.result_ is None:
-            return []
         return [
             p
-            for row, p in enumerate(self.result_.profiles)
+            for row, p in enumerate(self.shown)
             if self.preview.item(row).checkState() == Qt.CheckState.Checked
         ]
 
