@@ -18,7 +18,7 @@ from typing import Final
 
 from inspector.protocol.wire.jsonrpc import RequestId
 from inspector.traffic.log import TrafficLog
-from inspector.traffic.record import DIRECTIONS, KINDS, OPPOSITE, EntryKind
+from inspector.traffic.record import DIRECTIONS, KINDS, Direction, EntryKind
 
 __all__ = ["extend_rows", "first_at_or_after", "in_time_order", "kind_count", "span_counts"]
 
@@ -69,28 +69,16 @@ def extend_rows(
     log._grown.emit()
 
 
-def _pair(log: TrafficLog, index: int, kind: int, direction: str, msg_id: RequestId) -> None:
+def _pair(log: TrafficLog, index: int, kind: int, direction: Direction, msg_id: RequestId) -> None:
     """`TrafficLog._pair_up` for a row known by its columns (a request or a response)."""
     if kind == _REQUEST:
-        log._open[(direction, msg_id)] = index  # type: ignore[index]
         method = log._method_names[log._method[index]]
         if method is not None:
-            log._stats_for(method).count += 1
-        return
-    if kind != _RESPONSE:
-        return
-    idx = log._open.pop((OPPOSITE[direction], msg_id), None)
-    if idx is None:
-        return
-    log._pairs[idx] = index
-    log._pairs[index] = idx
-    code = log._method[idx]
-    log._method[index] = code
-    latency = log._mono[index] - log._mono[idx]
-    log._latency[index] = latency
-    method = log._method_names[code]
-    if method is not None:
-        log._stats_for(method).latencies.append(latency)
+            log.open_request(index, direction, msg_id, method)
+        else:
+            log._open[(direction, msg_id)] = index
+    elif kind == _RESPONSE:
+        log.answer_request(index, direction, msg_id)
 
 
 def span_counts(log: TrafficLog, start: int, stop: int) -> tuple[int, int, int]:

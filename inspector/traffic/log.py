@@ -448,8 +448,7 @@ class TrafficLog:
     ) -> int:
         """Pair a response with its request; returns the request's index, or -1."""
         if isinstance(frame, Request):
-            self._open[(direction, frame.id)] = index
-            self._stats_for(frame.method).count += 1
+            self.open_request(index, direction, frame.id, frame.method)
             return -1
         # A malformed frame with an id answers a request only if it looks like a response
         # (no "method"): a malformed *request* from the peer may reuse one of our ids.
@@ -461,8 +460,17 @@ class TrafficLog:
         )
         if not is_answer or msg_id is None:
             return -1
-        request_dir: Direction = OPPOSITE[direction]
-        idx = self._open.pop((request_dir, msg_id), None)
+        return self.answer_request(index, direction, msg_id)
+
+    def open_request(self, index: int, direction: Direction, key: RequestId, method: str) -> None:
+        """Row `index` is request `key`, its answer to pair with (counted in the statistics)."""
+        self._open[(direction, key)] = index
+        self._stats_for(method).count += 1
+
+    def answer_request(self, index: int, direction: Direction, msg_id: RequestId) -> int:
+        """Row `index` answers the open request `msg_id` sent the other way: pair them, give
+        the answer its method and latency, count it; the request's index, or -1."""
+        idx = self._open.pop((OPPOSITE[direction], msg_id), None)
         if idx is None:
             return -1
         self._pairs[idx] = index
