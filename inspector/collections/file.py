@@ -3,11 +3,8 @@ written as stable, reviewable JSON (indent 2, fixed key order, a trailing newlin
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, NoReturn
@@ -31,6 +28,7 @@ from inspector.collections.collection import (
 )
 from inspector.collections.located_json import line_of, loads_located
 from inspector.collections.pointer import parse_pointer
+from inspector.storage.atomic_file import write_text_atomically
 
 __all__ = [
     "MAX_CALLS",
@@ -407,12 +405,4 @@ def save_collection(path: str | Path, collection: Collection) -> None:
     half a collection. Raises OSError."""
     path = Path(path)
     text = dumps_collection(collection)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_text_atomically(path, text)

@@ -13,11 +13,9 @@ last listing of each kind. A kind the server declared but the session never list
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shlex
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +24,7 @@ from typing import Any, Final
 from inspector.compare.snapshot import CatalogSnapshot, snapshot_from_catalog
 from inspector.features.catalog.lists import KINDS, CatalogKind
 from inspector.features.catalog.loader import CAPABILITY_OF
+from inspector.storage.atomic_file import write_text_atomically
 
 __all__ = [
     "BASELINE_FORMAT",
@@ -179,14 +178,5 @@ def write_baseline(path: Path, snapshot: CatalogSnapshot, target: str) -> int:
         "catalog": snapshot.to_json(),
     }
     text = json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_text_atomically(path, text)
     return len(text.encode("utf-8"))
