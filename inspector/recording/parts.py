@@ -42,6 +42,7 @@ __all__ = [
     "SessionParts",
     "compression_of",
     "part_name",
+    "plain_file",
     "session_parts",
 ]
 
@@ -234,6 +235,12 @@ def _find_parts(path: Path) -> dict[int, Path]:
 
 
 # ------------------------------------------------------------------ decompressing
+
+
+def plain_file(source: Path, temp_dir: Path) -> Path:
+    """`source` as plain JSON Lines: itself, or decompressed into `temp_dir` as far as it
+    reads (a recording still being written has no end yet). Raises SessionFileError."""
+    return _plain(1, source, temp_dir, []).plain
 
 
 def _plain(number: int, source: Path, temp_dir: Path, problems: list[str]) -> Part:

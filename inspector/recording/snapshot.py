@@ -9,6 +9,7 @@ recorder (same redaction, same HTTP exchange numbering).
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,10 @@ from inspector.protocol.machine.connection import ClientConfig
 from inspector.protocol.machine.events import SessionReady
 from inspector.protocol.wire.versions import EraSetting
 from inspector.recording.format import header_line
+from inspector.recording.parts import SessionFileError, plain_file
 from inspector.recording.redaction import RecordingSpec
 from inspector.recording.writer import SessionRecorder
-from inspector.storage.flushed_file import FlushedFile, compression_of, decompressed_chunks
+from inspector.storage.flushed_file import FlushedFile, compression_of
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.traffic.record import TrafficRecord
 
@@ -93,21 +95,27 @@ def entry_record(entry: TrafficEntry, transport: str) -> TrafficRecord:
 
 
 def _convert(source: Path, target: Path, tmp: Path) -> int:
-    """`source` decompressed (as far as it reads) and written as `target`'s name says,
-    whole lines only. Returns the bytes of JSON Lines written."""
-    out = FlushedFile(tmp, compression_of(target))
-    written = 0
-    try:
-        rest = b""
-        for chunk in decompressed_chunks(source):
-            data = rest + chunk
-            cut = data.rfind(b"\n") + 1
-            if cut:
-                out.write(data[:cut])
-                written += cut
-            rest = data[cut:]
-    finally:
-        out.close()
+    """`source` decompressed (as far as it reads: `parts.plain_file`) and written as
+    `target`'s name says, whole lines only. Returns the bytes of JSON Lines written."""
+    with tempfile.TemporaryDirectory(prefix="mcp-inspector-copy-") as temp:
+        try:
+            plain = plain_file(source, Path(temp))
+        except SessionFileError as exc:
+            raise OSError(str(exc)) from exc
+        out = FlushedFile(tmp, compression_of(target))
+        written = 0
+        try:
+            rest = b""
+            with plain.open("rb") as src:
+                while chunk := src.read(1 << 20):
+                    data = rest + chunk
+                    cut = data.rfind(b"\n") + 1
+                    if cut:
+                        out.write(data[:cut])
+                        written += cut
+                    rest = data[cut:]
+        finally:
+            out.close()
     tmp.replace(target)
     return written
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Final, Literal
 
-__all__ = ["COMPRESSIONS", "Compression", "FlushedFile", "compression_of", "decompressed_chunks"]
+__all__ = ["COMPRESSIONS", "Compression", "FlushedFile", "compression_of"]
 
 Compression = Literal["gzip", "zstd"]
 COMPRESSIONS: Final[dict[str, Compression]] = {".gz": "gzip", ".zst": "zstd", ".zstd": "zstd"}
@@ -78,31 +77,3 @@ class FlushedFile:
             self.size = os.fstat(file.fileno()).st_size
         finally:
             file.close()
-
-
-def decompressed_chunks(path: Path, size: int = 1 << 20) -> Iterator[bytes]:
-    """The content of a file as written (decompressed when its name says it is), read as
-    far as it goes: a stream a killed writer left without its end gives what came before.
-    Raises OSError, also for data that is not what its name says."""
-    compression = compression_of(path)
-    with path.open("rb") as f:
-        if compression is None:
-            while chunk := f.read(size):
-                yield chunk
-            return
-        if compression == "gzip":
-            gz = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            while (chunk := f.read(size)) and not gz.eof:
-                try:
-                    yield gz.decompress(chunk)
-                except zlib.error as exc:
-                    raise OSError(f"{path.name} is not readable gzip: {exc}") from exc
-            return
-        import zstandard
-
-        zstd = zstandard.ZstdDecompressor().decompressobj()
-        while chunk := f.read(size):
-            try:
-                yield zstd.decompress(chunk)
-            except zstandard.ZstdError as exc:
-                raise OSError(f"{path.name} is not readable zstd: {exc}") from exc
