@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit
 from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.tabs.new_tab_dialog import NewTabDialog
 from tests.helpers.demo_http import demo_http_server
-from tests.helpers.gui import run, until
+from tests.helpers.gui import run, then_shutdown, until
 from tests.helpers.journeys import (
     DEMO_TITLE,
     click,
@@ -66,5 +66,5 @@ def test_two_tabs_of_one_server_read_apart_and_a_renamed_tab_titles_the_window(
         click_tab(window.tabs, DEMO_TITLE)
         assert window.windowTitle() == DEMO_TITLE
 
-    with demo_http_server() as url:
-        run(loop, scenario(url), timeout=60)
+    with demo_http_server() as url:  # closed while its server still runs (never after)
+        run(loop, then_shutdown(window, scenario(url)), timeout=60)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from inspector.settings.targets import url_profile
 from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.demo_http import demo_http_server
-from tests.helpers.gui import run, until
+from tests.helpers.gui import run, then_shutdown, until
 from tests.helpers.journeys import click_row, click_tab, row_texts, shows_connected
 
 pytestmark = pytest.mark.timeout(60)
@@ -51,5 +51,5 @@ def test_an_http_rows_plain_text_is_not_coloured_as_json(
         click_row(table, "response", column=2)
         await until(lambda: '"jsonrpc"' in coloured(pretty.document()), "a JSON message coloured")
 
-    with demo_http_server() as url:
-        run(loop, scenario(url))
+    with demo_http_server() as url:  # closed while its server still runs (never after)
+        run(loop, then_shutdown(window, scenario(url)))
