@@ -1,0 +1,1 @@
+"""The Playground: a conversation with a model that calls the tools of the open tabs (issue 28)."""
