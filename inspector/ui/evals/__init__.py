@@ -1,1 +1,3 @@
-"""The Evals view: run an evals file against the open tabs and read per-case pass rates (issue 28)."""
+"""The Evals view: run an evals file against the open tabs and read per-case pass rates (issue
+28).
+"""
