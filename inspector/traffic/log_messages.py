@@ -90,8 +90,8 @@ class LogMessageStore:
         del self.levels[:]
         self._cleared.emit()
 
-    def indices_at_least(self, minimum: int, start: int = 0) -> list[int]:
-        return [i for i, lv in enumerate(self.levels[start:], start) if lv >= minimum]
+    def indices_at_least(self, minimum: int, start: int = 0, stop: int | None = None) -> list[int]:
+        return [i for i, lv in enumerate(self.levels[start:stop], start) if lv >= minimum]
 
     @staticmethod
     def fields(entry: TrafficEntry) -> tuple[str, str, str]:

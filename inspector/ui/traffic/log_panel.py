@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import bisect
 import logging
 from collections.abc import Callable
 from typing import Final
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFontDatabase, QFontMetrics, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -28,6 +27,7 @@ from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.log import TrafficEntry, TrafficLog
 from inspector.traffic.record import KINDS
 from inspector.ui.traffic.detail_pane import DetailPane
+from inspector.ui.traffic.log_find import LogFindBar
 from inspector.ui.traffic.traffic_model import (
     COL_DIR,
     COL_ID,
@@ -112,6 +112,8 @@ class TrafficLogPanel(QWidget):
         layout.addWidget(self.splitter, 1)
         self.model.batch_inserted.connect(self._after_batch)
         self.model.reset_done.connect(self._after_reset)
+        self.model.filtering.connect(self._filter_progress)
+        self._pending_select: int | None = None  # to select once a sliced filter reaches it
         self._update_count()
 
     def set_lint(self, store: LintStore, lint_now: Callable[[int], None] | None = None) -> None:
@@ -215,35 +217,17 @@ class TrafficLogPanel(QWidget):
         self.table = table
 
     def _build_search(self) -> None:
-        self.search_bar = QWidget()
-        row = QHBoxLayout(self.search_bar)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.search_edit = QLineEdit()
-        self.search_edit.setPlaceholderText("Find in log (Enter: next, Shift+Enter: previous)")
-        self.search_edit.returnPressed.connect(self.find_next)
-        self.search_prev = QToolButton()
-        self.search_prev.setText("Previous")
-        self.search_prev.clicked.connect(self.find_previous)
-        self.search_next = QToolButton()
-        self.search_next.setText("Next")
-        self.search_next.clicked.connect(self.find_next)
-        self.search_status = PlainLabel()
-        close = QToolButton()
-        close.setText("✕")
-        close.setToolTip("Close the Find bar (Esc)")
-        close.clicked.connect(self.hide_search)
-        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.search_bar)
-        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        escape.activated.connect(self.hide_search)
-        self._found: int | None = None  # the traffic index the Find bar last found
-        self._match_cache: tuple[str, int, list[int]] | None = None  # needle, rows, matches
-        row.addWidget(PlainLabel("Find:"))
-        row.addWidget(self.search_edit, 1)
-        row.addWidget(self.search_prev)
-        row.addWidget(self.search_next)
-        row.addWidget(self.search_status)
-        row.addWidget(close)
-        self.search_bar.hide()
+        self.find_bar = LogFindBar(self.log, self.model, self.table, self.select_entry)
+        # The names the window's menus and the tests know the Find bar's parts by.
+        self.search_bar = self.find_bar
+        self.search_edit = self.find_bar.edit
+        self.search_status = self.find_bar.status
+        self.search_prev = self.find_bar.previous_button
+        self.search_next = self.find_bar.next_button
+        self.show_search = self.find_bar.show_bar
+        self.hide_search = self.find_bar.hide_bar
+        self.find_next = self.find_bar.find_next
+        self.find_previous = self.find_bar.find_previous
 
     # ---------------------------------------------------------------- filters
     def _filters_edited(self) -> None:
@@ -365,10 +349,14 @@ class TrafficLogPanel(QWidget):
         self.apply_filters()
 
     def select_entry(self, index: int, scroll: bool = True) -> bool:
-        """Select the row of traffic entry `index` (if the filter shows it)."""
+        """Select the row of traffic entry `index` (if the filter shows it). While a big
+        log's filter is still being applied, an entry it has not reached yet is selected
+        when it does (if the filter shows it)."""
         self.model.flush()
         row = self.model.row_of(index)
         if row is None:
+            if self.model.catching_up and index >= self.model.considered:
+                self._pending_select = index
             return False
         model_index = self.model.index(row, 0)
         self.table.selectionModel().setCurrentIndex(
@@ -384,97 +372,6 @@ class TrafficLogPanel(QWidget):
         return self.detail.entry
 
     # ---------------------------------------------------------------- search
-    def show_search(self) -> None:
-        self.search_bar.show()
-        self._update_found()
-        self.search_edit.setFocus()
-        self.search_edit.selectAll()
-
-    def hide_search(self) -> None:
-        self.search_bar.hide()
-        self.table.setFocus()
-
-    def _update_found(self) -> None:
-        """Keep what the Find bar says true while traffic arrives or the filter changes
-        (shown again when the bar is shown: never a stale sentence)."""
-        if self._found is None or not self.search_bar.isVisible():
-            return
-        self.search_status.setText(self._found_text())
-
-    def _found_text(self) -> str:
-        found = self._found
-        if found is None:
-            return ""
-        row = self.model.row_of(found)
-        if row is None:
-            return f"#{found} is hidden by the filter"
-        shown, hidden = self._shown_matches(self.search_edit.text())
-        at = bisect.bisect_left(shown, found)
-        where = f"row {row + 1:,} of {self.model.rowCount():,}"
-        if at >= len(shown) or shown[at] != found:
-            return where  # (the needle was edited since)
-        text = f"match {at + 1:,} of {len(shown):,} · {where}"
-        return text + (f" ({hidden:,} more hidden by the filter)" if hidden else "")
-
-    def _matches(self, needle: str) -> list[int]:
-        """The log's rows holding `needle` (smart case, as the text filter), in order: the
-        log searches itself (a file-backed one, the file's bytes); kept while the needle is
-        the same, extended as the log grows."""
-        cached = self._match_cache
-        total = len(self.log)
-        if cached is not None and cached[0] == needle and cached[1] <= total:
-            if cached[1] == total:
-                return cached[2]
-            more = self.log.filter_indices(TrafficFilter(text=needle), start=cached[1])
-            matches = cached[2] + more
-        else:
-            matches = self.log.filter_indices(TrafficFilter(text=needle))
-        self._match_cache = (needle, total, matches)
-        return matches
-
-    def _shown_matches(self, needle: str) -> tuple[list[int], int]:
-        """The matches the filter shows, and how many it hides."""
-        matches = self._matches(needle)
-        if not self.model.filtered:
-            return matches, 0
-        row_of = self.model.row_of
-        shown = [i for i in matches if row_of(i) is not None]
-        return shown, len(matches) - len(shown)
-
-    def find_next(self) -> bool:
-        return self._find(forward=True)
-
-    def find_previous(self) -> bool:
-        return self._find(forward=False)
-
-    def _find(self, forward: bool) -> bool:
-        needle = self.search_edit.text()
-        if not needle:
-            return False
-        self.model.flush()
-        if self.model.rowCount() == 0:
-            self.search_status.setText("no messages")
-            return False
-        shown, hidden = self._shown_matches(needle)
-        if not shown:
-            self._found = None
-            self.search_status.setText(
-                f"not found ({hidden:,} hidden by the filter)" if hidden else "not found"
-            )
-            return False
-        current = self.table.currentIndex().row()
-        here = self.model.source_index(current) if current >= 0 else None
-        if forward:
-            at = 0 if here is None else bisect.bisect_right(shown, here)
-            at = 0 if at >= len(shown) else at
-        else:
-            at = len(shown) - 1 if here is None else bisect.bisect_left(shown, here) - 1
-            at = len(shown) - 1 if at < 0 else at
-        self._found = shown[at]
-        self.select_entry(self._found)
-        self.search_status.setText(self._found_text())
-        return True
-
     # ---------------------------------------------------------------- live
     def set_paused(self, paused: bool) -> None:
         self.autoscroll = not paused
@@ -491,23 +388,31 @@ class TrafficLogPanel(QWidget):
         if self.autoscroll:
             self.table.scrollToBottom()
         self._update_count()
-        self._update_found()
+        self.find_bar.update_found()
 
     def _after_reset(self) -> None:
         if self.detail.entry is not None and self.detail.entry.index >= len(self.log):
             self.detail.show_entry(None)
-        if len(self.log) == 0:
-            self._match_cache = None
-        if self._found is not None and self._found >= len(self.log):
-            self._found = None
-            self.search_status.setText("")
+        self.find_bar.after_reset()
         self._update_count()
-        self._update_found()
+        self.find_bar.update_found()
+
+    def _filter_progress(self, seen: int, total: int) -> None:
+        """A big log's filter got this far: the count says so; an entry waiting to be
+        selected is selected once it is reached."""
+        pending = self._pending_select
+        if pending is not None and (pending < seen or seen >= total):
+            self._pending_select = None
+            self.select_entry(pending)
+        self._update_count()
 
     def _update_count(self) -> None:
         total = len(self.log)
         shown = self.model.rowCount()
-        if self.model.filtered:
+        if self.model.catching_up:
+            done = self.model.considered * 100 // max(total, 1)
+            self.count_label.setText(f"{shown:,} of {total:,} messages · filtering {done}%")
+        elif self.model.filtered:
             self.count_label.setText(f"{shown:,} of {total:,} messages")
         else:
             self.count_label.setText(f"{total:,} messages")

@@ -41,7 +41,7 @@ class LogMessagesModel(BatchedTableModel):
     def source_filter(self, start: int, stop: int) -> list[int] | None:
         if self.min_level <= 0:
             return None
-        return [i for i in self.store.indices_at_least(self.min_level, start) if i < stop]
+        return self.store.indices_at_least(self.min_level, start, stop)
 
     def set_min_level(self, level: int) -> None:
         if level != self.min_level:
