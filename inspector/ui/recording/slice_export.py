@@ -63,6 +63,8 @@ class SliceExport(QObject):
     def choose_and_export(self) -> None:
         panel = self.shown_log()
         files = self.files
+        if panel is not None:
+            panel.model.complete()  # a big log's filter may still be going through it
         if panel is None or panel.model.rowCount() == 0:
             files.show_error("Cannot export a slice", "The traffic log shows no rows to export.")
             return

@@ -109,6 +109,11 @@ class BatchedTableModel(FlatTableModel):
         While a filter is applied in slices, only its next slice (the rest stays sliced)."""
         return self._advance(self.slice_items if self._slicing else None)
 
+    def complete(self) -> int:
+        """Insert every row now, a sliced filter's remaining slices too (for what needs all
+        the shown rows at once: an export)."""
+        return self._advance(None)
+
     def _flush_slice(self) -> None:
         self._advance(self.slice_items if self._slicing else None)
 

@@ -37,6 +37,13 @@ def test_a_big_log_filters_and_finds_a_slice_at_a_time(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: panel.count_label.text() == "60 of 120 messages", timeout=20_000)
     selected = panel.selected_entry()
     assert selected is not None and selected.index == 100  # selected again once reached
+    # What needs every shown row at once (Export Shown Rows) completes the filter first.
+    type_into(panel.text_edit, '"result"')
+    panel.apply_filters()
+    assert panel.model.catching_up
+    panel.model.complete()
+    assert not panel.model.catching_up and panel.model.rowCount() == 60
+    assert panel.count_label.text() == "60 of 120 messages"
 
     # Find, with the filter cleared: the nearest match first, then the count.
     panel.text_edit.clear()
