@@ -234,6 +234,22 @@ async def test_a_huge_answer_is_capped(monkeypatch: pytest.MonkeyPatch, stream: 
         assert info.value.kind == "garbage"
 
 
+def test_streamed_calls_without_an_index_or_with_whole_arguments() -> None:
+    from inspector.features.providers.chat_openai import openai_read_chunk
+    from inspector.features.providers.chat_reply import ReplyBuilder
+
+    builder = ReplyBuilder()
+    for call_id, name, arguments in [("a", "one", {"x": 1}), ("b", "two", '{"y": 2}')]:
+        call = {"id": call_id, "function": {"name": name, "arguments": arguments}}
+        openai_read_chunk({"choices": [{"delta": {"tool_calls": [call]}}]}, builder)
+    openai_read_chunk({"choices": [{"delta": {}, "finish_reason": "tool_calls"}]}, builder)
+    uses = builder.tool_uses()
+    assert [(u.id, u.name, u.arguments) for u in uses] == [
+        ("a", "one", {"x": 1}),
+        ("b", "two", {"y": 2}),
+    ]
+
+
 def test_anthropic_results_share_one_user_message_and_errors_are_flagged() -> None:
     from inspector.features.providers.chat_anthropic import anthropic_chat_body
     from inspector.features.providers.chat_openai import openai_chat_body, openai_read_whole
