@@ -193,7 +193,7 @@ async def test_a_looping_model_stops_at_the_step_limit(
 async def test_tool_errors_go_back_to_the_model_and_the_turn_goes_on(
     tool_server: tuple[ScriptedPeer, ServerConnection],
 ) -> None:
-    peer, conn = tool_server
+    _, conn = tool_server
     model = ScriptedModel(
         uses(("calc__fail", {}), ("calc__broken", {}), ("calc__slow", {})), says("Tools are down.")
     )
