@@ -97,6 +97,7 @@ class TurnEngine:
         self.tool_timeout = tool_timeout
         self.max_tokens = max_tokens
         self.history: list[ChatMessage] = []
+        self.model_error: ModelError | None = None  # what ended the last turn, if the model did
         self._stopping = False
         self._inner: asyncio.Future[Any] | None = None
         self._running = False
@@ -137,6 +138,7 @@ class TurnEngine:
             raise RuntimeError("a turn is already running in this conversation")
         self._running = True
         self._stopping = False
+        self.model_error = None
         turn = TurnRecord(user_text)
         self.conversation.turns.append(turn)
         self.history.append(ChatMessage("user", user_text))
@@ -146,6 +148,7 @@ class TurnEngine:
             turn.outcome = "stopped"
             turn.error = "Stopped by the user."
         except ModelError as exc:
+            self.model_error = exc
             turn.outcome = "model-error"
             turn.error = f"The model request failed: {exc}"
         finally:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from inspector.core.server_connection import ServerConnection
+from inspector.core.server_connection import PolicyResponder, ServerConnection
 from inspector.features.providers.types import ModelError
 from inspector.host.engine import TurnEngine
 from inspector.host.interface import (
@@ -25,7 +25,7 @@ from inspector.host.interface import (
 from inspector.host.records import Conversation
 from inspector.host.tool_table import ToolTable, list_tool_table
 from inspector.protocol.machine.connection import ClientConfig
-from inspector.protocol.wire.jsonrpc import Request
+from inspector.protocol.wire.jsonrpc import Request, Response
 from tests.helpers.fake_server import error, initialize_result
 from tests.helpers.scripted_model import ScriptedModel, says, uses
 from tests.helpers.scripted_peer import ScriptedPeer
@@ -314,3 +314,27 @@ def test_a_table_without_connections_refuses_calls_with_a_sentence() -> None:
     engine = TurnEngine(model, table, Conversation(policy="all"))
     turn = asyncio.run(engine.run_turn("x"))
     assert turn.tool_calls[0].error == "The server 'off' is not connected."
+
+
+async def test_a_server_ask_during_a_tool_call_goes_to_the_connection_responder(
+    sessions: OpenSessions,
+) -> None:
+    peer = ScriptedPeer()
+    peer.on("initialize", initialize_result(), always=True)
+    peer.on("tools/list", {"tools": [{"name": "ask_user", "inputSchema": {"type": "object"}}]})
+    peer.on("tools/call", None)  # answered by hand, after the elicitation
+    config = ClientConfig()
+    config.capabilities["elicitation"] = {}
+    responder = PolicyResponder({"elicitation": {"action": "accept", "content": {"name": "Ada"}}})
+    conn = await sessions.connection(peer.transport(), config, responder)
+    model = ScriptedModel(uses(("srv__ask_user", {})), says("Hello Ada."))
+    engine = TurnEngine(model, await list_tool_table({"srv": conn}), Conversation(policy="all"))
+    task = asyncio.ensure_future(engine.run_turn("greet"))
+    await until(lambda: bool(peer.requests("tools/call")), "the tool call")
+    peer.ask("elicitation/create", {"message": "Name?", "requestedSchema": {"type": "object"}})
+    await until(peer.answers, "the responder's answer")
+    answer = peer.answers()[0]
+    assert isinstance(answer, Response) and answer.result["content"] == {"name": "Ada"}
+    peer.reply(peer.requests("tools/call")[0], {"content": [{"type": "text", "text": "Ada"}]})
+    turn = await task
+    assert turn.outcome == "answered" and turn.tool_calls[0].result is not None
