@@ -40,7 +40,6 @@ class FlagApprover:
             return Approval.send()
         if self.on_refusal is not None:
             problems = "; ".join(record.schema_problems)
-            self.on_refusal(
-                f"refused {record.qualified}: {why or 'its arguments break the input schema: ' + problems}"
-            )
+            said = why or f"its arguments break the input schema: {problems}"
+            self.on_refusal(f"refused {record.qualified}: {said}")
         return Approval.refuse(why)
