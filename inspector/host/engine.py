@@ -28,7 +28,7 @@ import time
 from collections.abc import Awaitable, Mapping
 from typing import Any, Final, TypeVar
 
-from inspector.core.server_connection import RequestError
+from inspector.core.server_connection import SessionError
 from inspector.features.asks.sampling import block_text
 from inspector.features.providers.chat_types import ChatMessage, ChatReply, ChatRequest, ToolUse
 from inspector.features.providers.types import ModelError
@@ -304,7 +304,7 @@ class TurnEngine:
                 record.arguments,
                 timeout="default" if self.tool_timeout is None else self.tool_timeout,
             )
-        except RequestError as exc:
+        except SessionError as exc:
             self._failed(record, use, started, str(exc))
             return
         record.request_id = conn.request_id(call)
@@ -316,7 +316,7 @@ class TurnEngine:
             record.decision = "stopped"
             self._failed(record, use, started, "Stopped by the user.")
             raise
-        except RequestError as exc:
+        except SessionError as exc:
             self._failed(record, use, started, str(exc))
             return
         record.elapsed = time.monotonic() - started

@@ -338,3 +338,22 @@ async def test_a_server_ask_during_a_tool_call_goes_to_the_connection_responder(
     peer.reply(peer.requests("tools/call")[0], {"content": [{"type": "text", "text": "Ada"}]})
     turn = await task
     assert turn.outcome == "answered" and turn.tool_calls[0].result is not None
+
+
+async def test_a_server_that_exits_mid_call_is_a_failed_call_and_later_calls_say_so(
+    tool_server: tuple[ScriptedPeer, ServerConnection],
+) -> None:
+    peer, conn = tool_server
+    model = ScriptedModel(
+        uses(("calc__slow", {})), uses(("calc__add", {"a": 1, "b": 1})), says("It is gone.")
+    )
+    engine, _ = await _engine(conn, model)
+    task = asyncio.ensure_future(engine.run_turn("go"))
+    await until(lambda: bool(peer.requests("tools/call")), "the tool call")
+    assert peer.link is not None
+    peer.link.hang_up("the server exited", exit_code=3)
+    turn = await task
+    assert (turn.outcome, turn.final_text) == ("answered", "It is gone.")
+    slow, add = turn.tool_calls
+    assert slow.is_error and "the server exited" in slow.error
+    assert add.is_error and add.error  # sent on a closed connection: a sentence, no crash
