@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,7 +41,7 @@ ECHOES = {
 }
 
 
-def write(path: Path, *cases: dict[str, object]) -> Path:
+def write(path: Path, *cases: Any) -> Path:
     path.write_text(
         json.dumps({"version": 1, "defaults": {"runs": 2}, "cases": list(cases)}), "utf-8"
     )
