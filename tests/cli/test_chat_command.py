@@ -29,7 +29,7 @@ ADDS = {
                     {"name": "add", "arguments": {"a": 2, "b": 3}},
                     {"name": "add", "arguments": {"a": "two"}},
                     {"name": "subtract", "arguments": {"a": 1}},
-                ]
+                ],
             },
         },
         {
