@@ -28,6 +28,7 @@ from inspector.cli.command_args import (
     exit_codes_text,
 )
 from inspector.cli.errors import EXIT_USAGE, UsageError
+from inspector.cli.profiles_args import add_profiles_parser, add_registry_parser
 from inspector.common.log_levels import LOG_LEVELS
 from inspector.demo.cli import add_demo_arguments
 from inspector.protocol.wire.versions import LEGACY_VERSIONS
@@ -190,6 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_watch_parser(sub)
     add_diff_parser(sub)
     add_test_parser(sub)
+    add_profiles_parser(sub)
+    add_registry_parser(sub)
     return parser
 
 

@@ -243,7 +243,9 @@ def serving_registry(port: int = 0) -> Iterator[str]:
     """Serve the stand-in on a thread of this process; yields its base URL."""
     server = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="registry stand-in", daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, args=(0.05,), name="registry stand-in", daemon=True
+    )
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
