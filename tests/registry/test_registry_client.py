@@ -146,3 +146,22 @@ def test_an_unreachable_registry_and_a_bad_url() -> None:
     assert (
         str(caught.value) == '"ftp://registry.example" is not a registry URL (http:// or https://).'
     )
+
+
+def test_a_problems_place_in_the_text() -> None:
+    from inspector.registry.json_place import place_of
+
+    text = '{\n  "name": "ü/x",\n  "remotes": [{"type": "ftp"}],\n  "a/b": {"c~d": [1, true]}\n}'
+    assert [text[slice(*place_of(text, p))] for p in ("/remotes/0/type", "/a~1b/c~0d/1")] == [
+        '"ftp"',
+        "true",
+    ]
+    # Something absent: the nearest value that is there.
+    assert text[slice(*place_of(text, "/remotes/0/url"))] == '{"type": "ftp"}'
+    # A syntax error: the line and column its sentence names.
+    broken = '{\n  "a": x}'
+    assert place_of(broken, "", "It is not valid JSON (line 2, column 8): Expecting value.") == (
+        9,
+        10,
+    )
+    assert place_of("{not json", "/a") is None
