@@ -68,6 +68,11 @@ def _import_options(parser: argparse.ArgumentParser) -> None:
         help="import only this server of the file (repeatable; default: all)",
     )
     parser.add_argument(
+        "--without-secret-values",
+        action="store_true",
+        help="import secret values as empty (to enter later), e.g. when no keyring is there",
+    )
+    parser.add_argument(
         "--rename",
         action="store_true",
         help='import under a free name ("NAME (2)") when the name is taken, rather than stop',

@@ -158,3 +158,18 @@ def test_registry_search_pages_and_import(
         3,
         "registry: The registry answered HTTP 500 for the server list: the database is down.\n",
     )
+
+
+def test_without_a_keyring_a_secret_stops_the_import_unless_left_empty(
+    capsys: pytest.CaptureFixture[str], no_keyring: None, elsewhere: Path, config_dir: Path
+) -> None:
+    (elsewhere / "claude.json").write_text(json.dumps(CLAUDE))
+    code, out, err = cli(capsys, "profiles", "import", "claude.json")
+    assert code == 1
+    assert "no system keyring is available to keep the secret values" in err
+    assert "--without-secret-values" in err
+    assert not (config_dir / "profiles.json").exists()
+    code, out, err = cli(capsys, "profiles", "import", "claude.json", "--without-secret-values")
+    assert code == 0, err
+    assert "the secret API_KEY was left empty: enter it in the profile" in err
+    assert "sk-very-secret" not in out + err + (config_dir / "profiles.json").read_text()

@@ -34,7 +34,7 @@ def run(ns: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if command == "list":
         return guarded(_PROG, parser, lambda: _list(ns.json))
     if command == "import":
-        return guarded(_PROG, parser, lambda: _import_file(ns.file, ns.server, ns.rename))
+        return guarded(_PROG, parser, lambda: _import_file(ns))
     if command == "export":
         return guarded(_PROG, parser, lambda: _export(ns.name, ns.format, ns.output))
     return guarded(_PROG, parser, lambda: _remove(ns.name))
@@ -98,10 +98,18 @@ def _read_input(file: str) -> bytes:
     return data
 
 
-def _import_file(file: str, only: Sequence[str], rename: bool) -> int:
-    data = _read_input(file)
-    profiles, notes, what = _profiles_in(data, file)
-    return import_profiles(open_store(), profiles, notes, what, only=only, rename=rename)
+def _import_file(ns: argparse.Namespace) -> int:
+    data = _read_input(ns.file)
+    profiles, notes, what = _profiles_in(data, ns.file)
+    return import_profiles(
+        open_store(),
+        profiles,
+        notes,
+        what,
+        only=ns.server,
+        rename=ns.rename,
+        without_secrets=ns.without_secret_values,
+    )
 
 
 def _profiles_in(data: bytes, file: str) -> tuple[list[Profile], list[str], str]:
@@ -172,9 +180,11 @@ def import_profiles(
     *,
     only: Sequence[str] = (),
     rename: bool = False,
+    without_secrets: bool = False,
 ) -> int:
     """Add `profiles` to the store (all or nothing) and say what was added, where each
-    secret went, and the notes; a name already taken stops the import unless `rename`."""
+    secret went, and the notes; a name already taken stops the import unless `rename`.
+    `without_secrets`: secret values are left empty, for the user to enter later."""
     from inspector.storage.secrets import NoKeyringError
 
     if only:
@@ -200,12 +210,15 @@ def import_profiles(
         )
     # Built from the import's own values, before the store moves them to the keyring.
     secrets = [_typed_secrets(p) for p in profiles]
+    if without_secrets:
+        profiles = [_without_secret_values(p) for p in profiles]
     try:
         added = store.add_imported(profiles)
-    except NoKeyringError as exc:
+    except NoKeyringError:
         raise CommandFailed(
-            f"profiles import: not imported: {exc} (the secret values are never written to "
-            "the profiles file)",
+            "profiles import: not imported: no system keyring is available to keep the "
+            "secret values, and they are never written to the profiles file; import with "
+            "--without-secret-values to enter them later",
             EXIT_NOT_DONE,
         ) from None
     except ValueError as exc:
@@ -213,11 +226,24 @@ def import_profiles(
     for slots, profile in zip(secrets, added, strict=True):
         diag(f"imported {json.dumps(profile.name)}: {profile.target}")
         for name in slots:
-            diag(f"  the secret {name} went to the keyring (not the profiles file)")
+            if without_secrets:
+                diag(f"  the secret {name} was left empty: enter it in the profile")
+            else:
+                diag(f"  the secret {name} went to the keyring (not the profiles file)")
     for note in notes:
         diag(f"note: {note}")
     diag(f"{len(added)} profile(s) imported from this {what}.")
     return 0
+
+
+def _without_secret_values(profile: Profile) -> Profile:
+    bare = profile.model_copy(deep=True)
+    for entry in [*bare.stdio.env, *bare.http.headers]:
+        if entry.secret:
+            entry.value = ""
+    for _name, value in bare.http.auth.secret_values():
+        value.value = ""
+    return bare
 
 
 def _typed_secrets(profile: Profile) -> list[str]:

@@ -108,5 +108,11 @@ def _import(ns: argparse.Namespace, base: str) -> int:
         )
     what = f"registry entry ({entry.name} {entry.version})"
     return import_profiles(
-        open_store(), list(result.profiles), result.notes, what, only=ns.server, rename=ns.rename
+        open_store(),
+        list(result.profiles),
+        result.notes,
+        what,
+        only=ns.server,
+        rename=ns.rename,
+        without_secrets=ns.without_secret_values,
     )

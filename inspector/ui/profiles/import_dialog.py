@@ -144,7 +144,18 @@ class ImportDialog(QDialog):
         layout.addWidget(self.warnings)
         layout.addLayout(buttons)
         self.drops = DropTarget(self, self.load_file, self.drop_text)
+        self.tabs.currentChanged.connect(self._tab_changed)
         self.finished.connect(self.browser.cancel)
+
+    def _tab_changed(self, index: int) -> None:
+        if self.shown or self.result_ is not None:
+            return  # the status says what is listed
+        hints = {
+            0: "Choose a config file.",
+            1: "Paste or type a server.json, then List its servers.",
+            2: "Search the registry, then choose a server.",
+        }
+        self.status.setText(hints.get(index, ""))
 
     def _place_chosen(self, item: QListWidgetItem) -> None:
         fmt, path = item.data(_ID_ROLE)
