@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, diag, guarded
 from inspector.common.terminal_text import terminal_text
-from inspector.settings.profiles import FILE_VERSION, Profile, ProfileStore
+from inspector.settings.profiles import FILE_VERSION, EnvVar, HeaderEntry, Profile, ProfileStore
 
 __all__ = ["import_profiles", "open_store", "run"]
 
@@ -238,7 +238,8 @@ def import_profiles(
 
 def _without_secret_values(profile: Profile) -> Profile:
     bare = profile.model_copy(deep=True)
-    for entry in [*bare.stdio.env, *bare.http.headers]:
+    entries: list[EnvVar | HeaderEntry] = [*bare.stdio.env, *bare.http.headers]
+    for entry in entries:
         if entry.secret:
             entry.value = ""
     for _name, value in bare.http.auth.secret_values():
