@@ -3,7 +3,8 @@ The server.json box: a typed server.json with problems lists them, a click on on
 its place in the text, and each listed server shows its own notes. Drops: a server.json file
 dropped on the dialog, and text dropped on the Profiles list, which opens the import with
 it. Browse registry (the stand-in): search, next page, back, choose, Import; the profile
-appears in the Profiles list with its secret to enter."""
+appears in the Profiles list with its secret to enter; a failing registry is one sentence, and
+the registry URL is remembered."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 from inspector.settings.profiles import ProfileStore
 from inspector.ui.profiles.import_dialog import ImportDialog
 from inspector.ui.profiles.profiles_dialog import ProfilesDialog
+from inspector.ui.profiles.registry_browser import REGISTRY_URL_KEY
 from tests.helpers.gui import run, until
 from tests.helpers.journeys import click, click_tab, type_into
 from tests.helpers.memory_keyring import MemoryKeyring
@@ -154,8 +156,10 @@ def test_browse_the_registry_page_by_page_and_import_an_entry(
     memory_keyring: MemoryKeyring,
     loop: asyncio.AbstractEventLoop,
     store: ProfileStore,
+    tmp_path: Path,
 ) -> None:
-    profiles = ProfilesDialog(store)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    profiles = ProfilesDialog(store, settings=settings)
     profiles.show()
     import_button = next(b for b in profiles.findChildren(QPushButton) if b.text() == "Import…")
     click(import_button)
@@ -168,9 +172,16 @@ def test_browse_the_registry_page_by_page_and_import_an_entry(
         return texts(browser.table)
 
     async def journey(base: str) -> None:
+        type_into(browser.url_edit, base + "/broken")
+        click(browser.search_button)
+        await until(lambda: "HTTP 500" in browser.status.text(), "the registry's failure")
+        assert browser.status.text() == (
+            "The registry answered HTTP 500 for the server list: the database is down."
+        )
         type_into(browser.url_edit, base)
         click(browser.search_button)
         await until(lambda: len(names()) == 3, "the first page")
+        assert settings.value(REGISTRY_URL_KEY) == base
         assert names()[0] == "Weather (io.github.example/weather)"
         assert texts(browser.table, 2)[2] == "0.3.1 (deprecated)"
         click(browser.next_button)
