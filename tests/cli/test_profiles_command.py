@@ -30,7 +30,7 @@ CLAUDE = {
 
 
 @pytest.fixture
-def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def work_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A working folder of its own, not the repo's."""
     folder = tmp_path / "work"
     folder.mkdir()
@@ -54,10 +54,10 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_import_list_export_remove_a_claude_config(
     capsys: pytest.CaptureFixture[str],
     memory_keyring: MemoryKeyring,
-    elsewhere: Path,
+    work_folder: Path,
     config_dir: Path,
 ) -> None:
-    (elsewhere / "claude.json").write_text(json.dumps(CLAUDE))
+    (work_folder / "claude.json").write_text(json.dumps(CLAUDE))
     code, out, err = cli(capsys, "profiles", "import", "claude.json")
     assert code == 0, err
     assert 'imported "weather": npx -y @example/weather-mcp@1.0.0' in err
@@ -94,7 +94,7 @@ def test_import_list_export_remove_a_claude_config(
     assert err.startswith('profiles export: "local" cannot be written as a server.json: ')
 
     code, out, err = cli(capsys, "profiles", "export", "weather", "-o", "weather.json")
-    assert code == 0 and (elsewhere / "weather.json").is_file()
+    assert code == 0 and (work_folder / "weather.json").is_file()
     assert cli(capsys, "profiles", "remove", "weather")[2] == 'removed "weather" and its secrets\n'
     assert "sk-very-secret" not in memory_keyring.store.values()
     code, out, err = cli(capsys, "profiles", "import", "weather.json")
@@ -102,13 +102,13 @@ def test_import_list_export_remove_a_claude_config(
 
 
 def test_each_bad_input_says_what_and_exits_2(
-    capsys: pytest.CaptureFixture[str], memory_keyring: MemoryKeyring, elsewhere: Path
+    capsys: pytest.CaptureFixture[str], memory_keyring: MemoryKeyring, work_folder: Path
 ) -> None:
-    (elsewhere / "broken.json").write_text('{"mcpServers": {')
-    (elsewhere / "bad-server.json").write_text(
+    (work_folder / "broken.json").write_text('{"mcpServers": {')
+    (work_folder / "bad-server.json").write_text(
         json.dumps({"name": "io.x/y", "description": "d", "version": 2, "packages": []})
     )
-    (elsewhere / "other.json").write_text('{"hello": 1}')
+    (work_folder / "other.json").write_text('{"hello": 1}')
     cases = [
         (("import", "missing.json"), "profiles import: no such file: missing.json"),
         (("import", "broken.json"), "profiles import: broken.json: not valid JSON: "),
@@ -127,7 +127,7 @@ def test_each_bad_input_says_what_and_exits_2(
 def test_registry_search_pages_and_import(
     capsys: pytest.CaptureFixture[str],
     memory_keyring: MemoryKeyring,
-    elsewhere: Path,
+    work_folder: Path,
     registry_url: str,
 ) -> None:
     code, out, err = cli(capsys, "registry", "--registry", registry_url, "search")
@@ -161,9 +161,9 @@ def test_registry_search_pages_and_import(
 
 
 def test_without_a_keyring_a_secret_stops_the_import_unless_left_empty(
-    capsys: pytest.CaptureFixture[str], no_keyring: None, elsewhere: Path, config_dir: Path
+    capsys: pytest.CaptureFixture[str], no_keyring: None, work_folder: Path, config_dir: Path
 ) -> None:
-    (elsewhere / "claude.json").write_text(json.dumps(CLAUDE))
+    (work_folder / "claude.json").write_text(json.dumps(CLAUDE))
     code, out, err = cli(capsys, "profiles", "import", "claude.json")
     assert code == 1
     assert "no system keyring is available to keep the secret values" in err
