@@ -223,6 +223,18 @@ class ImportDialog(QDialog):
 
     def load_file(self, path: Path, fmt: ConfigFormat | None = None) -> ImportResult | None:
         self._list([], [], "")
+        self.result_ = None
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            self.status.setText(f"Cannot import {path}: {exc.strerror or exc}")
+            return None
+        if size > MAX_BYTES:
+            self.status.setText(
+                f"Cannot import {path}: it is {size:,} bytes; a config file or server.json "
+                f"is at most {MAX_BYTES // (1024 * 1024)} MiB."
+            )
+            return None
         if fmt is None and file_is_server_json(path):
             data = path.read_bytes()
             text = data.decode("utf-8", "replace") if len(data) <= MAX_BYTES else ""

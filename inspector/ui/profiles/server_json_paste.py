@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.registry.json_place import place_of
-from inspector.registry.schema import SchemaProblem
+from inspector.registry.schema import MAX_BYTES, SchemaProblem
 from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["ServerJsonPasteBox"]
@@ -63,15 +63,17 @@ class ServerJsonPasteBox(QWidget):
         self.show_problems([])
 
     def paste_clipboard(self) -> None:
-        self.editor.setPlainText(QGuiApplication.clipboard().text())
-        self._read(self.editor.toPlainText(), "the clipboard")
+        self.set_text(QGuiApplication.clipboard().text(), "the clipboard")
 
     def read_box(self) -> None:
         self._read(self.editor.toPlainText(), "the box")
 
     def set_text(self, text: str, source: str) -> None:
-        """Show text that came from elsewhere (a drop) and read it."""
-        self.editor.setPlainText(text)
+        """Show text that came from elsewhere (the clipboard, a drop) and read it. Text too
+        big to be a server.json is not put in the box (it would stall it): reading it says
+        how big it is."""
+        if len(text) <= MAX_BYTES:
+            self.editor.setPlainText(text)
         self._read(text, source)
 
     def show_problems(self, problems: list[SchemaProblem]) -> None:

@@ -137,6 +137,16 @@ def test_dropped_files_and_text_are_imported(
     files.setUrls([QUrl.fromLocalFile(str(path))])
     drop(dialog, files)
     assert rows(dialog)[0].startswith("io.github.user/local-weather  —  npx -y ")
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as handle:
+        handle.truncate(5 * 1024 * 1024)
+    files.setUrls([QUrl.fromLocalFile(str(huge))])
+    drop(dialog, files)
+    assert rows(dialog) == []
+    assert dialog.status.text() == (
+        f"Cannot import {huge}: it is 5,242,880 bytes; a config file or server.json is at most "
+        "4 MiB."
+    )
     dialog.deleteLater()
 
     profiles = ProfilesDialog(store)
