@@ -63,7 +63,8 @@ def shown_import(result: ServerJsonImport, source: str) -> ServerJsonShown:
     else:
         status = f"{len(result.profiles)} server(s) in the server.json from {source}."
     general = result.general_notes()
-    row_notes = ["\n".join(result.notes_of(row) + general) for row in range(len(result.profiles))]
+    also = ["Also, about the import as a whole:", *general] if general else []
+    row_notes = ["\n".join(result.notes_of(row) + also) for row in range(len(result.profiles))]
     return ServerJsonShown(
         list(result.profiles), status, "\n".join(lines), list(result.problems), row_notes
     )
