@@ -1,8 +1,9 @@
-"""Where a JSON pointer's value is in a JSON text: a small scanner that walks text the
-json module has already read and records the span of every value by its pointer, so that a
-schema problem ("/packages/0/version: ...") can select its place in the text it came from.
-A pointer to something absent (a missing property) gives the nearest value that is there;
-a syntax error's "line L, column C" gives that place. Qt-free."""
+"""Where a JSON pointer's value is in a JSON text: a small scanner that walks text the json
+module has already read, down the pointer's way only (every other value is skipped by the json
+module's C scanner), and records the span of each value on it, so that a schema problem
+("/packages/0/version: ...") can select its place in the text it came from. A pointer to
+something absent (a missing property) gives the nearest value that is there; a syntax error's
+"line L, column C" gives that place. Qt-free."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ _NUMBER_OR_WORD: Final = re.compile(r"-?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)|true|
 _LINE_COLUMN: Final = re.compile(r"\(line (\d+), column (\d+)\)")
 _DECODER: Any = json.decoder
 _SCANSTRING: Any = _DECODER.scanstring  # the module's own string reader
+_SKIPPER: Final = json.JSONDecoder()  # reads a value off the way at C speed
 
 
 def place_of(text: str, where: str, sentence: str = "") -> tuple[int, int] | None:
@@ -32,8 +34,9 @@ def place_of(text: str, where: str, sentence: str = "") -> tuple[int, int] | Non
     if len(text) > MAX_BYTES:
         return None
     spans: dict[str, tuple[int, int]] = {}
+    target = [part.replace("~1", "/").replace("~0", "~") for part in where.split("/")[1:]]
     try:
-        _value(text, _skip(text, 0), [], spans)
+        _value(text, _skip(text, 0), [], _Walk(target, spans))
     except (ValueError, IndexError, RecursionError):
         return None
     parts = where.split("/")
@@ -58,13 +61,31 @@ def _skip(text: str, at: int) -> int:
     return match.end() if match else at
 
 
-def _value(text: str, at: int, path: list[Any], spans: dict[str, tuple[int, int]]) -> int:
-    """Scan the value starting at `at`; record its span; return where it ends."""
+class _Walk:
+    """The pointer looked for, and the spans of the values on its way."""
+
+    def __init__(self, target: list[str], spans: dict[str, tuple[int, int]]) -> None:
+        self.target = target
+        self.spans = spans
+
+    def on_the_way(self, path: list[Any]) -> bool:
+        return len(path) <= len(self.target) and all(
+            str(part) == self.target[i] for i, part in enumerate(path)
+        )
+
+
+def _value(text: str, at: int, path: list[Any], walk: _Walk) -> int:
+    """Scan the value starting at `at`; record its span when it is on the way to the
+    pointer looked for (any other value is skipped by the json module's own fast scanner);
+    return where it ends."""
+    if not walk.on_the_way(path):
+        _, end = _SKIPPER.raw_decode(text, at)
+        return int(end)
     char = text[at]
     if char == "{":
-        end = _object(text, at + 1, path, spans)
+        end = _object(text, at + 1, path, walk)
     elif char == "[":
-        end = _array(text, at + 1, path, spans)
+        end = _array(text, at + 1, path, walk)
     elif char == '"':
         _, end = _SCANSTRING(text, at + 1, True)
     else:
@@ -72,30 +93,30 @@ def _value(text: str, at: int, path: list[Any], spans: dict[str, tuple[int, int]
         if match is None:
             raise ValueError(f"no JSON value at {at}")
         end = match.end()
-    spans[pointer(path)] = (at, end)
+    walk.spans[pointer(path)] = (at, end)
     return int(end)
 
 
-def _object(text: str, at: int, path: list[Any], spans: dict[str, tuple[int, int]]) -> int:
+def _object(text: str, at: int, path: list[Any], walk: _Walk) -> int:
     at = _skip(text, at)
     if text[at] == "}":
         return at + 1
     while True:
         key, at = _SCANSTRING(text, at + 1, True)
         at = _skip(text, _skip(text, at) + 1)  # past the colon
-        at = _skip(text, _value(text, at, [*path, key], spans))
+        at = _skip(text, _value(text, at, [*path, key], walk))
         if text[at] == "}":
             return at + 1
         at = _skip(text, at + 1)  # past the comma
 
 
-def _array(text: str, at: int, path: list[Any], spans: dict[str, tuple[int, int]]) -> int:
+def _array(text: str, at: int, path: list[Any], walk: _Walk) -> int:
     at = _skip(text, at)
     if text[at] == "]":
         return at + 1
     index = 0
     while True:
-        at = _skip(text, _value(text, at, [*path, index], spans))
+        at = _skip(text, _value(text, at, [*path, index], walk))
         index += 1
         if text[at] == "]":
             return at + 1
