@@ -108,7 +108,9 @@ class ProfilesDialog(QDialog):
         self.delete_button = QPushButton("Delete")
         self.delete_button.clicked.connect(self.delete_current)
         import_button = QPushButton("Import…")
-        import_button.setToolTip("Import servers from Claude Desktop, VS Code or Cursor")
+        import_button.setToolTip(
+            "Import servers from Claude Desktop, VS Code or Cursor, a server.json or a registry"
+        )
         import_button.clicked.connect(self.open_import)
         list_buttons = QHBoxLayout()
         for b in (new_stdio, duplicate, self.delete_button, import_button):

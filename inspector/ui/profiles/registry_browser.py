@@ -65,6 +65,7 @@ class RegistryBrowser(QWidget):
         self._cursors: list[str | None] = [None]  # the cursor of each page seen, this search
         self._next: str | None = None
         self._searched_url = ""
+        self._searched_text = ""
         saved = settings.value(REGISTRY_URL_KEY, "") if settings is not None else ""
         self.url_edit = QLineEdit(str(saved or "") or default_registry_url())
         self.url_edit.setToolTip("The registry's base URL (its API is under /v0.1/servers)")
@@ -113,39 +114,37 @@ class RegistryBrowser(QWidget):
 
     # ---------------------------------------------------------------- paging
     def search(self) -> None:
-        self._cursors = [None]
-        self._load(None)
+        self._load(self.url_edit.text().strip(), self.search_edit.text(), [None])
 
     def next_page(self) -> None:
         if self._next is not None:
-            self._cursors.append(self._next)
-            self._load(self._next)
+            self._load(self._searched_url, self._searched_text, [*self._cursors, self._next])
 
     def previous_page(self) -> None:
         if len(self._cursors) > 1:
-            self._cursors.pop()
-            self._load(self._cursors[-1])
+            self._load(self._searched_url, self._searched_text, self._cursors[:-1])
 
     def cancel(self) -> None:
         if self.task is not None and not self.task.done():
             self.task.cancel()
         self.task = None
 
-    def _load(self, cursor: str | None) -> None:
+    def _load(self, url: str, text: str, cursors: list[str | None]) -> None:
+        """Ask for the page at the end of `cursors` (the pages seen so far stay as they are
+        until it comes)."""
         self.cancel()
-        url = self.url_edit.text().strip()
         self.status.setText(f"Asking {url}…")
         self.task = asyncio.get_running_loop().create_task(
-            self._fetch(url, self.search_edit.text(), cursor), name="registry page"
+            self._fetch(url, text, cursors), name="registry page"
         )
         self._buttons()
 
-    async def _fetch(self, url: str, text: str, cursor: str | None) -> None:
+    async def _fetch(self, url: str, text: str, cursors: list[str | None]) -> None:
         page: RegistryPage | None = None
         failure = ""
         try:
             async with RegistryClient(url) as client:
-                page = await client.search(text, cursor=cursor)
+                page = await client.search(text, cursor=cursors[-1])
         except RegistryError as exc:
             failure = str(exc)
         except Exception as exc:  # never let a page break the dialog
@@ -159,6 +158,8 @@ class RegistryBrowser(QWidget):
             return
         if self._settings is not None:
             self._settings.setValue(REGISTRY_URL_KEY, url)
+        self._cursors = cursors
+        self._searched_text = text
         self._show(page, url)
 
     def _failed(self, sentence: str) -> None:

@@ -194,6 +194,7 @@ def test_browse_the_registry_page_by_page_and_import_an_entry(
         assert settings.value(REGISTRY_URL_KEY) == base
         assert names()[0] == "Weather (io.github.example/weather)"
         assert texts(browser.table, 2)[2] == "0.3.1 (deprecated)"
+        type_into(browser.search_edit, "zzz")  # typed, not searched: Next pages what was
         click(browser.next_button)
         await until(lambda: "io.github.example/search" in names(), "the second page")
         assert "Web search.\x1b[31m with a terminal escape" in texts(browser.table, 1)[2]
