@@ -88,17 +88,34 @@ def add_registry_parser(sub: Any) -> None:
         epilog="exit codes: 0 done; 2 usage or an entry that cannot be imported; 3 the registry "
         "could not be read (unreachable, an HTTP error, an answer that is not a registry's).",
     )
-    parser.add_argument("--registry", metavar="URL", help="the registry's base URL")
-    parser.add_argument(
-        "--timeout", type=float, default=20.0, metavar="SECONDS", help="for each answer"
-    )
+    _registry_options(parser, top=True)
     words = parser.add_subparsers(dest="registry_command", metavar="{search,import}")
     words.required = True
     search = words.add_parser("search", help="one page of servers whose name contains TEXT")
+    _registry_options(search, top=False)
     search.add_argument("text", nargs="?", default="", metavar="TEXT")
     search.add_argument("--cursor", metavar="CURSOR", help="the next page (printed after a page)")
     search.add_argument("--json", action="store_true", help="the page as JSON")
     importing = words.add_parser("import", help="import one server (its latest version)")
+    _registry_options(importing, top=False)
     importing.add_argument("name", metavar="NAME", help="the server's name, e.g. io.github.x/y")
     importing.add_argument("--version", default="latest", help="a version (default: latest)")
     _import_options(importing)
+
+
+def _registry_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """--registry and --timeout, before or after the word (`registry search --registry URL`):
+    after it they replace what was given before only when given."""
+    parser.add_argument(
+        "--registry",
+        metavar="URL",
+        default=None if top else argparse.SUPPRESS,
+        help="the registry's base URL",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        default=20.0 if top else argparse.SUPPRESS,
+        help="for each answer (default 20)",
+    )

@@ -153,7 +153,7 @@ def test_registry_search_pages_and_import(
         capsys, "registry", "--registry", registry_url, "import", "io.github.example/broken"
     )
     assert code == 2 and "  /server/version: It must be a string, not a number." in err
-    code, out, err = cli(capsys, "registry", "--registry", registry_url + "/broken", "search")
+    code, out, err = cli(capsys, "registry", "search", "--registry", registry_url + "/broken")
     assert (code, err) == (
         3,
         "registry: The registry answered HTTP 500 for the server list: the database is down.\n",
