@@ -94,6 +94,10 @@ def _command(name: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser
         from inspector.cli.commands.chat import run
     elif name == "eval":
         from inspector.cli.commands.eval import run
+    elif name == "profiles":
+        from inspector.cli.commands.profiles import run
+    elif name == "registry":
+        from inspector.cli.commands.registry import run
     elif name == "demo-server":
         from inspector.cli.commands.demo_server import run
     else:

@@ -29,6 +29,7 @@ from inspector.cli.command_args import (
 )
 from inspector.cli.errors import EXIT_USAGE, UsageError
 from inspector.cli.host_args import add_chat_parser, add_eval_parser
+from inspector.cli.profiles_args import add_profiles_parser, add_registry_parser
 from inspector.common.log_levels import LOG_LEVELS
 from inspector.demo.cli import add_demo_arguments
 from inspector.protocol.wire.versions import LEGACY_VERSIONS
@@ -193,6 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_test_parser(sub)
     add_chat_parser(sub)
     add_eval_parser(sub)
+    add_profiles_parser(sub)
+    add_registry_parser(sub)
     return parser
 
 

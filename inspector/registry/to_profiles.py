@@ -58,10 +58,23 @@ class ServerJsonImport:
     profiles: list[Profile] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problems: list[SchemaProblem] = field(default_factory=list)
+    # The pointer of the package or remote each profile comes from, row for row: a note
+    # that starts with it is that profile's.
+    origins: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    def notes_of(self, row: int) -> list[str]:
+        """The notes about profile `row` (those about its package or remote)."""
+        origin = self.origins[row]
+        return [n for n in self.notes if n.startswith((origin + "/", origin + ":"))]
+
+    def general_notes(self) -> list[str]:
+        """The notes about no one profile (a package refused, nothing to run)."""
+        mine = {n for row in range(len(self.origins)) for n in self.notes_of(row)}
+        return [n for n in self.notes if n not in mine]
 
 
 def import_server_json(data: str | bytes, *, source: str | None = None) -> ServerJsonImport:
@@ -85,8 +98,10 @@ def import_server_json(data: str | bytes, *, source: str | None = None) -> Serve
         one = profiles_from_document(doc, source=source, where=where)
         result.profiles.extend(one.profiles)
         result.notes.extend(one.notes)
+        result.origins.extend(one.origins)
     if result.problems:
         result.profiles.clear()
+        result.origins.clear()
     return result
 
 
@@ -146,9 +161,11 @@ def profiles_from_document(
         profile = _package_profile(package, at, result.notes)
         if profile is not None:
             built.append((str(package["registryType"]), profile))
+            result.origins.append(at)
     for i, remote in enumerate(doc.get("remotes") or []):
         at = where + pointer(["remotes", i])
         built.append((f"remote {remote['type']}", _remote_profile(remote, at, result.notes)))
+        result.origins.append(at)
     if not built:
         result.notes.append(f"{where or '(the whole document)'}: nothing to run here.")
     labels = _labels([label for label, _ in built])

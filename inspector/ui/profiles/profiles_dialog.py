@@ -7,17 +7,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final, Literal
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
-    QFileDialog,
     QHBoxLayout,
     QListWidget,
     QListWidgetItem,
     QMenu,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QToolButton,
@@ -28,22 +26,15 @@ from PySide6.QtWidgets import (
 from inspector.settings.config_import import (
     FORMAT_LABELS,
     ConfigFormat,
-    ImportResult,
     export_snippet,
-    import_file,
-    known_config_files,
 )
 from inspector.settings.profile_labels import target_line
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings, validate_profile
 from inspector.storage.secrets import NoKeyringError
-from inspector.tap.host_config import is_tapped
+from inspector.ui.profiles.drop_target import DropTarget
+from inspector.ui.profiles.import_dialog import ImportDialog, ask_session_only
 from inspector.ui.profiles.profile_editor import ProfileEditor
-from inspector.ui.profiles.server_json_import import (
-    file_is_server_json,
-    read_server_json,
-    server_json_text,
-)
-from inspector.ui.tap.config_tap import ConfigTapActions
+from inspector.ui.profiles.server_json_import import server_json_text
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.screen_fit import fit_to_screen
 
@@ -51,17 +42,6 @@ __all__ = ["ImportDialog", "ProfilesDialog"]
 
 _ID_ROLE = Qt.ItemDataRole.UserRole + 1
 _DRAFT: Final = "\x00draft"  # the list key of a new profile that is not saved yet
-
-
-def _ask_session_only(parent: QWidget, message: str) -> bool:
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("No keyring")
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(message)
-    box.setInformativeText("Keep the secret values in memory for this session only?")
-    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-    return box.exec() == QMessageBox.StandardButton.Yes
 
 
 UnsavedChoice = Literal["save", "discard", "cancel"]
@@ -97,13 +77,20 @@ class ProfilesDialog(QDialog):
 
     connect_requested = Signal(object)  # Profile
 
-    def __init__(self, store: ProfileStore, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        store: ProfileStore,
+        parent: QWidget | None = None,
+        *,
+        settings: QSettings | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Connection profiles")
+        self.settings = settings
         fit_to_screen(self, 980, 640)
         self.store = store
         # Replaced in tests: answers "keep secrets for this session only?".
-        self.ask_session_only: Callable[[str], bool] = lambda m: _ask_session_only(self, m)
+        self.ask_session_only: Callable[[str], bool] = lambda m: ask_session_only(self, m)
         # Replaced in tests: answers "save the unsaved changes?".
         self.ask_unsaved: Callable[[str], UnsavedChoice] = lambda n: _ask_unsaved(self, n)
         self._draft: Profile | None = None  # a new profile, listed but not saved yet
@@ -112,6 +99,8 @@ class ProfilesDialog(QDialog):
         self.list = QListWidget()
         self.list.setObjectName("profileList")
         self.list.currentItemChanged.connect(self._selected)
+        self.list.setToolTip("Drop a config file, a server.json or its text here to import it")
+        self.drops = DropTarget(self.list, self.import_dropped_file, self.import_dropped_text)
         new_stdio = QPushButton("New")
         new_stdio.clicked.connect(self.new_profile)
         duplicate = QPushButton("Duplicate")
@@ -119,7 +108,9 @@ class ProfilesDialog(QDialog):
         self.delete_button = QPushButton("Delete")
         self.delete_button.clicked.connect(self.delete_current)
         import_button = QPushButton("Import…")
-        import_button.setToolTip("Import servers from Claude Desktop, VS Code or Cursor")
+        import_button.setToolTip(
+            "Import servers from Claude Desktop, VS Code or Cursor, a server.json or a registry"
+        )
         import_button.clicked.connect(self.open_import)
         list_buttons = QHBoxLayout()
         for b in (new_stdio, duplicate, self.delete_button, import_button):
@@ -409,174 +400,25 @@ class ProfilesDialog(QDialog):
         self.accept()
 
     # ---------------------------------------------------------------- import
-    def open_import(self) -> None:
-        dialog = ImportDialog(self.store, self)
+    def open_import(self) -> ImportDialog:
+        """The import dialog, open (not modal to the app's loop: the registry tab reads
+        the network while it is open); the list shows what it added when it closes."""
+        dialog = ImportDialog(self.store, self, settings=self.settings)
         dialog.ask_session_only = self.ask_session_only
-        if dialog.exec() and dialog.added and self.confirm_leave():
+        dialog.finished.connect(lambda _result: self._imported(dialog))
+        dialog.open()
+        return dialog
+
+    def _imported(self, dialog: ImportDialog) -> None:
+        if dialog.added and self.confirm_leave():
             self.reload(select_id=dialog.added[0].id)
 
+    def import_dropped_file(self, path: Path) -> ImportDialog:
+        dialog = self.open_import()
+        dialog.load_file(path)
+        return dialog
 
-class ImportDialog(QDialog):
-    """Pick a Claude Desktop, VS Code or Cursor config or a server.json (a file or the
-    clipboard's text), preview its servers, import them."""
-
-    def __init__(self, store: ProfileStore, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Import servers")
-        fit_to_screen(self, 720, 520)
-        self.store = store
-        self.ask_session_only: Callable[[str], bool] = lambda m: _ask_session_only(self, m)
-        self.result_: ImportResult | None = None
-        self.shown: list[Profile] = []  # the profiles listed in `preview`, row for row
-        self.added: list[Profile] = []
-        self.places = QListWidget()
-        for fmt, label, path in known_config_files():
-            exists = path.is_file()
-            item = QListWidgetItem(f"{label}: {path}" + ("" if exists else "  (not found)"))
-            item.setData(_ID_ROLE, (fmt, str(path)))
-            if not exists:
-                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
-            self.places.addItem(item)
-        self.places.itemActivated.connect(self._place_chosen)
-        self.places.itemClicked.connect(self._place_chosen)
-        browse = QPushButton("Open a config file…")
-        browse.clicked.connect(self.browse)
-        self.paste_button = QPushButton("Paste a server.json")
-        self.paste_button.setToolTip("Import the server.json text on the clipboard")
-        self.paste_button.clicked.connect(self.paste_server_json)
-        self.preview = QListWidget()
-        self.tap_actions = ConfigTapActions(self, self.selected_server, self._config_written)
-        self.preview.currentRowChanged.connect(lambda _row: self.tap_actions.update())
-        self.warnings = QPlainTextEdit()
-        self.warnings.setReadOnly(True)
-        self.warnings.setMaximumHeight(90)
-        self.warnings.setPlaceholderText("Notes about the import appear here.")
-        self.status = PlainLabel("Choose a config file.", wrap=True)
-        self.import_button = QPushButton("Import")
-        self.import_button.setEnabled(False)
-        self.import_button.clicked.connect(self.import_selected)
-        cancel = QPushButton("Cancel")
-        cancel.clicked.connect(self.reject)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.status, 1)
-        buttons.addWidget(self.import_button)
-        buttons.addWidget(cancel)
-        layout = QVBoxLayout(self)
-        layout.addWidget(PlainLabel("Known config files:"))
-        layout.addWidget(self.places)
-        source_row = QHBoxLayout()
-        source_row.addWidget(browse)
-        source_row.addWidget(self.paste_button)
-        layout.addLayout(source_row)
-        layout.addWidget(PlainLabel("Servers found (uncheck to skip):"))
-        layout.addWidget(self.preview, 1)
-        tap_row = QHBoxLayout()
-        tap_row.addWidget(self.tap_actions.tap_button)
-        tap_row.addWidget(self.tap_actions.untap_button)
-        tap_row.addStretch(1)
-        layout.addLayout(tap_row)
-        layout.addWidget(self.warnings)
-        layout.addLayout(buttons)
-
-    def _place_chosen(self, item: QListWidgetItem) -> None:
-        fmt, path = item.data(_ID_ROLE)
-        self.load_file(Path(path), fmt)
-
-    def browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "MCP config file", str(Path.home()), "JSON (*.json);;All files (*)"
-        )
-        if path:
-            self.load_file(Path(path))
-
-    def paste_server_json(self) -> None:
-        self.show_server_json(QGuiApplication.clipboard().text(), "the clipboard")
-
-    def show_server_json(self, data: str | bytes, source: str) -> None:
-        shown = read_server_json(data, source)
-        self.result_ = None
-        self.shown = shown.profiles
-        self.preview.clear()
-        for profile in shown.profiles:
-            self._add_row(f"{profile.name}  —  {profile.target}")
-        self.warnings.setPlainText(shown.notes)
-        self.status.setText(shown.status)
-        self.import_button.setEnabled(bool(shown.profiles))
-        self.tap_actions.update()
-
-    def _add_row(self, text: str) -> None:
-        item = QListWidgetItem(text)
-        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-        item.setCheckState(Qt.CheckState.Checked)
-        self.preview.addItem(item)
-
-    def load_file(self, path: Path, fmt: ConfigFormat | None = None) -> ImportResult | None:
-        self.preview.clear()
-        self.shown = []
-        self.import_button.setEnabled(False)
-        if fmt is None and file_is_server_json(path):
-            self.show_server_json(path.read_bytes(), str(path))
-            return None
-        try:
-            result = import_file(path, fmt)
-        except (OSError, ValueError) as exc:
-            self.result_ = None
-            self.status.setText(f"Cannot import {path}: {exc}")
-            self.warnings.setPlainText("")
-            return None
-        self.result_ = result
-        self.shown = list(result.profiles)
-        for profile in result.profiles:
-            tapped = profile.transport == "stdio" and is_tapped(
-                {"command": profile.stdio.command, "args": profile.stdio.args}
-            )
-            mark = "  (runs through the tap)" if tapped else ""
-            self._add_row(f"{profile.name}  —  {profile.target}{mark}")
-        self.warnings.setPlainText("\n".join(result.warnings))
-        label = FORMAT_LABELS[result.format]
-        self.status.setText(f"{len(result.profiles)} server(s) in this {label} config.")
-        self.import_button.setEnabled(bool(result.profiles))
-        self.tap_actions.update()
-        return result
-
-    def selected_server(self) -> tuple[Path, str, bool] | None:
-        """The config file, the chosen stdio server and whether it runs through the tap."""
-        row = self.preview.currentRow()
-        result = self.result_
-        if result is None or result.source is None or not 0 <= row < len(result.profiles):
-            return None
-        profile = result.profiles[row]
-        if profile.transport != "stdio":
-            return None
-        entry = {"command": profile.stdio.command, "args": profile.stdio.args}
-        return Path(result.source), profile.name, is_tapped(entry)
-
-    def _config_written(self, message: str) -> None:
-        row = self.preview.currentRow()
-        if self.result_ is not None and self.result_.source is not None:
-            self.load_file(Path(self.result_.source), self.result_.format)
-            self.preview.setCurrentRow(row)
-        self.status.setText(message)
-
-    def selected_profiles(self) -> list[Profile]:
-        return [
-            p
-            for row, p in enumerate(self.shown)
-            if self.preview.item(row).checkState() == Qt.CheckState.Checked
-        ]
-
-    def import_selected(self) -> list[Profile]:
-        chosen = self.selected_profiles()
-        try:
-            self.added = self.store.add_imported(chosen)
-        except NoKeyringError as exc:
-            if not self.ask_session_only(str(exc)):
-                self.status.setText("Not imported: secret values could not be stored.")
-                return []
-            self.added = self.store.add_imported(chosen, session_only_secrets=True)
-        except ValueError as exc:
-            self.status.setText(f"Not imported: {exc}")
-            return []
-        self.status.setText(f"Imported {len(self.added)} profile(s).")
-        self.accept()
-        return self.added
+    def import_dropped_text(self, text: str) -> ImportDialog:
+        dialog = self.open_import()
+        dialog.drop_text(text)
+        return dialog

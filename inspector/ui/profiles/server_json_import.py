@@ -7,22 +7,34 @@ profile as server.json text for "Copy server entry ▸ as server.json"."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from inspector.registry.from_profile import ExportError, server_json_from_profile
-from inspector.registry.schema import MAX_BYTES
-from inspector.registry.to_profiles import import_server_json, looks_like_server_json
+from inspector.registry.schema import MAX_BYTES, SchemaProblem
+from inspector.registry.to_profiles import (
+    ServerJsonImport,
+    import_server_json,
+    looks_like_server_json,
+)
 from inspector.settings.profiles import Profile
 
-__all__ = ["ServerJsonShown", "file_is_server_json", "read_server_json", "server_json_text"]
+__all__ = [
+    "ServerJsonShown",
+    "file_is_server_json",
+    "read_server_json",
+    "server_json_text",
+    "shown_import",
+]
 
 
 @dataclass(frozen=True)
 class ServerJsonShown:
     profiles: list[Profile]
     status: str
-    notes: str
+    notes: str  # the problems, then every note
+    problems: list[SchemaProblem] = field(default_factory=list)
+    row_notes: list[str] = field(default_factory=list)  # each profile's notes, row for row
 
 
 def file_is_server_json(path: Path) -> bool:
@@ -37,7 +49,11 @@ def file_is_server_json(path: Path) -> bool:
 
 def read_server_json(data: str | bytes, source: str) -> ServerJsonShown:
     """One server.json text as the dialog shows it."""
-    result = import_server_json(data, source=f"server.json ({source})")
+    return shown_import(import_server_json(data, source=f"server.json ({source})"), source)
+
+
+def shown_import(result: ServerJsonImport, source: str) -> ServerJsonShown:
+    """A server.json's import (pasted, a file, a registry entry) as the dialog shows it."""
     lines = [str(problem) for problem in result.problems] + result.notes
     if result.problems:
         count = len(result.problems)
@@ -46,7 +62,12 @@ def read_server_json(data: str | bytes, source: str) -> ServerJsonShown:
         )
     else:
         status = f"{len(result.profiles)} server(s) in the server.json from {source}."
-    return ServerJsonShown(list(result.profiles), status, "\n".join(lines))
+    general = result.general_notes()
+    also = ["Also, about the import as a whole:", *general] if general else []
+    row_notes = ["\n".join(result.notes_of(row) + also) for row in range(len(result.profiles))]
+    return ServerJsonShown(
+        list(result.profiles), status, "\n".join(lines), list(result.problems), row_notes
+    )
 
 
 def server_json_text(profile: Profile) -> tuple[str | None, str]:

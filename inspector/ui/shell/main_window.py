@@ -499,7 +499,7 @@ class MainWindow(QMainWindow):
         self._log().set_paused(self.pause_action.isChecked())
 
     def open_profiles(self) -> None:
-        dialog = ProfilesDialog(self.store, self)
+        dialog = ProfilesDialog(self.store, self, settings=self.settings)
         current = self.current_tab.bar.current_profile_id()
         if current and self.store.get(current):
             dialog.select(current)
@@ -507,7 +507,7 @@ class MainWindow(QMainWindow):
         dialog.open()
 
     def open_import(self) -> None:
-        ImportDialog(self.store, self).open()
+        ImportDialog(self.store, self, settings=self.settings).open()
 
     def open_composer(self) -> None:
         self.current_tab.open_composer()

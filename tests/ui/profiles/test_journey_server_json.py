@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 from inspector.registry.schema import validate
 from inspector.settings.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
-from tests.helpers.journeys import click
+from tests.helpers.journeys import click, click_tab
 from tests.helpers.memory_keyring import MemoryKeyring
 from tests.registry.test_server_json import WITH_PACKAGE, WITH_REMOTE
 
@@ -33,6 +33,7 @@ def test_a_pasted_server_json_becomes_a_profile_with_its_secret_to_enter(
     dialog = ImportDialog(store)
     dialog.show()
     QGuiApplication.clipboard().setText(json.dumps(WITH_PACKAGE))
+    click_tab(dialog.tabs, "server.json")
     click(dialog.paste_button)
     assert rows(dialog) == [
         "io.github.user/local-weather  —  npx -y @modelcontextprotocol/server-weather@1.0.0 "
@@ -56,6 +57,7 @@ def test_a_broken_server_json_lists_its_problems_and_imports_nothing(
     dialog.show()
     broken = {**WITH_REMOTE, "version": 2, "remotes": [{"type": "ftp", "url": "x"}]}
     QGuiApplication.clipboard().setText(json.dumps(broken))
+    click_tab(dialog.tabs, "server.json")
     click(dialog.paste_button)
     assert rows(dialog) == []
     assert not dialog.import_button.isEnabled()
