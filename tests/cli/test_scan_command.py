@@ -194,3 +194,19 @@ def test_a_tool_changed_since_its_pin_is_a_rug_pull(
     assert all("since it was pinned" in f["reason"] for f in changed)
     assert json.loads((config_dir / "pins.json").read_text(encoding="utf-8")) == pins  # read only
     assert scan_json(capsys, "--no-pins", target)[0] == 0
+
+
+def test_check_writes_a_valid_sarif_log_of_its_failed_checks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "check.sarif"
+    code = main(["check", "--sarif", str(out), "--", PY, str(HOSTILE), "--near-miss"])
+    text, _err = capsys.readouterr()
+    failed = [line.split()[1] for line in text.splitlines() if line.startswith("FAIL ")]
+    run = sarif_schema_valid(out)["runs"][0]
+    assert code == (1 if failed else 0)
+    assert sorted(r["ruleId"] for r in run["results"]) == sorted(failed)
+    assert all(r["level"] == "error" for r in run["results"])
+    assert len(run["tool"]["driver"]["rules"]) == len(
+        [line for line in text.splitlines() if line[:4] in ("PASS", "FAIL", "SKIP")]
+    )
