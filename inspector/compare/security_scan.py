@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 TOOLS_CHANGED: Final = "notifications/tools/list_changed"
 MAX_PROMPTS: Final = 100  # prompts/get at most this many prompts per server
 MAX_RELISTS: Final = 3  # a server that says its tools changed forever is listed this often
+PROMPT_WAIT: Final = 10.0  # seconds for one prompts/get; one that takes longer ends the fetching
 
 
 @dataclass
@@ -147,7 +148,10 @@ async def _prompt_messages(session: ServerConnection, snap: CatalogSnapshot, ext
         extra.notes.append(f"only the first {MAX_PROMPTS} of {len(names)} prompts were fetched")
     for prompt in names[:MAX_PROMPTS]:
         try:
-            result = await session.get_prompt(prompt)
+            result = await asyncio.wait_for(session.get_prompt(prompt), PROMPT_WAIT)
+        except TimeoutError:
+            extra.notes.append(f"prompts/get {prompt!r} gave no answer in {PROMPT_WAIT:g} s")
+            return
         except SessionError as exc:
             extra.notes.append(f"prompts/get {prompt!r} failed: {exc}")
             continue

@@ -210,3 +210,18 @@ def test_check_writes_a_valid_sarif_log_of_its_failed_checks(
     assert len(run["tool"]["driver"]["rules"]) == len(
         [line for line in text.splitlines() if line[:4] in ("PASS", "FAIL", "SKIP")]
     )
+
+
+def test_hostile_text_is_escaped_on_the_terminal_and_the_same_server_twice_is_two_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    escapes = shlex.join([PY, str(SERVERS / "misbehaving" / "escape_server.py")])
+    code, out, err = scan(capsys, escapes, escapes)
+    assert code == 1
+    for raw in ("\x1b", "\x9b", "\x90", "\u202e", "\x07"):
+        assert raw not in out and raw not in err
+    lines = out.splitlines()
+    assert any(x.startswith("HIGH hidden.terminal-escape ") for x in lines)
+    scanned = [x for x in lines if x.startswith("scanned escape")]
+    assert len(scanned) == 2 and " (2) (" in scanned[1] and " (2) (" not in scanned[0]
+    assert any(" shadow.name-collision " in x for x in lines)
