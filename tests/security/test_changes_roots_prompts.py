@@ -125,3 +125,8 @@ def test_ordinary_prompt_messages_give_nothing() -> None:
     messages = [{"role": "user", "content": {"type": "text", "text": "Explain שלום עולם."}}]
     srv = ServerDefinitions("p", prompts=[{"name": "x"}], prompt_messages={"x": messages})
     assert not found(srv)
+
+
+def test_a_findings_line_shows_a_hidden_character_of_the_item_once_escaped() -> None:
+    (hit,) = found(server(tool("weather\u200b")), rule="hidden.zero-width")
+    assert "tool 'weather\\u200b' at /name [7]" in hit.line()
