@@ -32,6 +32,7 @@ from inspector.compare.targets import target_label
 from inspector.core.server_connection import ServerConnection, SessionError, SessionItem
 from inspector.features.catalog.pins import PinStore
 from inspector.security import SecurityFinding, ServerDefinitions, scan
+from inspector.security.sarif import Place
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 
@@ -65,7 +66,7 @@ class ScannedServer:
     snapshot: CatalogSnapshot | None = None
     error: str | None = None  # why it could not be reached or fully listed
     notes: list[str] = field(default_factory=list)  # prompts/get failures, relistings
-    place: str = ""  # a physical location for SARIF: the URL, or the script run
+    place: Place | None = None  # for SARIF: the URL, the script run (an inventory: file, line)
 
     @property
     def ok(self) -> bool:
@@ -117,20 +118,20 @@ def pin_scope(profile: Profile, *, saved: bool) -> str:
     return profile.id if saved else f"target:{profile.target}"
 
 
-def _place(profile: Profile) -> str:
+def _place(profile: Profile) -> Place | None:
     """The target's URL, or the script a command runs (relative to the working folder
     when under it): where a SARIF viewer can point."""
     if profile.transport == "http":
-        return profile.http.url
+        return Place(profile.http.url) if profile.http.url else None
     for word in profile.stdio.args[:3]:
         path = Path(profile.stdio.cwd or ".", word)
         if word.startswith("-") or not path.is_file():
             continue
         try:
-            return path.resolve().relative_to(Path.cwd()).as_posix()
+            return Place(path.resolve().relative_to(Path.cwd()).as_posix())
         except ValueError:
-            return path.resolve().as_uri()
-    return ""
+            return Place(path.resolve().as_uri())
+    return None
 
 
 @dataclass

@@ -99,6 +99,8 @@ def test_every_trick_trips_its_rule_and_the_near_miss_nothing(
     assert first["level"] == "error" and first["partialFingerprints"]["primaryLocationLineHash"]
     logical = first["locations"][0]["logicalLocations"][0]
     assert logical["fullyQualifiedName"].startswith("hostile-") and logical["kind"] == "function"
+    script = first["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert script.endswith("tests/servers/hostile/server.py")  # the script the command runs
     levels = {r["id"]: r["defaultConfiguration"]["level"] for r in run["tool"]["driver"]["rules"]}
     assert levels["hidden.html-comment"] == "warning"
     assert levels["annotations.read-only-writes"] == "note"
