@@ -51,6 +51,8 @@ log = logging.getLogger(__name__)
 TOOLS_CHANGED: Final = "notifications/tools/list_changed"
 MAX_PROMPTS: Final = 100  # prompts/get at most this many prompts per server
 MAX_RELISTS: Final = 3  # a server that says its tools changed forever is listed this often
+MAX_NAME: Final = 100  # a server's name longer than this is cut (it starts every line)
+AT_ONCE: Final = 8  # targets connected and listed at the same time
 PROMPT_WAIT: Final = 10.0  # seconds for one prompts/get; one that takes longer ends the fetching
 
 
@@ -214,6 +216,7 @@ async def scan_profile(
     snap = side.snapshot
     info_name = snap.server_info.get("name") if snap is not None else None
     name = profile.name or (info_name if isinstance(info_name, str) and info_name else label)
+    name = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
     scanned = ScannedServer(
         target=target or label,
         label=label,
@@ -259,7 +262,8 @@ async def scan_profiles(
     pins: PinStore | None = None,
     saved: frozenset[str] = frozenset(),
 ) -> list[ScannedServer]:
-    """Every profile scanned concurrently, in the order given, names made unique.
+    """Every profile scanned concurrently (`AT_ONCE` at a time), in the order given,
+    names made unique.
     `pins`: the pin file to read (never written); `saved`: the ids of saved profiles
     (their own pin scope; any other profile uses its target's)."""
 
@@ -269,20 +273,19 @@ async def scan_profiles(
         scope = pin_scope(profile, saved=profile.id in saved)
         return {name: pin.get("definition") for name, pin in pins.pins(scope).items()}
 
-    scanned = list(
-        await asyncio.gather(
-            *(
-                scan_profile(
-                    p,
-                    target=targets[i] if i < len(targets) else "",
-                    timeout=timeout,
-                    secrets=secrets,
-                    pinned=pinned(p),
-                )
-                for i, p in enumerate(profiles)
+    gate = asyncio.Semaphore(AT_ONCE)
+
+    async def one(index: int, profile: Profile) -> ScannedServer:
+        async with gate:
+            return await scan_profile(
+                profile,
+                target=targets[index] if index < len(targets) else "",
+                timeout=timeout,
+                secrets=secrets,
+                pinned=pinned(profile),
             )
-        )
-    )
+
+    scanned = list(await asyncio.gather(*(one(i, p) for i, p in enumerate(profiles))))
     _unique(scanned)
     return scanned
 

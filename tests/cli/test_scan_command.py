@@ -248,3 +248,10 @@ def test_a_saved_profiles_roots_are_the_roots_checked(capsys: pytest.CaptureFixt
     )
     code, _out, err = scan(capsys, "profile:nobody")
     assert code == 2 and "no profile named 'nobody'" in err
+
+
+def test_a_huge_server_name_is_cut(capsys: pytest.CaptureFixture[str]) -> None:
+    target = shlex.join([PY, str(HOSTILE), "--trick", "html-comment", "--name-length", "100000"])
+    code, report = scan_json(capsys, target)
+    assert code == 0 and report["targets"][0]["name"] == "n" * 99 + "…"
+    assert report["findings"][0]["server"] == "n" * 99 + "…"
