@@ -98,6 +98,8 @@ def _command(name: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser
         from inspector.cli.commands.profiles import run
     elif name == "registry":
         from inspector.cli.commands.registry import run
+    elif name == "scan":
+        from inspector.cli.commands.scan import run
     elif name == "demo-server":
         from inspector.cli.commands.demo_server import run
     else:

@@ -22,6 +22,7 @@ from inspector.cli.command_args import (
     add_logout_parser,
     add_replay_parser,
     add_sampling_arguments,
+    add_scan_parser,
     add_server_arguments,
     add_test_parser,
     add_watch_parser,
@@ -196,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval_parser(sub)
     add_profiles_parser(sub)
     add_registry_parser(sub)
+    add_scan_parser(sub)
     return parser
 
 
