@@ -71,7 +71,7 @@ def _page(ttl: int, scope: str = "public", name: str = "t") -> dict[str, Any]:
 
 def test_a_listing_is_fresh_until_its_first_page_goes_stale() -> None:
     clock = [100.0]
-    catalog, _loader_ = _loader(clock)
+    catalog, _ = _loader(clock)
     tools = catalog.tools
     tools.apply_page(_page(60_000), first=True, hints=cache_hints(_page(60_000)), now=100.0)
     tools.apply_page(
