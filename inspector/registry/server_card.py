@@ -69,10 +69,10 @@ class CardFetch:
 
     def describe(self) -> str:
         if self.state is CardState.FOUND:
-            found = f"a Server Card (draft) at {self.url}"
+            found = f"Found a Server Card (draft) at {self.url}"
             return found if not self.problems else f"{found}, with {len(self.problems)} finding(s)"
         if self.state is CardState.MISSING:
-            return "no Server Card (not an error): " + self.note
+            return "No Server Card (not an error): " + self.note
         return self.note
 
 

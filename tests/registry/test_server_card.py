@@ -134,7 +134,7 @@ def test_fetching_found_missing_broken_and_huge(carded_demo: DemoHttpServer) -> 
         carded_demo.card = None
         missing = await fetch_server_card(carded_demo.url)
         assert missing.state is CardState.MISSING
-        assert len(missing.tried) == 2 and missing.describe().startswith("no Server Card")
+        assert len(missing.tried) == 2 and missing.describe().startswith("No Server Card")
         carded_demo.card = b"<!doctype html><p>welcome</p>"
         broken = await fetch_server_card(carded_demo.url)
         assert broken.state is CardState.BROKEN

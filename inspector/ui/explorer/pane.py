@@ -193,29 +193,35 @@ class CatalogPane(QWidget):
 
     def _show_cache(self, lst: CatalogList) -> None:
         """ttlMs and cacheScope of the listing (modern era), when it is fresh until, and
-        what is wrong with them; hidden for a result without hints (legacy era)."""
+        what is wrong with them; hidden for a result without hints (legacy era). The line
+        is short (the explorer is narrow); the tooltip says it all."""
         hints = lst.hints
         shown = hints is not None and hints.present and lst.loaded
         self.cache_label.setVisible(shown)
         if not shown or hints is None:
             return
-        text = f"Cache: {hints.describe()}"
+        ttl = hints.raw_ttl if isinstance(hints.raw_ttl, int) else "?"
+        parts = [f"ttlMs {ttl}", hints.scope or "scope ?"]
+        full = [f"Cache hints: {hints.describe()}"]
         now = time.monotonic()
         if lst.fresh(now) and lst.fresh_until is not None:
             until = time.localtime(time.time() + (lst.fresh_until - now))
-            text += f" · fresh until {time.strftime('%H:%M:%S', until)}"
-            if lst.reused:
-                text += " (kept from the last connection)"
+            at = time.strftime("%H:%M:%S", until)
+            parts.append(f"kept, fresh until {at}" if lst.reused else f"fresh until {at}")
+            kept = ", kept from the last connection." if lst.reused else "."
+            full.append(f"Fresh until {at}{kept}")
             if hints.scope != "public":
-                text += " · not kept across a reconnect (not public)"
-        elif lst.loaded:
-            text += " · stale (the next reconnect lists again)"
+                full.append("Not public: a reconnect lists it again.")
+        else:
+            parts.append("stale")
+            full.append("Stale: the next reconnect lists it again.")
         if hints.problems:
-            text += f" · {len(hints.problems)} problem(s)"
-        self.cache_label.setText(text)
+            parts.append(f"{len(hints.problems)} problem(s)")
+        self.cache_label.setText(" · ".join(parts))
         tip = [
-            "The server's cache hints (2026-07-28): while the listing is fresh, a reconnect "
-            "keeps it without listing again if its cacheScope is public. Refresh always lists.",
+            *full,
+            "While a listing is fresh and public, connecting to the same profile again keeps "
+            "it without listing again. Refresh always lists.",
             *hints.problems,
         ]
         self.cache_label.setToolTip(plain_tooltip("\n".join(tip)))

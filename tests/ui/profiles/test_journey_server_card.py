@@ -2,7 +2,7 @@
 process). Profiles ▸ the profile ▸ "Server Card (draft)" (disabled for a stdio profile):
 the tab says it is a draft; Fetch Server Card shows the card's name, version and remote,
 and where it was found. With a card that is not JSON the findings are listed; with none,
-"no Server Card (not an error)"."""
+"No Server Card (not an error)"."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_the_server_card_is_shown_marked_draft(
 
         click(page.fetch_button)
         await until(lambda: page.fetch_button.isEnabled() and page.result, "the card")
-        assert page.status.text() == f"a Server Card (draft) at {card_demo.url}/server-card"
+        assert page.status.text() == f"Found a Server Card (draft) at {card_demo.url}/server-card"
         shown = page.text.toPlainText().splitlines()
         assert "name: io.github.mcp-inspector-qt/mcp-inspector-qt-demo" in shown
         assert "version: 0.1.0" in shown
@@ -90,7 +90,7 @@ def test_the_server_card_is_shown_marked_draft(
 
         card_demo.card = None
         click(page.fetch_button)
-        await until(lambda: page.status.text().startswith("no Server Card"), "no card")
+        await until(lambda: page.status.text().startswith("No Server Card"), "no card")
         assert "(not an error)" in page.status.text()
 
     try:
