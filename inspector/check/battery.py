@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from typing import Final
 
+from inspector.check.cache_checks import CACHE_CHECKS
+from inspector.check.card_checks import CARD_CHECKS
 from inspector.check.probe import CheckContext, CheckOptions
 from inspector.check.protocol_checks import LINT_CHECK, PROTOCOL_CHECKS
 from inspector.check.report import CheckReport, CheckResult, Status
@@ -30,6 +32,8 @@ ALL_CHECKS: Final[tuple[Check, ...]] = (
     *PROTOCOL_CHECKS,
     *TRANSPORT_CHECKS,
     *SESSION_CHECKS,
+    *CACHE_CHECKS,
+    *CARD_CHECKS,
     LINT_CHECK,
 )
 

@@ -21,6 +21,7 @@ class Status(enum.StrEnum):
     PASSED = "passed"
     FAILED = "failed"
     SKIPPED = "skipped"
+    WARNED = "warned"  # advisory (a draft's rule): shown with its evidence, never fails the run
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +70,10 @@ class CheckReport:
     def summary(self) -> str:
         if self.unreachable is not None:
             return f"could not reach the server: {self.unreachable}"
+        warned = self.count(Status.WARNED)
         return (
             f"{self.count(Status.PASSED)} passed, {self.count(Status.FAILED)} failed, "
-            f"{self.count(Status.SKIPPED)} skipped"
+            f"{self.count(Status.SKIPPED)} skipped" + (f", {warned} warned" if warned else "")
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -88,7 +90,12 @@ class CheckReport:
 
     def table(self) -> str:
         """Plain text, one line per check, evidence indented below failures and skips."""
-        mark = {Status.PASSED: "PASS", Status.FAILED: "FAIL", Status.SKIPPED: "SKIP"}
+        mark = {
+            Status.PASSED: "PASS",
+            Status.FAILED: "FAIL",
+            Status.SKIPPED: "SKIP",
+            Status.WARNED: "WARN",
+        }
         width = max((len(r.id) for r in self.results), default=10)
         lines = [f"check {self.target} ({self.era} era, protocol {self.version or '?'})"]
         for r in self.results:
@@ -98,7 +105,7 @@ class CheckReport:
                 # is shown, not a line of the report.
                 for part in terminal_text(r.evidence, keep="\n").split("\n")[:8]:
                     lines.append(f"      {'':<{width}}  {part}")
-            if r.status is Status.FAILED and r.rule:
+            if r.status in (Status.FAILED, Status.WARNED) and r.rule:
                 lines.append(f"      {'':<{width}}  rule: {r.rule}")
         lines.append(self.summary())
         return "\n".join(lines)

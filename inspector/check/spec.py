@@ -11,7 +11,7 @@ from inspector.check.report import Status
 if TYPE_CHECKING:
     from inspector.check.probe import CheckContext
 
-__all__ = ["Check", "Outcome", "Skip", "fail", "ok", "skip"]
+__all__ = ["Check", "Outcome", "Skip", "fail", "ok", "skip", "warn"]
 
 Outcome = tuple[Status, str]
 
@@ -30,6 +30,11 @@ def fail(evidence: str) -> Outcome:
 
 def skip(reason: str) -> Outcome:
     return Status.SKIPPED, reason
+
+
+def warn(evidence: str) -> Outcome:
+    """Advisory: a draft's rule broken (shown with its evidence; the run does not fail)."""
+    return Status.WARNED, evidence
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import itertools
 import time
 from collections.abc import Callable, Coroutine, Hashable
@@ -62,6 +63,12 @@ if TYPE_CHECKING:
     from inspector.settings.profile_auth import ProfileAuth
 
 __all__ = ["ConnectionModel"]
+
+
+def _cache_key(profile: Profile) -> str:
+    """Which server a catalog is of, for keeping fresh lists across a reconnect: the whole
+    profile (target, era, headers, auth settings), hashed (no value kept in the clear)."""
+    return hashlib.sha256(profile.model_dump_json().encode()).hexdigest()
 
 
 def _own_scope(profile: Profile) -> str:
@@ -258,7 +265,8 @@ class ConnectionModel:
         async with self._get_lock():
             await self._close_session()
             self.profile = profile
-            self.catalog.reset()
+            # The lists of the same server, still fresh and public, are kept (no re-list).
+            self.catalog_loader.prepare(_cache_key(profile))
             self._set_state(ConnState.CONNECTING, profile.target)
             try:
                 oauth = await self._prepare_auth(profile)  # logs in first if need be

@@ -15,6 +15,8 @@ which gives each to the POST waiting for it.
   Notifications and responses from the client get 202; GET gets 405 (no standalone stream, so
   legacy list_changed/resource updates outside a call are dropped with a log line).
 - A foreign ``Origin`` or ``Host`` gets 403 (DNS rebinding protection).
+- ``GET /mcp/server-card``: the demo's Server Card (a draft, SEP-2127), which agrees with
+  what the server reports; ``--server-card FILE`` serves another (or none: 404).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from inspector.demo.content import JSONObject
+from inspector.demo.content import SERVER_INFO, JSONObject
 from inspector.demo.output import Output
 from inspector.demo.rpc import (
     INVALID_REQUEST,
@@ -51,6 +53,7 @@ __all__ = ["LOOPBACK_HOSTS", "DemoHttpServer", "parse_address"]
 _log = logging.getLogger("inspector.demo")
 
 PATH: Final = "/mcp"
+CARD_PATH: Final = PATH + "/server-card"
 LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 MAX_BODY: Final = 4 * 1024 * 1024
 MAX_SESSIONS: Final = 256  # legacy sessions kept; a new one past this ends the oldest
@@ -198,9 +201,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _guard(self) -> bool:
+    def _guard(self, path: str = PATH) -> bool:
         """The path, and the DNS rebinding protection: a loopback Host and Origin only."""
-        if urlsplit(self.path).path != PATH:
+        if urlsplit(self.path).path != path:
             self._reply(404, _error(None, INVALID_REQUEST, f"Not found: the endpoint is {PATH}"))
             return False
         origin = self.headers.get("Origin")
@@ -222,8 +225,24 @@ class _Handler(BaseHTTPRequestHandler):
     # ------------------------------------------------------------------ methods
 
     def do_GET(self) -> None:
-        if self._guard():
+        if urlsplit(self.path).path == CARD_PATH:
+            self._card()
+        elif self._guard():
             self._reply(405, None, Allow="POST, DELETE")
+
+    def _card(self) -> None:
+        if not self._guard(CARD_PATH):
+            return
+        card = self.server.card_bytes()
+        if card is None:
+            self._reply(404, _error(None, INVALID_REQUEST, "Not found: no Server Card"))
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/mcp-server-card+json")
+        self.send_header("Cache-Control", "public, max-age=3600")
+        self.send_header("Content-Length", str(len(card)))
+        self.end_headers()
+        self.wfile.write(card)
 
     def do_DELETE(self) -> None:
         if not self._guard():
@@ -382,12 +401,33 @@ class DemoHttpServer(ThreadingHTTPServer):
         super().__init__((host, port), _Handler)
         self._lock = threading.Lock()
         self._sessions: dict[str, _Session] = {}
+        self.card: bytes | None = b""  # b"": the demo's own card; None: no card (404)
 
     @property
     def url(self) -> str:
         host, port = str(self.server_address[0]), self.server_address[1]
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}{PATH}"
+
+    def card_bytes(self) -> bytes | None:
+        """The Server Card served at /mcp/server-card (None: 404)."""
+        if self.card != b"":
+            return self.card
+        card = {
+            "$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+            "name": "io.github.mcp-inspector-qt/mcp-inspector-qt-demo",
+            "version": SERVER_INFO["version"],
+            "title": SERVER_INFO["title"],
+            "description": "The demo server of MCP Inspector (Qt): tools, resources, prompts.",
+            "remotes": [
+                {
+                    "type": "streamable-http",
+                    "url": self.url,
+                    "supportedProtocolVersions": [*MODERN_VERSIONS, *LEGACY_VERSIONS],
+                }
+            ],
+        }
+        return json.dumps(card, indent=2).encode()
 
     def new_session(self) -> tuple[str, _Session]:
         sid, session = secrets.token_hex(16), _Session()

@@ -26,6 +26,9 @@ CACHEABLE = {
     "prompts/list",
     "resources/read",
 }
+# The hints those results carry; the command line may change them once, at start
+# (`--ttl-ms`, `--cache-scope`), for trying a client's cache.
+CACHE_HINTS: JSONObject = {"ttlMs": 0, "cacheScope": "public"}
 
 
 class Output:
@@ -72,6 +75,6 @@ class Output:
             result = {"resultType": "complete", **result}
             result["_meta"] = {META_SERVER: content.SERVER_INFO, **result.get("_meta", {})}
             if req.method in CACHEABLE:
-                result.setdefault("ttlMs", 0)
-                result.setdefault("cacheScope", "public")
+                for key, value in CACHE_HINTS.items():
+                    result.setdefault(key, value)
         self.send(jsonrpc.Response(req.id, result))

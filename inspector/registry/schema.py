@@ -22,6 +22,7 @@ __all__ = [
     "SchemaProblem",
     "load_json",
     "pointer",
+    "problems_from",
     "quote",
     "schema",
     "validate",
@@ -103,6 +104,19 @@ def validate(document: Any) -> list[SchemaProblem]:
     problems: list[SchemaProblem] = []
     seen: set[SchemaProblem] = set()
     for error in errors:
+        for problem in _problems(_descend(error)):
+            if problem not in seen:
+                seen.add(problem)
+                problems.append(problem)
+    return problems
+
+
+def problems_from(errors: Any) -> list[SchemaProblem]:
+    """The problems of any schema's validation errors (an iterable of them), in document
+    order, each once: the sentences of `validate`, for another vendored schema."""
+    problems: list[SchemaProblem] = []
+    seen: set[SchemaProblem] = set()
+    for error in sorted(errors, key=lambda e: list(map(str, e.path))):
         for problem in _problems(_descend(error)):
             if problem not in seen:
                 seen.add(problem)

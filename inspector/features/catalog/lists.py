@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
 from inspector.common.listeners import Listeners, Unsubscribe
+from inspector.features.catalog.cache_hints import CacheHints
 from inspector.features.mcp_models import Prompt, Resource, ResourceTemplate, Tool, parse_lenient
 
 __all__ = [
@@ -150,6 +151,9 @@ class CatalogList:
     pages: int = 0  # pages loaded since the last reset or reload
     loading: bool = False  # a listing is under way
     absent: str | None = None  # why nothing is listed (e.g. the server does not offer it)
+    hints: CacheHints | None = None  # the first page's cache hints (modern era)
+    fresh_until: float | None = None  # monotonic time the listing goes stale (None: now)
+    reused: bool = False  # kept from the last connection while fresh (not listed again)
     _reloading: bool = field(default=False, repr=False)
     _compare: bool = field(default=False, repr=False)
     _listeners: Listeners[[CatalogList]] = field(
@@ -203,6 +207,21 @@ class CatalogList:
         self._reloading = False
         return self.last_diff
 
+    def fresh(self, now: float) -> bool:
+        """Still fresh by its ttlMs (and no list_changed, no error since)."""
+        return (
+            self.loaded
+            and not self.stale
+            and self.error is None
+            and self.fresh_until is not None
+            and now < self.fresh_until
+        )
+
+    def reusable(self, now: float) -> bool:
+        """May be kept across a new connection: fresh, and "public" (a "private" result is
+        only for the authorization context it was listed in, which a reconnect may change)."""
+        return self.fresh(now) and self.hints is not None and self.hints.scope == "public"
+
     def next_page_params(self) -> dict[str, Any] | None:
         return {"cursor": self.next_cursor} if self.next_cursor is not None else None
 
@@ -212,8 +231,12 @@ class CatalogList:
         *,
         first: bool,
         excluded: dict[str, str] | None = None,
+        hints: CacheHints | None = None,
+        now: float = 0.0,
     ) -> None:
-        """Take one page of a list result (the first page replaces the items)."""
+        """Take one page of a list result (the first page replaces the items). `hints` are
+        the page's cache hints, received at `now` (monotonic): each page has its own TTL,
+        so the listing is fresh until the first page to go stale does."""
         key = _SPEC[self.kind][1]
         page = result.get(key)
         raw_items = [r for r in page if isinstance(r, dict)] if isinstance(page, list) else []
@@ -222,10 +245,18 @@ class CatalogList:
             CatalogItem(self.kind, identity_of(self.kind, r), r, parse_lenient(model_type, r))
             for r in raw_items
         ]
+        until = now + hints.ttl_ms / 1000 if hints is not None and hints.ttl_ms > 0 else None
         if first:
             self.items = new_items
             self.pages = 1
+            self.hints = hints
+            self.fresh_until = until
+            self.reused = False
         else:
+            if until is None or self.fresh_until is None:
+                self.fresh_until = None
+            else:
+                self.fresh_until = min(self.fresh_until, until)
             self.items.extend(new_items)
             self.pages += 1
         if excluded:
@@ -292,6 +323,9 @@ class CatalogList:
         self.error = None
         self.last_diff = ListDiff()
         self.pages = 0
+        self.hints = None
+        self.fresh_until = None
+        self.reused = False
         self._reloading = False
         self._compare = False
         self._previous = {}

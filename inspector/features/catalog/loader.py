@@ -5,16 +5,22 @@ One listing per kind runs at a time; a reload asked for while one runs is done r
 it. A failure fails that list only (its error is shown in the tree); the app keeps going.
 In the modern era, list changes arrive on a `subscriptions/listen` stream, opened when the
 server declares listChanged; in the legacy era they are plain notifications.
+
+Modern results are cacheable (`cache_hints`): a new connection to the same server
+(`prepare` with the same key) keeps each list that is still fresh by its ttlMs and "public",
+and does not list it again; `reload` (Refresh, watch mode, a list_changed) always lists.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Final, Literal
 
 from inspector.common.listeners import Listeners
+from inspector.features.catalog.cache_hints import cache_hints
 from inspector.features.catalog.lists import (
     KINDS,
     Catalog,
@@ -76,20 +82,47 @@ class CatalogLoader:
         self._pending: set[CatalogKind] = set()
         self._stale_after: set[CatalogKind] = set()
         self._reported: set[tuple[str, str]] = set()  # (tool, hash) alerts already reported
+        self.clock: Callable[[], float] = time.monotonic  # when a page was received
+        self._cache_key: str | None = None  # the server (and settings) the lists are of
+        self._kept: set[CatalogKind] = set()  # kept by `prepare` for the next `attach`
         self.relisted: Listeners[[CatalogKind, ListDiff]] = Listeners("relist listener")
         self.pins_changed: Listeners[[]] = Listeners("pins listener")
 
     # -- session ---------------------------------------------------------------------------
+    def prepare(self, key: str) -> None:
+        """A connection to `key` (a server and the settings that reach it) is about to be
+        made: forget every list but those of the same key still fresh and public."""
+        now = self.clock()
+        same = key == self._cache_key
+        self._cache_key = key
+        self._kept = set()
+        for kind in KINDS:
+            lst = self.catalog[kind]
+            if same and lst.reusable(now):
+                self._kept.add(kind)
+                lst.reused = True
+            else:
+                lst.reset()
+
     def attach(self, session: Session, scope: str | None) -> None:
-        """A session is ready: list what the server offers (first pages)."""
+        """A session is ready: list what the server offers (first pages), but for the
+        lists `prepare` kept (fresh: not listed again)."""
+        kept = self._kept if session.era is Era.MODERN else set()
+        self._kept = set()
         self.detach()
         self.session = session
         self.scope = scope
-        self.catalog.reset()
-        self._set_alerts({})
+        for kind in KINDS:
+            if kind not in kept:
+                self.catalog[kind].reset()
+        if "tools" not in kept:
+            self._set_alerts({})
         caps = session.server_capabilities
         for kind in KINDS:
-            if CAPABILITY_OF[kind] in caps:
+            if CAPABILITY_OF[kind] in caps and kind in kept:
+                log.info("%s: kept from the last connection (fresh by its ttlMs)", kind)
+                self.catalog[kind].set_loading(False)
+            elif CAPABILITY_OF[kind] in caps:
                 self.reload(kind)
             else:
                 self.catalog[kind].set_absent(
@@ -218,6 +251,8 @@ class CatalogLoader:
                     result,
                     first=reloading and pages == 0,
                     excluded=session.client.excluded_tools if kind == "tools" else None,
+                    hints=cache_hints(result, method=lst.method, modern=session.era is Era.MODERN),
+                    now=self.clock(),
                 )
                 pages += 1
                 params = lst.next_page_params()

@@ -35,7 +35,12 @@ from inspector.ui.widgets.theme import colors
 __all__ = ["CheckDialog", "CheckResultsModel"]
 
 Starter = Callable[[Coroutine[Any, Any, Any], str], "asyncio.Task[Any]"]
-_MARK: Final = {Status.PASSED: "✔ passed", Status.FAILED: "✘ failed", Status.SKIPPED: "– skipped"}
+_MARK: Final = {
+    Status.PASSED: "✔ passed",
+    Status.FAILED: "✘ failed",
+    Status.SKIPPED: "– skipped",
+    Status.WARNED: "! warned",
+}
 
 
 class CheckResultsModel(FlatTableModel):
@@ -69,6 +74,8 @@ class CheckResultsModel(FlatTableModel):
             return QBrush(
                 c.error
                 if r.status is Status.FAILED
+                else c.warn
+                if r.status is Status.WARNED
                 else c.muted
                 if r.status is Status.SKIPPED
                 else c.ok

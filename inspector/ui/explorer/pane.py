@@ -4,6 +4,7 @@ and what the last re-list changed. It adapts one `CatalogList`; intents go out a
 from __future__ import annotations
 
 import json
+import time
 from typing import Final
 
 from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, Signal
@@ -114,6 +115,8 @@ class CatalogPane(QWidget):
         self.all_button.clicked.connect(self.all_requested)
         self.change_label = ElidedLabel()
         self.change_label.setObjectName(f"{lst.kind}Changes")
+        self.cache_label = ElidedLabel()  # the 2026-07-28 cache hints of the listing
+        self.cache_label.setObjectName(f"{lst.kind}Cache")
 
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
@@ -133,6 +136,7 @@ class CatalogPane(QWidget):
         layout.setSpacing(4)
         layout.addWidget(self.search)
         layout.addLayout(top)
+        layout.addWidget(self.cache_label)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.paging)
         layout.addWidget(self.change_label)
@@ -182,9 +186,48 @@ class CatalogPane(QWidget):
         self.change_label.setVisible(not diff.empty)
         self.change_label.setText(f"Last re-list: {diff.describe()}" if not diff.empty else "")
         self.change_label.setStyleSheet(f"color: {c.muted.name()}")
+        self._show_cache(lst)
         empty = self._empty_text(count, shown)
         self.empty.setText(empty)
         self.stack.setCurrentWidget(self.empty if empty else self.tree)
+
+    def _show_cache(self, lst: CatalogList) -> None:
+        """ttlMs and cacheScope of the listing (modern era), when it is fresh until, and
+        what is wrong with them; hidden for a result without hints (legacy era). The line
+        is short (the explorer is narrow); the tooltip says it all."""
+        hints = lst.hints
+        shown = hints is not None and hints.present and lst.loaded
+        self.cache_label.setVisible(shown)
+        if not shown or hints is None:
+            return
+        ttl = hints.raw_ttl if isinstance(hints.raw_ttl, int) else "?"
+        parts = [f"ttlMs {ttl}", hints.scope or "scope ?"]
+        full = [f"Cache hints: {hints.describe()}"]
+        now = time.monotonic()
+        if lst.fresh(now) and lst.fresh_until is not None:
+            until = time.localtime(time.time() + (lst.fresh_until - now))
+            at = time.strftime("%H:%M:%S", until)
+            parts.append(f"kept, fresh until {at}" if lst.reused else f"fresh until {at}")
+            kept = ", kept from the last connection." if lst.reused else "."
+            full.append(f"Fresh until {at}{kept}")
+            if hints.scope != "public":
+                full.append("Not public: a reconnect lists it again.")
+        else:
+            parts.append("stale")
+            full.append("Stale: the next reconnect lists it again.")
+        if hints.problems:
+            parts.append(f"{len(hints.problems)} problem(s)")
+        self.cache_label.setText(" · ".join(parts))
+        tip = [
+            *full,
+            "While a listing is fresh and public, connecting to the same profile again keeps "
+            "it without listing again. Refresh always lists.",
+            *hints.problems,
+        ]
+        self.cache_label.setToolTip(plain_tooltip("\n".join(tip)))
+        c = colors()
+        color = c.warn if hints.problems else c.muted
+        self.cache_label.setStyleSheet(f"color: {color.name()}")
 
     def _empty_text(self, count: int, shown: int) -> str:
         lst = self.list

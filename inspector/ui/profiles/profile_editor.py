@@ -42,6 +42,7 @@ from inspector.settings.profiles import (
 )
 from inspector.storage.secrets import SecretStore
 from inspector.ui.profiles.auth_section import AuthSection
+from inspector.ui.profiles.server_card_tab import ServerCardTab
 from inspector.ui.widgets.plain_text import PlainLabel
 
 __all__ = ["KeyValueTable", "ProfileEditor", "shell_words"]
@@ -287,6 +288,9 @@ class ProfileEditor(QWidget):
         tabs.addTab(protocol, "Protocol")
         self.auth = AuthSection()
         tabs.addTab(self.auth, "Auth")
+        self.card = ServerCardTab(self.url.text)
+        card_tab = tabs.addTab(self.card, "Server Card (draft)")
+        tabs.setTabEnabled(card_tab, False)
         self.tabs = tabs
         secrets_box = QGroupBox("Secrets")
         secrets_layout = QVBoxLayout(secrets_box)
@@ -299,6 +303,7 @@ class ProfileEditor(QWidget):
 
         self.transport.currentIndexChanged.connect(lambda i: self.target_stack.setCurrentIndex(i))
         self.transport.currentIndexChanged.connect(lambda i: self.auth.set_http(i == 1))
+        self.transport.currentIndexChanged.connect(lambda i: tabs.setTabEnabled(card_tab, i == 1))
         self.auth.changed.connect(self.changed)
         for edit in (self.name, self.command, self.args, self.cwd, self.url):
             edit.textChanged.connect(self.changed)
@@ -318,6 +323,7 @@ class ProfileEditor(QWidget):
     def load(self, profile: Profile) -> None:
         self._profile = profile.model_copy(deep=True)
         p = self._profile
+        self.card.reset()
         self.name.setText(p.name)
         self.transport.setCurrentIndex(0 if p.transport == "stdio" else 1)
         self.target_stack.setCurrentIndex(0 if p.transport == "stdio" else 1)
@@ -335,6 +341,7 @@ class ProfileEditor(QWidget):
             self.headers.add_row(h.name, h.value, h.secret, self._where("header", h.name, h.secret))
         self.auth.load(p.http.auth, lambda slot: self._where("auth", slot, True))
         self.auth.set_http(p.transport == "http")
+        self.tabs.setTabEnabled(self.tabs.indexOf(self.card), p.transport == "http")
         self.era.setCurrentIndex(max(0, self.era.findData(p.era)))
         self.request_timeout.setValue(p.timeouts.request or 0)
         self.reset_on_progress.setChecked(p.timeouts.reset_on_progress)

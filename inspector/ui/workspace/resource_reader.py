@@ -32,8 +32,10 @@ from inspector.core.server_connection import (
     ServerError,
     SessionError,
 )
+from inspector.features.catalog.cache_hints import cache_hints
 from inspector.features.resource_content import ReadResult, parse_read_result
 from inspector.features.resource_watch import Watch
+from inspector.protocol.wire.versions import Era
 from inspector.ui.content.resource_contents_view import ResourceContentsView
 from inspector.ui.controller.connection_controller import ConnectionController
 from inspector.ui.widgets.elided_label import ElidedLabel
@@ -287,9 +289,13 @@ class ResourceReader(QWidget):
         self.contents.show_result(parsed)
         problems = len(parsed.all_problems)
         warn = f" · {problems} problem{'s' if problems != 1 else ''}" if problems else ""
+        hints = cache_hints(result, method="resources/read", modern=client.era is Era.MODERN)
+        cache = f" · {hints.describe()}" if hints.present else ""
+        if hints.problems:
+            cache += f" ({'; '.join(hints.problems)})"
         self.bar.set_status(
-            f"Read at {_clock_time(time.time())} in {_ms(elapsed)}{warn}",
-            "warn" if warn else "ok",
+            f"Read at {_clock_time(time.time())} in {_ms(elapsed)}{warn}{cache}",
+            "warn" if warn or hints.problems else "ok",
         )
         self.refresh()
         self.read_finished.emit(True)

@@ -56,6 +56,9 @@ Modern era (a request whose params._meta names a protocol version is answered th
   bad-read       resources/read of the listed resource fails (-32603)
   bad-prompt     prompts/get fails (-32603)
   bad-template   lists a resource template that is not RFC 6570 ("mem://{a")
+  bad-cache      cache hints of the wrong types: tools/list ttlMs "5000" (a string),
+                 prompts/list ttlMs -1, resources/list cacheScope "session", resources/read
+                 resultType "partial"
 Values the check cannot make up (as server-everything's resource-prompt and templates):
   typed-args     completions declared; a prompt "pick" (required argument "id") and a
                  template "mem://item/{id}": only a positive integer id is valid, any other
@@ -287,6 +290,14 @@ CACHED = {
 }
 
 
+BAD_CACHE: dict[str, dict[str, Any]] = {
+    "tools/list": {"ttlMs": "5000"},
+    "prompts/list": {"ttlMs": -1},
+    "resources/list": {"cacheScope": "session"},
+    "resources/read": {"resultType": "partial"},
+}
+
+
 def modern_answer(msg: dict[str, Any], meta: dict[str, Any], broken: set[str]) -> dict[str, Any]:
     """One answer of a modern (2026-07-28) request."""
     rid, method = msg["id"], msg.get("method")
@@ -332,6 +343,8 @@ def modern_answer(msg: dict[str, Any], meta: dict[str, Any], broken: set[str]) -
             return {"jsonrpc": "2.0", "id": rid, "error": exc.error}
     if result is None:
         return {"jsonrpc": "2.0", "id": rid, "error": error_for(msg, broken)}
+    if "bad-cache" in broken and isinstance(result, dict):
+        result.update(BAD_CACHE.get(str(method), {}))
     result.setdefault("resultType", "complete")
     if method in CACHED:
         result.setdefault("cacheScope", "private")
