@@ -136,15 +136,15 @@ class CheckReport:
 
     def sarif(self) -> str:
         """A SARIF 2.1.0 log: every check a rule (its spec rule as help), every failed one
-        an error result located at the server (`server/check/ID`); an unreachable server
-        is a failed invocation."""
+        an error result located at the server (`server/check/ID`), every warned one (an
+        advisory check: a draft's) a warning; an unreachable server is a failed invocation."""
         name = str(self.server.get("name") or self.target)
         place = Place(self.target) if self.target.startswith(("http://", "https://")) else None
         rules = [SarifRule(r.id, r.title, "error", r.rule) for r in self.results]
         results = [
             SarifResult(
                 rule_id=r.id,
-                level="error",
+                level="error" if r.status is Status.FAILED else "warning",
                 message=f"{r.title}: {r.evidence}" if r.evidence else r.title,
                 fingerprint=hashlib.sha256(
                     f"{self.target}\x00{r.id}".encode("utf-8", "surrogatepass")
@@ -154,7 +154,7 @@ class CheckReport:
                 properties={"rule": r.rule} if r.rule else {},
             )
             for r in self.results
-            if r.status is Status.FAILED
+            if r.status in (Status.FAILED, Status.WARNED)
         ]
         failures = (
             [] if self.unreachable is None else [f"could not reach the server: {self.unreachable}"]

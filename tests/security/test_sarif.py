@@ -71,6 +71,7 @@ def test_a_check_report_as_sarif_is_valid() -> None:
             CheckResult("errors.unknown-method", "Unknown methods", Status.FAILED, "got 200", "R1"),
             CheckResult("lists.tools", "tools/list", Status.PASSED),
             CheckResult("lists.prompts", "prompts/list", Status.SKIPPED, "none"),
+            CheckResult("card.consistent", "Server Card", Status.WARNED, "name differs"),
         ],
     )
     log = valid(json.loads(report.sarif()))
@@ -79,8 +80,11 @@ def test_a_check_report_as_sarif_is_valid() -> None:
         "errors.unknown-method",
         "lists.tools",
         "lists.prompts",
+        "card.consistent",
     ]
-    (result,) = run["results"]
+    result, warned = run["results"]
+    # An advisory check (a draft's) that warned is a warning, not left out.
+    assert (warned["ruleId"], warned["level"]) == ("card.consistent", "warning")
     assert (result["ruleId"], result["level"]) == ("errors.unknown-method", "error")
     assert result["message"]["text"] == "Unknown methods: got 200"
     logical = result["locations"][0]["logicalLocations"][0]
