@@ -13,6 +13,7 @@ from inspector.check.probe import CheckContext, CheckOptions
 from inspector.check.protocol_checks import LINT_CHECK, PROTOCOL_CHECKS
 from inspector.check.report import CheckReport, CheckResult, Status
 from inspector.check.session_checks import SESSION_CHECKS
+from inspector.check.skill_checks import SKILL_CHECKS
 from inspector.check.spec import Check
 from inspector.check.transport_checks import TRANSPORT_CHECKS
 from inspector.protocol.wire.versions import Era
@@ -30,6 +31,7 @@ ALL_CHECKS: Final[tuple[Check, ...]] = (
     *PROTOCOL_CHECKS,
     *TRANSPORT_CHECKS,
     *SESSION_CHECKS,
+    *SKILL_CHECKS,
     LINT_CHECK,
 )
 

@@ -103,7 +103,7 @@ def _answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
     if method == "initialize":
         return {
             "result": {
-                "protocolVersion": params.get("protocolVersion", "2025-06-18"),
+                "protocolVersion": "2025-06-18",
                 "capabilities": {"resources": {}},
                 "serverInfo": {"name": "skills-server", "version": "1"},
             }
