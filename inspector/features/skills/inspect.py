@@ -20,7 +20,14 @@ from inspector.features.skills.findings import Severity, SkillFinding
 from inspector.features.skills.frontmatter import Frontmatter, split_frontmatter
 from inspector.features.skills.rules import body_findings, frontmatter_findings, resource_findings
 
-__all__ = ["MAX_SKILL_CHARS", "Reader", "SkillReport", "inspect_skill", "inspect_text"]
+__all__ = [
+    "MAX_SKILL_CHARS",
+    "Reader",
+    "SkillReport",
+    "inspect_skill",
+    "inspect_text",
+    "read_text",
+]
 
 MAX_SKILL_CHARS: Final = 1024 * 1024  # our bound: what is kept, parsed and shown
 _READ: Final = "MCP § resources/read"
@@ -84,19 +91,20 @@ def inspect_text(skill: SkillEntry, text: str) -> SkillReport:
     return report
 
 
-def _text_of(result: Any, uri: str) -> tuple[str | None, str | None]:
-    """The SKILL.md's text from a read result, or why there is none."""
+def read_text(result: Any, uri: str) -> tuple[str | None, str | None]:
+    """A skill file's text from its resources/read result (its first text part, or a blob
+    decoded as UTF-8), or why there is none."""
     read = parse_read_result(result, uri)
     for part in read.parts:
         if part.kind == "text" and part.text is not None:
             return part.text, None
         if part.kind == "blob":
             if part.size > MAX_SKILL_CHARS * 4:
-                return None, f"SKILL.md came as a blob of {part.size_text}, too big to read"
+                return None, f"the file came as a blob of {part.size_text}, too big to read"
             try:
                 return part.decode().decode("utf-8", "replace"), None
             except BlobDecodeError as exc:
-                return None, f"SKILL.md came as a blob that is not base64: {exc}"
+                return None, f"the file came as a blob that is not base64: {exc}"
     problems = "; ".join(read.all_problems) or "no text"
     return None, f"the read result holds no text: {problems}"
 
@@ -109,7 +117,7 @@ async def inspect_skill(skill: SkillEntry, read: Reader) -> SkillReport:
         raise
     except Exception as exc:  # a server's failure is a finding, never a crash
         return _unreadable(skill, f"could not read SKILL.md: {exc}")
-    text, why = _text_of(result, skill.uri)
+    text, why = read_text(result, skill.uri)
     if text is None:
         return _unreadable(skill, why or "no text")
     return inspect_text(skill, text)
