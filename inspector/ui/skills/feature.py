@@ -128,7 +128,7 @@ class SkillsFeature(QObject):
         for skill in self.found.skills:
             row = QTreeWidgetItem([visible_text(skill.skill_path, keep=""), "not read yet"])
             row.setData(0, _URI_ROLE, skill.uri)
-            row.setToolTip(0, plain_tooltip(skill.uri))
+            row.setData(0, Qt.ItemDataRole.ToolTipRole, plain_tooltip(skill.uri))
             self.panel.list.addTopLevelItem(row)
         count = len(self.found.skills)
         text = f"{count} skill{'s' if count != 1 else ''} exposed as skill:// resources."
