@@ -2,7 +2,9 @@
 (SEP-2640) read, and its frontmatter and text held to the rules of
 `inspector/features/skills` (the Agent Skills spec's name and description rules, the name
 equal to the URI's last segment, hidden characters, size). The same findings as the
-Skills view. A server that lists no skill:// resource skips it: no finding."""
+Skills view. A server that declares the Skills extension has its `skills/list` entries
+checked too (their frontmatter against the file's, their digests). A server that lists no
+skill:// resource skips it: no finding."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from inspector.check.spec import Check, Outcome, fail, ok, skip
 from inspector.features.skills.discovery import find_skills
 from inspector.features.skills.findings import Severity
 from inspector.features.skills.inspect import SkillReport, inspect_skill
+from inspector.features.skills.listing import ListedSkill, declares_skills, parse_listing
 from inspector.session import ServerError
 
 __all__ = ["MAX_SKILLS_READ", "SKILL_CHECKS"]
@@ -29,16 +32,31 @@ def _lines(report: SkillReport, severities: tuple[Severity, ...]) -> list[str]:
     return [f"{report.skill.uri}: {report.verdict()}", *lines]
 
 
+async def _listed(ctx: CheckContext) -> tuple[list[ListedSkill], list[str]]:
+    """The server's skills/list entries, when it declares the Skills extension (a failure
+    of the method it must implement is a problem of its own)."""
+    if not declares_skills(ctx.capabilities):
+        return [], []
+    session = await ctx.live()
+    try:
+        return parse_listing(await session.list_skills())
+    except ServerError as exc:
+        return [], [f"skills/list failed, though the server declares the Skills extension: {exc}"]
+
+
 async def _skills(ctx: CheckContext) -> Outcome:
     session = await ctx.live()
-    if "resources" not in ctx.capabilities:
+    listed, problems = await _listed(ctx)
+    if "resources" not in ctx.capabilities and not listed and not problems:
         return skip("the server does not declare resources (so no skill:// resources)")
-    resources = await session.list_resources()
+    resources = await session.list_resources() if "resources" in ctx.capabilities else []
     try:
-        templates = await session.list_resource_templates()
+        templates = await session.list_resource_templates() if resources else []
     except ServerError:  # a server without templates may not know the method
         templates = []
-    found = find_skills(resources, templates)
+    found = find_skills(resources, templates, listed)
+    if problems and not found.skills:
+        return fail("\n".join(problems))
     if not found.skills:
         if found.templates:
             return skip(
@@ -53,7 +71,7 @@ async def _skills(ctx: CheckContext) -> Outcome:
     left = len(found.skills) - len(reports)
     more = f" ({left} more not read)" if left > 0 else ""
     bad = [r for r in reports if r.count(Severity.ERROR) or r.count(Severity.WARNING)]
-    if bad:
+    if bad or problems:
         # One line per skill first (a terminal's table shows the first lines), then each
         # skill's findings (the JSON report keeps all).
         heads = [f"  {r.skill.uri}: {r.verdict()}: {r.findings[0].sentence}" for r in bad]
@@ -61,7 +79,7 @@ async def _skills(ctx: CheckContext) -> Outcome:
         good = len(reports) - len(bad)
         return fail(
             f"{len(bad)} of {len(reports)} skill(s) break the rules{more}; {good} conform:\n"
-            + "\n".join([*heads, "in full:", *details])
+            + "\n".join([*problems, *heads, "in full:", *details])
         )
     noted = [line for r in reports if r.findings for line in _lines(r, (Severity.NOTE,))]
     notes = ("; notes:\n" + "\n".join(noted)) if noted else ""

@@ -11,7 +11,10 @@ template cannot be listed without arguments.
 
 The SEP also says a host "MUST NOT conclude that a resource is a skill merely because its
 URI carries a particular scheme" (its `skills/list` is the authoritative record): this
-inspector shows what the resources look like, it does not load skills into a model.
+inspector shows what the resources look like, it does not load skills into a model. A
+server that declares the extension also answers `skills/list` (`listing.py`): its entries
+join the skills found here (any scheme; a skill absent from resources/list too), each with
+its listed frontmatter and digests.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import unquote
+
+from inspector.features.skills.listing import ListedSkill
 
 __all__ = ["SCHEME", "SkillEntry", "SkillsFound", "find_skills", "is_skill_uri"]
 
@@ -37,17 +42,21 @@ class SkillEntry:
     """One skill: its SKILL.md's URI and listing, its path, and its other files' URIs."""
 
     uri: str  # skill://<skill-path>/SKILL.md
-    resource: dict[str, Any]  # the resources/list entry of its SKILL.md
+    resource: dict[str, Any]  # the resources/list entry of its SKILL.md ({} if not listed)
     files: list[str] = field(default_factory=list)  # the other listed files, sorted
+    listing: ListedSkill | None = None  # its skills/list entry, if the server has one
+
+    @property
+    def root(self) -> str:
+        """The skill's directory: its URI without `/SKILL.md`."""
+        suffix = "/" + ENTRY_FILE
+        return self.uri[: -len(suffix)] if self.uri.endswith(suffix) else self.uri
 
     @property
     def skill_path(self) -> str:
         """`<skill-path>`: between the scheme and /SKILL.md (`acme/billing/refunds`)."""
-        return self.uri[len(SCHEME) : -len("/" + ENTRY_FILE)]
-
-    @property
-    def root(self) -> str:
-        return self.uri[: -len("/" + ENTRY_FILE)]
+        root = self.root
+        return root.split("://", 1)[1] if "://" in root else root
 
     @property
     def dir_name(self) -> str:
@@ -81,9 +90,12 @@ def _uri(item: Any, key: str) -> str | None:
 
 
 def find_skills(
-    resources: Iterable[dict[str, Any]], templates: Iterable[dict[str, Any]] = ()
+    resources: Iterable[dict[str, Any]],
+    templates: Iterable[dict[str, Any]] = (),
+    listed: Iterable[ListedSkill] = (),
 ) -> SkillsFound:
-    """The skills among a server's listed resources and templates, sorted by URI."""
+    """The skills among a server's listed resources and templates, and its `skills/list`
+    entries, sorted by URI."""
     entries: dict[str, SkillEntry] = {}
     others: list[str] = []
     for resource in resources:
@@ -94,17 +106,24 @@ def find_skills(
             entries.setdefault(uri, SkillEntry(uri, resource))
         else:
             others.append(uri)
+    for listing in listed:
+        entry = entries.setdefault(listing.uri, SkillEntry(listing.uri, {}))
+        entry.listing = listing
+        others += [u for u in listing.digests or {} if u != listing.uri]
     skills = sorted(entries.values(), key=lambda s: s.uri)
     stray: list[str] = []
     for uri in sorted(set(others)):
-        owners = [s for s in skills if uri.startswith(s.root + "/")]
+        owners = [s for s in skills if uri != s.uri and uri.startswith(s.root + "/")]
         for owner in owners:
-            owner.files.append(uri)
+            if uri not in owner.files:
+                owner.files.append(uri)
         if not owners:
             stray.append(uri)
     for skill in skills:  # a nested skill's SKILL.md is a file of the enclosing skill
         skill.files.extend(
-            o.uri for o in skills if o is not skill and o.uri.startswith(skill.root + "/")
+            o.uri
+            for o in skills
+            if o is not skill and o.uri.startswith(skill.root + "/") and o.uri not in skill.files
         )
         skill.files.sort()
     found_templates = [

@@ -18,7 +18,12 @@ from inspector.features.resource_content import BlobDecodeError, format_size, pa
 from inspector.features.skills.discovery import SkillEntry
 from inspector.features.skills.findings import Severity, SkillFinding
 from inspector.features.skills.frontmatter import Frontmatter, split_frontmatter
-from inspector.features.skills.rules import body_findings, frontmatter_findings, resource_findings
+from inspector.features.skills.rules import (
+    body_findings,
+    frontmatter_findings,
+    listing_findings,
+    resource_findings,
+)
 
 __all__ = [
     "MAX_SKILL_CHARS",
@@ -86,6 +91,8 @@ def inspect_text(skill: SkillEntry, text: str) -> SkillReport:
     report.findings += frontmatter_findings(front, skill)
     report.findings += body_findings(front)
     report.findings += resource_findings(skill, front.fields)
+    raw = None if report.cut else text.encode("utf-8", "surrogatepass")
+    report.findings += listing_findings(skill, front.fields, raw)
     order = list(Severity)
     report.findings.sort(key=lambda f: order.index(f.severity))
     return report

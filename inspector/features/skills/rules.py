@@ -16,7 +16,8 @@ the field sections; its reference validator skills-ref applies the same):
 - "Keep your main SKILL.md under 500 lines" ("Progressive disclosure"): a recommendation,
   a note.
 
-From SEP-2640 (experimental-ext-skills docs/sep-draft-skills-extension.md):
+From SEP-2640 (experimental-ext-skills docs/sep-draft-skills-extension.md; its
+`skills/list` entries' rules are `listing_findings`):
 - "Resource Mapping": the final `<skill-path>` segment MUST equal the frontmatter `name`;
 - "Resource Metadata": the SKILL.md resource's `mimeType` SHOULD be `text/markdown`, its
   `name` and `description` SHOULD be set from the frontmatter's;
@@ -30,6 +31,8 @@ warning, shown escaped, as the security review shows them in tool descriptions.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 from typing import Any, Final
@@ -38,6 +41,7 @@ from inspector.common.visible_text import is_hidden, visible_text
 from inspector.features.skills.discovery import SkillEntry
 from inspector.features.skills.findings import Severity, SkillFinding
 from inspector.features.skills.frontmatter import Frontmatter
+from inspector.features.skills.listing import DIGEST
 
 __all__ = [
     "KNOWN_FIELDS",
@@ -47,6 +51,7 @@ __all__ = [
     "RECOMMENDED_LINES",
     "body_findings",
     "frontmatter_findings",
+    "listing_findings",
     "resource_findings",
 ]
 
@@ -335,6 +340,8 @@ def resource_findings(skill: SkillEntry, fields: dict[str, Any] | None) -> list[
     """The SKILL.md resource's listing against its frontmatter (SEP § Resource Metadata)."""
     rule = f"{_SEP} § Resource Metadata"
     out: list[SkillFinding] = []
+    if not skill.resource:  # known from skills/list only: nothing listed to compare
+        return out
     mime = skill.resource.get("mimeType")
     if mime != "text/markdown":
         what = f"{_quote(mime)}" if isinstance(mime, str) else "not given"
@@ -360,6 +367,96 @@ def resource_findings(skill: SkillEntry, fields: dict[str, Any] | None) -> list[
                     f"the resource's {key} {_quote(listed)} differs from the frontmatter's "
                     f"{_quote(written)}; it should be set from it",
                     rule,
+                )
+            )
+    return out
+
+
+def _as_json(value: Any) -> Any:
+    """A parsed YAML value as the JSON a server would render it as (dates as text)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def listing_findings(
+    skill: SkillEntry, fields: dict[str, Any] | None, raw: bytes | None
+) -> list[SkillFinding]:
+    """A `skills/list` entry against the SKILL.md read (SEP-2640 § Enumeration via
+    skills/list: "Frontmatter", "Resources", "Integrity and verification"): the listed
+    frontmatter MUST be identical in content to the file's (a host treats a discrepancy as a
+    verification failure); `resources`, when given, MUST list every file once, the SKILL.md
+    included, each within the skill's directory, each digest `sha256:` and 64 lower-case hex
+    digits of the file's raw bytes. `raw` is the SKILL.md's bytes (None when cut or not
+    text: its digest is not checked)."""
+    listing = skill.listing
+    if listing is None:
+        return []
+    rule = f"{_SEP} § Enumeration via skills/list"
+    out = [_err("listing", f"the skills/list entry: {p}", rule) for p in listing.problems]
+    if not skill.uri.endswith("/SKILL.md"):
+        out.append(_err("listing", f"the entry's uri {_quote(skill.uri)} is not a SKILL.md", rule))
+    if listing.frontmatter is not None and fields is not None:
+        listed, written = _as_json(listing.frontmatter), _as_json(fields)
+        for key in sorted(set(listed) | set(written)):
+            if listed.get(key) != written.get(key):
+                what = (
+                    f"lists {_quote(key)} = {_quote(listed[key])}"
+                    if key in listed
+                    else f"lacks {_quote(key)}"
+                )
+                has = f"has {_quote(written[key])}" if key in written else "has no such field"
+                out.append(
+                    _err(
+                        "listing",
+                        f"the skills/list entry {what}, but the SKILL.md {has}; the two must be "
+                        "identical (a host must not load the skill)",
+                        f"{rule}: Frontmatter; Integrity and verification",
+                    )
+                )
+    digests = listing.digests
+    if digests is None:
+        out.append(
+            _note(
+                "listing",
+                "the skills/list entry has no 'resources' (no digests): hosts may decline to "
+                "load a skill that cannot be content-bound",
+                f"{rule}: Resources",
+            )
+        )
+        return out
+    if skill.uri not in digests:
+        out.append(
+            _err(
+                "listing", "the entry's 'resources' lacks the SKILL.md itself", f"{rule}: Resources"
+            )
+        )
+    for uri, digest in digests.items():
+        if not uri.startswith(skill.root + "/"):
+            out.append(
+                _err(
+                    "listing",
+                    f"'resources' lists {_quote(uri)}, outside the skill's directory",
+                    f"{rule}: Resources",
+                )
+            )
+        if not DIGEST.fullmatch(digest):
+            out.append(
+                _err(
+                    "listing",
+                    f"the digest of {_quote(uri)} is {_quote(digest)}, not 'sha256:' and 64 "
+                    "lower-case hex digits",
+                    f"{rule}: Integrity and verification",
+                )
+            )
+    listed_digest = digests.get(skill.uri, "")
+    if raw is not None and DIGEST.fullmatch(listed_digest):
+        actual = "sha256:" + hashlib.sha256(raw).hexdigest()
+        if actual != listed_digest:
+            out.append(
+                _err(
+                    "listing",
+                    f"the SKILL.md read does not match its listed digest ({listed_digest[:19]}…, "
+                    f"read {actual[:19]}…): stale, corrupted or tampered with",
+                    f"{rule}: Integrity and verification",
                 )
             )
     return out

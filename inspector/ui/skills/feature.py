@@ -30,7 +30,9 @@ from inspector.common.visible_text import visible_text
 from inspector.features.skills.discovery import SkillEntry, SkillsFound, find_skills
 from inspector.features.skills.findings import Severity
 from inspector.features.skills.inspect import SkillReport, inspect_skill, read_text
-from inspector.ui.controller.connection_controller import ConnectionController
+from inspector.features.skills.listing import ListedSkill, declares_skills, parse_listing
+from inspector.protocol.machine.events import SessionReady
+from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.skills.skill_page import SkillPage
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.split_panes import split_panes
@@ -85,6 +87,8 @@ class SkillsFeature(QObject):
         self.controller = controller
         self.centre = centre
         self.found = SkillsFound([], [], [])
+        self.listed: list[ListedSkill] = []  # skills/list, when the server declares skills
+        self.listing_problems: list[str] = []
         self.reports: dict[str, SkillReport] = {}
         self._generation = 0  # a reading for older skills is dropped when it ends
         self._task: asyncio.Task[Any] | None = None
@@ -102,22 +106,45 @@ class SkillsFeature(QObject):
         catalog = controller.model.catalog
         catalog["resources"].on_change(lambda _lst: self._relisted())
         catalog["templates"].on_change(lambda _lst: self._relisted())
+        controller.server_ready.connect(self._server_ready)
+        controller.state_changed.connect(self._state_changed)
+
+    # ---------------------------------------------------------------- skills/list
+    def _state_changed(self, state: str, _detail: str) -> None:
+        if ConnState(state) is ConnState.CONNECTING:
+            self.listed, self.listing_problems = [], []
+
+    def _server_ready(self, _ready: SessionReady) -> None:
+        server = self.controller.model.ready_server()
+        if server is None or not declares_skills(server.server_capabilities):
+            return
+
+        async def list_skills() -> None:
+            try:
+                entries = await server.list_skills()
+            except Exception as exc:  # the server's failure, said in the tab
+                self.listing_problems = [f"skills/list failed: {exc}"]
+                entries = []
+            else:
+                self.listed, self.listing_problems = parse_listing(entries)
+            self._relisted(force=True)
+
+        self.controller.model.start(list_skills(), "skills/list")
 
     # ---------------------------------------------------------------- the list
-    def _relisted(self) -> None:
+    def _relisted(self, force: bool = False) -> None:
         catalog = self.controller.model.catalog
         resources = [item.raw for item in catalog["resources"]]
-        found = find_skills(resources, [item.raw for item in catalog["templates"]])
+        found = find_skills(resources, [item.raw for item in catalog["templates"]], self.listed)
         shape = [(s.uri, s.files) for s in found.skills]
-        if shape == [(s.uri, s.files) for s in self.found.skills] and len(found.templates) == len(
-            self.found.templates
-        ):
+        same = shape == [(s.uri, s.files) for s in self.found.skills]
+        if not force and same and len(found.templates) == len(self.found.templates):
             return
         self.found = found
         self.reports.clear()
         self._generation += 1
         index = self.centre.indexOf(self.panel)
-        self.centre.setTabVisible(index, bool(found))
+        self.centre.setTabVisible(index, bool(found) or bool(self.listing_problems))
         self.centre.setTabText(index, f"Skills ({len(found.skills)})" if found.skills else "Skills")
         self._fill(more=catalog["resources"].has_more)
         if self.panel.isVisible():
@@ -131,7 +158,15 @@ class SkillsFeature(QObject):
             row.setData(0, Qt.ItemDataRole.ToolTipRole, plain_tooltip(skill.uri))
             self.panel.list.addTopLevelItem(row)
         count = len(self.found.skills)
-        text = f"{count} skill{'s' if count != 1 else ''} exposed as skill:// resources."
+        if self.listed:
+            text = (
+                f"{count} skill{'s' if count != 1 else ''}, {len(self.listed)} of them from "
+                "skills/list (the server declares the Skills extension)."
+            )
+        else:
+            text = f"{count} skill{'s' if count != 1 else ''} exposed as skill:// resources."
+        if self.listing_problems:
+            text += " " + " ".join(visible_text(p, keep="") for p in self.listing_problems)
         if more:
             text += (
                 " The resource list has more pages: Load all in the explorer's Resources tab "

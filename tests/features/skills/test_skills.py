@@ -11,7 +11,8 @@ from inspector.features.skills.discovery import SkillEntry, find_skills
 from inspector.features.skills.findings import Severity
 from inspector.features.skills.frontmatter import MAX_FRONTMATTER, split_frontmatter
 from inspector.features.skills.inspect import MAX_SKILL_CHARS, inspect_skill, inspect_text
-from tests.servers.misbehaving.skills_server import SKILLS
+from inspector.features.skills.listing import declares_skills, parse_listing
+from tests.servers.misbehaving.skills_server import SKILLS, skill_entries
 
 
 def _entry(uri: str, **listed: Any) -> SkillEntry:
@@ -191,3 +192,59 @@ async def test_a_read_that_fails_or_holds_no_text_is_a_finding() -> None:
     assert "the read result holds no text: 'contents' is empty" in nothing.findings[0].sentence
     decoded = await inspect_skill(entry, blob)
     assert decoded.verdict() == "conforms"
+
+
+def test_skills_list_entries_are_held_to_the_file() -> None:
+    listed, bad = parse_listing([*skill_entries(), {"no": "uri"}, {"uri": "skill://x/SKILL.md"}])
+    assert bad == ["skills/list entry 3 has no uri"]
+    assert declares_skills({"extensions": {"io.modelcontextprotocol/skills": {}}})
+    assert not declares_skills({"extensions": {"io.modelcontextprotocol/skills": True}})
+    resources = [{"uri": "skill://pdf-tools/SKILL.md", "mimeType": "text/markdown"}]
+    found = find_skills(resources, [], listed)
+    by_uri = {s.uri: s for s in found.skills}
+    pdf = by_uri["skill://pdf-tools/SKILL.md"]
+    assert [pdf.file_path(u) for u in pdf.files] == ["references/FORMS.md", "scripts/extract.py"]
+    assert inspect_text(pdf, SKILLS[pdf.uri]).findings == []  # frontmatter and digest agree
+
+    refunds = inspect_text(
+        by_uri["skill://acme/billing/refunds/SKILL.md"],
+        SKILLS["skill://acme/billing/refunds/SKILL.md"],
+    )
+    listing = [f.sentence for f in refunds.findings if f.field == "listing"]
+    assert (
+        "the skills/list entry lists 'description' = 'Refunds, any way you like.', but the "
+        "SKILL.md has 'Process refund requests per policy.'; the two must be identical (a "
+        "host must not load the skill)"
+    ) in listing
+    assert any("lacks 'allowed-tools', but the SKILL.md has" in s for s in listing)
+
+    only = by_uri["skill://listed-only/SKILL.md"]
+    assert only.resource == {}  # known from skills/list alone
+    text = "---\nname: listed-only\ndescription: Found through skills/list only.\n---\n"
+    [wrong] = inspect_text(only, text).findings
+    assert wrong.sentence.startswith("the SKILL.md read does not match its listed digest")
+
+    broken = find_skills(
+        [],
+        [],
+        parse_listing(
+            [
+                {
+                    "uri": "skill://y/SKILL.md",
+                    "resources": [{"uri": "skill://elsewhere/a.md", "digest": "md5:1"}],
+                }
+            ]
+        )[0],
+    ).skills[0]
+    lines = [
+        f.sentence for f in inspect_text(broken, "---\nname: y\ndescription: d\n---\n").findings
+    ]
+    assert (
+        "the skills/list entry: its 'frontmatter' is missing or not an object (it is required)"
+        in lines
+    )
+    assert "the entry's 'resources' lacks the SKILL.md itself" in lines
+    assert "'resources' lists 'skill://elsewhere/a.md', outside the skill's directory" in lines
+    assert any(
+        "the digest of 'skill://elsewhere/a.md' is 'md5:1', not 'sha256:'" in s for s in lines
+    )

@@ -11,10 +11,17 @@ one good and the others broken, for the Skills view and `check`'s skills checks.
   skill://acme/billing/refunds/SKILL.md   name "refund-handling" (not the URI's "refunds"),
                                           an unknown field and allowed-tools
 and a resource template `skill://{skill}/SKILL.md`, and an ordinary `notes://today`.
+
+With `--extension` it also declares the Skills extension (io.modelcontextprotocol/skills)
+and answers `skills/list` and `skills/get` with three entries:
+  skill://pdf-tools/SKILL.md          its frontmatter and every file's digest, all true
+  skill://acme/billing/refunds/SKILL.md  a listed description the file does not have
+  skill://listed-only/SKILL.md        in no resources/list, readable; a wrong digest
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from typing import Any, Final
@@ -72,6 +79,48 @@ FILES: Final[dict[str, tuple[str, str]]] = {
 }
 
 
+LISTED_ONLY: Final = "---\nname: listed-only\ndescription: Found through skills/list only.\n---\n"
+EXTENSION: Final = "--extension" in sys.argv
+
+
+def _digest(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def skill_entries() -> list[dict[str, Any]]:
+    pdf = "skill://pdf-tools/SKILL.md"
+    files = [pdf, *FILES]
+    texts = {pdf: SKILLS[pdf], **{u: t for u, (_m, t) in FILES.items()}}
+    refunds = "skill://acme/billing/refunds/SKILL.md"
+    only = "skill://listed-only/SKILL.md"
+    return [
+        {
+            "uri": pdf,
+            "frontmatter": {
+                "name": "pdf-tools",
+                "description": "Extract text and tables from PDF files and fill PDF forms. "
+                "Use when the user mentions PDFs or forms.",
+                "license": "Apache-2.0",
+                "metadata": {"author": "example-org", "version": "1.0"},
+            },
+            "resources": [{"uri": u, "digest": _digest(texts[u])} for u in files],
+        },
+        {
+            "uri": refunds,
+            "frontmatter": {"name": "refunds", "description": "Refunds, any way you like."},
+            "resources": [{"uri": refunds, "digest": _digest(SKILLS[refunds])}],
+        },
+        {
+            "uri": only,
+            "frontmatter": {
+                "name": "listed-only",
+                "description": "Found through skills/list only.",
+            },
+            "resources": [{"uri": only, "digest": _digest("something else")}],
+        },
+    ]
+
+
 def _listing() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for uri in SKILLS:
@@ -89,6 +138,8 @@ def _contents(uri: str) -> list[dict[str, Any]] | None:
     if uri in FILES:
         mime, text = FILES[uri]
         return [{"uri": uri, "mimeType": mime, "text": text}]
+    if uri == "skill://listed-only/SKILL.md" and EXTENSION:
+        return [{"uri": uri, "mimeType": "text/markdown", "text": LISTED_ONLY}]
     if uri == "notes://today":
         return [{"uri": uri, "mimeType": "text/plain", "text": "nothing today"}]
     return None
@@ -104,7 +155,10 @@ def _answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
         return {
             "result": {
                 "protocolVersion": "2025-06-18",
-                "capabilities": {"resources": {}},
+                "capabilities": {
+                    "resources": {},
+                    **({"extensions": {"io.modelcontextprotocol/skills": {}}} if EXTENSION else {}),
+                },
                 "serverInfo": {"name": "skills-server", "version": "1"},
             }
         }
@@ -121,6 +175,13 @@ def _answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
         return {"result": {"contents": contents}}
     if method == "ping":
         return {"result": {}}
+    if method == "skills/list" and EXTENSION:
+        return {"result": {"skills": skill_entries()}}
+    if method == "skills/get" and EXTENSION:
+        entry = next((e for e in skill_entries() if e["uri"] == params.get("uri")), None)
+        if entry is None:
+            return {"error": {"code": -32602, "message": f"Unknown skill: {params.get('uri')}"}}
+        return {"result": {"skill": entry}}
     return {"error": {"code": -32601, "message": f"Method not found: {method}"}}
 
 

@@ -1,6 +1,7 @@
 """Journey (issue 30, Skills): a person connects to a server that exposes skills as
-skill:// resources. A Skills tab appears beside Workspace and Traffic; in it, each skill with
-its verdict. The broken one says what is wrong in sentences; the good one's SKILL.md reads
+skill:// resources and declares the Skills extension (skills/list). A Skills tab appears
+beside Workspace and Traffic; in it, each skill with its verdict (one known from skills/list
+only, its listed digest wrong). The broken one says what is wrong in sentences; the good one's SKILL.md reads
 as rendered Markdown (its frontmatter not shown as text, its image not loaded), its
 relative link opens the file it names; hidden characters show as escapes. Connected to the
 demo server, which exposes no skills, the tab has gone."""
@@ -39,7 +40,9 @@ def test_skills_tab_lists_renders_and_judges_skills(
     window: MainWindow, loop: asyncio.AbstractEventLoop
 ) -> None:
     window.store.put(
-        python_profile("Skills server", str(SERVERS / "misbehaving" / "skills_server.py"))
+        python_profile(
+            "Skills server", str(SERVERS / "misbehaving" / "skills_server.py"), "--extension"
+        )
     )
     window.store.put(python_profile("Demo here", "-m", "inspector.demo"))
 
@@ -49,13 +52,15 @@ def test_skills_tab_lists_renders_and_judges_skills(
         assert tab.bar.profile_combo.currentText() == "Skills server"
         assert "Skills" not in " ".join(shown_tabs(tab.centre))  # nothing before a server
         click(tab.bar.connect_button)
-        await until(lambda: "Skills (8)" in shown_tabs(tab.centre), "the Skills tab")
-        assert shown_tabs(tab.centre) == ["Workspace", "Traffic", "Skills (8)"]
+        await until(lambda: "Skills (9)" in shown_tabs(tab.centre), "the Skills tab")
+        assert shown_tabs(tab.centre) == ["Workspace", "Traffic", "Skills (9)"]
 
         click_tab(tab.centre, "Skills")
         panel = tab.skills.panel
         page = panel.page
-        assert panel.summary.text() == "8 skills exposed as skill:// resources."
+        assert panel.summary.text() == (
+            "9 skills, 3 of them from skills/list (the server declares the Skills extension)."
+        )
         await until(
             lambda: "not read yet" not in {row[1] for row in row_texts(panel.list)},
             "every skill's verdict",
@@ -64,6 +69,9 @@ def test_skills_tab_lists_renders_and_judges_skills(
         assert verdicts["pdf-tools"] == "conforms"
         assert verdicts["bad-name"] == "3 errors, 1 note"
         assert verdicts["plain-notes"] == "1 error"
+        assert verdicts["listed-only"] == "1 error"
+        click_row(panel.list, "listed-only")
+        assert "does not match its listed digest" in page.findings.toPlainText()
 
         click_row(panel.list, "bad-name")
         assert page.title.text() == "Bad_Name"
