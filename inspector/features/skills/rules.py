@@ -52,6 +52,7 @@ __all__ = [
     "body_findings",
     "frontmatter_findings",
     "listing_findings",
+    "make_visible",
     "resource_findings",
 ]
 
@@ -70,7 +71,6 @@ KNOWN_FIELDS: Final = (
 _SHOWN: Final = 80  # characters of a server's value quoted in a sentence
 _HIDDEN_SHOWN: Final = 3  # places with hidden characters quoted
 
-_ASCII_HIDDEN: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # is_hidden's ASCII part
 _SPEC: Final = "Agent Skills spec"
 _SEP: Final = "SEP-2640 (Skills Extension)"
 
@@ -299,16 +299,35 @@ def _hidden_in_fields(fields: dict[str, Any]) -> list[SkillFinding]:
     return out
 
 
+def _hidden_pattern(text: str) -> re.Pattern[str] | None:
+    """A pattern of the hidden characters `text` holds (tab and newline aside), None when
+    it holds none: each distinct character is judged once, the text then searched at C
+    speed (a long SKILL.md is not walked character by character in Python)."""
+    secret = sorted(c for c in set(text) if c not in "\t\n" and is_hidden(c))
+    return re.compile("[" + "".join(re.escape(c) for c in secret) + "]") if secret else None
+
+
+def make_visible(text: str) -> str:
+    """`visible_text(text)` (newline and tab kept), fast when nothing is hidden."""
+    pattern = _hidden_pattern(text)
+    if pattern is None:
+        return text
+    return pattern.sub(lambda m: visible_text(m.group(0)), text)
+
+
 def body_findings(front: Frontmatter) -> list[SkillFinding]:
     """The Markdown body: hidden characters (where, shown escaped) and its length."""
     out: list[SkillFinding] = []
     lines = front.body.split("\n")
     places: list[str] = []
     count = 0
+    pattern = _hidden_pattern(front.body)
     for number, line in enumerate(lines, start=front.body_line):
-        if line.isascii() and not _ASCII_HIDDEN.search(line):
-            continue  # the common line, skipped at C speed
-        hidden = [i for i, c in enumerate(line) if c != "\t" and is_hidden(c)]
+        if pattern is None:
+            break
+        if not pattern.search(line):
+            continue
+        hidden = [m.start() for m in pattern.finditer(line)]
         if hidden:
             count += len(hidden)
             if len(places) < _HIDDEN_SHOWN:

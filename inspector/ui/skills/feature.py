@@ -12,7 +12,6 @@ again; a reconnect starts over.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any, Final
 
 from PySide6.QtCore import QObject, Qt
@@ -90,8 +89,8 @@ class SkillsFeature(QObject):
         self.listed: list[ListedSkill] = []  # skills/list, when the server declares skills
         self.listing_problems: list[str] = []
         self.reports: dict[str, SkillReport] = {}
-        self._generation = 0  # a reading for older skills is dropped when it ends
-        self._task: asyncio.Task[Any] | None = None
+        self._generation = 0  # bumped when the skills change: an older reading stops
+        self._reading = -1  # the generation being read, -1 when no reading runs
         self.panel = SkillsPanel(self._read_all)
         self.page = self.panel.page
         self.centre.addTab(self.panel, "Skills")
@@ -206,26 +205,28 @@ class SkillsFeature(QObject):
 
     # ---------------------------------------------------------------- reading
     def _read_all(self) -> None:
-        """Read every skill not read yet, in turn (once the tab is shown)."""
-        if self._task is not None and not self._task.done():
+        """Read every skill not read yet, in turn (once the tab is shown). Skills that
+        change while a reading runs start a reading of their own; the older one stops."""
+        if self._reading == self._generation:
             return
         unread = [s for s in self.found.skills if s.uri not in self.reports]
         if unread:
-            self._task = self.controller.model.start(
-                self._read(unread, self._generation), "read skills"
-            )
+            self._reading = self._generation
+            self.controller.model.start(self._read(unread, self._generation), "read skills")
 
     async def _read(self, skills: list[SkillEntry], generation: int) -> None:
-        for skill in skills:
-            server = self.controller.model.ready_server()
-            if server is None or generation != self._generation:
-                return
-            report = await inspect_skill(skill, server.read_resource)
-            if generation != self._generation:
-                return
-            self._show(report)
-        if generation != self._generation:  # the skills changed while reading: read again
-            self._read_all()
+        try:
+            for skill in skills:
+                server = self.controller.model.ready_server()
+                if server is None or generation != self._generation:
+                    return
+                report = await inspect_skill(skill, server.read_resource)
+                if generation != self._generation:
+                    return
+                self._show(report)
+        finally:
+            if self._reading == generation:
+                self._reading = -1
 
     def _show(self, report: SkillReport) -> None:
         self.reports[report.skill.uri] = report

@@ -20,12 +20,14 @@ from PySide6.QtWidgets import (
 from inspector.common.visible_text import visible_text
 from inspector.features.skills.findings import Severity
 from inspector.features.skills.inspect import SkillReport
+from inspector.features.skills.rules import make_visible
 from inspector.ui.content.panes import SafeMarkdownBrowser
 from inspector.ui.widgets.plain_text import PlainLabel
 
-__all__ = ["SHOWN_CHARS", "SkillPage"]
+__all__ = ["RENDERED_CHARS", "SHOWN_CHARS", "SkillPage"]
 
-SHOWN_CHARS: Final = 200_000  # of a SKILL.md rendered or shown as source
+SHOWN_CHARS: Final = 200_000  # of a SKILL.md's source (or a file) shown
+RENDERED_CHARS: Final = 100_000  # of its body rendered as Markdown (layout is the slow part)
 _EXACT: Final = Qt.MatchFlag.MatchExactly
 _MARK: Final = {Severity.ERROR: "✖ error", Severity.WARNING: "⚠ warning", Severity.NOTE: "ℹ note"}
 
@@ -125,10 +127,10 @@ class SkillPage(QWidget):
         )
         self.findings.setVisible(bool(report.findings))
         body = report.front.body if report.front is not None else report.text
-        cut = "\n\n*(cut: the first 200,000 characters are shown)*"
-        cut = cut if len(body) > SHOWN_CHARS else ""
-        self.rendered.set_markdown(visible_text(body[:SHOWN_CHARS]) + cut)
-        self.source.setPlainText(visible_text(report.text[:SHOWN_CHARS]))
+        cut = "\n\n*(cut: the first 100,000 characters are rendered; Source shows more)*"
+        cut = cut if len(body) > RENDERED_CHARS else ""
+        self.rendered.set_markdown(make_visible(body[:RENDERED_CHARS]) + cut)
+        self.source.setPlainText(make_visible(report.text[:SHOWN_CHARS]))
         self.files.clear()
         self.files.addItems([skill.file_path(uri) for uri in skill.files])
         self.tabs.setTabText(2, f"Files ({len(skill.files)})")
@@ -155,7 +157,7 @@ class SkillPage(QWidget):
         if self.report is None or current is None:
             return
         if f"{self.report.skill.root}/{current.text()}" == uri:
-            self.file_text.setPlainText(visible_text(text[:SHOWN_CHARS]))
+            self.file_text.setPlainText(make_visible(text[:SHOWN_CHARS]))
 
     # ---------------------------------------------------------------- files and links
     def _file_chosen(self, path: str) -> None:
