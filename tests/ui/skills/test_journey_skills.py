@@ -1,10 +1,10 @@
 """Journey (issue 30, Skills): a person connects to a server that exposes skills as
 skill:// resources and declares the Skills extension (skills/list). A Skills tab appears
 beside Workspace and Traffic; in it, each skill with its verdict (one known from skills/list
-only, its listed digest wrong). The broken one says what is wrong in sentences; the good one's SKILL.md reads
-as rendered Markdown (its frontmatter not shown as text, its image not loaded), its
-relative link opens the file it names; hidden characters show as escapes. Connected to the
-demo server, which exposes no skills, the tab has gone."""
+only, its listed digest wrong). The broken one says what is wrong in sentences; the good
+one's SKILL.md reads as rendered Markdown (its frontmatter not shown as text, its image not
+loaded), its relative link opens the file it names; hidden characters show as escapes.
+Connected to the demo server, which exposes no skills, the tab has gone."""
 
 from __future__ import annotations
 
