@@ -89,6 +89,16 @@ def _uri(item: Any, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _ancestors(uri: str) -> list[str]:
+    """`skill://a/b/c.md` -> [`skill://a/b`, `skill://a`]: where its skill's root may be."""
+    out = []
+    at = uri.rfind("/")
+    while at > 0 and uri[at - 1] != "/":  # not into the `://`
+        out.append(uri[:at])
+        at = uri.rfind("/", 0, at)
+    return out
+
+
 def find_skills(
     resources: Iterable[dict[str, Any]],
     templates: Iterable[dict[str, Any]] = (),
@@ -111,21 +121,20 @@ def find_skills(
         entry.listing = listing
         others += [u for u in listing.digests or {} if u != listing.uri]
     skills = sorted(entries.values(), key=lambda s: s.uri)
+    roots = {s.root: s for s in skills}
+    owned: dict[str, set[str]] = {s.uri: set() for s in skills}
     stray: list[str] = []
-    for uri in sorted(set(others)):
-        owners = [s for s in skills if uri != s.uri and uri.startswith(s.root + "/")]
-        for owner in owners:
-            if uri not in owner.files:
-                owner.files.append(uri)
-        if not owners:
+    # A nested skill's SKILL.md is a file of the enclosing skill too. Each URI's owners are
+    # found by its ancestors (a few dictionary look-ups, not a scan of every skill: a
+    # server may list thousands).
+    for uri in sorted(set(others) | {s.uri for s in skills}):
+        owners = [o for o in _ancestors(uri) if o in roots and roots[o].uri != uri]
+        for root in owners:
+            owned[roots[root].uri].add(uri)
+        if not owners and uri not in entries:
             stray.append(uri)
-    for skill in skills:  # a nested skill's SKILL.md is a file of the enclosing skill
-        skill.files.extend(
-            o.uri
-            for o in skills
-            if o is not skill and o.uri.startswith(skill.root + "/") and o.uri not in skill.files
-        )
-        skill.files.sort()
+    for skill in skills:
+        skill.files = sorted(owned[skill.uri])
     found_templates = [
         t for t in templates if (u := _uri(t, "uriTemplate")) is not None and is_skill_uri(u)
     ]

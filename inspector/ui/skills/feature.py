@@ -4,17 +4,18 @@ lists none shows no Skills tab.
 
 The tab holds the skills found (by `features/skills/discovery` from the explorer's
 resources and templates lists, so no extra listing), each with its verdict, and the chosen
-skill's page (`SkillPage`). Nothing is read before the tab is first shown; then every
-skill's SKILL.md is read once, in turn, through the connection's ServerConnection, and
-inspected (`features/skills/inspect`). A re-listing that changes the skills reads them
-again; a reconnect starts over.
+skill's page (`SkillPage`). Nothing is read before the tab is first shown; then the first
+`READ_AHEAD` skills' SKILL.md are read once, in turn, through the connection's
+ServerConnection, and inspected (`features/skills/inspect`); any other when it is chosen.
+A re-listing that changes the skills reads them again; a reconnect starts over. A server
+that declares the Skills extension is also asked for `skills/list` once it is ready.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHeaderView,
@@ -40,6 +41,8 @@ from inspector.ui.widgets.theme import colors
 __all__ = ["SkillsFeature", "SkillsPanel"]
 
 _URI_ROLE: Final = Qt.ItemDataRole.UserRole
+READ_AHEAD: Final = 50  # skills read when the tab is shown; any other when chosen
+SETTLE_MS: Final = 100  # list changes closer together than this are looked at once
 
 
 class SkillsPanel(QWidget):
@@ -102,9 +105,15 @@ class SkillsFeature(QObject):
         self.centre.setTabVisible(self.centre.indexOf(self.panel), False)
         self.panel.list.currentItemChanged.connect(self._chosen)
         self.page.file_requested.connect(self._read_file)
+        # The explorer's lists change page by page (a "Load all" of a big catalog: hundreds
+        # of times); the skills are looked for once the changes settle.
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._relisted)
         catalog = controller.model.catalog
-        catalog["resources"].on_change(lambda _lst: self._relisted())
-        catalog["templates"].on_change(lambda _lst: self._relisted())
+        catalog["resources"].on_change(lambda _lst: self._settle.start())
+        catalog["templates"].on_change(lambda _lst: self._settle.start())
         controller.server_ready.connect(self._server_ready)
         controller.state_changed.connect(self._state_changed)
 
@@ -200,8 +209,11 @@ class SkillsFeature(QObject):
         report = self.reports.get(uri)
         if report is not None:
             self.page.show_report(report)
-        else:
-            self.page.show_reading(uri)
+            return
+        self.page.show_reading(uri)
+        skill = next((s for s in self.found.skills if s.uri == uri), None)
+        if skill is not None and self.found.skills.index(skill) >= READ_AHEAD:
+            self.controller.model.start(self._read([skill], self._generation), f"read {uri}")
 
     # ---------------------------------------------------------------- reading
     def _read_all(self) -> None:
@@ -209,7 +221,8 @@ class SkillsFeature(QObject):
         change while a reading runs start a reading of their own; the older one stops."""
         if self._reading == self._generation:
             return
-        unread = [s for s in self.found.skills if s.uri not in self.reports]
+        ahead = self.found.skills[:READ_AHEAD]
+        unread = [s for s in ahead if s.uri not in self.reports]
         if unread:
             self._reading = self._generation
             self.controller.model.start(self._read(unread, self._generation), "read skills")

@@ -248,3 +248,22 @@ def test_skills_list_entries_are_held_to_the_file() -> None:
     assert any(
         "the digest of 'skill://elsewhere/a.md' is 'md5:1', not 'sha256:'" in s for s in lines
     )
+
+
+def test_thousands_of_skills_are_sorted_out_by_their_paths() -> None:
+    """3,000 skills of 4 files each: every file goes to its skill by its path's ancestors
+    (a scan of every skill per file took about a minute for this, under the test timeout
+    before; it is a fraction of a second now, bench/skill_inspect.py has the figure)."""
+    listing = [
+        {"uri": f"skill://team-{i % 30}/skill-{i}/{name}"}
+        for i in range(3000)
+        for name in ("SKILL.md", "references/GUIDE.md", "scripts/run.py", "inner/SKILL.md")
+    ]
+    found = find_skills(listing)
+    assert len(found.skills) == 6000 and not found.stray
+    outer = next(s for s in found.skills if s.uri == "skill://team-7/skill-7/SKILL.md")
+    assert [outer.file_path(u) for u in outer.files] == [
+        "inner/SKILL.md",
+        "references/GUIDE.md",
+        "scripts/run.py",
+    ]

@@ -75,6 +75,8 @@ def test_skills_that_change_while_being_read_are_all_read(
         await until(lambda: len(server.reads) == 1, "the first read, held")
         template = {"uriTemplate": "skill://{s}/SKILL.md", "name": "any"}
         model.catalog.templates.apply_page({"resourceTemplates": [template]}, first=True)
+        templates = feature.panel.templates
+        await until(lambda: templates.isVisible(), "the skills looked for again")
         server.gate.set()
         await until(
             lambda: [row[1] for row in row_texts(feature.panel.list)] == ["conforms"] * 2,
