@@ -15,6 +15,7 @@ from inspector.check.probe import CheckContext, CheckOptions
 from inspector.check.protocol_checks import LINT_CHECK, PROTOCOL_CHECKS
 from inspector.check.report import CheckReport, CheckResult, Status
 from inspector.check.session_checks import SESSION_CHECKS
+from inspector.check.skill_checks import SKILL_CHECKS
 from inspector.check.spec import Check
 from inspector.check.transport_checks import TRANSPORT_CHECKS
 from inspector.protocol.wire.versions import Era
@@ -34,6 +35,7 @@ ALL_CHECKS: Final[tuple[Check, ...]] = (
     *SESSION_CHECKS,
     *CACHE_CHECKS,
     *CARD_CHECKS,
+    *SKILL_CHECKS,
     LINT_CHECK,
 )
 

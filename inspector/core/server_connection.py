@@ -250,6 +250,13 @@ class ServerConnection:
     async def list_prompts(self) -> list[dict[str, Any]]:
         return await self.session.client.list_prompts()
 
+    async def list_skills(self) -> list[dict[str, Any]]:
+        """Every page of `skills/list`: the Skills extension (SEP-2640), for a server that
+        declares `io.modelcontextprotocol/skills` in its capabilities' extensions. An
+        extension's method is in no protocol version's table: sent with the override, which
+        the caller's check of the declaration stands for."""
+        return await self.session.client.list_all("skills/list", "skills", override=True)
+
     # ------------------------------------------------------------------ tools
     def start_tool_call(
         self,

@@ -88,14 +88,20 @@ class McpClient:
 
     # ------------------------------------------------------------------ lists
     async def list_all(
-        self, method: str, items_key: str, params: dict[str, Any] | None = None
+        self,
+        method: str,
+        items_key: str,
+        params: dict[str, Any] | None = None,
+        *,
+        override: bool = False,
     ) -> list[dict[str, Any]]:
-        """Every page of a list method (follows nextCursor; stops on loops)."""
+        """Every page of a list method (follows nextCursor; stops on loops). `override`:
+        send it though no protocol version lists it (an extension's method)."""
         pager = Paginator(method, items_key, max_pages=self._channel.max_pages)
         while (page_params := pager.next_params()) is not None:
             merged = dict(params or {})
             merged.update(page_params)
-            pager.add_page(await self._request(method, merged or None))
+            pager.add_page(await self._request(method, merged or None, override=override))
         return [item for item in pager.items if isinstance(item, dict)]
 
     async def list_tools(self) -> list[dict[str, Any]]:

@@ -1,7 +1,8 @@
 """One connection's view, a tab of the main window: its connection bar, the explorer (left:
 server info and the catalog's trees), the centre tabs ("Workspace": the selected item;
-"Traffic": the log), the bottom tabs (server console, notifications, errors, lint,
-statistics, auth, tasks) and its own status bar.
+"Traffic": the log; "Skills" while the server lists skill:// skills), the bottom tabs
+(server console, notifications, errors, lint, statistics, auth, tasks) and its own status
+bar.
 
 A tab opens its own connection from the app model, answers that connection's server asks
 with dialogs that name the tab, records it to its own file and shows an opened recording
@@ -39,6 +40,7 @@ from inspector.ui.collections.feature import CollectionsFeature
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.explorer import ExplorerPanel
 from inspector.ui.recording.session_files import SessionFiles
+from inspector.ui.skills.feature import SkillsFeature
 from inspector.ui.tabs.client_features import ClientFeatures
 from inspector.ui.tabs.connection_bar import ConnectionBar
 from inspector.ui.tabs.session_controls import LogLevelControl, PingControl
@@ -221,6 +223,8 @@ class ConnectionTab(QWidget):
         self.centre.setObjectName("centreTabs")
         self.centre.addTab(self.workspace, "Workspace")
         self.centre.addTab(self.log_panel, "Traffic")
+        # Skills: a centre tab of its own, there only while the server lists skill:// skills.
+        self.skills = SkillsFeature(self.controller, self.centre)
         # A taller window grows what is looked at.
         self.right_split = split_panes(
             Qt.Orientation.Vertical,
