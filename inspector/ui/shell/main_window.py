@@ -42,6 +42,7 @@ from inspector.storage.paths import settings_path
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.recording.session_drop import dropped, may_drop
 from inspector.ui.recording.session_files import SessionFiles
+from inspector.ui.security.review import SecurityReview
 from inspector.ui.shell.connect_outcomes import ConnectOutcomes
 from inspector.ui.shell.help_menu import report_problem, show_about, show_guide, show_shortcuts
 from inspector.ui.shell.menus import WindowMenus
@@ -97,6 +98,9 @@ class MainWindow(QMainWindow):
         self._closing: set[asyncio.Task[None]] = set()
         self._bound: ConnectionTab | None = None
         self.command_palette: CommandPalette | None = None  # made when first opened
+        self.security = SecurityReview(self)  # the security rules over every tab at once
+        self.tab_opened.connect(lambda tab: self.security.add(tab.security))
+        self.tab_closed.connect(lambda tab: self.security.remove(tab.security))
         self.strip = TabStrip(self)
         self.tabs = self.strip.widget
         self.strip.close_requested.connect(self.close_tab)

@@ -1,0 +1,67 @@
+"""The Security view's table: one row per finding (severity, rule, kind, item, field,
+evidence), most severe first. Every cell is plain display text; the item's name and the
+evidence show hidden characters as visible escapes (`\\u200b`), never the raw text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QBrush
+
+from inspector.common.visible_text import visible_text
+from inspector.security import SecurityFinding, Severity
+from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
+from inspector.ui.widgets.theme import colors
+
+__all__ = ["COLUMNS", "SecurityFindingsModel", "severity_counts", "shown_item"]
+
+COLUMNS: Final = ("Severity", "Rule", "Kind", "Item", "Field", "Evidence")
+_ITEM_LIMIT: Final = 120
+
+
+def shown_item(finding: SecurityFinding) -> str:
+    """The item's name on one line, hidden characters made visible, cut when long."""
+    name = visible_text(finding.item, keep="") or (
+        "(server)" if finding.kind == "instructions" else ""
+    )
+    return name if len(name) <= _ITEM_LIMIT else name[: _ITEM_LIMIT - 1] + "…"
+
+
+def severity_counts(findings: Sequence[SecurityFinding]) -> dict[Severity, int]:
+    counts = dict.fromkeys(reversed(Severity), 0)
+    for f in findings:
+        counts[f.severity] += 1
+    return counts
+
+
+class SecurityFindingsModel(FlatTableModel):
+    def __init__(self) -> None:
+        super().__init__(COLUMNS)
+        self.findings: list[SecurityFinding] = []
+
+    def set_findings(self, findings: Sequence[SecurityFinding]) -> None:
+        self.beginResetModel()
+        self.findings = list(findings)
+        self.endResetModel()
+
+    def rowCount(self, parent: ParentIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.findings)
+
+    def finding(self, row: int) -> SecurityFinding:
+        return self.findings[row]
+
+    def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        f = self.findings[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (f.severity.label, f.rule, f.kind, shown_item(f), f.field, f.evidence)[column]
+        if role == Qt.ItemDataRole.ForegroundRole and column == 0:
+            if f.severity >= Severity.HIGH:
+                return QBrush(colors().error)
+            if f.severity >= Severity.MEDIUM:
+                return QBrush(colors().warn)
+        return None
