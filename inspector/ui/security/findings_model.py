@@ -5,19 +5,22 @@ evidence show hidden characters as visible escapes (`\\u200b`), never the raw te
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush
 
 from inspector.common.visible_text import visible_text
-from inspector.security import SecurityFinding, Severity
 from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
 from inspector.ui.widgets.theme import colors
 
-__all__ = ["COLUMNS", "SecurityFindingsModel", "severity_counts", "shown_item"]
+if TYPE_CHECKING:  # the rules load Unicode tables: imported when the first review runs
+    from inspector.security import SecurityFinding
+
+__all__ = ["COLUMNS", "SEVERITIES", "SecurityFindingsModel", "severity_counts", "shown_item"]
 
 COLUMNS: Final = ("Severity", "Rule", "Kind", "Item", "Field", "Evidence")
+SEVERITIES: Final = ("high", "medium", "low", "info")  # `Severity`'s labels, worst first
 _ITEM_LIMIT: Final = 120
 
 
@@ -29,10 +32,11 @@ def shown_item(finding: SecurityFinding) -> str:
     return name if len(name) <= _ITEM_LIMIT else name[: _ITEM_LIMIT - 1] + "…"
 
 
-def severity_counts(findings: Sequence[SecurityFinding]) -> dict[Severity, int]:
-    counts = dict.fromkeys(reversed(Severity), 0)
+def severity_counts(findings: Sequence[SecurityFinding]) -> dict[str, int]:
+    """severity label -> count, worst first (every severity, zero or not)."""
+    counts = dict.fromkeys(SEVERITIES, 0)
     for f in findings:
-        counts[f.severity] += 1
+        counts[f.severity.label] += 1
     return counts
 
 
@@ -60,8 +64,8 @@ class SecurityFindingsModel(FlatTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return (f.severity.label, f.rule, f.kind, shown_item(f), f.field, f.evidence)[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == 0:
-            if f.severity >= Severity.HIGH:
+            if f.severity.label == "high":
                 return QBrush(colors().error)
-            if f.severity >= Severity.MEDIUM:
+            if f.severity.label == "medium":
                 return QBrush(colors().warn)
         return None

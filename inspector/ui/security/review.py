@@ -6,13 +6,13 @@ what concerns its server. Re-run shortly after any tab's catalog, pins or sessio
 from __future__ import annotations
 
 import logging
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from PySide6.QtCore import QObject, QTimer
 
-from inspector.security import SecurityFinding, scan
-from inspector.ui.security.security_panel import SecurityPanel
-from inspector.ui.security.sources import unique_names
+if TYPE_CHECKING:
+    from inspector.security import SecurityFinding
+    from inspector.ui.security.security_panel import SecurityPanel
 
 __all__ = ["SecurityReview"]
 
@@ -49,6 +49,9 @@ class SecurityReview(QObject):
 
     def run(self) -> None:
         """Scan every tab that offers something; show each panel its own findings."""
+        from inspector.security import scan  # its Unicode tables load now, not at start-up
+        from inspector.ui.security.sources import unique_names
+
         self.runs += 1
         names = unique_names(panel.label() for panel in self.panels)
         offered = []

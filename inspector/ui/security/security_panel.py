@@ -17,13 +17,13 @@ from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from inspector.core.connection import ConnectionModel
 from inspector.features.catalog.lists import KINDS
-from inspector.security import SecurityFinding, ServerDefinitions, Severity
 from inspector.ui.security.findings_model import SecurityFindingsModel, severity_counts, shown_item
-from inspector.ui.security.sources import FirstSeen, change_findings, definitions_of
+from inspector.ui.security.first_seen import FirstSeen
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.row_table import RowTable
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the rules (Unicode tables, ~0.1 s) load when the first review runs
+    from inspector.security import SecurityFinding, ServerDefinitions
     from inspector.ui.controller.connection_controller import ConnectionController
     from inspector.ui.security.review import SecurityReview
 
@@ -38,14 +38,14 @@ _LIST_OF: Final = {
 }
 
 
-def summary_text(counts: dict[Severity, int]) -> str:
+def summary_text(counts: dict[str, int]) -> str:
     """ "2 high, 1 low" (the severities found, most severe first); "" when none."""
-    return ", ".join(f"{n} {s.label}" for s, n in counts.items() if n)
+    return ", ".join(f"{n} {label}" for label, n in counts.items() if n)
 
 
 class SecurityPanel(QWidget):
     item_requested = Signal(str, str)  # explorer list ("tools"...), the item's key
-    counts_changed = Signal(object)  # dict[Severity, int] of this tab's findings
+    counts_changed = Signal(object)  # severity label -> count of this tab's findings
 
     def __init__(self, controller: ConnectionController, label: Callable[[], str]) -> None:
         """`label()`: the tab's name, which names this server in findings across tabs."""
@@ -57,7 +57,7 @@ class SecurityPanel(QWidget):
         self.first_seen = FirstSeen()
         self.review: SecurityReview | None = None  # the window's, once the tab is added
         self.name = ""  # this tab's server in the last scan
-        self.counts: dict[Severity, int] = severity_counts([])
+        self.counts: dict[str, int] = severity_counts([])
         self.model = SecurityFindingsModel()
         self.table = RowTable()
         self.table.setObjectName("securityFindings")
@@ -94,6 +94,8 @@ class SecurityPanel(QWidget):
     # ---------------------------------------------------------------- what the review reads
     def definitions(self, name: str) -> ServerDefinitions | None:
         """What this tab's server offers, under `name`; None while it offers nothing."""
+        from inspector.ui.security.sources import definitions_of
+
         catalog = self.connection.catalog
         server = self.connection.server
         instructions = server.instructions if server is not None else None
@@ -103,6 +105,8 @@ class SecurityPanel(QWidget):
 
     def changes(self, name: str) -> list[SecurityFinding]:
         """Rug pulls: tools changed since pinned, or since first listed in this session."""
+        from inspector.ui.security.sources import change_findings
+
         tools = [item.raw for item in self.connection.catalog.tools]
         pinned = self.connection.catalog_loader.pin_alerts
         return change_findings(name, pinned, self.first_seen.changed(tools))

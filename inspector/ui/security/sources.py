@@ -1,20 +1,20 @@
 """What the Security view scans, from one tab's connection: its definitions as the catalog
 holds them, and its rug pulls (a tool changed since it was pinned, or since it was first
-listed in this session). Qt-free; `review.SecurityReview` runs the rules over every tab.
+listed in this session: `first_seen`). Qt-free; `review.SecurityReview` runs the rules over
+every tab. Imported when the first review runs (the rules load Unicode tables: ~0.1 s).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.features.catalog.lists import Catalog
-from inspector.features.catalog.pins import PINNED_FIELDS, PinChange, pinned_hash
+from inspector.features.catalog.pins import PINNED_FIELDS, PinChange
 from inspector.security import SecurityFinding, ServerDefinitions, Severity
 from inspector.security.finding import evidence
 
-__all__ = ["CHANGED_RULE", "FirstSeen", "change_findings", "definitions_of", "unique_names"]
+__all__ = ["CHANGED_RULE", "change_findings", "definitions_of", "unique_names"]
 
 CHANGED_RULE: Final = "changes.definition-changed"
 _SPEC: Final = "Security Best Practices; tool definitions that change after they are trusted"
@@ -41,37 +41,6 @@ def unique_names(names: Iterable[str]) -> list[str]:
         seen[name] = seen.get(name, 0) + 1
         out.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
     return out
-
-
-@dataclass
-class FirstSeen:
-    """Each tool's definition as first listed in this session (the session's own pin, over
-    the fields a pin covers)."""
-
-    definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
-    hashes: dict[str, str] = field(default_factory=dict)
-
-    def clear(self) -> None:
-        self.definitions.clear()
-        self.hashes.clear()
-
-    def changed(
-        self, tools: Iterable[dict[str, Any]]
-    ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-        """(first, now) of each tool whose definition differs from its first listing;
-        a tool not seen before is remembered."""
-        out = []
-        for raw in tools:
-            name = raw.get("name")
-            if not isinstance(name, str):
-                continue
-            digest = pinned_hash(raw)  # what a pin covers: `_meta` may change freely
-            first = self.hashes.setdefault(name, digest)
-            if first == digest:
-                self.definitions.setdefault(name, raw)
-            else:
-                out.append((self.definitions[name], raw))
-        return out
 
 
 def change_findings(

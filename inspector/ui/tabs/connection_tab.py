@@ -30,7 +30,6 @@ from inspector.core.inspector_model import InspectorModel
 from inspector.features.catalog.lists import CatalogKind
 from inspector.protocol.machine.events import SessionReady
 from inspector.recording.redaction import connection_for_profile
-from inspector.security import Severity
 from inspector.settings.profiles import Profile
 from inspector.traffic.error_store import ErrorStore
 from inspector.traffic.log import TrafficLog
@@ -522,16 +521,16 @@ class ConnectionTab(QWidget):
         if not self.explorer.select(kind, key):
             self.status.showMessage("That item is no longer listed.", 6000)
 
-    def _security_changed(self, counts: dict[Severity, int]) -> None:
+    def _security_changed(self, counts: dict[str, int]) -> None:
         index = self.bottom.indexOf(self.security)
         total = sum(counts.values())
         worst = next(((s, n) for s, n in counts.items() if n), None)
         title = "Security"
         if worst is not None:  # "Security (1 high, 2 more)": the worst, and how many else
             more = f", {total - worst[1]} more" if total > worst[1] else ""
-            title = f"Security ({worst[1]} {worst[0].label}{more})"
+            title = f"Security ({worst[1]} {worst[0]}{more})"
         self.bottom.setTabText(index, title)
-        serious = {s: n for s, n in counts.items() if s >= Severity.MEDIUM}
+        serious = {s: n for s, n in counts.items() if s in ("high", "medium")}
         said = summary_text(serious)
         self.security_label.setText(f"⚠ Security: {said}" if said else "")
 
