@@ -19,6 +19,7 @@ from inspector.cli.command_args import (
     add_export_otlp_parser,
     add_export_parser,
     add_export_slice_parser,
+    add_inventory_parser,
     add_logout_parser,
     add_replay_parser,
     add_sampling_arguments,
@@ -190,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_watch_parser(sub)
     add_diff_parser(sub)
     add_test_parser(sub)
+    add_inventory_parser(sub)
     return parser
 
 
