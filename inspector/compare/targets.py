@@ -60,9 +60,9 @@ def profile_for_target(
     chosen = cast(EraWord, era or "legacy")
     timeouts = Timeouts(request=timeout, max_total=max(timeout, 600.0), reset_on_progress=True)
     if text.startswith(INVENTORY_PREFIX):
-        found = inventory_profile(text)
-        update = {"timeouts": timeouts, **({"era": era} if era is not None else {})}
-        return found.model_copy(deep=True, update=update)
+        configured = inventory_profile(text)
+        eras: dict[str, object] = {"era": era} if era is not None else {}
+        return configured.model_copy(deep=True, update={"timeouts": timeouts, **eras})
     if text.startswith(PROFILE_PREFIX):
         name = text[len(PROFILE_PREFIX) :].strip()
         if not name:
