@@ -138,9 +138,11 @@ def read_inventory(
     )
     inventory = Inventory()
     keys: dict[str, int] = {}
+    seen: set[Path] = set()
     for place in places:
-        if not place.path.exists():
-            continue
+        if not place.path.exists() or place.path.resolve() in seen:
+            continue  # (run from the home folder, ~/.cursor/mcp.json is the project's too)
+        seen.add(place.path.resolve())
         inventory.files.append(place)
         try:
             for server in _read_place(place, inventory.notes):

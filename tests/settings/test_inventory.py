@@ -173,3 +173,10 @@ def test_key_lines_never_recurse_and_follow_arrays() -> None:
         ("e",): 2,
     }
     assert key_lines("[" * 20_000) == {}
+
+
+def test_a_project_that_is_the_home_folder_lists_its_files_once(tmp_path: Path) -> None:
+    fake_home(tmp_path)
+    inv = read_inventory(tmp_path, home=tmp_path, platform="linux", env={})
+    assert [s.key for s in inv.servers].count("cursor-user/cur") == 1
+    assert not any(s.key.startswith("cursor-project/") for s in inv.servers)

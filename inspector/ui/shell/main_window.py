@@ -45,6 +45,7 @@ from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.security.review import SecurityReview
 from inspector.ui.shell.connect_outcomes import ConnectOutcomes
 from inspector.ui.shell.help_menu import report_problem, show_about, show_guide, show_shortcuts
+from inspector.ui.shell.inventory_actions import open_inventory
 from inspector.ui.shell.menus import WindowMenus
 from inspector.ui.shell.window_state import WindowState
 from inspector.ui.tabs.connection_actions import ConnectionActions
@@ -393,6 +394,7 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         file.addAction(action("&Profiles…", self.open_profiles, "Ctrl+P"))
         file.addAction(action("&Import servers…", self.open_import))
+        file.addAction(action("Con&figured servers…", lambda: open_inventory(self)))
         self.recent_menu = file.addMenu("Recent")
         m.mark_tab_groups()
         m.end_file_menu(action("&Quit", self.close, QKeySequence.StandardKey.Quit))
