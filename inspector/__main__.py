@@ -90,6 +90,8 @@ def _command(name: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser
         from inspector.cli.commands.diff import run
     elif name == "test":
         from inspector.cli.commands.test import run
+    elif name == "scan":
+        from inspector.cli.commands.scan import run
     elif name == "demo-server":
         from inspector.cli.commands.demo_server import run
     elif name == "inventory":

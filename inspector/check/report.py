@@ -1,14 +1,18 @@
 """The check report: one row per check (passed, failed with its evidence and the spec rule,
-skipped with the reason), as a table, JSON or JUnit XML."""
+skipped with the reason), as a table, JSON, JUnit XML or SARIF 2.1.0 (each check a rule,
+each failed check a result: `inspector/security/sarif.py` writes the log)."""
 
 from __future__ import annotations
 
 import enum
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.common.junit import JUnitCase, junit_xml
 from inspector.common.terminal_text import terminal_text
+from inspector.security.sarif import Place, SarifResult, SarifRule, sarif_log
 
 __all__ = ["CheckReport", "CheckResult", "Status"]
 
@@ -122,3 +126,31 @@ class CheckReport:
                 )
             )
         return junit_xml(f"mcp-inspector-qt check {self.target}", cases)
+
+    def sarif(self) -> str:
+        """A SARIF 2.1.0 log: every check a rule (its spec rule as help), every failed one
+        an error result located at the server (`server/check/ID`); an unreachable server
+        is a failed invocation."""
+        name = str(self.server.get("name") or self.target)
+        place = Place(self.target) if self.target.startswith(("http://", "https://")) else None
+        rules = [SarifRule(r.id, r.title, "error", r.rule) for r in self.results]
+        results = [
+            SarifResult(
+                rule_id=r.id,
+                level="error",
+                message=f"{r.title}: {r.evidence}" if r.evidence else r.title,
+                fingerprint=hashlib.sha256(
+                    f"{self.target}\x00{r.id}".encode("utf-8", "surrogatepass")
+                ).hexdigest()[:32],
+                logical=(name, "check", r.id),
+                place=place,
+                properties={"rule": r.rule} if r.rule else {},
+            )
+            for r in self.results
+            if r.status is Status.FAILED
+        ]
+        failures = (
+            [] if self.unreachable is None else [f"could not reach the server: {self.unreachable}"]
+        )
+        log = sarif_log(rules, results, failures=failures)
+        return json.dumps(log, ensure_ascii=False, indent=2) + "\n"

@@ -338,13 +338,17 @@ def add_check_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     check = sub.add_parser(
         "check",
         help="run a battery of spec checks against a server and report",
-        usage="mcp-inspector-qt check [--json] [--junit OUT.xml] [--era E] [--call-read-only]"
+        usage="mcp-inspector-qt check [--json] [--junit OUT.xml] [--sarif OUT.sarif] [--era E]"
+        " [--call-read-only]"
         " (-- COMMAND ... | --url URL | --profile NAME)",
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--junit", metavar="OUT.xml", help="also write a JUnit XML report")
+    check.add_argument(
+        "--sarif", metavar="OUT.sarif", help="also write a SARIF 2.1.0 log (failed checks)"
+    )
     check.add_argument("--era", choices=ERA_CHOICES, default=None)
     check.add_argument(
         "--call-read-only",
@@ -536,3 +540,68 @@ def add_diff_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="per side: connecting and listing everything (default 30)",
     )
     diff.add_argument("-v", "--verbose", action="store_true", help="log what each side does")
+
+
+SCAN_EXIT_CODES = {
+    0: "no finding at or above --fail-on (those a --baseline accepts do not count)",
+    1: "a finding at or above --fail-on",
+    2: "usage error, or a baseline that cannot be used (the message says why)",
+    3: "a target could not be reached or listed (the others are still reported)",
+}
+
+
+def add_scan_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    epilog = (
+        "TARGET: an http(s):// URL, a shell-quoted stdio command line\n"
+        "('node dist/index.js stdio'), or profile:NAME (a saved profile). Several targets\n"
+        "are scanned together: the cross-server rules (shared and look-alike tool names,\n"
+        "one server naming another's tools) run over all of them.\n\n"
+        "Read-only: every list, and prompts/get of the prompts that need no argument;\n"
+        "never a tool call. The rules: docs/security.md.\n\n" + exit_codes_text(SCAN_EXIT_CODES)
+    )
+    scan = sub.add_parser(
+        "scan",
+        help="review servers' definitions for tool poisoning, hidden text and shadowing",
+        usage="mcp-inspector-qt scan [--json] [--sarif OUT] [--fail-on SEVERITY]"
+        " [--baseline FILE] [--write-baseline FILE --reason TEXT] [--root URI]... TARGET...",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    scan.add_argument("targets", nargs="+", metavar="TARGET", help="a server to scan")
+    scan.add_argument("--json", action="store_true", help="print a JSON report")
+    scan.add_argument("--sarif", metavar="OUT", help="also write a SARIF 2.1.0 log to OUT")
+    scan.add_argument(
+        "--fail-on",
+        default="high",
+        metavar="SEVERITY",
+        help="exit 1 on a finding at or above: info, low, medium, high (default), none",
+    )
+    scan.add_argument(
+        "--baseline", metavar="FILE", help="accepted findings (each with a reason) to leave out"
+    )
+    scan.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        help="write every finding of this run (and those --baseline accepted) to FILE",
+    )
+    scan.add_argument(
+        "--reason", metavar="TEXT", help="with --write-baseline: why they are accepted"
+    )
+    scan.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="URI",
+        help="a root the client declares (repeatable): file:// resources outside every root "
+        "are reported",
+    )
+    scan.add_argument("--no-pins", action="store_true", help="do not read the app's tool pins")
+    scan.add_argument("--era", choices=ERA_CHOICES, default=None, help="the era of every target")
+    scan.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="per target: connecting and listing everything (default 30)",
+    )
+    scan.add_argument("-v", "--verbose", action="store_true", help="log what each target does")

@@ -23,6 +23,7 @@ from inspector.cli.command_args import (
     add_logout_parser,
     add_replay_parser,
     add_sampling_arguments,
+    add_scan_parser,
     add_server_arguments,
     add_test_parser,
     add_watch_parser,
@@ -191,6 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_watch_parser(sub)
     add_diff_parser(sub)
     add_test_parser(sub)
+    add_scan_parser(sub)
     add_inventory_parser(sub)
     return parser
 

@@ -7,9 +7,9 @@
   by `write_report_files`, from the report's method of that format. A write that fails is
   said on stderr (`error: --junit OUT.xml: ...`) and the run's exit code stands.
 
-A new format is one row of `REPORT_FILES` (e.g. SARIF: `ReportFile("--sarif", "sarif",
-"sarif")`, a `--sarif` option on the commands that have it, and a `sarif() -> str` on
-their reports); nothing else changes.
+A new format is one row of `REPORT_FILES` (as SARIF: `ReportFile("--sarif", "sarif",
+"sarif")`, a `--sarif` option on the commands that have it, `check` and `scan`, and a
+`sarif() -> str` on their reports); nothing else changes.
 """
 
 from __future__ import annotations
@@ -34,7 +34,10 @@ class ReportFile:
     method: str  # the report's method that gives the file's text: "junit"
 
 
-REPORT_FILES: Final = (ReportFile("--junit", "junit", "junit"),)
+REPORT_FILES: Final = (
+    ReportFile("--junit", "junit", "junit"),
+    ReportFile("--sarif", "sarif", "sarif"),
+)
 
 
 def print_text(text: str) -> None:

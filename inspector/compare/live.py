@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,11 +25,14 @@ from inspector.settings.connect import SetupError
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 
-__all__ = ["Side", "SideOutcome", "fetch_both", "fetch_side"]
+__all__ = ["Lister", "Side", "SideOutcome", "fetch_both", "fetch_side"]
 
 log = logging.getLogger(__name__)
 
 SideOutcome = Literal["listed", "unreachable", "timeout"]
+# How a side is listed once connected: fills the snapshot it is given and returns it
+# (`snapshot_from_session`; `scan` also fetches prompts and re-lists changed tools).
+Lister = Callable[[ServerConnection, CatalogSnapshot], Awaitable[CatalogSnapshot]]
 
 
 @dataclass
@@ -53,9 +57,15 @@ def _stderr_tail(session: ServerConnection | None) -> str:
 
 
 async def fetch_side(
-    name: str, profile: Profile, *, timeout: float, secrets: SecretStore | None = None
+    name: str,
+    profile: Profile,
+    *,
+    timeout: float,
+    secrets: SecretStore | None = None,
+    lister: Lister = snapshot_from_session,
 ) -> Side:
-    """Connect, list every kind (all pages), close. `timeout` bounds the whole side."""
+    """Connect, list every kind (all pages) with `lister`, close. `timeout` bounds the
+    whole side."""
     session: ServerConnection | None = None
     snapshot: CatalogSnapshot | None = None
 
@@ -64,7 +74,7 @@ async def fetch_side(
         session = connection_for(profile, secrets)
         await session.connect(timeout=timeout)
         snapshot = CatalogSnapshot()
-        return await snapshot_from_session(session, snapshot)
+        return await lister(session, snapshot)
 
     try:
         snap = await asyncio.wait_for(work(), timeout)

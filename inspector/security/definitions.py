@@ -1,13 +1,19 @@
-"""What one server offers, as plain JSON: the input of every security rule."""
+"""What one server offers, as plain JSON: the input of every security rule.
+
+Besides the lists and `instructions`, what the caller knows around them: the client's
+declared `roots` (URIs; a `file://` resource outside them is a finding), the messages of
+prompts it fetched with `prompts/get` (`prompt_messages`, by prompt name), and for the rug
+pull rule each tool's `pinned` definition (`features/catalog/pins.py`) and the definition
+`first_seen` in this session (both by tool name)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.security.finding import ItemKind
-from inspector.security.strings import Text, item_name, texts_of_item
+from inspector.security.strings import Text, item_name, texts_of_item, texts_of_messages
 
 __all__ = ["ServerDefinitions"]
 
@@ -31,6 +37,10 @@ class ServerDefinitions:
     templates: Sequence[Any] = ()
     instructions: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
+    roots: Sequence[str] = ()
+    prompt_messages: Mapping[str, Any] = field(default_factory=dict)
+    pinned: Mapping[str, Any] = field(default_factory=dict)
+    first_seen: Mapping[str, Any] = field(default_factory=dict)
 
     def items(self) -> Iterator[tuple[ItemKind, dict[str, Any]]]:
         for kind, attribute in _KINDS:
@@ -44,5 +54,8 @@ class ServerDefinitions:
     def texts(self) -> Iterator[Text]:
         for kind, raw in self.items():
             yield from texts_of_item(kind, raw)
+        for name, messages in self.prompt_messages.items():
+            if isinstance(name, str):
+                yield from texts_of_messages(name, messages)
         if isinstance(self.instructions, str):
             yield Text("instructions", "", "instructions", "", self.instructions)

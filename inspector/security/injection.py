@@ -129,7 +129,7 @@ def injection(server: str, t: Text) -> Iterator[SecurityFinding]:
         "names a .env file (secrets)",
     )
     for m in _SEND_URL.finditer(t.text):
-        reason = f"tells to send data to {m.group(1)[:100]}"
+        reason = f"tells to send data to {m.group(1).rstrip('.,;:!?')[:100]}"
         yield finding_at(server, t, "injection.send-url", Severity.MEDIUM, m.span(), reason, _SPEC)
     if _is_input_description(t):
         yield from _search(

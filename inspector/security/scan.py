@@ -6,11 +6,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from inspector.security.annotations import annotation_findings
+from inspector.security.changes import changes
 from inspector.security.cross_server import cross_server
 from inspector.security.definitions import ServerDefinitions
 from inspector.security.finding import SecurityFinding
 from inspector.security.hidden_text import hidden_text
 from inspector.security.injection import injection
+from inspector.security.roots import outside_roots
 
 __all__ = ["RULES", "ServerDefinitions", "scan"]
 
@@ -38,6 +40,8 @@ RULES: Final[dict[str, tuple[str, str]]] = {
     "shadow.name-collision": ("medium", "a tool name two servers share"),
     "shadow.confusable-name": ("high", "tool names that look alike"),
     "shadow.mentions-other-tool": ("high", "a description naming another server's tool"),
+    "changes.definition-changed": ("high", "a tool changed since it was pinned or first seen"),
+    "resource.file-outside-roots": ("medium", "a file:// resource outside the declared roots"),
 }
 
 
@@ -51,6 +55,8 @@ def scan(servers: Sequence[ServerDefinitions]) -> list[SecurityFinding]:
         for kind, raw in server.items():
             if kind == "tool":
                 found.extend(annotation_findings(server.name, raw))
+        found.extend(changes(server))
+        found.extend(outside_roots(server))
     found.extend(cross_server(servers))
     order = {server.name: i for i, server in enumerate(servers)}
     found.sort(key=lambda f: (-f.severity, order.get(f.server, 0)))

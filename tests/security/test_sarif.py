@@ -1,0 +1,106 @@
+"""SARIF 2.1.0 logs: a scan's findings (new, accepted by a baseline, a target that failed)
+and `check`'s report (failed checks, an unreachable server), each valid against the
+official schema (tests/fixtures/sarif/), levels and fingerprints as documented."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from inspector.check.report import CheckReport, CheckResult, Status
+from inspector.security import RULES, Severity
+from inspector.security.sarif import LEVELS, Place, security_sarif
+from tests.security.scanning import found, server, tool
+
+SCHEMA = Path(__file__).resolve().parent.parent / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
+
+
+def valid(log: dict[str, Any]) -> dict[str, Any]:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(schema).validate(log)
+    return log
+
+
+def test_levels_follow_severity() -> None:
+    assert [LEVELS[s] for s in Severity] == ["note", "note", "warning", "error"]
+
+
+def test_a_scan_log_with_new_accepted_and_failed_targets_is_valid() -> None:
+    findings = found(
+        server(tool("read_file", "Reads. <IMPORTANT>do it</IMPORTANT>\u200b"), name="files")
+    )
+    assert len(findings) == 2
+    new, accepted = findings[:1], [(findings[1], "we wrote it")]
+    log = valid(
+        security_sarif(
+            new,
+            rules=RULES,
+            accepted=accepted,
+            places={"files": Place("server.py", 3)},
+            version="1.2.3",
+            failures=["http://x: could not be reached"],
+        )
+    )
+    run = log["runs"][0]
+    assert log["version"] == "2.1.0"
+    assert run["tool"]["driver"]["name"] == "mcp-inspector-qt"
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == list(RULES)
+    assert run["invocations"][0]["executionSuccessful"] is False
+    first, second = run["results"]
+    assert first["ruleId"] == new[0].rule and first["level"] == LEVELS[new[0].severity]
+    assert first["partialFingerprints"] == {"primaryLocationLineHash": new[0].fingerprint()}
+    assert run["tool"]["driver"]["rules"][first["ruleIndex"]]["id"] == first["ruleId"]
+    where = first["locations"][0]
+    assert where["logicalLocations"][0]["fullyQualifiedName"] == "files/tool/read_file"
+    assert where["physicalLocation"] == {
+        "artifactLocation": {"uri": "server.py"},
+        "region": {"startLine": 3},
+    }
+    assert new[0].evidence in first["message"]["text"]
+    assert second["suppressions"] == [{"kind": "external", "justification": "we wrote it"}]
+
+
+def test_a_check_report_as_sarif_is_valid() -> None:
+    report = CheckReport(
+        "http://127.0.0.1:9/mcp",
+        server={"name": "demo"},
+        results=[
+            CheckResult("errors.unknown-method", "Unknown methods", Status.FAILED, "got 200", "R1"),
+            CheckResult("lists.tools", "tools/list", Status.PASSED),
+            CheckResult("lists.prompts", "prompts/list", Status.SKIPPED, "none"),
+        ],
+    )
+    log = valid(json.loads(report.sarif()))
+    run = log["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == [
+        "errors.unknown-method",
+        "lists.tools",
+        "lists.prompts",
+    ]
+    (result,) = run["results"]
+    assert (result["ruleId"], result["level"]) == ("errors.unknown-method", "error")
+    assert result["message"]["text"] == "Unknown methods: got 200"
+    logical = result["locations"][0]["logicalLocations"][0]
+    assert logical["fullyQualifiedName"] == "demo/check/errors.unknown-method"
+    phys = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert phys == "http://127.0.0.1:9/mcp"
+    down = CheckReport("python server.py", unreachable="connection refused")
+    log = valid(json.loads(down.sarif()))
+    assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False
+    assert log["runs"][0]["results"] == []
+
+
+def test_prompts_without_required_arguments_are_the_ones_fetched() -> None:
+    from inspector.compare.security_scan import prompts_without_arguments
+
+    prompts = [
+        {"name": "a"},
+        {"name": "b", "arguments": [{"name": "x", "required": False}]},
+        {"name": "c", "arguments": [{"name": "x", "required": True}]},
+        {"name": 3},
+        "not a prompt",
+    ]
+    assert prompts_without_arguments(prompts) == ["a", "b"]
