@@ -70,6 +70,5 @@ class SecurityReview(QObject):
         for finding in found:
             by_server.setdefault(finding.server, []).append(finding)
         for panel, definitions in offered:
-            mine = panel.changes(definitions.name) + by_server.get(definitions.name, [])
-            mine.sort(key=lambda f: -f.severity)  # stable: the scan's order within a severity
+            mine = by_server.get(definitions.name, [])
             panel.show_findings(definitions.name, mine, len(offered))

@@ -93,7 +93,8 @@ class SecurityPanel(QWidget):
 
     # ---------------------------------------------------------------- what the review reads
     def definitions(self, name: str) -> ServerDefinitions | None:
-        """What this tab's server offers, under `name`; None while it offers nothing."""
+        """What this tab's server offers, under `name` (with its pins, its first listing
+        in this session and its roots); None while it offers nothing."""
         from inspector.ui.security.sources import definitions_of
 
         catalog = self.connection.catalog
@@ -101,15 +102,7 @@ class SecurityPanel(QWidget):
         instructions = server.instructions if server is not None else None
         if not any(len(catalog[k]) for k in KINDS) and not instructions:
             return None
-        return definitions_of(name, catalog, instructions)
-
-    def changes(self, name: str) -> list[SecurityFinding]:
-        """Rug pulls: tools changed since pinned, or since first listed in this session."""
-        from inspector.ui.security.sources import change_findings
-
-        tools = [item.raw for item in self.connection.catalog.tools]
-        pinned = self.connection.catalog_loader.pin_alerts
-        return change_findings(name, pinned, self.first_seen.changed(tools))
+        return definitions_of(name, self.connection, self.first_seen)
 
     def _changed(self) -> None:
         if self.review is not None:
