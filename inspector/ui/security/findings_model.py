@@ -12,6 +12,7 @@ from PySide6.QtGui import QBrush
 
 from inspector.common.visible_text import visible_text
 from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
+from inspector.ui.widgets.plain_text import plain_tooltip
 from inspector.ui.widgets.theme import colors
 
 if TYPE_CHECKING:  # the rules load Unicode tables: imported when the first review runs
@@ -63,6 +64,9 @@ class SecurityFindingsModel(FlatTableModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return (f.severity.label, f.rule, f.kind, shown_item(f), f.field, f.evidence)[column]
+        if role == Qt.ItemDataRole.ToolTipRole and column in (3, 5):
+            # the server's text, made visible: escaped, never taken for rich text
+            return plain_tooltip(shown_item(f) if column == 3 else f.evidence)
         if role == Qt.ItemDataRole.ForegroundRole and column == 0:
             if f.severity.label == "high":
                 return QBrush(colors().error)

@@ -11,6 +11,7 @@ characters shown as escapes. The window does the rest (`shell/inventory_actions.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Final
 
 from PySide6.QtCore import QModelIndex, Qt, Signal, SignalInstance
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
 from inspector.common.visible_text import visible_text
 from inspector.settings.inventory import ConfiguredServer, Inventory
 from inspector.ui.widgets.flat_table_model import FlatTableModel, ParentIndex
-from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.row_table import RowTable
 
 __all__ = ["InventoryDialog", "InventoryModel"]
@@ -38,6 +39,12 @@ _COLUMNS: Final = ("Name", "Client", "Runs", "Command or URL", "File")
 def _shown(text: str, limit: int = 300) -> str:
     text = visible_text(text, keep="")
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _home_short(where: str) -> str:
+    """A file:line under the home folder as ~/…: the end of a path is what tells files apart."""
+    home = str(Path.home())
+    return "~" + where[len(home) :] if home != "/" and where.startswith(home + "/") else where
 
 
 class InventoryModel(FlatTableModel):
@@ -54,13 +61,19 @@ class InventoryModel(FlatTableModel):
         return 0 if parent.isValid() else len(self.servers)
 
     def data(self, index: ParentIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
+        if not index.isValid():
             return None
         s = self.servers[index.row()]
-        runs = "a command here" if s.runs_code else "a URL"
-        return (_shown(s.name), _shown(s.client), runs, _shown(s.target()), _shown(s.where))[
-            index.column()
-        ]
+        if role == Qt.ItemDataRole.DisplayRole:
+            runs = "a command here" if s.runs_code else "a URL"
+            where = _shown(_home_short(s.where))
+            return (_shown(s.name), _shown(s.client), runs, _shown(s.target()), where)[
+                index.column()
+            ]
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() in (3, 4):
+            # a file's text: escaped, never taken for rich text
+            return plain_tooltip(_shown(s.target() if index.column() == 3 else s.where, 4000))
+        return None
 
 
 class InventoryDialog(QDialog):

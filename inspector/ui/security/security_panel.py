@@ -62,27 +62,27 @@ class SecurityPanel(QWidget):
         self.table = RowTable()
         self.table.setObjectName("securityFindings")
         self.table.setModel(self.model)
-        for column, width in enumerate((64, 190, 60, 150, 110)):
+        for column, width in enumerate((56, 160, 44, 110, 80)):
             self.table.setColumnWidth(column, width)
         self.detail = QPlainTextEdit()
         self.detail.setObjectName("securityDetail")
         self.detail.setReadOnly(True)
-        self.detail.setPlaceholderText("Select a finding to read why it matters and where it is.")
+        self.detail.setPlaceholderText(
+            "Select a finding to read why it matters and where it is; double-click it to "
+            "select its item in the explorer."
+        )
         self.summary = PlainLabel("Not scanned yet: connect to a server.")
         self.summary.setObjectName("securitySummary")
-        hint = PlainLabel("Double-click a finding to select its item in the explorer.")
-        hint.setEnabled(False)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.table)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
-        split.setSizes([720, 280])
+        split.setStretchFactor(1, 2)
+        split.setSizes([600, 400])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
-        layout.addWidget(hint)
         self.table.selectionModel().currentRowChanged.connect(self._picked)
         self.table.activated.connect(self._activated)
         for kind in KINDS:

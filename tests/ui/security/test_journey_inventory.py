@@ -65,9 +65,15 @@ def test_configured_servers_are_listed_and_a_command_asks_before_it_starts(
                     "Claude Desktop",
                     "a command here",
                     f"{sys.executable} {POISONED}",
-                    f"{config}:3",
+                    "~/.config/Claude/claude_desktop_config.json:3",
                 ],
-                ["remote", "Claude Desktop", "a URL", "https://mcp.example.com/mcp", f"{config}:9"],
+                [
+                    "remote",
+                    "Claude Desktop",
+                    "a URL",
+                    "https://mcp.example.com/mcp",
+                    "~/.config/Claude/claude_desktop_config.json:9",
+                ],
             ]
             notes = dialog.notes.toPlainText()
             assert notes.startswith(f"{home / '.cursor' / 'mcp.json'}: not valid JSON")

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from inspector.settings.profiles import Profile, StdioSettings
 from inspector.ui.shell.main_window import MainWindow
@@ -71,6 +72,9 @@ def test_the_security_view_of_the_demo_and_a_poisoned_server(
         ]
         # The hidden characters are shown, as escapes a person can read.
         assert rows[0][5].startswith("Reads the user's notes.\\u200b\\u200b\\u200b<IMPORTANT>")
+        # Its tooltip shows the markup as text, never as rich text.
+        tip = table.model().index(0, 5).data(Qt.ItemDataRole.ToolTipRole)
+        assert "\\u200b&lt;IMPORTANT&gt;Before" in tip and "<IMPORTANT>" not in tip
 
         click_row(table, "hidden.zero-width", column=1)
         detail = other.security.detail.toPlainText()
