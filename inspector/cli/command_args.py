@@ -21,7 +21,6 @@ __all__ = [
     "add_auth_arguments",
     "add_export_otlp_parser",
     "add_export_parser",
-    "add_inventory_parser",
     "add_launch_arguments",
     "add_logout_parser",
     "add_replay_parser",
@@ -140,25 +139,6 @@ def add_logout_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="forget the OAuth tokens and client registration stored for a server",
     )
     logout.add_argument("--url", required=True, help="the server URL")
-
-
-def add_inventory_parser(sub: Any) -> None:
-    parser = sub.add_parser(
-        "inventory",
-        help="list the MCP servers configured on this machine (Claude Desktop, Claude Code, "
-        "VS Code, Cursor, Windsurf, Zed, Codex) with their file and line",
-        usage="mcp-inspector-qt inventory [--json] [--project DIR]",
-        epilog="Reads config files only; nothing is started. A server's key names it to "
-        "scan, check (--profile inventory:KEY) and diff as inventory:KEY. "
-        "exit codes: 0 listed, 2 usage.",
-    )
-    parser.add_argument("--json", action="store_true", help="the inventory as JSON")
-    parser.add_argument(
-        "--project",
-        metavar="DIR",
-        help="the project whose .mcp.json, .vscode/mcp.json and .cursor/mcp.json are read "
-        "(default: the current folder)",
-    )
 
 
 def add_export_parser(sub: Any) -> None:

@@ -19,7 +19,6 @@ from inspector.cli.command_args import (
     add_export_otlp_parser,
     add_export_parser,
     add_export_slice_parser,
-    add_inventory_parser,
     add_logout_parser,
     add_replay_parser,
     add_sampling_arguments,
@@ -30,6 +29,7 @@ from inspector.cli.command_args import (
     exit_codes_text,
 )
 from inspector.cli.errors import EXIT_USAGE, UsageError
+from inspector.cli.inventory_args import add_inventory_parser
 from inspector.common.log_levels import LOG_LEVELS
 from inspector.demo.cli import add_demo_arguments
 from inspector.protocol.wire.versions import LEGACY_VERSIONS

@@ -34,13 +34,13 @@ class SecurityReview(QObject):
     def add(self, panel: SecurityPanel) -> None:
         if panel not in self.panels:
             self.panels.append(panel)
-            panel.review = self
+            panel.on_change = self.schedule
             self.schedule()
 
     def remove(self, panel: SecurityPanel) -> None:
         if panel in self.panels:
             self.panels.remove(panel)
-            panel.review = None
+            panel.on_change = None
             self.schedule()
 
     def schedule(self) -> None:

@@ -25,7 +25,6 @@ from inspector.ui.widgets.row_table import RowTable
 if TYPE_CHECKING:  # the rules (Unicode tables, ~0.1 s) load when the first review runs
     from inspector.security import SecurityFinding, ServerDefinitions
     from inspector.ui.controller.connection_controller import ConnectionController
-    from inspector.ui.security.review import SecurityReview
 
 __all__ = ["SecurityPanel", "summary_text"]
 
@@ -55,7 +54,8 @@ class SecurityPanel(QWidget):
         self.connection: ConnectionModel = controller.model
         self.label = label
         self.first_seen = FirstSeen()
-        self.review: SecurityReview | None = None  # the window's, once the tab is added
+        # the window's review asks to hear of changes (`SecurityReview.add`): it re-runs
+        self.on_change: Callable[[], None] | None = None
         self.name = ""  # this tab's server in the last scan
         self.counts: dict[str, int] = severity_counts([])
         self.model = SecurityFindingsModel()
@@ -105,8 +105,8 @@ class SecurityPanel(QWidget):
         return definitions_of(name, self.connection, self.first_seen)
 
     def _changed(self) -> None:
-        if self.review is not None:
-            self.review.schedule()
+        if self.on_change is not None:
+            self.on_change()
 
     # ---------------------------------------------------------------- showing
     def show_findings(self, name: str, findings: Sequence[SecurityFinding], servers: int) -> None:
