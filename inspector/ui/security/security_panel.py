@@ -19,11 +19,12 @@ from inspector.core.connection import ConnectionModel
 from inspector.features.catalog.lists import KINDS
 from inspector.ui.security.findings_model import SecurityFindingsModel, severity_counts, shown_item
 from inspector.ui.security.first_seen import FirstSeen
+from inspector.ui.security.sources import TabListing, listing_of
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:  # the rules (Unicode tables, ~0.1 s) load when the first review runs
-    from inspector.security import SecurityFinding, ServerDefinitions
+    from inspector.security import SecurityFinding
     from inspector.ui.controller.connection_controller import ConnectionController
 
 __all__ = ["SecurityPanel", "summary_text"]
@@ -92,17 +93,15 @@ class SecurityPanel(QWidget):
         controller.session_started.connect(lambda _server: self.first_seen.clear())
 
     # ---------------------------------------------------------------- what the review reads
-    def definitions(self, name: str) -> ServerDefinitions | None:
+    def listing(self, name: str) -> TabListing | None:
         """What this tab's server offers, under `name` (with its pins, its first listing
         in this session and its roots); None while it offers nothing."""
-        from inspector.ui.security.sources import definitions_of
-
         catalog = self.connection.catalog
         server = self.connection.server
         instructions = server.instructions if server is not None else None
         if not any(len(catalog[k]) for k in KINDS) and not instructions:
             return None
-        return definitions_of(name, self.connection, self.first_seen)
+        return listing_of(name, self.connection, self.first_seen)
 
     def _changed(self) -> None:
         if self.on_change is not None:
@@ -127,6 +126,11 @@ class SecurityPanel(QWidget):
             if row >= 0:
                 self.table.selectRow(row)
         self.counts_changed.emit(self.counts)
+
+    def show_reviewing(self) -> None:
+        """A review is under way (a big catalog takes seconds): said until its findings come."""
+        if not self.name:  # never reviewed: nothing else to show meanwhile
+            self.summary.setText("Reviewing what the server offers…")
 
     def show_nothing(self) -> None:
         self.name = ""
