@@ -91,9 +91,15 @@ class Panel:
 
 
 def _spin(app: QApplication, until: Callable[[], bool], timeout: float) -> None:
+    """Run the event loop (sleeping when idle, as the app's does) until `until()`."""
+    loop = QEventLoop()
     deadline = time.monotonic() + timeout
-    while not until() and time.monotonic() < deadline:
-        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+    poll = QTimer()
+    poll.setInterval(20)
+    poll.timeout.connect(lambda: (until() or time.monotonic() > deadline) and loop.quit())
+    poll.start()
+    loop.exec()
+    poll.stop()
 
 
 def main() -> int:
