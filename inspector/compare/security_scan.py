@@ -32,6 +32,7 @@ from inspector.compare.targets import target_label
 from inspector.core.server_connection import ServerConnection, SessionError, SessionItem
 from inspector.features.catalog.pins import PinStore
 from inspector.security import SecurityFinding, ServerDefinitions, scan
+from inspector.security.sarif import Place
 from inspector.settings.profiles import Profile
 from inspector.storage.secrets import SecretStore
 
@@ -50,6 +51,8 @@ log = logging.getLogger(__name__)
 TOOLS_CHANGED: Final = "notifications/tools/list_changed"
 MAX_PROMPTS: Final = 100  # prompts/get at most this many prompts per server
 MAX_RELISTS: Final = 3  # a server that says its tools changed forever is listed this often
+MAX_NAME: Final = 100  # a server's name longer than this is cut (it starts every line)
+AT_ONCE: Final = 8  # targets connected and listed at the same time
 PROMPT_WAIT: Final = 10.0  # seconds for one prompts/get; one that takes longer ends the fetching
 
 
@@ -65,7 +68,7 @@ class ScannedServer:
     snapshot: CatalogSnapshot | None = None
     error: str | None = None  # why it could not be reached or fully listed
     notes: list[str] = field(default_factory=list)  # prompts/get failures, relistings
-    place: str = ""  # a physical location for SARIF: the URL, or the script run
+    place: Place | None = None  # for SARIF: the URL, the script run (an inventory: file, line)
 
     @property
     def ok(self) -> bool:
@@ -117,20 +120,20 @@ def pin_scope(profile: Profile, *, saved: bool) -> str:
     return profile.id if saved else f"target:{profile.target}"
 
 
-def _place(profile: Profile) -> str:
+def _place(profile: Profile) -> Place | None:
     """The target's URL, or the script a command runs (relative to the working folder
     when under it): where a SARIF viewer can point."""
     if profile.transport == "http":
-        return profile.http.url
+        return Place(profile.http.url) if profile.http.url else None
     for word in profile.stdio.args[:3]:
         path = Path(profile.stdio.cwd or ".", word)
         if word.startswith("-") or not path.is_file():
             continue
         try:
-            return path.resolve().relative_to(Path.cwd()).as_posix()
+            return Place(path.resolve().relative_to(Path.cwd()).as_posix())
         except ValueError:
-            return path.resolve().as_uri()
-    return ""
+            return Place(path.resolve().as_uri())
+    return None
 
 
 @dataclass
@@ -213,6 +216,7 @@ async def scan_profile(
     snap = side.snapshot
     info_name = snap.server_info.get("name") if snap is not None else None
     name = profile.name or (info_name if isinstance(info_name, str) and info_name else label)
+    name = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
     scanned = ScannedServer(
         target=target or label,
         label=label,
@@ -258,7 +262,8 @@ async def scan_profiles(
     pins: PinStore | None = None,
     saved: frozenset[str] = frozenset(),
 ) -> list[ScannedServer]:
-    """Every profile scanned concurrently, in the order given, names made unique.
+    """Every profile scanned concurrently (`AT_ONCE` at a time), in the order given,
+    names made unique.
     `pins`: the pin file to read (never written); `saved`: the ids of saved profiles
     (their own pin scope; any other profile uses its target's)."""
 
@@ -268,20 +273,19 @@ async def scan_profiles(
         scope = pin_scope(profile, saved=profile.id in saved)
         return {name: pin.get("definition") for name, pin in pins.pins(scope).items()}
 
-    scanned = list(
-        await asyncio.gather(
-            *(
-                scan_profile(
-                    p,
-                    target=targets[i] if i < len(targets) else "",
-                    timeout=timeout,
-                    secrets=secrets,
-                    pinned=pinned(p),
-                )
-                for i, p in enumerate(profiles)
+    gate = asyncio.Semaphore(AT_ONCE)
+
+    async def one(index: int, profile: Profile) -> ScannedServer:
+        async with gate:
+            return await scan_profile(
+                profile,
+                target=targets[index] if index < len(targets) else "",
+                timeout=timeout,
+                secrets=secrets,
+                pinned=pinned(profile),
             )
-        )
-    )
+
+    scanned = list(await asyncio.gather(*(one(i, p) for i, p in enumerate(profiles))))
     _unique(scanned)
     return scanned
 

@@ -74,7 +74,8 @@ class SecurityFinding:
 
     def line(self) -> str:
         """One line for a report (the item and evidence are already made visible)."""
-        where = f"{self.server} {self.kind} {visible_text(self.item, keep='')!r}"
+        # quoted, not repr'd: repr would double the backslash of every escape shown
+        where = f"{self.server} {self.kind} '{visible_text(self.item, keep='')}'"
         offset = f" [{self.offset}]" if self.offset >= 0 else ""
         at = f" at {self.pointer or self.field}{offset}"
         head = f"{self.severity.label.upper()} {self.rule} {where}{at}"

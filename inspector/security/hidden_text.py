@@ -225,9 +225,11 @@ def _long(server: str, t: Text) -> Iterator[SecurityFinding]:
 
 
 _RULES: Final = (_tags, _selectors, _bidi, _zero_width, _other_format, _escapes, _markup, _long)
+# what can be found in pure ASCII text (the others look only for characters above it)
+_ASCII_RULES: Final = (_escapes, _markup, _long)
 
 
 def hidden_text(server: str, t: Text) -> Iterator[SecurityFinding]:
     """Every hidden-text finding in one string."""
-    for rule in _RULES:
+    for rule in _ASCII_RULES if t.text.isascii() else _RULES:
         yield from rule(server, t)

@@ -99,6 +99,8 @@ def test_every_trick_trips_its_rule_and_the_near_miss_nothing(
     assert first["level"] == "error" and first["partialFingerprints"]["primaryLocationLineHash"]
     logical = first["locations"][0]["logicalLocations"][0]
     assert logical["fullyQualifiedName"].startswith("hostile-") and logical["kind"] == "function"
+    script = first["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert script.endswith("tests/servers/hostile/server.py")  # the script the command runs
     levels = {r["id"]: r["defaultConfiguration"]["level"] for r in run["tool"]["driver"]["rules"]}
     assert levels["hidden.html-comment"] == "warning"
     assert levels["annotations.read-only-writes"] == "note"
@@ -225,3 +227,31 @@ def test_hostile_text_is_escaped_on_the_terminal_and_the_same_server_twice_is_tw
     scanned = [x for x in lines if x.startswith("scanned escape")]
     assert len(scanned) == 2 and " (2) (" in scanned[1] and " (2) (" not in scanned[0]
     assert any(" shadow.name-collision " in x for x in lines)
+
+
+def test_a_saved_profiles_roots_are_the_roots_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    from inspector.settings.profiles import Profile, ProfileStore, RootEntry, StdioSettings
+    from inspector.storage.secrets import SecretStore
+
+    args = [str(HOSTILE), "--trick", "file-outside-roots"]
+    ProfileStore(secrets=SecretStore()).put(
+        Profile(
+            name="files", stdio=StdioSettings(command=PY, args=args), roots=[RootEntry(uri=ROOT)]
+        )
+    )
+    code, report = scan_json(capsys, "--fail-on", "medium", "profile:files")
+    assert code == 1 and report["targets"][0]["name"] == "files"
+    (hit,) = report["findings"]
+    assert (hit["rule"], hit["item"]) == (
+        "resource.file-outside-roots",
+        "file:///srv/project/../../etc/passwd",
+    )
+    code, _out, err = scan(capsys, "profile:nobody")
+    assert code == 2 and "no profile named 'nobody'" in err
+
+
+def test_a_huge_server_name_is_cut(capsys: pytest.CaptureFixture[str]) -> None:
+    target = shlex.join([PY, str(HOSTILE), "--trick", "html-comment", "--name-length", "100000"])
+    code, report = scan_json(capsys, target)
+    assert code == 0 and report["targets"][0]["name"] == "n" * 99 + "…"
+    assert report["findings"][0]["server"] == "n" * 99 + "…"

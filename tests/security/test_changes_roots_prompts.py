@@ -125,3 +125,19 @@ def test_ordinary_prompt_messages_give_nothing() -> None:
     messages = [{"role": "user", "content": {"type": "text", "text": "Explain שלום עולם."}}]
     srv = ServerDefinitions("p", prompts=[{"name": "x"}], prompt_messages={"x": messages})
     assert not found(srv)
+
+
+def test_a_findings_line_shows_a_hidden_character_of_the_item_once_escaped() -> None:
+    (hit,) = found(server(tool("weather\u200b")), rule="hidden.zero-width")
+    assert "tool 'weather\\u200b' at /name [7]" in hit.line()
+
+
+def test_a_mention_of_a_dotted_name_is_one_finding_not_one_per_part() -> None:
+    other = server(tool("github.create_issue"), tool("create_issue"), tool("list-repos"), name="gh")
+    mine = server(tool("x", "Use github.create_issue instead; or list-repos, not list-repos-all."))
+    hits = found(other, mine, rule="shadow.mentions-other-tool")
+    assert [(h.server, h.offset, h.severity) for h in hits] == [
+        ("srv", 4, Severity.HIGH),
+        ("srv", 36, Severity.HIGH),
+    ]
+    assert "github.create_issue" in hits[0].reason and "list-repos" in hits[1].reason

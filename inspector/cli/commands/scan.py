@@ -32,7 +32,7 @@ from inspector.compare.targets import TargetError, profile_for_target
 from inspector.features.catalog.pins import PinStore
 from inspector.security import RULES, SecurityFinding, Severity
 from inspector.security.baseline import Baseline, BaselineError, Filtered
-from inspector.security.sarif import Place, security_sarif
+from inspector.security.sarif import security_sarif
 from inspector.settings.profiles import Profile, ProfileStore, RootEntry
 from inspector.storage.atomic_file import write_text_atomically
 from inspector.storage.secrets import SecretStore
@@ -128,7 +128,7 @@ class ScanReport:
         }
 
     def sarif(self) -> str:
-        places = {s.name: Place(s.place) for s in self.scanned if s.place}
+        places = {s.name: s.place for s in self.scanned if s.place is not None}
         failures = [f"{s.label}: {s.error or s.outcome}" for s in self.failed_targets]
         log = security_sarif(
             self.filtered.new,

@@ -111,7 +111,8 @@ NEAR_MISS_TOOLS: Final = [
 
 
 class Hostile:
-    def __init__(self, trick: str | None, near_miss: bool) -> None:
+    def __init__(self, trick: str | None, near_miss: bool, name: str | None = None) -> None:
+        self.name = name
         self.trick = trick
         self.near_miss = near_miss
         self.listed = 0
@@ -141,6 +142,7 @@ class Hostile:
     def answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         if method == "initialize":
             name = "hostile-near-miss" if self.near_miss else f"hostile-{self.trick or 'none'}"
+            name = self.name if self.name is not None else name
             return {
                 "result": {
                     "protocolVersion": params.get("protocolVersion") or "2025-06-18",
@@ -179,8 +181,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--trick", choices=TRICKS)
     parser.add_argument("--near-miss", action="store_true")
+    parser.add_argument("--name-length", type=int, help="a serverInfo name this long")
     ns = parser.parse_args(argv)
-    server = Hostile(ns.trick, ns.near_miss)
+    name = "n" * ns.name_length if ns.name_length else None
+    server = Hostile(ns.trick, ns.near_miss, name)
     for line in sys.stdin:
         try:
             msg = json.loads(line)
