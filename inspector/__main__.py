@@ -102,6 +102,8 @@ def _command(name: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser
         from inspector.cli.commands.scan import run
     elif name == "demo-server":
         from inspector.cli.commands.demo_server import run
+    elif name == "inventory":
+        from inspector.cli.commands.inventory import run
     else:
         from inspector.cli.commands.cli import run
     return run

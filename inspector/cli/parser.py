@@ -30,6 +30,7 @@ from inspector.cli.command_args import (
 )
 from inspector.cli.errors import EXIT_USAGE, UsageError
 from inspector.cli.host_args import add_chat_parser, add_eval_parser
+from inspector.cli.inventory_args import add_inventory_parser
 from inspector.cli.profiles_args import add_profiles_parser, add_registry_parser
 from inspector.common.log_levels import LOG_LEVELS
 from inspector.demo.cli import add_demo_arguments
@@ -198,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_profiles_parser(sub)
     add_registry_parser(sub)
     add_scan_parser(sub)
+    add_inventory_parser(sub)
     return parser
 
 

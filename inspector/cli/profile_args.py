@@ -106,13 +106,24 @@ def target_profile(
     ns: argparse.Namespace, default_era: str = "legacy"
 ) -> tuple[Profile, SecretStore | None]:
     """`check` and `test`: the server named by `--profile NAME` (a saved profile, with its
-    secrets from the keyring), else by `--url` or the command after `--`. `--era` wins
-    over the profile's era and over `default_era`."""
+    secrets from the keyring; `inventory:KEY`: a server configured on this machine), else
+    by `--url` or the command after `--`. `--era` wins over the profile's era and over
+    `default_era`."""
     from inspector.protocol.wire.versions import EraSetting
 
     if ns.profile:
         if ns.url or ns.server_command:
             raise UsageError("--profile names the server: drop --url and the command")
+        if ns.profile.startswith("inventory:"):  # a server configured on this machine
+            from inspector.compare.targets import TargetError, inventory_profile
+
+            try:
+                configured = inventory_profile(ns.profile)
+            except TargetError as exc:
+                raise UsageError(str(exc)) from exc
+            if ns.era:
+                configured = configured.model_copy(update={"era": EraSetting(ns.era)})
+            return configured, None
         from inspector.settings.profiles import ProfileStore
         from inspector.storage.secrets import SecretStore
 

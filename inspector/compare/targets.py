@@ -1,19 +1,30 @@
 """What a `diff` TARGET names, as a connection profile: an `http(s)://` URL, a shell-quoted
-stdio command line, or `profile:NAME` (a saved profile, with its headers, env, cwd, era
-and auth). The profile then connects through `settings.connect`, as the GUI does."""
+stdio command line, `profile:NAME` (a saved profile, with its headers, env, cwd, era
+and auth) or `inventory:KEY` (a server configured on this machine, as
+`mcp-inspector-qt inventory` lists it). The profile then connects through
+`settings.connect`, as the GUI does."""
 
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast
 
 from inspector.protocol.wire.versions import EraSetting
+from inspector.settings.inventory import INVENTORY_PREFIX
 from inspector.settings.profiles import HttpSettings, Profile, StdioSettings, Timeouts
 
 if TYPE_CHECKING:
     from inspector.settings.profiles import ProfileStore
 
-__all__ = ["PROFILE_PREFIX", "TargetError", "profile_for_target", "target_label"]
+__all__ = [
+    "INVENTORY_PREFIX",
+    "PROFILE_PREFIX",
+    "TargetError",
+    "inventory_profile",
+    "profile_for_target",
+    "target_label",
+]
 
 PROFILE_PREFIX = "profile:"
 EraWord = Literal["legacy", "auto", "modern"]
@@ -48,6 +59,10 @@ def profile_for_target(
         raise TargetError(f"unknown era {era!r}")
     chosen = cast(EraWord, era or "legacy")
     timeouts = Timeouts(request=timeout, max_total=max(timeout, 600.0), reset_on_progress=True)
+    if text.startswith(INVENTORY_PREFIX):
+        configured = inventory_profile(text)
+        eras: dict[str, object] = {"era": era} if era is not None else {}
+        return configured.model_copy(deep=True, update={"timeouts": timeouts, **eras})
     if text.startswith(PROFILE_PREFIX):
         name = text[len(PROFILE_PREFIX) :].strip()
         if not name:
@@ -90,3 +105,18 @@ def profile_for_target(
         era=chosen,
         timeouts=timeouts,
     )
+
+
+def inventory_profile(target: str, project: Path | None = None) -> Profile:
+    """The profile of the configured server `inventory:KEY` names (KEY: as `inventory`
+    lists it, or a name configured once), `project` (default: the current folder) giving
+    the project's files. Raises TargetError saying what is configured."""
+    from inspector.settings.inventory import read_inventory
+
+    if not target.removeprefix(INVENTORY_PREFIX).strip():
+        raise TargetError("inventory: needs a configured server (inventory:KEY)")
+    try:
+        server = read_inventory(project or Path.cwd()).find(target)
+    except LookupError as exc:
+        raise TargetError(str(exc)) from exc
+    return server.profile

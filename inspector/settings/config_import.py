@@ -37,6 +37,8 @@ __all__ = [
     "import_file",
     "known_config_files",
     "parse_config",
+    "profile_from_entry",
+    "strip_jsonc",
 ]
 
 ConfigFormat = Literal["claude", "vscode", "cursor"]
@@ -208,6 +210,11 @@ def _profile_from_entry(
             cwd=str(cwd) if isinstance(cwd, str) and cwd else None,
         ),
     )
+
+
+# The inventory of configured servers (settings/inventory.py) reads the same entries.
+profile_from_entry = _profile_from_entry
+strip_jsonc = _strip_jsonc
 
 
 def _env(server: str, key: str, value: str, warnings: list[str]) -> EnvVar:

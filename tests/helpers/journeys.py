@@ -45,6 +45,7 @@ __all__ = [
     "click",
     "click_row",
     "click_tab",
+    "double_click_row",
     "everything_profile",
     "field_edit",
     "menu_action",
@@ -176,6 +177,15 @@ def click_row(view: QAbstractItemView, text: str, *, column: int = 0) -> list[st
             QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center()))
             return cells(view, index)
     raise AssertionError(f"no row {text!r} in {[r[column] for r in row_texts(view)]}")
+
+
+def double_click_row(view: QAbstractItemView, text: str, *, column: int = 0) -> list[str]:
+    """Double-click the first row whose cell in `column` shows `text`; its cells."""
+    shown_cells = click_row(view, text, column=column)
+    index = view.currentIndex()
+    rect = view.visualRect(view.model().index(index.row(), column, index.parent()))
+    QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center()))
+    return shown_cells
 
 
 def tab_titles(tabs: QTabWidget | QTabBar) -> list[str]:

@@ -42,8 +42,10 @@ from inspector.storage.paths import settings_path
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
 from inspector.ui.recording.session_drop import dropped, may_drop
 from inspector.ui.recording.session_files import SessionFiles
+from inspector.ui.security.review import SecurityReview
 from inspector.ui.shell.connect_outcomes import ConnectOutcomes
 from inspector.ui.shell.help_menu import report_problem, show_about, show_guide, show_shortcuts
+from inspector.ui.shell.inventory_actions import open_inventory
 from inspector.ui.shell.menus import WindowMenus
 from inspector.ui.shell.window_state import WindowState
 from inspector.ui.tabs.connection_actions import ConnectionActions
@@ -97,6 +99,9 @@ class MainWindow(QMainWindow):
         self._closing: set[asyncio.Task[None]] = set()
         self._bound: ConnectionTab | None = None
         self.command_palette: CommandPalette | None = None  # made when first opened
+        self.security = SecurityReview(self)  # the security rules over every tab at once
+        self.tab_opened.connect(lambda tab: self.security.add(tab.security))
+        self.tab_closed.connect(lambda tab: self.security.remove(tab.security))
         self.strip = TabStrip(self)
         self.tabs = self.strip.widget
         self.strip.close_requested.connect(self.close_tab)
@@ -389,6 +394,7 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         file.addAction(action("&Profiles…", self.open_profiles, "Ctrl+P"))
         file.addAction(action("&Import servers…", self.open_import))
+        file.addAction(action("Con&figured servers…", lambda: open_inventory(self)))
         self.recent_menu = file.addMenu("Recent")
         m.mark_tab_groups()
         m.end_file_menu(action("&Quit", self.close, QKeySequence.StandardKey.Quit))

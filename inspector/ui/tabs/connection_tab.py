@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.connection import ConnectionModel
 from inspector.core.inspector_model import InspectorModel
+from inspector.features.catalog.lists import CatalogKind
 from inspector.protocol.machine.events import SessionReady
 from inspector.recording.redaction import connection_for_profile
 from inspector.settings.profiles import Profile
@@ -40,6 +41,7 @@ from inspector.ui.collections.feature import CollectionsFeature
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.explorer import ExplorerPanel
 from inspector.ui.recording.session_files import SessionFiles
+from inspector.ui.security.security_panel import SecurityPanel, summary_text
 from inspector.ui.skills.feature import SkillsFeature
 from inspector.ui.tabs.client_features import ClientFeatures
 from inspector.ui.tabs.connection_bar import ConnectionBar
@@ -128,6 +130,9 @@ class ConnectionTab(QWidget):
         self.status.setSizeGripEnabled(False)
         self.errors_label = PlainLabel()
         self.status.addPermanentWidget(self.errors_label)
+        self.security_label = PlainLabel()  # high and medium findings, when there are some
+        self.security_label.setObjectName("securityStatus")
+        self.status.addPermanentWidget(self.security_label)
         self.status.addPermanentWidget(self.log_panel.count_label)
         # Server asks, roots, MRTR rounds in the log, tasks.
         self.client_features = ClientFeatures(
@@ -212,6 +217,9 @@ class ConnectionTab(QWidget):
         self.bottom.addTab(self.errors_panel, "Errors")
         self.lint_panel = LintPanel(self.connection.lint)
         self.bottom.addTab(self.lint_panel, "Lint")
+        # The security review of what the server offers (the window runs it over every tab).
+        self.security = SecurityPanel(self.controller, self.display_title)
+        self.bottom.addTab(self.security, "Security")
         self.bottom.addTab(self.stats_panel, "Statistics")
         # The OAuth steps, log in / log out, for the profile chosen in the bar: built (and
         # the auth stack imported) when its tab is first shown or the connection needs auth.
@@ -260,6 +268,8 @@ class ConnectionTab(QWidget):
         self.errors_panel.jump_to_entry.connect(self.log_panel.select_entry)
         self.lint_panel.jump_to_entry.connect(self.show_entry)
         self.lint_panel.count_changed.connect(self._lint_changed)
+        self.security.item_requested.connect(self._finding_item)
+        self.security.counts_changed.connect(self._security_changed)
         self.session_files.offline_changed.connect(self._offline_changed)
 
     # ---------------------------------------------------------------- public accessors
@@ -510,6 +520,23 @@ class ConnectionTab(QWidget):
         index = self.bottom.indexOf(self.errors_panel)
         self.bottom.setTabText(index, f"Errors ({count})" if count else "Errors")
         self.errors_label.setText(f"⚠ {count} in Errors" if count else "")
+
+    def _finding_item(self, kind: CatalogKind, key: str) -> None:
+        if not self.explorer.select(kind, key):
+            self.status.showMessage("That item is no longer listed.", 6000)
+
+    def _security_changed(self, counts: dict[str, int]) -> None:
+        index = self.bottom.indexOf(self.security)
+        total = sum(counts.values())
+        worst = next(((s, n) for s, n in counts.items() if n), None)
+        title = "Security"
+        if worst is not None:  # "Security (1 high, 2 more)": the worst, and how many else
+            more = f", {total - worst[1]} more" if total > worst[1] else ""
+            title = f"Security ({worst[1]} {worst[0]}{more})"
+        self.bottom.setTabText(index, title)
+        serious = {s: n for s, n in counts.items() if s in ("high", "medium")}
+        said = summary_text(serious)
+        self.security_label.setText(f"⚠ Security: {said}" if said else "")
 
     def _lint_changed(self, count: int) -> None:
         index = self.bottom.indexOf(self.lint_panel)
