@@ -38,6 +38,7 @@ from inspector.ui.check.lint_panel import LintPanel
 from inspector.ui.collections.feature import CollectionsFeature
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.explorer import ExplorerPanel
+from inspector.ui.playground.transcript import show_saved_conversations
 from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.tabs.client_features import ClientFeatures
 from inspector.ui.tabs.connection_bar import ConnectionBar
@@ -492,6 +493,10 @@ class ConnectionTab(QWidget):
         view = self.session_files.view
         if offline and view is not None:
             self.bar.show_source(f"{view.path.name} (read-only)")
+            # (Its conversations are known once the file is indexed.)
+            view.indexed.connect(
+                lambda: show_saved_conversations(view.bottom, view.offline.conversations)
+            )
         if not offline:
             self.refresh_profiles()
         self.changed.emit()
