@@ -278,6 +278,11 @@ class ServerConnection:
         """tools/call, awaited (over modern HTTP, the tool's definition is learnt first)."""
         return await self.session.client.call_tool(name, arguments, **options)
 
+    def request_id(self, call: Call) -> str | int | None:
+        """The JSON-RPC id `call` went out under (its latest round), to find its rows in the
+        traffic log; None once it is over."""
+        return self.session.conn.wire_id_of(call.key)
+
     async def tool_definition(self, name: str) -> dict[str, Any] | None:
         """The tool's definition (its outputSchema, to check a result against): as last
         listed in this session, else from a listing of every page (once per name)."""
