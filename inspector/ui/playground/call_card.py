@@ -73,7 +73,9 @@ def result_text(result: dict[str, Any] | None) -> str:
             kind = str(block.get("type", "?"))
             mime = block.get("mimeType")
             uri = block.get("uri") or (block.get("resource") or {}).get("uri")
-            parts.append(f"[{kind}{' ' + str(mime) if mime else ''}{' ' + str(uri) if uri else ''}]")
+            parts.append(
+                f"[{kind}{' ' + str(mime) if mime else ''}{' ' + str(uri) if uri else ''}]"
+            )
     structured = result.get("structuredContent")
     if structured is not None:
         parts.append("structuredContent: " + _json(structured))

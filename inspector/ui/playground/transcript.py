@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.host.records import Conversation, TurnRecord
@@ -29,6 +29,8 @@ __all__ = [
 
 
 class Transcript(QScrollArea):
+    reveal_requested = Signal(str, object)  # a card's traffic link: tab name, request id
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("playgroundTranscript")
@@ -46,6 +48,7 @@ class Transcript(QScrollArea):
 
     def add_turn(self, view: TurnView) -> TurnView:
         self.empty.hide()
+        view.reveal_requested.connect(self.reveal_requested.emit)
         self._column.insertWidget(self._column.count() - 1, view)
         self.turns.append(view)
         self.follow()

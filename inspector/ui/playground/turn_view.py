@@ -9,6 +9,7 @@ did not end with an answer says why in red (the step limit, Stop, the provider's
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
 
 from inspector.host.records import ToolCallRecord, TurnRecord
@@ -32,6 +33,8 @@ def turn_figures(turn: TurnRecord) -> str:
 
 
 class TurnView(QFrame):
+    reveal_requested = Signal(str, object)  # a card's traffic link: tab name, request id
+
     def __init__(self, user_text: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("playgroundTurn")
@@ -47,6 +50,10 @@ class TurnView(QFrame):
         self.figures.setObjectName("turnFigures")
         self.figures.setStyleSheet(f"color: {colors().muted.name()};")
         self.figures.hide()
+        self.status = PlainLabel()
+        self.status.setObjectName("turnStatus")
+        self.status.setStyleSheet(f"color: {colors().muted.name()};")
+        self.status.hide()
         self.outcome = PlainLabel(wrap=True, selectable=True)
         self.outcome.setObjectName("turnOutcome")
         self.outcome.setStyleSheet(f"color: {colors().error.name()};")
@@ -56,6 +63,7 @@ class TurnView(QFrame):
         self._layout.addWidget(self.user)
         self._items = QVBoxLayout()  # texts and cards, in the order they came
         self._layout.addLayout(self._items)
+        self._layout.addWidget(self.status)
         self._layout.addWidget(self.outcome)
         self._layout.addWidget(self.figures)
 
@@ -69,6 +77,12 @@ class TurnView(QFrame):
             view.add_text(turn.final_text)
         view.finish(turn)
         return view
+
+    def step_started(self, step: int) -> None:
+        """The n-th model request of the turn went out (its text starts a new piece)."""
+        self._streaming = None
+        self.status.setText(f"Step {step}: waiting for the model…")
+        self.status.show()
 
     def add_text(self, piece: str) -> None:
         """Text from the model, as it streams: appended to its last text (a card between
@@ -84,6 +98,7 @@ class TurnView(QFrame):
 
     def add_card(self, record: ToolCallRecord) -> ToolCallCard:
         card = ToolCallCard(record)
+        card.reveal_requested.connect(self.reveal_requested.emit)
         self._items.addWidget(card)
         self.cards.append(card)
         self._streaming = None
@@ -99,10 +114,12 @@ class TurnView(QFrame):
     def finish(self, turn: TurnRecord) -> None:
         """The turn is over: its final text (if the stream did not show it), its figures,
         and why it ended when it did not end with an answer."""
-        if turn.final_text and not self.shown_text().endswith(turn.final_text):
+        final = turn.final_text.strip()
+        if final and not self.shown_text().strip().endswith(final):
             self._streaming = None
             self.add_text(turn.final_text)
         self._streaming = None
+        self.status.hide()
         self.figures.setText(turn_figures(turn))
         self.figures.show()
         if turn.outcome != "answered" or turn.error:

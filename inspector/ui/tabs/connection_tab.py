@@ -38,7 +38,6 @@ from inspector.ui.check.lint_panel import LintPanel
 from inspector.ui.collections.feature import CollectionsFeature
 from inspector.ui.controller.connection_controller import ConnectionController, ConnState
 from inspector.ui.explorer import ExplorerPanel
-from inspector.ui.playground.transcript import show_saved_conversations
 from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.tabs.client_features import ClientFeatures
 from inspector.ui.tabs.connection_bar import ConnectionBar
@@ -59,6 +58,7 @@ from inspector.ui.workspace.workspace import Workspace
 
 if TYPE_CHECKING:
     from inspector.ui.auth.auth_panel import AuthPanel
+    from inspector.ui.recording.offline_view import OfflineView
 
 __all__ = ["ConnectionTab", "TabState"]
 
@@ -493,15 +493,25 @@ class ConnectionTab(QWidget):
         view = self.session_files.view
         if offline and view is not None:
             self.bar.show_source(f"{view.path.name} (read-only)")
-            # (Its conversations are known once the file is indexed.)
-            view.indexed.connect(
-                lambda: show_saved_conversations(view.bottom, view.offline.conversations)
-            )
+            # (Its Playground conversations are known once the file is indexed.)
+            view.indexed.connect(lambda: self._show_conversations(view))
         if not offline:
             self.refresh_profiles()
         self.changed.emit()
         if not offline and self.for_recording:
             self.close_requested.emit()
+
+    @staticmethod
+    def _show_conversations(view: OfflineView) -> None:
+        if view.offline.conversations:  # (the Playground's modules only when there are some)
+            from inspector.ui.playground.traffic_link import reveal_request
+            from inspector.ui.playground.transcript import show_saved_conversations
+
+            panel = show_saved_conversations(view.bottom, view.offline.conversations)
+            if panel is not None:
+                panel.transcript.reveal_requested.connect(
+                    lambda _tab, rid: reveal_request(view.log_panel, rid)
+                )
 
     def _item_selected(self, item: object) -> None:
         self.workspace.show_item(item)

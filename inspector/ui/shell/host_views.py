@@ -1,0 +1,100 @@
+"""The window's Host menu: the Playground (a model that calls the open tabs' tools) and the
+Evals view, each a window of its own made when first opened (and imported then: the cold
+start loads neither).
+
+The views see the open tabs as `PlaygroundTab`s built here from the connection tabs: the
+name the tab shows, its state, its connection while ready, its recording (to keep a
+conversation in) and its traffic log (a card's "Show in traffic log" makes the tab current
+and selects the call's request).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QMenu
+
+from inspector.storage.secrets import SecretStore
+
+if TYPE_CHECKING:
+    from inspector.ui.playground.playground_window import PlaygroundTab, PlaygroundWindow
+    from inspector.ui.shell.main_window import MainWindow
+    from inspector.ui.tabs.connection_tab import ConnectionTab
+
+__all__ = ["HostViews"]
+
+
+class HostViews:
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.playground: PlaygroundWindow | None = None
+        self.menu = QMenu("&Host", window)
+        self.menu.setObjectName("hostMenu")
+        self.playground_action = window.menus.action(
+            "&Playground…", self.open_playground, "Ctrl+Shift+G"
+        )
+        self.menu.addAction(self.playground_action)
+        window.menus.add_before_help(self.menu)
+        window.tab_opened.connect(self._tab_opened)
+        window.tab_closed.connect(lambda _tab: self._tabs_changed())
+
+    # ---------------------------------------------------------------- the tabs
+    def _tab_opened(self, tab: ConnectionTab) -> None:
+        tab.changed.connect(self._tabs_changed)
+        self._tabs_changed()
+
+    def _tabs_changed(self) -> None:
+        if self.playground is not None:
+            self.playground.refresh_tabs()
+
+    def host_tabs(self) -> list[PlaygroundTab]:
+        from inspector.ui.playground.playground_window import PlaygroundTab
+
+        out = []
+        for tab in self.window.connection_tabs():
+            if tab.offline:
+                continue  # a recording shown read-only has no tools to call
+            model = tab.controller.model
+            out.append(
+                PlaygroundTab(
+                    name=self.window.strip.title_of(tab),
+                    state=str(model.state),
+                    server=model.ready_server,
+                    record=functools.partial(self._record, tab),
+                    reveal=functools.partial(self._reveal, tab),
+                )
+            )
+        return out
+
+    @staticmethod
+    def _record(tab: ConnectionTab, conversation_id: str, data: dict[str, Any]) -> bool:
+        return tab.session_files.recorder.conversation(conversation_id, data)
+
+    def _reveal(self, tab: ConnectionTab, request_id: str | int) -> bool:
+        from inspector.ui.playground.traffic_link import reveal_request
+
+        if tab not in self.window.connection_tabs():
+            return False
+        self.window.tabs.setCurrentWidget(tab)
+        self.window.raise_()
+        self.window.activateWindow()
+        return reveal_request(tab.log_panel, request_id)
+
+    # ---------------------------------------------------------------- the views
+    def open_playground(self) -> PlaygroundWindow:
+        """Host ▸ Playground… (Ctrl+Shift+G): one Playground window, shown again if open."""
+        from inspector.ui.playground.playground_window import PlaygroundWindow
+
+        if self.playground is None:
+            self.playground = PlaygroundWindow(
+                self.host_tabs, self.window.app.secrets or SecretStore(), parent=self.window
+            )
+        playground = self.playground
+        playground.refresh_tabs()
+        playground.reload_providers()
+        playground.show()
+        playground.raise_()
+        playground.activateWindow()
+        playground.prompt.setFocus()
+        return playground
