@@ -90,6 +90,10 @@ def _command(name: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser
         from inspector.cli.commands.diff import run
     elif name == "test":
         from inspector.cli.commands.test import run
+    elif name == "chat":
+        from inspector.cli.commands.chat import run
+    elif name == "eval":
+        from inspector.cli.commands.eval import run
     elif name == "demo-server":
         from inspector.cli.commands.demo_server import run
     else:

@@ -266,10 +266,11 @@ def add_replay_parser(sub: Any) -> None:
 
 
 def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
-    """`replay FILE [options] -- COMMAND ARGS...` (and `test`, `watch`): (the arguments to
-    parse, the COMMAND words, or None for other subcommands and when there is no `--`)."""
+    """`replay FILE [options] -- COMMAND ARGS...` (and `test`, `watch`, `chat`, `eval`): (the
+    arguments to parse, the COMMAND words, or None for other subcommands and when there is no
+    `--`)."""
     argv = list(argv)
-    if not argv or argv[0] not in ("replay", "test", "watch") or "--" not in argv:
+    if not argv or argv[0] not in ("replay", "test", "watch", "chat", "eval") or "--" not in argv:
         return argv, None
     cut = argv.index("--")
     return argv[:cut], argv[cut + 1 :]

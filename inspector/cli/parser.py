@@ -28,6 +28,7 @@ from inspector.cli.command_args import (
     exit_codes_text,
 )
 from inspector.cli.errors import EXIT_USAGE, UsageError
+from inspector.cli.host_args import add_chat_parser, add_eval_parser
 from inspector.common.log_levels import LOG_LEVELS
 from inspector.demo.cli import add_demo_arguments
 from inspector.protocol.wire.versions import LEGACY_VERSIONS
@@ -190,6 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_watch_parser(sub)
     add_diff_parser(sub)
     add_test_parser(sub)
+    add_chat_parser(sub)
+    add_eval_parser(sub)
     return parser
 
 

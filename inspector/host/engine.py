@@ -28,7 +28,7 @@ import time
 from collections.abc import Awaitable, Mapping
 from typing import Any, Final, TypeVar
 
-from inspector.core.server_connection import RequestError
+from inspector.core.server_connection import SessionError
 from inspector.features.asks.sampling import block_text
 from inspector.features.providers.chat_types import ChatMessage, ChatReply, ChatRequest, ToolUse
 from inspector.features.providers.types import ModelError
@@ -97,6 +97,7 @@ class TurnEngine:
         self.tool_timeout = tool_timeout
         self.max_tokens = max_tokens
         self.history: list[ChatMessage] = []
+        self.model_error: ModelError | None = None  # what ended the last turn, if the model did
         self._stopping = False
         self._inner: asyncio.Future[Any] | None = None
         self._running = False
@@ -137,6 +138,7 @@ class TurnEngine:
             raise RuntimeError("a turn is already running in this conversation")
         self._running = True
         self._stopping = False
+        self.model_error = None
         turn = TurnRecord(user_text)
         self.conversation.turns.append(turn)
         self.history.append(ChatMessage("user", user_text))
@@ -146,6 +148,7 @@ class TurnEngine:
             turn.outcome = "stopped"
             turn.error = "Stopped by the user."
         except ModelError as exc:
+            self.model_error = exc
             turn.outcome = "model-error"
             turn.error = f"The model request failed: {exc}"
         finally:
@@ -301,7 +304,7 @@ class TurnEngine:
                 record.arguments,
                 timeout="default" if self.tool_timeout is None else self.tool_timeout,
             )
-        except RequestError as exc:
+        except SessionError as exc:
             self._failed(record, use, started, str(exc))
             return
         record.request_id = conn.request_id(call)
@@ -313,7 +316,7 @@ class TurnEngine:
             record.decision = "stopped"
             self._failed(record, use, started, "Stopped by the user.")
             raise
-        except RequestError as exc:
+        except SessionError as exc:
             self._failed(record, use, started, str(exc))
             return
         record.elapsed = time.monotonic() - started

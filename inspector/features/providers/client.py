@@ -28,7 +28,14 @@ from inspector.features.providers.types import ModelError, ModelExchange, ModelR
 from inspector.features.providers.wire_anthropic import anthropic_reply
 from inspector.features.providers.wire_openai import openai_reply
 
-__all__ = ["INSTALL_HINT", "call_model", "redacted_headers", "sdk_available"]
+__all__ = [
+    "INSTALL_HINT",
+    "ExchangeSink",
+    "call_model",
+    "redacted_headers",
+    "sdk_available",
+    "status_error",
+]
 
 SECRET_HEADERS: Final = ("authorization", "x-api-key", "api-key", "proxy-authorization")
 REDACTED: Final = "[redacted]"
@@ -94,7 +101,7 @@ def _error_message(body: str) -> str:
         return text[:300] + ("…" if len(text) > 300 else "") if text else "(empty body)"
 
 
-def _status_error(
+def status_error(
     provider: ProviderConfig, status: int, headers: Mapping[str, str], body: str
 ) -> ModelError:
     said = _error_message(body)
@@ -203,11 +210,11 @@ async def call_model(
         raise error from exc
     except sdk.APIStatusError as exc:
         response = exc.response
-        error = _status_error(provider, response.status_code, response.headers, response.text)
+        error = status_error(provider, response.status_code, response.headers, response.text)
         report(response, error=str(error))
         raise error from exc
     if response.status_code != 200:
-        error = _status_error(provider, response.status_code, response.headers, response.text)
+        error = status_error(provider, response.status_code, response.headers, response.text)
         report(response, error=str(error))
         raise error
     try:
