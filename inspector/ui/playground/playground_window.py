@@ -69,10 +69,11 @@ class PlaygroundTab:
 
 
 def provider_chat_model(provider: ProviderConfig, key: str | None) -> ChatModel:
-    """The real model: the provider's chat API (imported when first asked for)."""
-    from inspector.host.model import provider_model
+    """The real model: the provider's chat API, each request bounded by the provider's
+    timeout (imported when first asked for: httpx stays out of the cold start)."""
+    from inspector.host.model import ProviderModel
 
-    return provider_model(provider, key)
+    return ProviderModel(provider, key, timeout=provider.timeout)
 
 
 class PlaygroundWindow(QWidget):

@@ -1,12 +1,13 @@
 """Journey (issue 28): a person asks a model in the Playground to use the demo server's tools.
 
-Host ▸ Playground (Ctrl+Shift+G) over the connected demo tab; a model provider is set up as
-the Model providers dialog saves it. Ask; the model calls `echo`; the card asks, Send; the
-card shows the result and "Show in traffic log" selects the call's request in the demo tab's
-log; the model answers with figures under the turn. Then auto-approve read-only tools: a call
-of `create_ticket` (not read-only) with arguments its schema refuses asks with "Send anyway";
-Refuse; the model is told. Then a slow model: Stop ends the turn, and the tab stays
-connected. Finally the tab's recording, opened read-only, shows the conversation."""
+Host ▸ Playground (Ctrl+Shift+G) over the connected demo tab; the model provider is the
+loopback model stand-in, set up as the Model providers dialog saves it. Ask; the model calls
+`echo`; the card asks, Send; the card shows the result and "Show in traffic log" selects the
+call's request in the demo tab's log; the model's answer streams in, with the turn's figures
+under it. Then auto-approve read-only tools: a call of `create_ticket` (not read-only) with
+arguments its schema refuses asks with "Send anyway"; Refuse; the model is told. Then a slow
+model: Stop ends the turn, and the tab stays connected. Finally the tab's recording, opened
+read-only, shows the conversation, and its card's link selects the recorded request."""
 
 from __future__ import annotations
 
@@ -15,9 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.features.providers.chat_types import ChatReply, ChatRequest, TextSink, ToolUse
-from inspector.features.providers.providers import ModelEntry, ModelSettings, ProviderConfig
-from inspector.features.providers.types import Usage
+from inspector.features.providers.providers import ModelSettings
 from inspector.ui.playground.playground_window import PlaygroundWindow
 from inspector.ui.playground.transcript import SavedConversations
 from inspector.ui.shell.main_window import MainWindow
@@ -32,41 +31,35 @@ from tests.helpers.journeys import (
     type_into,
     visible_window,
 )
+from tests.helpers.model_standin import model_standin, provider_for
 
 pytestmark = pytest.mark.timeout(90)
 
 ECHO = "mcp-inspector-qt_demo__echo"
 TICKET = "mcp-inspector-qt_demo__create_ticket"
 
-
-class ScriptedModel:
-    """Stands in for the provider: each request gets the next scripted reply (streamed)."""
-
-    def __init__(self) -> None:
-        self.replies: list[ChatReply | None] = []  # None: never answers (a slow model)
-        self.requests: list[ChatRequest] = []
-
-    async def __call__(self, request: ChatRequest, on_text: TextSink | None = None) -> ChatReply:
-        self.requests.append(request)
-        reply = self.replies.pop(0)
-        if reply is None:
-            await asyncio.Event().wait()
-            raise AssertionError("unreachable")
-        if on_text is not None and reply.text:
-            for word in reply.text.split(" "):
-                on_text(word + " ")
-        return reply
-
-
-def _call(name: str, arguments: dict[str, object]) -> ChatReply:
-    import json
-
-    use = ToolUse("c1", name, arguments, json.dumps(arguments))
-    return ChatReply("", (use,), "toolUse", "m", Usage(10, 5))
-
-
-def _text(text: str) -> ChatReply:
-    return ChatReply(text, (), "endTurn", "m", Usage(20, 7), cost=0.0012)
+SCRIPT = {
+    "rules": [
+        {
+            "when": {"lastUserContains": "echo", "lastIsToolResult": False},
+            "reply": {"toolCalls": [{"name": "echo", "arguments": {"message": "hi there"}}]},
+        },
+        {
+            "when": {"lastUserContains": "echo"},
+            "reply": {"text": "The server said {toolResult}.", "cost": 0.0012},
+        },
+        {
+            "when": {"lastUserContains": "ticket", "lastIsToolResult": False},
+            "reply": {"toolCalls": [{"name": "create_ticket", "arguments": {"title": "x"}}]},
+        },
+        {"when": {"lastUserContains": "ticket"}, "reply": {"text": "Understood, no ticket."}},
+        {
+            "when": {"lastUserContains": "forever"},
+            "reply": {"text": "late"},
+            "fault": {"delay": 30},
+        },
+    ]
+}
 
 
 def test_ask_approve_refuse_stop_and_read_it_again_offline(
@@ -75,12 +68,6 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
     config_dir: Path,
 ) -> None:
     window = recording_window
-    settings = ModelSettings()
-    settings.providers.append(
-        ProviderConfig("openai", "Stand-in", "http://127.0.0.1:9/v1", [ModelEntry("standin")])
-    )
-    settings.save()
-    model = ScriptedModel()
 
     async def scenario() -> None:
         tab = window.current_tab
@@ -91,14 +78,12 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         await until(lambda: visible_window(PlaygroundWindow) is not None, "the Playground")
         pg = visible_window(PlaygroundWindow)
         assert isinstance(pg, PlaygroundWindow)
-        pg.model_factory = lambda _provider, _key: model  # the provider's stand-in
         assert pg.settings.ticked_tabs() == [DEMO_TITLE]
-        assert pg.settings.provider.currentText() == "Stand-in"
+        assert pg.settings.provider.currentText() == "stand-in (openai)"
         assert pg.settings.model.currentText() == "standin"
 
         # Ask; the model calls echo; the card asks (policy: ask every call); Send.
-        model.replies += [_call(ECHO, {"message": "hi there"}), _text("The server said hi there.")]
-        type_into(pg.prompt, "Echo hi there")
+        type_into(pg.prompt, "Please echo hi there")
         click(pg.send_button)
         await until(lambda: pg.transcript.turns and pg.transcript.turns[0].cards, "a card")
         card = pg.transcript.turns[0].cards[0]
@@ -110,9 +95,10 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         await until(turn.figures.isVisible, "the turn to end")
         assert card.result.toPlainText() == "hi there"
         assert card.state.text().startswith("Sent, answered in")
-        assert turn.shown_text().strip() == "The server said hi there."
-        assert turn.figures.text() == "2 steps · 30 tokens in, 12 out · 0.0 s · $0.0012"
-        assert [t.name for t in model.requests[0].tools][:1] == [ECHO]
+        assert turn.shown_text() == "The server said hi there."
+        assert turn.figures.text().startswith("2 steps · ")
+        assert turn.figures.text().endswith(" · $0.0012")
+        assert pg.message.text().startswith("Answered: 2 steps")
 
         # The card's link: the demo tab's log selects the tools/call request.
         click(card.reveal_button)
@@ -122,7 +108,6 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         # Auto-approve read-only; create_ticket is not read-only and its title too short.
         pg.settings.policy.setCurrentIndex(pg.settings.policy.findData("read-only"))
         assert "Annotations are hints from the server" in pg.settings.policy_note.text()
-        model.replies += [_call(TICKET, {"title": "x"}), _text("Understood, no ticket.")]
         type_into(pg.prompt, "File a ticket")
         click(pg.send_button)
         await until(lambda: len(pg.transcript.turns) == 2 and pg.transcript.turns[1].cards, "card")
@@ -133,11 +118,9 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         click(card.refuse_button)
         await until(pg.transcript.turns[1].figures.isVisible, "the second turn to end")
         assert card.state.text().startswith("Invalid arguments: The call was not made")
-        told = model.requests[-1].messages[-1]
-        assert told.role == "tool" and told.is_error
+        assert pg.transcript.turns[1].shown_text() == "Understood, no ticket."
 
         # A model that does not answer: Stop.
-        model.replies.append(None)
         type_into(pg.prompt, "Think forever")
         click(pg.send_button)
         await until(lambda: len(pg.transcript.turns) == 3, "the third turn")
@@ -162,10 +145,12 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         click_tab(view.bottom, "Playground")
         saved = view.bottom.currentWidget()
         assert isinstance(saved, SavedConversations)
-        assert saved.settings.text().startswith("Read-only. Stand-in · standin · tools of ")
+        assert saved.settings.text().startswith(
+            f"Read-only. stand-in (openai) · standin · tools of {DEMO_TITLE} · "
+        )
         turns = saved.transcript.turns
         assert [t.user.text() for t in turns] == [
-            "You: Echo hi there",
+            "You: Please echo hi there",
             "You: File a ticket",
             "You: Think forever",
         ]
@@ -175,4 +160,8 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         entry = view.log_panel.selected_entry()
         assert entry is not None and entry.method == "tools/call"
 
-    run(loop, scenario(), timeout=60)
+    with model_standin(SCRIPT) as standin:
+        settings = ModelSettings()
+        settings.providers.append(provider_for(standin))
+        settings.save()
+        run(loop, scenario(), timeout=60)
