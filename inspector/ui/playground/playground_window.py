@@ -22,11 +22,13 @@ import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QFileDialog,
     QHBoxLayout,
     QPlainTextEdit,
     QPushButton,
@@ -36,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.server_connection import ServerConnection
+from inspector.evals.cases import EvalsFileError
 from inspector.features.providers.providers import ModelSettings, ProviderConfig, provider_key
 from inspector.host.engine import TurnEngine
 from inspector.host.interface import Approval, ChatModel, HostEvent, PendingCall
@@ -44,6 +47,7 @@ from inspector.host.tool_table import ToolTable
 from inspector.storage.secrets import SecretStore
 from inspector.ui.asks.model_providers_dialog import ModelProvidersDialog
 from inspector.ui.playground.live_turn import LiveTurn
+from inspector.ui.playground.save_case import append_case
 from inspector.ui.playground.settings_panel import SettingsPanel
 from inspector.ui.playground.transcript import Transcript
 from inspector.ui.playground.turn_view import TurnView, turn_figures
@@ -103,6 +107,7 @@ class PlaygroundWindow(QWidget):
         self.last_turn: TurnRecord | None = None
         self.table = ToolTable()
         self._participants: list[PlaygroundTab] = []
+        self._case_file: Path | None = None  # the evals file a case was last saved in
 
         self.settings = SettingsPanel()
         self.transcript = Transcript()
@@ -151,6 +156,7 @@ class PlaygroundWindow(QWidget):
         self.send_button.clicked.connect(self.send)
         self.stop_button.clicked.connect(self.stop)
         self.new_button.clicked.connect(self.new_conversation)
+        self.save_case_button.clicked.connect(self.choose_and_save_case)
         self.transcript.reveal_requested.connect(self.reveal)
         self.settings.providers_requested.connect(self.open_providers)
         self.settings.tabs_changed.connect(self._tabs_ticked)
@@ -335,6 +341,35 @@ class PlaygroundWindow(QWidget):
         self.save_case_button.setEnabled(False)
         self.transcript.clear_turns()
         self.say("A new conversation.")
+
+    # ---------------------------------------------------------------- eval cases
+    def choose_and_save_case(self) -> None:
+        """Save turn as eval case…: pick an evals file (a new one, or one to add to)."""
+        if self.last_turn is None:
+            return
+        path, _filter = QFileDialog.getSaveFileName(
+            self,
+            "Save the turn as an eval case (added to the file)",
+            str(self._case_file or Path.home() / "evals.json"),
+            "Evals files (*.json);;All files (*)",
+            options=QFileDialog.Option.DontConfirmOverwrite,
+        )
+        if path:
+            self.save_case(Path(path))
+
+    def save_case(self, path: Path) -> str | None:
+        """Append the last turn to `path` as a case; its name (None: said why not)."""
+        turn = self.last_turn
+        if turn is None:
+            return None
+        try:
+            name = append_case(path, turn)
+        except (EvalsFileError, OSError) as exc:
+            self.say(f"The case was not saved: {exc}", error=True)
+            return None
+        self._case_file = path
+        self.say(f"Saved the turn as case “{name}” in {path}.")
+        return name
 
     # ---------------------------------------------------------------- traffic links
     def reveal(self, tab_name: str, request_id: str | int) -> bool:

@@ -4,7 +4,7 @@ Host ▸ Playground (Ctrl+Shift+G) over the connected demo tab; the model provid
 loopback model stand-in, set up as the Model providers dialog saves it. Ask; the model calls
 `echo`; the card asks, Send; the card shows the result and "Show in traffic log" selects the
 call's request in the demo tab's log; the model's answer streams in, with the turn's figures
-under it. Then auto-approve read-only tools: a call of `create_ticket` (not read-only) with
+under it; save the turn as an eval case. Then auto-approve read-only tools: a call of `create_ticket` (not read-only) with
 arguments its schema refuses asks with "Send anyway"; Refuse; the model is told. Then a slow
 model: Stop ends the turn, and the tab stays connected. Finally the tab's recording, opened
 read-only, shows the conversation, and its card's link selects the recorded request."""
@@ -15,7 +15,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QFileDialog
 
+from inspector.evals.cases import load_evals
 from inspector.features.providers.providers import ModelSettings
 from inspector.ui.playground.playground_window import PlaygroundWindow
 from inspector.ui.playground.transcript import SavedConversations
@@ -66,8 +68,14 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
     recording_window: MainWindow,
     loop: asyncio.AbstractEventLoop,
     config_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     window = recording_window
+    evals = tmp_path / "evals.json"
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", staticmethod(lambda *_a, **_k: (str(evals), ""))
+    )
 
     async def scenario() -> None:
         tab = window.current_tab
@@ -99,6 +107,14 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         assert turn.figures.text().startswith("2 steps · ")
         assert turn.figures.text().endswith(" · $0.0012")
         assert pg.message.text().startswith("Answered: 2 steps")
+
+        # Save the turn as an eval case, in a new evals file picked in the file dialog.
+        click(pg.save_case_button)
+        assert pg.message.text() == f"Saved the turn as case “Please echo hi there” in {evals}."
+        case = load_evals(evals).cases[0]
+        assert [(c.tool, c.arguments) for c in case.expected_calls] == [
+            ("echo", {"message": "hi there"})
+        ]
 
         # The card's link: the demo tab's log selects the tools/call request.
         click(card.reveal_button)
