@@ -49,6 +49,7 @@ from inspector.ui.asks.model_providers_dialog import ModelProvidersDialog
 from inspector.ui.playground.live_turn import LiveTurn
 from inspector.ui.playground.save_case import append_case
 from inspector.ui.playground.settings_panel import SettingsPanel
+from inspector.ui.playground.tab_tools import list_tab_tools
 from inspector.ui.playground.transcript import Transcript
 from inspector.ui.playground.turn_view import TurnView, turn_figures
 from inspector.ui.widgets.plain_text import PlainLabel
@@ -213,6 +214,9 @@ class PlaygroundWindow(QWidget):
             self.say("Choose or type a model name first.", error=True)
             return None
         self.prompt.clear()
+        self.send_button.setEnabled(False)  # (at once: the task starts on the next turn)
+        self.stop_button.setEnabled(True)
+        self.new_button.setEnabled(False)
         self.task = asyncio.get_event_loop().create_task(self._turn(text, provider))
         return self.task
 
@@ -228,38 +232,14 @@ class PlaygroundWindow(QWidget):
         elif self.task is not None:
             self.task.cancel()
 
-    async def _tool_table(self) -> ToolTable:
-        """List the tools of each ticked tab that is connected (a tab that is not, or fails
-        to list, is said and left out)."""
-        ticked = set(self.settings.ticked_tabs())
-        chosen = [t for t in self.tabs() if t.name in ticked]
-        listings: list[tuple[str, list[Any], ServerConnection | None]] = []
-        problems: list[str] = []
-        self._participants = []
-        for tab in chosen:
-            server = tab.server()
-            if server is None:
-                problems.append(f"{tab.name} is not connected: its tools are not offered.")
-                continue
-            try:
-                tools = await server.list_tools()
-            except Exception as exc:  # a server that fails or goes away while listing
-                problems.append(f"Listing the tools of {tab.name} failed: {exc}")
-                continue
-            listings.append((tab.name, tools, server))
-            self._participants.append(tab)
-        table = ToolTable.build(listings)
-        notes = [f"{len(table)} tool(s) offered to the model.", *table.notes, *problems]
-        self.settings.tools_note.setText("\n".join(notes))
-        return table
-
     async def _turn(self, text: str, provider: ProviderConfig) -> None:
-        self.send_button.setEnabled(False)
-        self.stop_button.setEnabled(True)
-        self.new_button.setEnabled(False)
         self.say("Listing the tools…")
         try:
-            table = await self._tool_table()
+            ticked = set(self.settings.ticked_tabs())
+            found = await list_tab_tools([t for t in self.tabs() if t.name in ticked])
+            self.settings.tools_note.setText(found.note())
+            self._participants = found.taking_part
+            table = found.table
             key = provider_key(self.secrets, provider, env=True)
             model = self.model_factory(provider, key)
             self.settings.apply_to(self.conversation)
@@ -272,11 +252,7 @@ class PlaygroundWindow(QWidget):
                 self.engine = engine
             engine.model = model
             engine.tools = table
-            engine.instructions = {
-                t.name: s.instructions
-                for t in self._participants
-                if (s := t.server()) is not None and s.instructions
-            }
+            engine.instructions = found.instructions()
             view = self.transcript.add_turn(TurnView(text))
             self.live = LiveTurn(view)
             self.say("Waiting for the model…")

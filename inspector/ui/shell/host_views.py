@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMenu
 from inspector.storage.secrets import SecretStore
 
 if TYPE_CHECKING:
+    from inspector.ui.evals.evals_window import EvalsWindow
     from inspector.ui.playground.playground_window import PlaygroundTab, PlaygroundWindow
     from inspector.ui.shell.main_window import MainWindow
     from inspector.ui.tabs.connection_tab import ConnectionTab
@@ -29,12 +30,15 @@ class HostViews:
     def __init__(self, window: MainWindow) -> None:
         self.window = window
         self.playground: PlaygroundWindow | None = None
+        self.evals: EvalsWindow | None = None
         self.menu = QMenu("&Host", window)
         self.menu.setObjectName("hostMenu")
         self.playground_action = window.menus.action(
             "&Playground…", self.open_playground, "Ctrl+Shift+G"
         )
         self.menu.addAction(self.playground_action)
+        self.evals_action = window.menus.action("&Evals…", self.open_evals, "Ctrl+Shift+E")
+        self.menu.addAction(self.evals_action)
         window.menus.add_before_help(self.menu)
         window.tab_opened.connect(self._tab_opened)
         window.tab_closed.connect(lambda _tab: self._tabs_changed())
@@ -45,8 +49,9 @@ class HostViews:
         self._tabs_changed()
 
     def _tabs_changed(self) -> None:
-        if self.playground is not None:
-            self.playground.refresh_tabs()
+        for view in (self.playground, self.evals):
+            if view is not None:
+                view.refresh_tabs()
 
     def host_tabs(self) -> list[PlaygroundTab]:
         from inspector.ui.playground.playground_window import PlaygroundTab
@@ -98,3 +103,19 @@ class HostViews:
         playground.activateWindow()
         playground.prompt.setFocus()
         return playground
+
+    def open_evals(self) -> EvalsWindow:
+        """Host ▸ Evals… (Ctrl+Shift+E): one Evals window, shown again if open."""
+        from inspector.ui.evals.evals_window import EvalsWindow
+
+        if self.evals is None:
+            self.evals = EvalsWindow(
+                self.host_tabs, self.window.app.secrets or SecretStore(), parent=self.window
+            )
+        evals = self.evals
+        evals.refresh_tabs()
+        evals.reload_providers()
+        evals.show()
+        evals.raise_()
+        evals.activateWindow()
+        return evals
