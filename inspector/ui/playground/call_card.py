@@ -175,6 +175,8 @@ class ToolCallCard(QFrame):
         if running:
             return "Sending…"
         words = _DECISION_TEXT.get(record.decision, record.decision)
+        if record.decision in ("sent", "edited") and record.result is None and record.is_error:
+            words = "failed"  # no result: a JSON-RPC error, a timeout, a closed connection
         if record.decision in ("sent", "edited") and record.result is not None:
             words += f", answered in {record.elapsed * 1000:.0f} ms"
             if record.is_error:
