@@ -119,7 +119,7 @@ def add_chat_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         usage="mcp-inspector-qt chat --model M [--base-url URL] [--provider openai|anthropic] "
         "[--api-key-env NAME] --prompt TEXT [--system TEXT] [--approve all|read-only|none] "
         "[--max-steps N] [--json] (-- COMMAND ... | --url URL | --profile NAME)",
-        description="See docs/cli.md (chat).",
+        description="See docs/host.md (chat).",
         epilog=exit_codes_text(CHAT_EXIT_CODES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

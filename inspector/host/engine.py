@@ -56,12 +56,20 @@ from inspector.host.policy import (
 from inspector.host.records import Conversation, ToolCallRecord, TurnRecord
 from inspector.host.tool_table import HostTool, ToolTable
 
-__all__ = ["MAX_CALLS_PER_STEP", "MAX_RESULT_CHARS", "TurnEngine", "result_text", "system_text"]
+__all__ = [
+    "MAX_CALLS_PER_STEP",
+    "MAX_INSTRUCTIONS",
+    "MAX_RESULT_CHARS",
+    "TurnEngine",
+    "result_text",
+    "system_text",
+]
 
 log = logging.getLogger(__name__)
 
 MAX_RESULT_CHARS: Final = 50_000  # of one tool result, as the model is sent it
 MAX_CALLS_PER_STEP: Final = 32  # tool calls of one model reply carried out; the rest refused
+MAX_INSTRUCTIONS: Final = 20_000  # characters of one server's instructions in the prompt
 T = TypeVar("T")
 
 
@@ -416,8 +424,13 @@ def system_text(prompt: str, instructions: Mapping[str, str]) -> str:
     """The system prompt, then each server's instructions under its tab's name."""
     parts = [prompt.strip()] if prompt.strip() else []
     for tab, text in instructions.items():
-        if text.strip():
-            parts.append(f"Instructions from the MCP server {tab!r}:\n{text.strip()}")
+        text = text.strip()
+        if len(text) > MAX_INSTRUCTIONS:
+            text = (
+                text[:MAX_INSTRUCTIONS] + f"\n[... {len(text) - MAX_INSTRUCTIONS:,} characters cut]"
+            )
+        if text:
+            parts.append(f"Instructions from the MCP server {tab!r}:\n{text}")
     return "\n\n".join(parts)
 
 

@@ -24,6 +24,7 @@ ADDS = {
             "name": "adds",
             "when": {"lastUserContains": "add", "lastIsToolResult": False},
             "reply": {
+                "text": "Let me add.",
                 "toolCalls": [
                     {"name": "add", "arguments": {"a": 2, "b": 3}},
                     {"name": "add", "arguments": {"a": "two"}},
@@ -57,7 +58,7 @@ def test_chat_carries_the_models_tool_calls_to_the_demo_server_and_prints_what_c
         code, out, err = chat(capsys, standin.base_url, "--prompt", "please add 2 and 3")
         assert code == 0, err
         lines = out.splitlines()
-        assert lines[0] == "user: please add 2 and 3"
+        assert lines[:2] == ["user: please add 2 and 3", "assistant: Let me add."]
         assert 'tool call: mcp-inspector-qt_demo__add {"a": 2, "b": 3}' in lines
         assert '    {"a": 2, "b": 3, "sum": 5}' in lines  # the demo server's answer
         assert "  ! arguments break the input schema: a: 'two' is not of type 'number'" in out

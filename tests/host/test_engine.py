@@ -11,7 +11,7 @@ import pytest
 
 from inspector.core.server_connection import PolicyResponder, ServerConnection
 from inspector.features.providers.types import ModelError
-from inspector.host.engine import TurnEngine
+from inspector.host.engine import MAX_CALLS_PER_STEP, TurnEngine
 from inspector.host.interface import (
     Approval,
     CallPending,
@@ -357,3 +357,17 @@ async def test_a_server_that_exits_mid_call_is_a_failed_call_and_later_calls_say
     slow, add = turn.tool_calls
     assert slow.is_error and "the server exited" in slow.error
     assert add.is_error and add.error  # sent on a closed connection: a sentence, no crash
+
+
+def test_a_flood_of_calls_and_huge_instructions_are_bounded() -> None:
+    table = ToolTable.build([("off", [{"name": "t"}], None)])
+    flood = uses(*[(f"nope{n}", {}) for n in range(MAX_CALLS_PER_STEP + 2)])
+    model = ScriptedModel(flood, says("ok"))
+    engine = TurnEngine(
+        model, table, Conversation(policy="all"), instructions={"off": "x" * 30_000}
+    )
+    turn = asyncio.run(engine.run_turn("go"))
+    decisions = [c.decision for c in turn.tool_calls]
+    assert decisions.count("unknown-tool") == MAX_CALLS_PER_STEP
+    assert decisions[-2:] == ["refused", "refused"] and turn.outcome == "answered"
+    assert len(model.requests[0].system) < 20_100 and "characters cut" in model.requests[0].system

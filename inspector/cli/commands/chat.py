@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from collections.abc import Sequence
 
 from inspector.cli.errors import diag, guarded
 from inspector.cli.host_session import (
@@ -27,6 +28,7 @@ from inspector.cli.host_session import (
 )
 from inspector.cli.reports import print_json, print_text
 from inspector.common.terminal_text import terminal_text
+from inspector.features.providers.chat_types import ChatMessage
 from inspector.host.engine import TurnEngine, result_text
 from inspector.host.model import ProviderModel
 from inspector.host.records import ToolCallRecord, TurnRecord
@@ -37,12 +39,26 @@ EXIT_STEP_LIMIT = 1
 EXIT_MODEL = 4
 
 
-def transcript_lines(turn: TurnRecord) -> list[str]:
-    """The turn as a person reads it (not yet escaped: `print_text` escapes each line)."""
+def transcript_lines(turn: TurnRecord, messages: Sequence[ChatMessage] = ()) -> list[str]:
+    """The turn as a person reads it (not yet escaped: `print_text` escapes each line).
+    `messages`: the turn's part of the engine's history, for what the model said along the
+    way (before its tool calls); without them, the calls and the final text."""
     lines = [f"user: {turn.user_text}"]
-    for call in turn.tool_calls:
+    calls = iter(turn.tool_calls)
+    said_last = False
+    for message in messages:
+        if message.role != "assistant":
+            continue
+        if message.text:
+            lines.append(f"assistant: {message.text}")
+        said_last = not message.tool_uses and bool(message.text)
+        for _use in message.tool_uses:
+            call = next(calls, None)
+            if call is not None:
+                lines.extend(_call_lines(call))
+    for call in calls:  # without the history (or past its end)
         lines.extend(_call_lines(call))
-    if turn.final_text:
+    if turn.final_text and not said_last:
         lines.append(f"assistant: {turn.final_text}")
     lines.append(_summary(turn))
     return lines
@@ -97,11 +113,12 @@ async def _run(ns: argparse.Namespace, model: ProviderModel) -> int:
             )
             interrupts.on_stop = engine.stop
             turn = await engine.run_turn(ns.prompt)
+            messages = engine.history[1:]  # this turn's: after the user's message
             lost = server.conn.closed
         if ns.json:
             print_json(conversation.to_json())
         else:
-            for line in transcript_lines(turn):
+            for line in transcript_lines(turn, messages):
                 for part in terminal_text(line, keep="\n").split("\n"):
                     print_text(part)
         if interrupts.signum is not None:
