@@ -18,10 +18,12 @@ failed or not, goes to `on_exchange` with its secret headers redacted.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import ssl
 import time
+from collections.abc import Iterator
 from typing import Any, Final
 
 import httpx
@@ -255,10 +257,20 @@ async def _read(
             f"{provider.label} answered with something that is not JSON "
             f"({content_type or 'no content type'}): {_start(exchange.response_body)}",
         ) from exc
-    if provider.kind == "openai":
-        openai_read_whole(data, builder)
-    else:
-        anthropic_read_whole(data, builder)
+    with _said_by(provider):
+        if provider.kind == "openai":
+            openai_read_whole(data, builder)
+        else:
+            anthropic_read_whole(data, builder)
+
+
+@contextlib.contextmanager
+def _said_by(provider: ProviderConfig) -> Iterator[None]:
+    """A wire format's ModelError with the provider named: "OpenRouter: the answer is …"."""
+    try:
+        yield
+    except ModelError as error:
+        raise ModelError(error.kind, f"{provider.label}: {error}") from error
 
 
 def _start(text: str) -> str:
@@ -284,10 +296,12 @@ async def _read_stream(
                     f"the stream from {provider.label} holds an event that is not JSON: "
                     f"{_start(event.data)}",
                 ) from exc
-            if provider.kind == "openai":
-                ended = openai_read_chunk(data, builder) or ended
-            elif anthropic_read_event(event.event, data, builder):
-                ended = True
+            with _said_by(provider):
+                if provider.kind == "openai":
+                    ended = openai_read_chunk(data, builder) or ended
+                elif anthropic_read_event(event.event, data, builder):
+                    ended = True
+            if ended and provider.kind == "anthropic":
                 break
     finally:
         exchange.response_body = reader.raw

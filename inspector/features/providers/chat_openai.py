@@ -120,6 +120,19 @@ def openai_read_whole(data: Any, builder: ReplyBuilder) -> None:
         _usage(builder, data.get("usage"))
 
 
+def _index(builder: ReplyBuilder, call: dict[str, Any], position: int) -> int:
+    """Which call a streamed fragment belongs to: its `index`; without one (some servers
+    send each call whole, each at position 0), a call with a new id is a new call."""
+    index = call.get("index")
+    if isinstance(index, int) and not isinstance(index, bool):
+        return index
+    known = builder.calls.get(position)
+    new_id = call.get("id")
+    if known is not None and new_id and known.id and new_id != known.id:
+        return max(builder.calls) + 1
+    return position
+
+
 def openai_read_chunk(data: Any, builder: ReplyBuilder) -> bool:
     """One streamed chunk into `builder`; True once the finish reason has come."""
     _error_in(data)
@@ -134,11 +147,12 @@ def openai_read_chunk(data: Any, builder: ReplyBuilder) -> bool:
             if isinstance(content, str):
                 builder.add_text(content)
             for position, call in enumerate(delta.get("tool_calls") or []):
-                index = call.get("index", position)
-                index = index if isinstance(index, int) else position
+                index = _index(builder, call, position)
                 fn = call.get("function") or {}
                 builder.start_call(index, str(call.get("id") or ""), str(fn.get("name") or ""))
                 fragment = fn.get("arguments")
+                if isinstance(fragment, dict):  # a few local servers send the object whole
+                    fragment = json.dumps(fragment, ensure_ascii=False)
                 if isinstance(fragment, str):
                     builder.add_arguments(index, fragment)
             if choice.get("finish_reason"):

@@ -64,21 +64,24 @@ class SseReader:
             self._kept += len(text)
 
     async def _lines(self, chunks: AsyncIterable[bytes]) -> AsyncIterator[bytes]:
-        buffer = b""
+        """The lines of `chunks`; the unfinished tail is kept (one copy per chunk, not
+        per line: a chunk of a thousand small events costs one pass)."""
+        buffer = bytearray()
         async for chunk in chunks:
             self._note(chunk)
             buffer += chunk
+            start = 0
             while True:
-                cut = _line_end(buffer)
+                cut = _line_end(buffer, start)
                 if cut is None:
                     break
-                line, rest = buffer[: cut[0]], buffer[cut[1] :]
-                buffer = rest
-                yield line
+                yield bytes(buffer[start : cut[0]])
+                start = cut[1]
+            del buffer[:start]
             if len(buffer) > self.max_line:
                 raise StreamTooLarge(f"one line of the stream went over {size_text(self.max_line)}")
         if buffer:
-            yield buffer.rstrip(b"\r")
+            yield bytes(buffer).rstrip(b"\r")
 
     async def events(self, chunks: AsyncIterable[bytes]) -> AsyncIterator[SseEvent]:
         """The events of `chunks`; a last event without its blank line is still given."""
@@ -103,15 +106,13 @@ class SseReader:
             yield SseEvent(event, "\n".join(data))
 
 
-def _line_end(buffer: bytes) -> tuple[int, int] | None:
-    """Where the first line of `buffer` ends and the next begins (CRLF, LF or CR), or None
-    while it may still be coming (a CR last could be the start of a CRLF)."""
-    lf = buffer.find(b"\n")
-    cr = buffer.find(b"\r")
-    if cr == -1 and lf == -1:
-        return None
-    if cr == -1 or (lf != -1 and lf < cr):
-        return lf, lf + 1
+def _line_end(buffer: bytearray, start: int) -> tuple[int, int] | None:
+    """Where the line from `start` ends and the next begins (CRLF, LF or CR), or None while
+    it may still be coming (a CR last could be the start of a CRLF)."""
+    lf = buffer.find(b"\n", start)
+    cr = buffer.find(b"\r", start, lf if lf != -1 else len(buffer))
+    if cr == -1:
+        return None if lf == -1 else (lf, lf + 1)
     if cr + 1 == len(buffer):
         return None
-    return (cr, cr + 2) if buffer[cr + 1 : cr + 2] == b"\n" else (cr, cr + 1)
+    return (cr, cr + 2) if buffer[cr + 1] == 0x0A else (cr, cr + 1)

@@ -69,6 +69,18 @@ SCRIPT: dict[str, Any] = {
             "reply": {"text": "y" * 80},
             "fault": {"cutStream": True},
         },
+        {
+            "name": "ignores",
+            "when": {"lastUserContains": "whole"},
+            "reply": {"text": "all at once"},
+            "fault": {"ignoreStream": True},
+        },
+        {
+            "name": "overloaded",
+            "when": {"lastUserContains": "overload"},
+            "reply": {"text": "z" * 80},
+            "fault": {"errorEvent": "Overloaded"},
+        },
         {"name": "huge", "when": {"lastUserContains": "huge"}, "fault": {"hugeBytes": 5000}},
     ]
 }
@@ -133,6 +145,18 @@ async def test_a_tool_call_and_its_result_make_a_round_trip(
                 "content": [{"type": "tool_result", "tool_use_id": use.id, "content": "5"}],
             }
             assert sent["messages"][-2]["content"][1]["type"] == "tool_use"
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+async def test_a_whole_answer_to_a_stream_request_and_an_error_event_mid_stream(
+    kind: ProviderKind,
+) -> None:
+    with model_standin(SCRIPT) as standin:
+        reply, pieces, _ = await run(standin, kind, True, ask("answer whole"))
+        assert reply.text == "all at once" and pieces == ["all at once"]
+        with pytest.raises(ModelError, match="Overloaded") as info:
+            await run(standin, kind, True, ask("overload"))
+        assert info.value.kind == "server"
 
 
 @pytest.mark.parametrize(("kind", "stream"), CASES)
@@ -210,9 +234,26 @@ async def test_a_huge_answer_is_capped(monkeypatch: pytest.MonkeyPatch, stream: 
         assert info.value.kind == "garbage"
 
 
+def test_streamed_calls_without_an_index_or_with_whole_arguments() -> None:
+    from inspector.features.providers.chat_openai import openai_read_chunk
+    from inspector.features.providers.chat_reply import ReplyBuilder
+
+    builder = ReplyBuilder()
+    for call_id, name, arguments in [("a", "one", {"x": 1}), ("b", "two", '{"y": 2}')]:
+        call = {"id": call_id, "function": {"name": name, "arguments": arguments}}
+        openai_read_chunk({"choices": [{"delta": {"tool_calls": [call]}}]}, builder)
+    openai_read_chunk({"choices": [{"delta": {}, "finish_reason": "tool_calls"}]}, builder)
+    uses = builder.tool_uses()
+    assert [(u.id, u.name, u.arguments) for u in uses] == [
+        ("a", "one", {"x": 1}),
+        ("b", "two", {"y": 2}),
+    ]
+
+
 def test_anthropic_results_share_one_user_message_and_errors_are_flagged() -> None:
     from inspector.features.providers.chat_anthropic import anthropic_chat_body
-    from inspector.features.providers.chat_openai import openai_chat_body
+    from inspector.features.providers.chat_openai import openai_chat_body, openai_read_whole
+    from inspector.features.providers.chat_reply import ReplyBuilder
 
     uses = (ToolUse("t1", "a", {}, "{}"), ToolUse("t2", "b", None, "{oops"))
     messages = (
@@ -232,3 +273,6 @@ def test_anthropic_results_share_one_user_message_and_errors_are_flagged() -> No
     assert openai["stream_options"] == {"include_usage": True}
     assert openai["messages"][1]["tool_calls"][1]["function"]["arguments"] == "{oops"
     assert openai["messages"][3]["content"] == "Error: no such thing"
+    with pytest.raises(ModelError, match=r"not a chat completion \(IndexError") as info:
+        openai_read_whole({"choices": []}, ReplyBuilder())
+    assert info.value.kind == "garbage"

@@ -36,7 +36,9 @@ The script (JSON)::
             "malformedJson": true,             # a 200 whose body (or stream event) is not JSON
             "brokenStream": true,              # streamed: an event that is not JSON mid-way
             "cutStream": true,                 # streamed: the connection dropped mid-way
-            "hugeBytes": 20000000              # a text answer this long
+            "hugeBytes": 20000000,             # a text answer this long
+            "ignoreStream": true,              # asked to stream, answers whole JSON anyway
+            "errorEvent": "Overloaded"         # streamed: an error event mid-way
           }
         }
       ],

@@ -28,6 +28,8 @@ FAULT_KEYS = {
     "brokenStream",
     "cutStream",
     "hugeBytes",
+    "ignoreStream",
+    "errorEvent",
 }
 
 

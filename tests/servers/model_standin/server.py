@@ -35,8 +35,19 @@ class StandIn:
         self.received: list[Received] = []
         self._lock = threading.Lock()
         self.closing = threading.Event()
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
+        self._server = ThreadingHTTPServer(
+            ("127.0.0.1", port), _handler(self), bind_and_activate=False
+        )
         self._server.daemon_threads = True
+        # Concurrent eval runs connect at once: a backlog of 5 would leave some waiting
+        # a second for the kernel's SYN retry.
+        self._server.request_queue_size = 128
+        try:
+            self._server.server_bind()
+            self._server.server_activate()
+        except OSError:
+            self._server.server_close()
+            raise
         self._thread = threading.Thread(
             target=self._server.serve_forever, args=(0.05,), daemon=True
         )
@@ -126,7 +137,7 @@ def _handler(standin: StandIn) -> type[BaseHTTPRequestHandler]:
                 said = str(fault.get("message", f"stand-in error {status}"))
                 self._send(status, json.dumps(error_body(fmt, status, said)).encode(), extra)
                 return
-            if not body.get("stream"):
+            if not body.get("stream") or fault.get("ignoreStream"):
                 data = json.dumps(whole(fmt, rule, seen, body)).encode()
                 if fault.get("malformedJson") or fault.get("brokenStream"):
                     data = data[: len(data) // 2]  # JSON that stops half-way
@@ -150,6 +161,11 @@ def _handler(standin: StandIn) -> type[BaseHTTPRequestHandler]:
             for i, event in enumerate(events):
                 if i == middle and (fault.get("brokenStream") or fault.get("malformedJson")):
                     event = b"data: {this is not json\n\n"
+                if i == middle and fault.get("errorEvent"):
+                    error = error_body(fmt, 529, str(fault["errorEvent"]))
+                    if fmt == "anthropic":
+                        error["error"]["type"] = "overloaded_error"
+                    event = b"event: error\ndata: %s\n\n" % json.dumps(error).encode()
                 if i == middle and fault.get("cutStream"):
                     self.wfile.flush()
                     self.close_connection = True
