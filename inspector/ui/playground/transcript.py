@@ -67,7 +67,7 @@ class Transcript(QScrollArea):
 
     def follow(self) -> None:
         """Keep the newest at the bottom in view (after the layout has grown)."""
-        QTimer.singleShot(0, self._to_bottom)
+        QTimer.singleShot(0, self, self._to_bottom)  # (not after the view is gone)
 
     def _to_bottom(self) -> None:
         bar = self.verticalScrollBar()

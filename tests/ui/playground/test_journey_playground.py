@@ -2,7 +2,7 @@
 
 Host ▸ Playground (Ctrl+Shift+G) over the connected demo tab; the model provider is the
 loopback model stand-in, set up as the Model providers dialog saves it. Ask; the model calls
-`echo`; the card asks, Send; the card shows the result and "Show in traffic log" selects the
+`echo`; the card asks; Edit arguments, Send; the card shows the result and "Show in traffic log" selects the
 call's request in the demo tab's log; the model's answer streams in, with the turn's figures
 under it; save the turn as an eval case. Then auto-approve read-only tools: a call of
 `create_ticket` (not read-only) with arguments its schema refuses asks with "Send anyway";
@@ -13,6 +13,7 @@ card's link selects the recorded request."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -99,12 +100,15 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         await until(card.send_button.isVisible, "the card to ask")
         assert card.title.text() == ECHO
         assert "asks before every call" in card.note.text()
+        assert json.loads(card.arguments.toPlainText()) == {"message": "hi there"}
+        click(card.edit_button)  # change the arguments before they go
+        type_into(card.arguments, '{"message": "hi, edited"}')
         click(card.send_button)
         turn = pg.transcript.turns[0]
         await until(turn.figures.isVisible, "the turn to end")
-        assert card.result.toPlainText() == "hi there"
-        assert card.state.text().startswith("Sent, answered in")
-        assert turn.shown_text() == "The server said hi there."
+        assert card.result.toPlainText() == "hi, edited"
+        assert card.state.text().startswith("Sent with edited arguments, answered in")
+        assert turn.shown_text() == "The server said hi, edited."
         assert turn.figures.text().startswith("2 steps · ")
         assert turn.figures.text().endswith(" · $0.0012")
         assert pg.message.text().startswith("Answered: 2 steps")
@@ -114,7 +118,7 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         assert pg.message.text() == f"Saved the turn as case “Please echo hi there” in {evals}."
         case = load_evals(evals).cases[0]
         assert [(c.tool, c.arguments) for c in case.expected_calls] == [
-            ("echo", {"message": "hi there"})
+            ("echo", {"message": "hi, edited"})
         ]
 
         # The card's link: the demo tab's log selects the tools/call request.
@@ -171,7 +175,7 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
             "You: File a ticket",
             "You: Think forever",
         ]
-        assert turns[0].cards[0].result.toPlainText() == "hi there"
+        assert turns[0].cards[0].result.toPlainText() == "hi, edited"
         assert turns[2].outcome.text() == "Stopped by the user."
         click(turns[0].cards[0].reveal_button)  # the recorded request, in the recorded log
         entry = view.log_panel.selected_entry()
