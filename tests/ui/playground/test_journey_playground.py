@@ -4,11 +4,11 @@ Host ▸ Playground (Ctrl+Shift+G) over the connected demo tab; the model provid
 loopback model stand-in, set up as the Model providers dialog saves it. Ask; the model calls
 `echo`; the card asks; Edit arguments, Send; the card shows the result and "Show in traffic
 log" selects the call's request in the demo tab's log; the model's answer streams in, with
-the turn's figures under it; save the turn as an eval case. Then auto-approve read-only tools: a call of
-`create_ticket` (not read-only) with arguments its schema refuses asks with "Send anyway";
-Refuse; the model is told. Then a slow model: Stop ends the turn, and the tab stays
-connected. Finally the tab's recording, opened read-only, shows the conversation, and its
-card's link selects the recorded request."""
+the turn's figures under it; save the turn as an eval case. Then auto-approve read-only
+tools: a call of `create_ticket` (not read-only) with arguments its schema refuses asks with
+"Send anyway"; Refuse; the model is told. Then a slow model: Stop ends the turn, and the tab
+stays connected. Finally the tab's recording, opened read-only, shows the conversation, and
+its card's link selects the recorded request."""
 
 from __future__ import annotations
 
