@@ -57,6 +57,13 @@ def _json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
+def _fit(edit: QPlainTextEdit, most: int) -> None:
+    """As tall as its text, up to `most` lines (then it scrolls)."""
+    lines = min(max(edit.toPlainText().count("\n") + 1, 1), most)
+    height = edit.fontMetrics().lineSpacing() * lines
+    edit.setFixedHeight(height + 2 * edit.frameWidth() + 10)
+
+
 def result_text(result: dict[str, Any] | None) -> str:
     """A CallToolResult as plain text: each text block, other blocks by their kind, then
     structuredContent as JSON."""
@@ -99,7 +106,6 @@ class ToolCallCard(QFrame):
         self.arguments = QPlainTextEdit()
         self.arguments.setObjectName("callArguments")
         self.arguments.setReadOnly(True)
-        self.arguments.setMaximumHeight(110)
         self.problems = PlainLabel(wrap=True, selectable=True)
         self.problems.setObjectName("callProblems")
         self.problems.setStyleSheet(f"color: {colors().warn.name()};")
@@ -124,7 +130,6 @@ class ToolCallCard(QFrame):
         self.result = QPlainTextEdit()
         self.result.setObjectName("callResult")
         self.result.setReadOnly(True)
-        self.result.setMaximumHeight(160)
         self.reveal_button = QPushButton("Show in traffic log")
         self.reveal_button.setObjectName("callReveal")
         self.reveal_button.setToolTip("Select this call's request in its tab's traffic log")
@@ -158,6 +163,7 @@ class ToolCallCard(QFrame):
             self.arguments.setPlainText(
                 _json(record.arguments) if record.arguments is not None else record.raw_arguments
             )
+            _fit(self.arguments, 8)
         self.problems.setText(
             "Schema check: " + "; ".join(record.schema_problems) if record.schema_problems else ""
         )
@@ -167,6 +173,7 @@ class ToolCallCard(QFrame):
         self.state.setStyleSheet(f"color: {color.name()};")
         text = result_text(record.result)
         self.result.setPlainText(text)
+        _fit(self.result, 10)
         self.result.setVisible(bool(text))
         self.reveal_button.setVisible(record.request_id is not None and bool(record.tab))
 
@@ -191,6 +198,7 @@ class ToolCallCard(QFrame):
         call asks (the policy, a destructive tool, a schema problem)."""
         self._answer = asyncio.get_running_loop().create_future()
         self.note.setText(why)
+        self.note.show()
         self.send_button.setText("Send anyway" if self.record.schema_problems else "Send")
         self.send_button.setToolTip(
             "Send it although the schema check found problems"
@@ -210,10 +218,12 @@ class ToolCallCard(QFrame):
 
     def _finish_asking(self) -> None:
         self.approval.hide()
+        self.note.hide()  # (why it asked: answered now)
         self.arguments.setReadOnly(True)
 
     def _edit(self) -> None:
         self.arguments.setReadOnly(False)
+        _fit(self.arguments, 12)
         self.arguments.setFocus()
         self.edit_button.setEnabled(False)
         self.note.setText("Edit the JSON arguments, then Send.")

@@ -44,6 +44,7 @@ class LiveTurn:
             self.view.step_started(event.step)
         elif isinstance(event, CallPending):
             self.card(event.pending.record)
+            self.view.say_status(f"Step {self.step}: a tool call waits for you.")
         elif isinstance(event, CallUpdated):
             record = event.record
             running = (
@@ -53,6 +54,12 @@ class LiveTurn:
                 and record.decision in ("sent", "edited")
             )
             self.card(record).show_record(record, running=running)
+            name = record.qualified
+            self.view.say_status(
+                f"Step {self.step}: calling {name}…"
+                if running
+                else f"Step {self.step}: {name} is done; the model will be told."
+            )
         elif isinstance(event, TurnEnded):
             self.ended = True
             self.view.finish(event.turn)

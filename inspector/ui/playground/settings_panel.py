@@ -51,6 +51,7 @@ class SettingsPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("playgroundSettings")
         self.providers: list[ProviderConfig] = []
+        self._filled = False  # the tab list was filled once
         self.tab_list = QListWidget()
         self.tab_list.setObjectName("playgroundTabs")
         self.tab_list.setToolTip("Tick the tabs whose tools the model may call")
@@ -120,8 +121,10 @@ class SettingsPanel(QWidget):
 
     # ---------------------------------------------------------------- tabs
     def set_tabs(self, names: Sequence[tuple[str, str]]) -> None:
-        """The open tabs as (name, state) pairs; the ticks of those still open are kept (a
-        new connected tab starts ticked when it is the only one)."""
+        """The open tabs as (name, state) pairs; the ticks of those still open are kept. At
+        the first fill every connected tab starts ticked; a tab opened later starts ticked
+        when it is the only one."""
+        first, self._filled = not self._filled, True
         ticked = set(self.ticked_tabs())
         known = {
             self.tab_list.item(i).data(Qt.ItemDataRole.UserRole)
@@ -133,7 +136,11 @@ class SettingsPanel(QWidget):
             item = QListWidgetItem(f"{name} ({state})" if state else name)
             item.setData(Qt.ItemDataRole.UserRole, name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            on = name in ticked or (name not in known and len(names) == 1)
+            on = (
+                name in ticked
+                or (first and state == "connected")
+                or (name not in known and len(names) == 1)
+            )
             item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             self.tab_list.addItem(item)
         self.tab_list.blockSignals(False)

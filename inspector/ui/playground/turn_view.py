@@ -84,6 +84,11 @@ class TurnView(QFrame):
         self.status.setText(f"Step {step}: waiting for the model…")
         self.status.show()
 
+    def say_status(self, text: str) -> None:
+        """What the turn is doing now (hidden when it ends)."""
+        self.status.setText(text)
+        self.status.show()
+
     def add_text(self, piece: str) -> None:
         """Text from the model, as it streams: appended to its last text (a card between
         two pieces starts a new one)."""

@@ -82,6 +82,7 @@ class HostViews:
         if tab not in self.window.connection_tabs():
             return False
         self.window.tabs.setCurrentWidget(tab)
+        tab.centre.setCurrentWidget(tab.log_panel)  # its Traffic view, not the Workspace
         self.window.raise_()
         self.window.activateWindow()
         return reveal_request(tab.log_panel, request_id)

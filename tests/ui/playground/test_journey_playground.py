@@ -123,6 +123,7 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
 
         # The card's link: the demo tab's log selects the tools/call request.
         click(card.reveal_button)
+        assert tab.log_panel.isVisible()  # the tab's Traffic view is the one shown
         entry = tab.log_panel.selected_entry()
         assert entry is not None and entry.method == "tools/call"
 
