@@ -43,6 +43,7 @@ from inspector.evals.report import CaseRuns, EvalReport, report_text
 from inspector.evals.runner import EvalRun, EvalRunner, EvalSettings
 from inspector.features.providers.providers import ModelSettings, provider_key
 from inspector.storage.secrets import SecretStore
+from inspector.ui.asks.model_providers_dialog import ModelProvidersDialog
 from inspector.ui.playground.playground_window import (
     ModelFactory,
     PlaygroundTab,
@@ -86,6 +87,8 @@ class EvalsWindow(QWidget):
 
         self.settings = SettingsPanel()
         self.settings.policy.setCurrentIndex(self.settings.policy.findData("all"))
+        self.settings.policy.currentIndexChanged.connect(self._policy_note)
+        self._policy_note()
         self.concurrency = QSpinBox()
         self.concurrency.setObjectName("evalsConcurrency")
         self.concurrency.setRange(1, 16)
@@ -157,13 +160,29 @@ class EvalsWindow(QWidget):
         self.run_button.clicked.connect(self.run)
         self.stop_button.clicked.connect(self.stop)
         self.table.itemSelectionChanged.connect(self._show_reasons)
-        self.settings.providers_requested.connect(self.reload_providers)
+        self.settings.providers_requested.connect(self.open_providers)
         self.settings.load_providers(self.models())
         self.refresh_tabs()
 
     # ---------------------------------------------------------------- tabs, providers
     def refresh_tabs(self) -> None:
         self.settings.set_tabs([(t.name, t.state) for t in self.tabs()])
+
+    def open_providers(self) -> ModelProvidersDialog:
+        """The model providers dialog (the one sampling uses); the lists follow its save."""
+        dialog = ModelProvidersDialog(self.models(), self.secrets or SecretStore(), parent=self)
+        dialog.finished.connect(lambda _result: self.reload_providers())
+        dialog.open()
+        return dialog
+
+    def _policy_note(self) -> None:
+        """No one is asked during evals: what would ask is refused (and the model told)."""
+        if self.settings.policy_key() != "none":
+            self.settings.policy_note.setText(
+                "No one is asked during evals: a call that would ask (the policy, a tool "
+                "annotated destructive, arguments that break the schema) is refused, and the "
+                "model is told so."
+            )
 
     def reload_providers(self) -> None:
         self.settings.load_providers(self.models())
@@ -221,7 +240,7 @@ class EvalsWindow(QWidget):
             return None
         provider = self.settings.current_provider()
         if provider is None:
-            self.say("Choose a model provider first (Model providers… in the Playground).")
+            self.say("Choose a model provider first (Model providers…).", error=True)
             return None
         if not self.settings.model.currentText().strip():
             self.say("Choose or type a model name first.", error=True)

@@ -57,6 +57,10 @@ def _json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
+def _elapsed(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
+
+
 def _fit(edit: QPlainTextEdit, most: int) -> None:
     """As tall as its text, up to `most` lines (then it scrolls)."""
     lines = min(max(edit.toPlainText().count("\n") + 1, 1), most)
@@ -185,7 +189,7 @@ class ToolCallCard(QFrame):
         if record.decision in ("sent", "edited") and record.result is None and record.is_error:
             words = "failed"  # no result: a JSON-RPC error, a timeout, a closed connection
         if record.decision in ("sent", "edited") and record.result is not None:
-            words += f", answered in {record.elapsed * 1000:.0f} ms"
+            words += f", answered in {_elapsed(record.elapsed)}"
             if record.is_error:
                 words += " (the tool reported an error)"
         if record.error:

@@ -297,7 +297,7 @@ class PlaygroundWindow(QWidget):
         try:
             return await live.approve(pending)
         finally:
-            self.say("Waiting for the model…")
+            self.say("")  # (the turn's own line says what it does now)
 
     def _keep(self) -> None:
         """The conversation into each taking part tab's recording (the latest line wins)."""
