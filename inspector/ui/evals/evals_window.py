@@ -44,13 +44,9 @@ from inspector.evals.runner import EvalRun, EvalRunner, EvalSettings
 from inspector.features.providers.providers import ModelSettings, provider_key
 from inspector.storage.secrets import SecretStore
 from inspector.ui.asks.model_providers_dialog import ModelProvidersDialog
-from inspector.ui.playground.playground_window import (
-    ModelFactory,
-    PlaygroundTab,
-    provider_chat_model,
-)
+from inspector.ui.playground.playground_window import ModelFactory, provider_chat_model
 from inspector.ui.playground.settings_panel import SettingsPanel
-from inspector.ui.playground.tab_tools import list_tab_tools
+from inspector.ui.playground.tab_tools import PlaygroundTab, list_tab_tools
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 

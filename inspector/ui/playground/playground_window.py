@@ -21,7 +21,6 @@ import asyncio
 import logging
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.server_connection import ServerConnection
 from inspector.evals.cases import EvalsFileError
 from inspector.features.providers.providers import ModelSettings, ProviderConfig, provider_key
 from inspector.host.engine import TurnEngine
@@ -49,7 +47,7 @@ from inspector.ui.asks.model_providers_dialog import ModelProvidersDialog
 from inspector.ui.playground.live_turn import LiveTurn
 from inspector.ui.playground.save_case import append_case
 from inspector.ui.playground.settings_panel import SettingsPanel
-from inspector.ui.playground.tab_tools import list_tab_tools
+from inspector.ui.playground.tab_tools import PlaygroundTab, list_tab_tools
 from inspector.ui.playground.transcript import Transcript
 from inspector.ui.playground.turn_view import TurnView, turn_figures
 from inspector.ui.widgets.plain_text import PlainLabel
@@ -60,17 +58,6 @@ __all__ = ["ModelFactory", "PlaygroundTab", "PlaygroundWindow"]
 log = logging.getLogger(__name__)
 
 ModelFactory = Callable[[ProviderConfig, "str | None"], ChatModel]
-
-
-@dataclass(frozen=True, slots=True)
-class PlaygroundTab:
-    """An open tab as the Playground sees it."""
-
-    name: str  # as its tab shows it (twins told apart)
-    state: str  # "connected", "disconnected", ... (shown beside the name)
-    server: Callable[[], ServerConnection | None]  # its connection while ready
-    record: Callable[[str, dict[str, Any]], bool]  # keep a conversation in its recording
-    reveal: Callable[[str | int], bool]  # select a request (by JSON-RPC id) in its log
 
 
 def provider_chat_model(provider: ProviderConfig, key: str | None) -> ChatModel:

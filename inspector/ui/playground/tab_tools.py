@@ -1,21 +1,30 @@
-"""The tools the model is offered: those of the ticked tabs that are connected, listed now
-(all pages, over each tab's own connection, so the listing shows in its traffic log) and
+"""The open tabs as the Playground and the Evals view see them (`PlaygroundTab`), and the
+tools the model is offered: those of the ticked tabs that are connected, listed now (all
+pages, over each tab's own connection, so the listing shows in its traffic log) and
 namespaced `tab__tool` (host/tool_table). A tab that is not connected, or fails to list, is
 said and left out; the others are offered."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from inspector.core.server_connection import ServerConnection
 from inspector.host.tool_table import ToolTable
 
-if TYPE_CHECKING:
-    from inspector.ui.playground.playground_window import PlaygroundTab
+__all__ = ["PlaygroundTab", "TabTools", "list_tab_tools"]
 
-__all__ = ["TabTools", "list_tab_tools"]
+
+@dataclass(frozen=True, slots=True)
+class PlaygroundTab:
+    """An open tab as the Playground sees it (the shell builds these from its tabs)."""
+
+    name: str  # as its tab shows it (twins told apart)
+    state: str  # "connected", "disconnected", ... (shown beside the name)
+    server: Callable[[], ServerConnection | None]  # its connection while ready
+    record: Callable[[str, dict[str, Any]], bool]  # keep a conversation in its recording
+    reveal: Callable[[str | int], bool]  # select a request (by JSON-RPC id) in its log
 
 
 @dataclass(slots=True)

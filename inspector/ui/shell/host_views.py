@@ -11,27 +11,49 @@ and selects the call's request).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QTabWidget, QWidget
 
+from inspector.core.inspector_model import InspectorModel
 from inspector.storage.secrets import SecretStore
+from inspector.ui.shell.menus import WindowMenus
+from inspector.ui.tabs.connection_tab import ConnectionTab
+from inspector.ui.tabs.tab_strip import TabStrip
 
 if TYPE_CHECKING:
     from inspector.ui.evals.evals_window import EvalsWindow
-    from inspector.ui.playground.playground_window import PlaygroundTab, PlaygroundWindow
-    from inspector.ui.shell.main_window import MainWindow
-    from inspector.ui.tabs.connection_tab import ConnectionTab
+    from inspector.ui.playground.playground_window import PlaygroundWindow
+    from inspector.ui.playground.tab_tools import PlaygroundTab
 
 __all__ = ["HostViews"]
 
 
+class HostWindow(Protocol):
+    """What of the main window the Host menu uses (the window is given, not imported)."""
+
+    app: InspectorModel
+    menus: WindowMenus
+    strip: TabStrip
+    tabs: QTabWidget
+    tab_opened: Any  # Signal(ConnectionTab)
+    tab_closed: Any  # Signal(ConnectionTab)
+
+    def connection_tabs(self) -> list[ConnectionTab]: ...
+
+    def raise_(self) -> None: ...
+
+    def activateWindow(self) -> None: ...
+
+
 class HostViews:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: HostWindow, widget: QWidget) -> None:
+        """`widget`: the window again, as the parent of the views' windows."""
         self.window = window
+        self.widget = widget
         self.playground: PlaygroundWindow | None = None
         self.evals: EvalsWindow | None = None
-        self.menu = QMenu("&Host", window)
+        self.menu = QMenu("&Host", widget)
         self.menu.setObjectName("hostMenu")
         self.playground_action = window.menus.action(
             "&Playground…", self.open_playground, "Ctrl+Shift+G"
@@ -54,7 +76,7 @@ class HostViews:
                 view.refresh_tabs()
 
     def host_tabs(self) -> list[PlaygroundTab]:
-        from inspector.ui.playground.playground_window import PlaygroundTab
+        from inspector.ui.playground.tab_tools import PlaygroundTab
 
         out = []
         for tab in self.window.connection_tabs():
@@ -94,7 +116,7 @@ class HostViews:
 
         if self.playground is None:
             self.playground = PlaygroundWindow(
-                self.host_tabs, self.window.app.secrets or SecretStore(), parent=self.window
+                self.host_tabs, self.window.app.secrets or SecretStore(), parent=self.widget
             )
         playground = self.playground
         playground.refresh_tabs()
@@ -111,7 +133,7 @@ class HostViews:
 
         if self.evals is None:
             self.evals = EvalsWindow(
-                self.host_tabs, self.window.app.secrets or SecretStore(), parent=self.window
+                self.host_tabs, self.window.app.secrets or SecretStore(), parent=self.widget
             )
         evals = self.evals
         evals.refresh_tabs()

@@ -431,7 +431,7 @@ class MainWindow(QMainWindow):
         helpm.addAction(action("&Report a problem…", lambda: report_problem(self)))
         helpm.addSeparator()
         helpm.addAction(action("&About", self.about))
-        self.host_views = HostViews(self)  # Host ▸ Playground…, Evals…
+        self.host_views = HostViews(self, self)  # Host ▸ Playground…, Evals…
 
     # ---------------------------------------------------------------- profiles
     def all_profiles(self) -> list[Profile]:
