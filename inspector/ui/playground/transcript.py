@@ -8,6 +8,7 @@ said in a sentence, and the others show.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QTimer, Signal
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import QComboBox, QScrollArea, QTabWidget, QVBoxLayout, Q
 from inspector.host.records import Conversation, TurnRecord
 from inspector.recording.offline import RecordedConversation
 from inspector.ui.playground.turn_view import TurnView
+from inspector.ui.widgets.lazy_panel import LazyPanel
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
@@ -154,12 +156,25 @@ class SavedConversations(QWidget):
 
 
 def show_saved_conversations(
-    tabs: QTabWidget, saved: dict[str, RecordedConversation]
-) -> SavedConversations | None:
-    """The offline view's "Playground" tab, when the file keeps conversations."""
+    tabs: QTabWidget,
+    saved: dict[str, RecordedConversation],
+    reveal: Callable[[str | int], object] | None = None,
+) -> LazyPanel | None:
+    """The offline view's "Playground" tab, when the file keeps conversations; its cards
+    are made when the tab is first shown (a long conversation costs nothing until then).
+    `reveal`: what a card's "Show in traffic log" does with the request id."""
     if not saved:
         return None
-    panel = SavedConversations([entry.data for entry in saved.values()])
-    count = len(panel.conversations)
-    tabs.addTab(panel, f"Playground ({count})")
-    return panel
+    datas = [entry.data for entry in saved.values()]
+    readable = sum(not isinstance(read_conversation(d), str) for d in datas)
+
+    def build() -> SavedConversations:
+        panel = SavedConversations(datas)
+        if reveal is not None:
+            panel.transcript.reveal_requested.connect(lambda _tab, rid: reveal(rid))
+        return panel
+
+    lazy = LazyPanel(build)
+    lazy.setObjectName("savedConversationsTab")
+    tabs.addTab(lazy, f"Playground ({readable})")
+    return lazy

@@ -507,11 +507,11 @@ class ConnectionTab(QWidget):
             from inspector.ui.playground.traffic_link import reveal_request
             from inspector.ui.playground.transcript import show_saved_conversations
 
-            panel = show_saved_conversations(view.bottom, view.offline.conversations)
-            if panel is not None:
-                panel.transcript.reveal_requested.connect(
-                    lambda _tab, rid: reveal_request(view.log_panel, rid)
-                )
+            show_saved_conversations(
+                view.bottom,
+                view.offline.conversations,
+                lambda rid: reveal_request(view.log_panel, rid),
+            )
 
     def _item_selected(self, item: object) -> None:
         self.workspace.show_item(item)

@@ -24,6 +24,7 @@ from inspector.features.providers.providers import ModelSettings
 from inspector.ui.playground.playground_window import PlaygroundWindow
 from inspector.ui.playground.transcript import SavedConversations
 from inspector.ui.shell.main_window import MainWindow
+from inspector.ui.widgets.lazy_panel import LazyPanel
 from tests.helpers.gui import run, until
 from tests.helpers.journeys import (
     DEMO_TITLE,
@@ -165,8 +166,11 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         assert view is not None
         await until(lambda: "Playground (1)" in tab_titles(view.bottom), "its Playground tab")
         click_tab(view.bottom, "Playground")
-        saved = view.bottom.currentWidget()
+        shown = view.bottom.currentWidget()
+        assert isinstance(shown, LazyPanel)
+        saved = shown.panel()  # made when the tab was shown
         assert isinstance(saved, SavedConversations)
+        await until(saved.isVisible, "the saved conversation")
         assert saved.settings.text().startswith(
             f"Read-only. stand-in (openai) · standin · tools of {DEMO_TITLE} · "
         )
