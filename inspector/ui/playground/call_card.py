@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -30,7 +31,7 @@ from inspector.host.records import ToolCallRecord
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.theme import colors
 
-__all__ = ["CardAnswer", "ToolCallCard", "result_text"]
+__all__ = ["CardAnswer", "ToolCallCard", "result_text", "tint"]
 
 _MAX_SHOWN: Final = 20_000  # characters of a result shown in the card (the log has it all)
 
@@ -55,6 +56,14 @@ class CardAnswer:
 
 def _json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+def tint(widget: QWidget, color: QColor) -> None:
+    """Text in `color` through the palette (a style sheet per widget costs several times
+    more, and a long conversation has thousands: bench/playground_cards.py)."""
+    palette = widget.palette()
+    palette.setColor(QPalette.ColorRole.WindowText, color)
+    widget.setPalette(palette)
 
 
 def _elapsed(seconds: float) -> str:
@@ -112,10 +121,10 @@ class ToolCallCard(QFrame):
         self.arguments.setReadOnly(True)
         self.problems = PlainLabel(wrap=True, selectable=True)
         self.problems.setObjectName("callProblems")
-        self.problems.setStyleSheet(f"color: {colors().warn.name()};")
+        tint(self.problems, colors().warn)
         self.note = PlainLabel(wrap=True)
         self.note.setObjectName("callNote")
-        self.note.setStyleSheet(f"color: {colors().muted.name()};")
+        tint(self.note, colors().muted)
         self.send_button = QPushButton("Send")
         self.send_button.setObjectName("callSend")
         self.edit_button = QPushButton("Edit arguments")
@@ -174,7 +183,7 @@ class ToolCallCard(QFrame):
         self.problems.setVisible(bool(record.schema_problems))
         self.state.setText(self._state_text(record, running))
         color = colors().error if record.is_error else colors().muted
-        self.state.setStyleSheet(f"color: {color.name()};")
+        tint(self.state, color)
         text = result_text(record.result)
         self.result.setPlainText(text)
         _fit(self.result, 10)

@@ -13,7 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
 
 from inspector.host.records import ToolCallRecord, TurnRecord
-from inspector.ui.playground.call_card import ToolCallCard
+from inspector.ui.playground.call_card import ToolCallCard, tint
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
@@ -48,15 +48,15 @@ class TurnView(QFrame):
         self.user.setFont(font)
         self.figures = PlainLabel(wrap=True)
         self.figures.setObjectName("turnFigures")
-        self.figures.setStyleSheet(f"color: {colors().muted.name()};")
+        tint(self.figures, colors().muted)
         self.figures.hide()
         self.status = PlainLabel()
         self.status.setObjectName("turnStatus")
-        self.status.setStyleSheet(f"color: {colors().muted.name()};")
+        tint(self.status, colors().muted)
         self.status.hide()
         self.outcome = PlainLabel(wrap=True, selectable=True)
         self.outcome.setObjectName("turnOutcome")
-        self.outcome.setStyleSheet(f"color: {colors().error.name()};")
+        tint(self.outcome, colors().error)
         self.outcome.hide()
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(4, 6, 4, 6)
