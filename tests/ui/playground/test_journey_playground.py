@@ -1,14 +1,15 @@
-"""Journey (issue 28): a person asks a model in the Playground to use the demo server's tools.
+"""Journey (issue 28): a person asks a model in the Playground to use the servers' tools.
 
-Host ▸ Playground (Ctrl+Shift+G) over the connected demo tab; the model provider is the
+The demo server in one tab, a server with a destructive tool in another (Ctrl+T ▸ a saved
+profile); Host ▸ Playground (Ctrl+Shift+G), both tabs ticked; the model provider is the
 loopback model stand-in, set up as the Model providers dialog saves it. Ask; the model calls
 `echo`; the card asks; Edit arguments, Send; the card shows the result and "Show in traffic
-log" selects the call's request in the demo tab's log; the model's answer streams in, with
-the turn's figures under it; save the turn as an eval case. Then auto-approve read-only
-tools: a call of `create_ticket` (not read-only) with arguments its schema refuses asks with
-"Send anyway"; Refuse; the model is told. Then a slow model: Stop ends the turn, and the tab
-stays connected. Finally the tab's recording, opened read-only, shows the conversation, and
-its card's link selects the recorded request."""
+log" shows the demo tab's log with the call's request selected; the model's answer streams
+in, with the turn's figures under it; save the turn as an eval case. Then approve every
+call: a call whose arguments its schema refuses still asks (Send anyway), and so does the
+destructive tool; Refuse both; the model is told. Then a slow model: Stop ends the turn,
+and the tab stays connected. Finally the demo tab's recording, opened read-only, shows the
+conversation, and its card's link selects the recorded request."""
 
 from __future__ import annotations
 
@@ -25,11 +26,12 @@ from inspector.ui.playground.playground_window import PlaygroundWindow
 from inspector.ui.playground.transcript import SavedConversations
 from inspector.ui.shell.main_window import MainWindow
 from inspector.ui.widgets.lazy_panel import LazyPanel
-from tests.helpers.gui import run, until
+from tests.helpers.gui import python_profile, run, until
 from tests.helpers.journeys import (
     DEMO_TITLE,
     click,
     click_tab,
+    open_tab_with,
     press,
     shows_connected,
     tab_titles,
@@ -37,6 +39,7 @@ from tests.helpers.journeys import (
     visible_window,
 )
 from tests.helpers.model_standin import model_standin, provider_for
+from tests.helpers.peers import REPO
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -55,7 +58,12 @@ SCRIPT = {
         },
         {
             "when": {"lastUserContains": "ticket", "lastIsToolResult": False},
-            "reply": {"toolCalls": [{"name": "create_ticket", "arguments": {"title": "x"}}]},
+            "reply": {
+                "toolCalls": [
+                    {"name": "create_ticket", "arguments": {"title": "x"}},
+                    {"name": "delete_all", "arguments": {}},
+                ]
+            },
         },
         {"when": {"lastUserContains": "ticket"}, "reply": {"text": "Understood, no ticket."}},
         {
@@ -75,6 +83,7 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     window = recording_window
+    window.store.put(python_profile("Files", str(REPO / "tests/servers/gui/files_server.py")))
     evals = tmp_path / "evals.json"
     monkeypatch.setattr(
         QFileDialog, "getSaveFileName", staticmethod(lambda *_a, **_k: (str(evals), ""))
@@ -85,11 +94,14 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         click(tab.bar.connect_button)
         await until(lambda: shows_connected(tab, 11), "the demo's 11 tools")
 
+        files = await open_tab_with(window, "Files")  # a server with a destructive tool
+        await until(lambda: shows_connected(files, 2), "the files server's 2 tools")
+
         press(window, "Ctrl+Shift+G")
         await until(lambda: visible_window(PlaygroundWindow) is not None, "the Playground")
         pg = visible_window(PlaygroundWindow)
         assert isinstance(pg, PlaygroundWindow)
-        assert pg.settings.ticked_tabs() == [DEMO_TITLE]
+        assert pg.settings.ticked_tabs() == [DEMO_TITLE, "files"]  # the connected tabs
         assert pg.settings.provider.currentText() == "stand-in (openai)"
         assert pg.settings.model.currentText() == "standin"
 
@@ -128,19 +140,31 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         entry = tab.log_panel.selected_entry()
         assert entry is not None and entry.method == "tools/call"
 
-        # Auto-approve read-only; create_ticket is not read-only and its title too short.
+        # Auto-approve read-only tools: the note says annotations are hints. Then approve
+        # every call: still, arguments its schema refuses ask (Send anyway), and so does a
+        # tool annotated destructive; Refuse both.
         pg.settings.policy.setCurrentIndex(pg.settings.policy.findData("read-only"))
         assert "Annotations are hints from the server" in pg.settings.policy_note.text()
-        type_into(pg.prompt, "File a ticket")
+        pg.settings.policy.setCurrentIndex(pg.settings.policy.findData("all"))
+        type_into(pg.prompt, "File a ticket, then clean up")
         click(pg.send_button)
         await until(lambda: len(pg.transcript.turns) == 2 and pg.transcript.turns[1].cards, "card")
         card = pg.transcript.turns[1].cards[0]
         await until(card.refuse_button.isVisible, "the card to ask")
+        assert card.title.text() == TICKET
         assert card.send_button.text() == "Send anyway"
         assert card.problems.text().startswith("Schema check: ")
         click(card.refuse_button)
+        await until(lambda: len(pg.transcript.turns[1].cards) == 2, "the second card")
+        card = pg.transcript.turns[1].cards[1]
+        await until(card.refuse_button.isVisible, "the destructive call to ask")
+        assert card.title.text() == "files__delete_all"
+        assert "annotates this tool as destructive" in card.note.text()
+        click(card.refuse_button)
         await until(pg.transcript.turns[1].figures.isVisible, "the second turn to end")
-        assert card.state.text().startswith("Invalid arguments: The call was not made")
+        first, second = pg.transcript.turns[1].cards
+        assert first.state.text().startswith("Invalid arguments: The call was not made")
+        assert second.state.text() == "Refused: The user refused this tool call."
         assert pg.transcript.turns[1].shown_text() == "Understood, no ticket."
 
         # A model that does not answer: Stop.
@@ -161,7 +185,7 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         pg.close()
         await until(lambda: "Think forever" in path.read_text(), "the last turn in the file")
         window.open_session_files([path])
-        await until(lambda: len(tab_titles(window.tabs)) == 2, "the recording's tab")
+        await until(lambda: len(tab_titles(window.tabs)) == 3, "the recording's tab")
         view = window.current_tab.session_files.view
         assert view is not None
         await until(lambda: "Playground (1)" in tab_titles(view.bottom), "its Playground tab")
@@ -171,13 +195,14 @@ def test_ask_approve_refuse_stop_and_read_it_again_offline(
         saved = shown.panel()  # made when the tab was shown
         assert isinstance(saved, SavedConversations)
         await until(saved.isVisible, "the saved conversation")
-        assert saved.settings.text().startswith(
-            f"Read-only. stand-in (openai) · standin · tools of {DEMO_TITLE} · "
+        assert saved.settings.text() == (
+            f"Read-only. stand-in (openai) · standin · tools of {DEMO_TITLE}, files · "
+            "approval: all · at most 10 steps · with the servers' instructions"
         )
         turns = saved.transcript.turns
         assert [t.user.text() for t in turns] == [
             "You: Please echo hi there",
-            "You: File a ticket",
+            "You: File a ticket, then clean up",
             "You: Think forever",
         ]
         assert turns[0].cards[0].result.toPlainText() == "hi, edited"
