@@ -57,6 +57,8 @@ __all__ = ["ModelFactory", "PlaygroundTab", "PlaygroundWindow"]
 
 log = logging.getLogger(__name__)
 
+_NO_PROVIDER = "Choose a model provider first (Model providers…)."
+
 ModelFactory = Callable[[ProviderConfig, "str | None"], ChatModel]
 
 
@@ -166,12 +168,19 @@ class PlaygroundWindow(QWidget):
 
     def reload_providers(self) -> None:
         self.settings.load_providers(self.models())
+        if self.message.text() == _NO_PROVIDER and self.settings.current_provider() is not None:
+            self.say("")
 
     def _tabs_ticked(self) -> None:
-        ticked = self.settings.ticked_tabs()
+        ticked = set(self.settings.ticked_tabs())
+        names = [
+            t.name if t.state == "connected" else f"{t.name} (when connected)"
+            for t in self.tabs()
+            if t.name in ticked
+        ]
         self.settings.tools_note.setText(
-            "The model may call the tools of: " + ", ".join(ticked)
-            if ticked
+            "The model may call the tools of: " + ", ".join(names)
+            if names
             else "No tab takes part: the model can only talk."
         )
 
@@ -195,7 +204,7 @@ class PlaygroundWindow(QWidget):
             return None
         provider = self.settings.current_provider()
         if provider is None:
-            self.say("Choose a model provider first (Model providers…).", error=True)
+            self.say(_NO_PROVIDER, error=True)
             return None
         if not self.settings.model.currentText().strip():
             self.say("Choose or type a model name first.", error=True)
