@@ -254,8 +254,8 @@ class PlaygroundWindow(QWidget):
             self.say("Waiting for the model…")
             turn = await engine.run_turn(text)
             self.last_turn = turn
-            self._keep()
-            self.say(self._ended_text(turn), error=turn.outcome != "answered")
+            kept = self._keep()
+            self.say(self._ended_text(turn) + kept, error=turn.outcome != "answered")
             self.turn_finished.emit(turn)
         except asyncio.CancelledError:
             self.say("Stopped by the user (before the model was asked).", error=True)
@@ -295,12 +295,17 @@ class PlaygroundWindow(QWidget):
         finally:
             self.say("")  # (the turn's own line says what it does now)
 
-    def _keep(self) -> None:
-        """The conversation into each taking part tab's recording (the latest line wins)."""
+    def _keep(self) -> str:
+        """The conversation into each taking part tab's recording (the latest line wins);
+        what to add to the turn's message when no recording could keep it."""
         data = self.conversation.to_json()
         kept = [t.name for t in self._participants if t.record(self.conversation_id, data)]
         if self._participants and not kept:
-            log.info("no recording is open to keep the conversation in")
+            return (
+                " The conversation is not kept: no tab taking part is recording "
+                "(File ▸ Record Sessions)."
+            )
+        return ""
 
     def new_conversation(self) -> None:
         """Forget the turns (they stay in the recordings written so far)."""

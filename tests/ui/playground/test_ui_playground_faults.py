@@ -2,7 +2,8 @@
 step limit; a tool that answers with a JSON-RPC error is an error on its card and the model
 is told; a server's elicitation during a turn opens the tab's usual dialog, answered there;
 a provider that says 429, 500 or garbage, or is down, ends the turn with its sentence. After
-each, the demo tab is still connected and the next turn runs."""
+each, the demo tab is still connected and the next turn runs. With recording off, the turn
+says the conversation is not kept."""
 
 from __future__ import annotations
 
@@ -16,7 +17,14 @@ from inspector.ui.asks.elicitation_dialog import ElicitationDialog
 from inspector.ui.playground.playground_window import PlaygroundWindow
 from inspector.ui.shell.main_window import MainWindow
 from tests.helpers.gui import run, until
-from tests.helpers.journeys import click, press, shows_connected, type_into, visible_window
+from tests.helpers.journeys import (
+    click,
+    menu_action,
+    press,
+    shows_connected,
+    type_into,
+    visible_window,
+)
 from tests.helpers.model_standin import model_standin, provider_for
 
 pytestmark = pytest.mark.timeout(90)
@@ -109,6 +117,14 @@ def test_loops_tool_errors_asks_and_provider_failures_leave_the_tab_connected(
         pg.settings.provider.setCurrentIndex(0)
         said = await turn(pg, "hello again")
         assert said.startswith("Answered: 1 step")
+        assert "not kept" not in said
+
+        menu_action(window, "File", "Record Sessions").trigger()  # recording off
+        said = await turn(pg, "hello once more")
+        assert said.endswith(
+            "The conversation is not kept: no tab taking part is recording "
+            "(File ▸ Record Sessions)."
+        )
         pg.close()
 
     with model_standin(SCRIPT) as standin:
