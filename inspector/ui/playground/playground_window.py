@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -80,10 +80,13 @@ class PlaygroundWindow(QWidget):
         *,
         models: Callable[[], ModelSettings] = ModelSettings.load,
         model_factory: ModelFactory = provider_chat_model,
+        store: QSettings | None = None,
         parent: QWidget | None = None,
     ) -> None:
+        """`store`: where the settings are kept between runs (None: not kept)."""
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("playgroundWindow")
+        self.store = store
         self.setWindowTitle("Playground")
         self.tabs = tabs
         self.secrets = secrets
@@ -152,6 +155,8 @@ class PlaygroundWindow(QWidget):
         self.settings.tabs_changed.connect(self._tabs_ticked)
         QShortcut(QKeySequence("Ctrl+Return"), self.prompt, self.send)
         self.settings.load_providers(self.models())
+        if store is not None:
+            self.settings.restore(store, "playground")
         self.refresh_tabs()
 
     # ---------------------------------------------------------------- tabs, providers
@@ -239,6 +244,8 @@ class PlaygroundWindow(QWidget):
             key = provider_key(self.secrets, provider, env=True)
             model = self.model_factory(provider, key)
             self.settings.apply_to(self.conversation)
+            if self.store is not None:
+                self.settings.save(self.store, "playground")
             self.conversation.tabs = [t.name for t in self._participants]
             engine = self.engine
             if engine is None:

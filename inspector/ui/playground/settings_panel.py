@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -207,6 +207,44 @@ class SettingsPanel(QWidget):
         else:
             text = _DESTRUCTIVE_NOTE
         self.policy_note.setText(text)
+
+    # ---------------------------------------------------------------- kept between runs
+    def save(self, store: QSettings, group: str) -> None:
+        """The choices (not the tabs: they change from run to run) into `store`."""
+        provider = self.current_provider()
+        store.beginGroup(group)
+        store.setValue("provider", provider.id if provider is not None else "")
+        store.setValue("model", self.model.currentText())
+        store.setValue("policy", self.policy_key())
+        store.setValue("maxSteps", self.max_steps.value())
+        store.setValue("systemPrompt", self.system_prompt.toPlainText())
+        store.setValue("instructions", self.instructions.isChecked())
+        store.endGroup()
+
+    def restore(self, store: QSettings, group: str) -> None:
+        """The choices saved last time (after `load_providers`); what is gone is skipped."""
+        store.beginGroup(group)
+        try:
+            at = self.provider.findData(str(store.value("provider", "")))
+            model = str(store.value("model", "") or "")
+            if at >= 0:  # (a model only with its provider)
+                self.provider.setCurrentIndex(at)
+                if model:
+                    self.model.setCurrentText(model)
+            at = self.policy.findData(str(store.value("policy", "")))
+            if at >= 0:
+                self.policy.setCurrentIndex(at)
+            steps = store.value("maxSteps")
+            if isinstance(steps, int | str) and str(steps).isdigit():
+                self.max_steps.setValue(int(steps))
+            prompt = store.value("systemPrompt")
+            if isinstance(prompt, str):
+                self.system_prompt.setPlainText(prompt)
+            instructions = store.value("instructions")
+            if instructions is not None:
+                self.instructions.setChecked(str(instructions).lower() in ("true", "1"))
+        finally:
+            store.endGroup()
 
     def apply_to(self, conversation: Conversation) -> None:
         """The settings into the conversation, before a turn."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, Protocol
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMenu, QTabWidget, QWidget
 
 from inspector.core.inspector_model import InspectorModel
@@ -33,6 +34,7 @@ class HostWindow(Protocol):
     """What of the main window the Host menu uses (the window is given, not imported)."""
 
     app: InspectorModel
+    settings: QSettings
     menus: WindowMenus
     strip: TabStrip
     tabs: QTabWidget
@@ -116,7 +118,10 @@ class HostViews:
 
         if self.playground is None:
             self.playground = PlaygroundWindow(
-                self.host_tabs, self.window.app.secrets or SecretStore(), parent=self.widget
+                self.host_tabs,
+                self.window.app.secrets or SecretStore(),
+                store=self.window.settings,
+                parent=self.widget,
             )
         playground = self.playground
         playground.refresh_tabs()
