@@ -178,6 +178,13 @@ class AutoRecorder:
         if self.recorder is not None:
             self.recorder.action(text, **data)
 
+    def conversation(self, conversation_id: str, conversation: dict[str, Any]) -> bool:
+        """A Playground conversation into the current recording; False when none is open."""
+        if self.recorder is None:
+            return False
+        self.recorder.conversation(conversation_id, conversation)
+        return True
+
     def fail(self, reason: str) -> None:
         """The connection failed (possibly before its transport ever ran, so no
         `transport closed` line will come): say why in the file, and close it."""

@@ -5,7 +5,8 @@
 exchanges, so pairing, latency, filters and the detail pane work as they do live),
 rebuilds the `Catalog` from the recorded tools/resources/templates/prompts list results,
 collects the stderr lines, the handshake outcome (`ready`), the user's actions, the
-logging notifications, and everything wrong with the file or the traffic.
+Playground's conversations (`conversation` lines), the logging notifications, and
+everything wrong with the file or the traffic.
 
 Qt-free, and cheap enough to run in a worker thread for a big file.
 """
@@ -37,7 +38,14 @@ from inspector.traffic.record import DIRECTIONS, KINDS, EntryKind, TrafficRecord
 from inspector.traffic.rounds import RequestRounds
 from inspector.transports.base import HttpExchange
 
-__all__ = ["OfflineLoader", "OfflineSession", "RecordedAction", "load_offline", "ready_of"]
+__all__ = [
+    "OfflineLoader",
+    "OfflineSession",
+    "RecordedAction",
+    "RecordedConversation",
+    "load_offline",
+    "ready_of",
+]
 
 _LIST_CHANGED: Final = {
     "notifications/tools/list_changed": "tools",
@@ -60,6 +68,16 @@ class RecordedAction:
     text: str
 
 
+@dataclass(frozen=True)
+class RecordedConversation:
+    """A Playground conversation kept in the file (its last line of that `id`): the raw
+    JSON, read by the Playground (a broken or newer one is said there, not here)."""
+
+    id: str
+    data: Any  # Conversation.to_json(), as written (or whatever a damaged line holds)
+    wall: float
+
+
 @dataclass
 class OfflineSession:
     recorded: RecordedSession
@@ -73,6 +91,7 @@ class OfflineSession:
     notes: list[str] = field(default_factory=list)  # the reader's problems and ours
     lint: LintStore = field(default_factory=LintStore)  # the recorded lint findings
     rounds: RequestRounds | None = None  # the MRTR rounds, grouped from the frames
+    conversations: dict[str, RecordedConversation] = field(default_factory=dict)  # by id
 
     @property
     def title(self) -> str:
@@ -336,6 +355,17 @@ class OfflineLoader:
             self.out.lint.add([Finding.from_json(event.data, self.record_rows[row])])
         else:
             self.out.notes.append(f"a lint line points at no traffic line ({row!r})")
+
+    def _on_conversation(self, event: RecordedEvent) -> None:
+        """A Playground conversation: a later line of the same id replaces the earlier."""
+        key = str(event.data.get("id") or f"line-{len(self.out.conversations) + 1}")
+        wall = event.data.get("wall")
+        self.out.conversations.pop(key, None)  # (the latest goes last, in order)
+        self.out.conversations[key] = RecordedConversation(
+            key,
+            event.data.get("conversation"),
+            float(wall) if isinstance(wall, int | float) else 0.0,
+        )
 
     def _on_ready(self, event: RecordedEvent) -> None:
         if self.out.ready is None:

@@ -209,6 +209,15 @@ class SessionRecorder:
             line["data"] = data
         self._put(("line", line))
 
+    def conversation(self, conversation_id: str, conversation: dict[str, Any]) -> None:
+        """A Playground conversation as it stands (`Conversation.to_json()`): written after
+        each turn; a later line with the same `id` replaces an earlier one."""
+        line = {"type": "conversation", "wall": round(time.time(), 6)}
+        line["t"] = round(time.monotonic() - self.t0, 6)
+        line["id"] = conversation_id
+        line["conversation"] = conversation
+        self._put(("line", line))
+
     def _put(self, item: Any) -> None:
         thread = self._thread
         if thread is None or self.error is not None:

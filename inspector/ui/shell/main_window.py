@@ -45,6 +45,7 @@ from inspector.ui.recording.session_files import SessionFiles
 from inspector.ui.security.review import SecurityReview
 from inspector.ui.shell.connect_outcomes import ConnectOutcomes
 from inspector.ui.shell.help_menu import report_problem, show_about, show_guide, show_shortcuts
+from inspector.ui.shell.host_views import HostViews
 from inspector.ui.shell.inventory_actions import open_inventory
 from inspector.ui.shell.menus import WindowMenus
 from inspector.ui.shell.window_state import WindowState
@@ -436,6 +437,7 @@ class MainWindow(QMainWindow):
         helpm.addAction(action("&Report a problem…", lambda: report_problem(self)))
         helpm.addSeparator()
         helpm.addAction(action("&About", self.about))
+        self.host_views = HostViews(self, self)  # Host ▸ Playground…, Evals…
 
     # ---------------------------------------------------------------- profiles
     def all_profiles(self) -> list[Profile]:

@@ -62,6 +62,7 @@ from inspector.ui.workspace.workspace import Workspace
 
 if TYPE_CHECKING:
     from inspector.ui.auth.auth_panel import AuthPanel
+    from inspector.ui.recording.offline_view import OfflineView
 
 __all__ = ["ConnectionTab", "TabState"]
 
@@ -506,11 +507,25 @@ class ConnectionTab(QWidget):
         view = self.session_files.view
         if offline and view is not None:
             self.bar.show_source(f"{view.path.name} (read-only)")
+            # (Its Playground conversations are known once the file is indexed.)
+            view.indexed.connect(lambda: self._show_conversations(view))
         if not offline:
             self.refresh_profiles()
         self.changed.emit()
         if not offline and self.for_recording:
             self.close_requested.emit()
+
+    @staticmethod
+    def _show_conversations(view: OfflineView) -> None:
+        if view.offline.conversations:  # (the Playground's modules only when there are some)
+            from inspector.ui.playground.traffic_link import reveal_request
+            from inspector.ui.playground.transcript import show_saved_conversations
+
+            show_saved_conversations(
+                view.bottom,
+                view.offline.conversations,
+                lambda rid: reveal_request(view.log_panel, rid),
+            )
 
     def _item_selected(self, item: object) -> None:
         self.workspace.show_item(item)
