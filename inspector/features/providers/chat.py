@@ -23,8 +23,9 @@ import functools
 import json
 import ssl
 import time
-from collections.abc import Iterator
-from typing import Any, Final
+from collections.abc import AsyncGenerator, Iterator
+from contextlib import aclosing
+from typing import Any, Final, cast
 
 import httpx
 
@@ -83,15 +84,22 @@ def _headers(provider: ProviderConfig, key: str | None, stream: bool) -> dict[st
     return headers
 
 
+def _bytes_of(response: httpx.Response) -> AsyncGenerator[bytes, None]:
+    """The body's chunks, as the generator httpx makes, to be closed when left early (a
+    generator left to the garbage collector closes outside its task, under qasync)."""
+    return cast("AsyncGenerator[bytes, None]", response.aiter_bytes())
+
+
 async def _read_capped(response: httpx.Response, cap: int) -> tuple[bytes, bool]:
     """The body up to `cap` bytes, and whether there was more (then left unread)."""
     parts: list[bytes] = []
     size = 0
-    async for chunk in response.aiter_bytes():
-        parts.append(chunk)
-        size += len(chunk)
-        if size > cap:
-            return b"".join(parts)[:cap], True
+    async with aclosing(_bytes_of(response)) as chunks:
+        async for chunk in chunks:
+            parts.append(chunk)
+            size += len(chunk)
+            if size > cap:
+                return b"".join(parts)[:cap], True
     return b"".join(parts), False
 
 
@@ -282,27 +290,32 @@ async def _read_stream(
     provider: ProviderConfig, response: httpx.Response, exchange: _Exchange, builder: ReplyBuilder
 ) -> None:
     reader = SseReader(max_total=MAX_STREAM)
-    ended = False
+    ended = False  # the answer is complete
+    over = False  # its end marker came: what follows is read to the end and left
     try:
-        async for event in reader.events(response.aiter_bytes()):
-            if provider.kind == "openai" and event.data.strip() == "[DONE]":
-                ended = True
-                break
-            try:
-                data: Any = json.loads(event.data)
-            except ValueError as exc:
-                raise ModelError(
-                    "garbage",
-                    f"the stream from {provider.label} holds an event that is not JSON: "
-                    f"{_start(event.data)}",
-                ) from exc
-            with _said_by(provider):
-                if provider.kind == "openai":
-                    ended = openai_read_chunk(data, builder) or ended
-                elif anthropic_read_event(event.event, data, builder):
-                    ended = True
-            if ended and provider.kind == "anthropic":
-                break
+        async with (
+            aclosing(_bytes_of(response)) as chunks,
+            aclosing(reader.events(chunks)) as events,
+        ):
+            async for event in events:
+                if over:
+                    continue  # read to its end: a stream left early is closed outside its task
+                if provider.kind == "openai" and event.data.strip() == "[DONE]":
+                    ended = over = True
+                    continue
+                try:
+                    data: Any = json.loads(event.data)
+                except ValueError as exc:
+                    raise ModelError(
+                        "garbage",
+                        f"the stream from {provider.label} holds an event that is not JSON: "
+                        f"{_start(event.data)}",
+                    ) from exc
+                with _said_by(provider):
+                    if provider.kind == "openai":
+                        ended = openai_read_chunk(data, builder) or ended
+                    elif anthropic_read_event(event.event, data, builder):
+                        ended = over = True
     finally:
         exchange.response_body = reader.raw
     if not ended:

@@ -10,7 +10,8 @@ the traffic log.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Final
 
@@ -63,11 +64,11 @@ class SseReader:
             self._raw.append(text)
             self._kept += len(text)
 
-    async def _lines(self, chunks: AsyncIterable[bytes]) -> AsyncIterator[bytes]:
+    async def _lines(self, chunks: AsyncIterable[bytes]) -> AsyncGenerator[bytes, None]:
         """The lines of `chunks`; the unfinished tail is kept (one copy per chunk, not
         per line: a chunk of a thousand small events costs one pass)."""
         buffer = bytearray()
-        async for chunk in chunks:
+        async for chunk in chunks:  # (the caller closes `chunks`)
             self._note(chunk)
             buffer += chunk
             start = 0
@@ -83,25 +84,26 @@ class SseReader:
         if buffer:
             yield bytes(buffer).rstrip(b"\r")
 
-    async def events(self, chunks: AsyncIterable[bytes]) -> AsyncIterator[SseEvent]:
+    async def events(self, chunks: AsyncIterable[bytes]) -> AsyncGenerator[SseEvent, None]:
         """The events of `chunks`; a last event without its blank line is still given."""
         event = ""
         data: list[str] = []
-        async for raw_line in self._lines(chunks):
-            line = raw_line.decode("utf-8", "replace")
-            if not line:
-                if data:
-                    yield SseEvent(event, "\n".join(data))
-                event, data = "", []
-                continue
-            if line.startswith(":"):
-                continue
-            field, _, value = line.partition(":")
-            value = value.removeprefix(" ")
-            if field == "event":
-                event = value
-            elif field == "data":
-                data.append(value)
+        async with aclosing(self._lines(chunks)) as raw_lines:
+            async for raw_line in raw_lines:
+                line = raw_line.decode("utf-8", "replace")
+                if not line:
+                    if data:
+                        yield SseEvent(event, "\n".join(data))
+                    event, data = "", []
+                    continue
+                if line.startswith(":"):
+                    continue
+                field, _, value = line.partition(":")
+                value = value.removeprefix(" ")
+                if field == "event":
+                    event = value
+                elif field == "data":
+                    data.append(value)
         if data:
             yield SseEvent(event, "\n".join(data))
 
