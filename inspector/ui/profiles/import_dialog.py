@@ -106,7 +106,8 @@ class ImportDialog(QDialog):
         files_row.addWidget(browse)
         files_row.addStretch(1)
         files_layout.addLayout(files_row)
-        self.paste_box = ServerJsonPasteBox(self.show_server_json)
+        self.listed_from_box = False  # the preview lists the server.json in the box
+        self.paste_box = ServerJsonPasteBox(self.show_server_json, edited=self._box_edited)
         self.paste_button = self.paste_box.paste_button
         self.browser = RegistryBrowser(self._registry_chosen, settings)
         self.tabs = QTabWidget()
@@ -178,6 +179,16 @@ class ImportDialog(QDialog):
 
     def show_server_json(self, data: str | bytes, source: str) -> None:
         self._show(read_server_json(data, source))
+        self.listed_from_box = True
+
+    def _box_edited(self) -> None:
+        """A change typed in the box after it was listed: Import would add what the box held
+        before, so the list goes until it is read again."""
+        if not self.listed_from_box:
+            return
+        self.listed_from_box = False
+        self._list([], [], "")  # its problems stay, to click while fixing them
+        self.status.setText("The server.json in the box has changed: List its servers again.")
 
     def _show(self, shown: ServerJsonShown) -> None:
         self.result_ = None
@@ -214,6 +225,7 @@ class ImportDialog(QDialog):
         self.tap_actions.update()
 
     def _registry_chosen(self, entry: RegistryEntry | None, registry_url: str) -> None:
+        self.listed_from_box = False
         if entry is None:
             self._list([], [], "")
             self.status.setText("Choose a server of the registry to see its profiles.")
@@ -222,6 +234,7 @@ class ImportDialog(QDialog):
         self._show(shown_import(import_entry(entry, registry_url), where))
 
     def load_file(self, path: Path, fmt: ConfigFormat | None = None) -> ImportResult | None:
+        self.listed_from_box = False
         self._list([], [], "")
         self.result_ = None
         try:

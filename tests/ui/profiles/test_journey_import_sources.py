@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QApplication,
@@ -123,6 +123,29 @@ def test_the_box_points_at_each_problem_and_each_server_has_its_notes(
     assert "PY_TOKEN" in notes and "NPM_TOKEN" not in notes
     click_item(dialog.preview, rows(dialog)[0])
     assert "NPM_TOKEN" in dialog.warnings.toPlainText()
+    dialog.deleteLater()
+
+
+def test_a_change_typed_after_listing_is_not_imported_unread(
+    qapp: QApplication, store: ProfileStore
+) -> None:
+    """Listed, then edited: Import would add the servers of the text as it was before."""
+    dialog = ImportDialog(store)
+    dialog.show()
+    click_tab(dialog.tabs, "server.json")
+    box = dialog.paste_box
+    type_text(box.editor, TWO_PACKAGES.replace('"version": 1,', '"version": "1.0.0",'))
+    click(box.read_button)
+    assert len(rows(dialog)) == 2 and dialog.import_button.isEnabled()
+    box.editor.moveCursor(QTextCursor.MoveOperation.End)
+    QTest.keyClicks(box.editor, ",")
+    assert rows(dialog) == [] and not dialog.import_button.isEnabled()
+    assert dialog.status.text() == (
+        "The server.json in the box has changed: List its servers again."
+    )
+    click(box.read_button)
+    assert rows(dialog) == [] and box.problems.count() == 1
+    assert "/packages/1/version" not in box.problems.item(0).text()
     dialog.deleteLater()
 
 
