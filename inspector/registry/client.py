@@ -74,6 +74,11 @@ class RegistryEntry:
     def label(self) -> str:
         return self.title or self.name
 
+    @property
+    def named(self) -> str:
+        """Its name and version for a sentence ("io.github.x/y 1.0.0"; no version, no gap)."""
+        return " ".join(part for part in (self.name, self.version) if part)
+
 
 @dataclass(frozen=True)
 class RegistryPage:
@@ -92,8 +97,15 @@ def import_entry(entry: RegistryEntry, registry_url: str) -> ServerJsonImport:
         from inspector.registry.schema import SchemaProblem
 
         return ServerJsonImport(problems=[SchemaProblem("", entry.problem)])
-    source = f"registry {registry_url} ({entry.name} {entry.version})"
-    return import_server_json(json.dumps(dict(entry.document)), source=source)
+    source = f"registry {registry_url} ({entry.named})"
+    result = import_server_json(json.dumps(dict(entry.document)), source=source)
+    if result.ok and entry.status not in ("", "active"):
+        result.notes.insert(
+            0,
+            f"The registry marks {entry.named} as {entry.status[:40]}: prefer another version or "
+            "server if there is one.",
+        )
+    return result
 
 
 class RegistryClient:

@@ -230,7 +230,7 @@ class ImportDialog(QDialog):
             self._list([], [], "")
             self.status.setText("Choose a server of the registry to see its profiles.")
             return
-        where = f"the registry ({entry.name} {entry.version})"
+        where = f"the registry's entry {entry.named}"
         self._show(shown_import(import_entry(entry, registry_url), where))
 
     def load_file(self, path: Path, fmt: ConfigFormat | None = None) -> ImportResult | None:

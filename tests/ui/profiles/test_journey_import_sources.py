@@ -221,8 +221,17 @@ def test_browse_the_registry_page_by_page_and_import_an_entry(
         click(browser.next_button)
         await until(lambda: "io.github.example/search" in names(), "the second page")
         assert "Web search.\x1b[31m with a terminal escape" in texts(browser.table, 1)[2]
+        click_item(browser.table, "(servers[1])")
+        assert dialog.status.text() == (
+            "Not imported: the server.json from the registry's entry (servers[1]) has 1 "
+            "problem(s), listed below."
+        )
         click(browser.previous_button)
         await until(lambda: "com.example/notes" in names(), "the first page again")
+        click_item(browser.table, "io.github.example/files")
+        assert dialog.warnings.toPlainText().startswith(
+            "The registry marks io.github.example/files 0.3.1 as deprecated"
+        )
         type_into(browser.search_edit, "notes")
         click(browser.search_button)
         await until(lambda: names() == ["com.example/notes"], "the search's page")
