@@ -74,6 +74,8 @@ def test_import_list_export_remove_a_claude_config(
     code, out, err = cli(capsys, "profiles", "list", "--json")
     weather = json.loads(out)[1]
     assert (weather["name"], weather["secrets"]) == ("weather", ["env:API_KEY"])
+    # The profile editor names the file in full (the app never saw this folder).
+    assert weather["source"] == f"Claude Desktop: {work_folder / 'claude.json'}"
 
     code, out, err = cli(capsys, "profiles", "import", "claude.json")
     assert code == 2
