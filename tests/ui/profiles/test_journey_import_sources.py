@@ -247,3 +247,30 @@ def test_browse_the_registry_page_by_page_and_import_an_entry(
     assert profile is not None and profile.http.headers[0].secret
     assert profile.source == f"registry {base} (com.example/notes 2.1.0)"
     profiles.deleteLater()
+
+
+def test_a_registry_that_is_slow_to_answer_can_be_left_for_another(
+    loop: asyncio.AbstractEventLoop, store: ProfileStore, tmp_path: Path
+) -> None:
+    """A wrong or slow registry URL: Search stays there to ask another one at once (it
+    waited for the first to time out, 20 s, with Search greyed out)."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    dialog = ImportDialog(store, settings=settings)
+    dialog.show()
+    click_tab(dialog.tabs, "Browse registry")
+    browser = dialog.browser
+
+    async def journey(base: str) -> None:
+        type_into(browser.url_edit, base + "/slow")
+        click(browser.search_button)
+        assert browser.status.text() == f"Asking {base}/slow…"
+        assert browser.search_button.isEnabled()
+        type_into(browser.url_edit, base)
+        click(browser.search_button)
+        await until(lambda: browser.table.rowCount() == 3, "the other registry's page")
+        assert browser.status.text().startswith("Page 1: 3 server(s)")
+        assert settings.value(REGISTRY_URL_KEY) == base
+
+    with serving_registry() as base:
+        run(loop, journey(base))
+    dialog.deleteLater()
