@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import sys
+import unicodedata
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -333,6 +334,18 @@ def _validate_http(http: HttpSettings) -> list[Problem]:
     return problems
 
 
+_NAME_MAX: Final = 120
+
+
+def one_line_name(text: str) -> str:
+    """A name from a file (a config's key, a server.json's title) as one line of visible
+    text: control and format characters are spaces, runs of space one, at most 120
+    characters. A newline in it would show a line of its choosing under it in a list."""
+    visible = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in text)
+    flat = " ".join(visible.split())
+    return flat if len(flat) <= _NAME_MAX else flat[: _NAME_MAX - 1] + "…"
+
+
 class ProfileStore:
     """The saved profiles plus the built-in demo profile (always first, never saved).
 
@@ -454,7 +467,7 @@ class ProfileStore:
 
     def unique_name(self, wanted: str) -> str:
         taken = {n.lower() for n in self.names()}
-        name = wanted.strip() or "server"
+        name = one_line_name(wanted) or "server"
         if name.lower() not in taken:
             return name
         n = 2

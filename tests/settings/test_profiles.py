@@ -192,6 +192,12 @@ def test_unique_names_for_imports(store: ProfileStore) -> None:
     added = store.add_imported([stdio_profile("github"), stdio_profile("github")])
     assert [p.name for p in added] == ["github (2)", "github (3)"]
     assert len({p.id for p in store}) == len(store)
+    # A name from a file is one line of visible text: a newline in a server.json's title
+    # made a list row that showed a command of its choosing under it.
+    [hostile] = store.add_imported([stdio_profile("Notes\nnpx -y @trusted/pkg\x1b[0m\u200b")])
+    assert hostile.name == "Notes npx -y @trusted/pkg [0m"
+    [long] = store.add_imported([stdio_profile("x" * 500)])
+    assert long.name == "x" * 119 + "…"
 
 
 def test_a_change_keeps_what_another_process_saved_since(store: ProfileStore) -> None:

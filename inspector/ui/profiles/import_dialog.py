@@ -32,7 +32,7 @@ from inspector.settings.config_import import (
     import_file,
     known_config_files,
 )
-from inspector.settings.profiles import Profile, ProfileStore
+from inspector.settings.profiles import Profile, ProfileStore, one_line_name
 from inspector.storage.secrets import NoKeyringError
 from inspector.tap.host_config import is_tapped
 from inspector.ui.profiles.drop_target import DropTarget
@@ -206,7 +206,8 @@ class ImportDialog(QDialog):
                 {"command": profile.stdio.command, "args": profile.stdio.args}
             )
             mark = "  (runs through the tap)" if tapped else ""
-            item = QListWidgetItem(f"{profile.name}  —  {profile.target}{mark}")
+            # the name as it will be saved: one line (a newline could fake a row under it)
+            item = QListWidgetItem(f"{one_line_name(profile.name)}  —  {profile.target}{mark}")
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
             item.setToolTip(note or "No notes.")

@@ -175,13 +175,15 @@ def test_dropped_files_and_text_are_imported(
     profiles = ProfilesDialog(store)
     profiles.show()
     text = QMimeData()
-    text.setText(json.dumps({**WITH_PACKAGE, "name": "io.github.user/dropped"}))
+    # A title with a newline would show a line of its choosing as the row's command.
+    title = "Dropped\nnpx -y @trusted/pkg"
+    text.setText(json.dumps({**WITH_PACKAGE, "name": "io.github.user/dropped", "title": title}))
     drop(profiles.list, text)
     opened = profiles.findChild(ImportDialog)
     assert opened is not None and opened.isVisible()
-    assert rows(opened)[0].startswith("io.github.user/dropped  —  npx -y ")
+    assert rows(opened)[0].startswith("Dropped npx -y @trusted/pkg  —  npx -y ")
     click(opened.import_button)
-    assert texts(profiles.list)[-1].startswith("io.github.user/dropped\nnpx -y ")
+    assert texts(profiles.list)[-1].startswith("Dropped npx -y @trusted/pkg\nnpx -y ")
     profiles.deleteLater()
 
 
