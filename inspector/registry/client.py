@@ -98,14 +98,8 @@ def import_entry(entry: RegistryEntry, registry_url: str) -> ServerJsonImport:
 
         return ServerJsonImport(problems=[SchemaProblem("", entry.problem)])
     source = f"registry {registry_url} ({entry.named})"
-    result = import_server_json(json.dumps(dict(entry.document)), source=source)
-    if result.ok and entry.status not in ("", "active"):
-        result.notes.insert(
-            0,
-            f"The registry marks {entry.named} as {entry.status[:40]}: prefer another version or "
-            "server if there is one.",
-        )
-    return result
+    # A deprecated or deleted entry imports with a note saying so (its _meta is read there).
+    return import_server_json(json.dumps(dict(entry.document)), source=source)
 
 
 class RegistryClient:
