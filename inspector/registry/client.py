@@ -74,6 +74,11 @@ class RegistryEntry:
     def label(self) -> str:
         return self.title or self.name
 
+    @property
+    def named(self) -> str:
+        """Its name and version for a sentence ("io.github.x/y 1.0.0"; no version, no gap)."""
+        return " ".join(part for part in (self.name, self.version) if part)
+
 
 @dataclass(frozen=True)
 class RegistryPage:
@@ -92,7 +97,8 @@ def import_entry(entry: RegistryEntry, registry_url: str) -> ServerJsonImport:
         from inspector.registry.schema import SchemaProblem
 
         return ServerJsonImport(problems=[SchemaProblem("", entry.problem)])
-    source = f"registry {registry_url} ({entry.name} {entry.version})"
+    source = f"registry {registry_url} ({entry.named})"
+    # A deprecated or deleted entry imports with a note saying so (its _meta is read there).
     return import_server_json(json.dumps(dict(entry.document)), source=source)
 
 

@@ -162,7 +162,8 @@ async def fetch_server_card(
                     CardState.UNREACHABLE,
                     url=where,
                     tried=result.tried,
-                    note=f"could not ask {where}: {type(exc).__name__}: {exc}"[:300],
+                    note=f"Could not reach {where} ({(str(exc) or type(exc).__name__)[:200]}): "
+                    "is the server running, and is its URL right?",
                 )
             if status in _NOT_HERE:
                 continue

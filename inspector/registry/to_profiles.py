@@ -96,6 +96,12 @@ def import_server_json(data: str | bytes, *, source: str | None = None) -> Serve
             result.problems.extend(found)
             continue
         one = profiles_from_document(doc, source=source, where=where)
+        status = _registry_status(document, where)
+        if status not in ("", "active"):
+            result.notes.append(
+                f"The registry marks {doc['name']} {doc['version']} as {status[:40]}: prefer "
+                "another version or server if there is one."
+            )
         result.profiles.extend(one.profiles)
         result.notes.extend(one.notes)
         result.origins.extend(one.origins)
@@ -126,6 +132,26 @@ def _kind_of(value: Any) -> str:
     return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
         type(value), "a number"
     )
+
+
+REGISTRY_META: Final = "io.modelcontextprotocol.registry/official"
+
+
+def _registry_status(document: Any, where: str) -> str:
+    """The status the registry gives the entry whose server is at `where` ("" if none): a
+    registry entry's or page entry's `_meta`, e.g. "deprecated"."""
+    entry: Any = None
+    if where == "/server" and isinstance(document, dict):
+        entry = document
+    elif where.startswith("/servers/") and where.endswith("/server"):
+        index = where.split("/")[2]
+        servers = document.get("servers") if isinstance(document, dict) else None
+        if index.isdigit() and isinstance(servers, list) and int(index) < len(servers):
+            entry = servers[int(index)]
+    meta = entry.get("_meta") if isinstance(entry, dict) else None
+    official = meta.get(REGISTRY_META) if isinstance(meta, dict) else None
+    status = official.get("status") if isinstance(official, dict) else None
+    return status if isinstance(status, str) else ""
 
 
 def _documents(document: Any) -> list[tuple[str, Any]] | None:

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import sys
+import unicodedata
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -333,6 +334,18 @@ def _validate_http(http: HttpSettings) -> list[Problem]:
     return problems
 
 
+_NAME_MAX: Final = 120
+
+
+def one_line_name(text: str) -> str:
+    """A name from a file (a config's key, a server.json's title) as one line of visible
+    text: control and format characters are spaces, runs of space one, at most 120
+    characters. A newline in it would show a line of its choosing under it in a list."""
+    visible = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in text)
+    flat = " ".join(visible.split())
+    return flat if len(flat) <= _NAME_MAX else flat[: _NAME_MAX - 1] + "…"
+
+
 class ProfileStore:
     """The saved profiles plus the built-in demo profile (always first, never saved).
 
@@ -346,6 +359,9 @@ class ProfileStore:
         self._listeners: Listeners[[]] = Listeners("profile store listener")
         self.load_error: str | None = None
         self._newer_format: int | None = None  # the file format of a newer app, if so
+        # The file as last read or written (inode, mtime, size): another process (`profiles
+        # import` while the window is open) may save in between, so a change reads it again.
+        self._stamp: tuple[int, int, int] | None = None
         self.load()
 
     # ---------------------------------------------------------------- reading
@@ -391,6 +407,7 @@ class ProfileStore:
         """
         if profile.builtin:
             raise ValueError("The demo profile is built in; duplicate it to change it.")
+        self._reread()
         errors = [p for p in validate_profile(profile, self._profiles) if p.severity == "error"]
         if errors:
             raise ValueError(errors[0].message)
@@ -437,6 +454,7 @@ class ProfileStore:
     def delete(self, profile_id: str) -> None:
         if profile_id == DEMO_PROFILE_ID:
             raise ValueError("The demo profile is built in and cannot be deleted.")
+        self._reread()
         victim = self.get(profile_id)
         if victim is None:
             return
@@ -449,7 +467,7 @@ class ProfileStore:
 
     def unique_name(self, wanted: str) -> str:
         taken = {n.lower() for n in self.names()}
-        name = wanted.strip() or "server"
+        name = one_line_name(wanted) or "server"
         if name.lower() not in taken:
             return name
         n = 2
@@ -461,6 +479,7 @@ class ProfileStore:
         self, profiles: list[Profile], *, session_only_secrets: bool = False
     ) -> list[Profile]:
         """Add imported profiles under unique names (fresh ids); returns what was added."""
+        self._reread()
         added: list[Profile] = []
         try:
             for profile in profiles:
@@ -475,8 +494,30 @@ class ProfileStore:
         return added
 
     # ---------------------------------------------------------------- storage
+    def refresh(self) -> bool:
+        """Read the file again when another process saved it since (listeners are told);
+        True when it did."""
+        if not self._reread():
+            return False
+        self._changed()
+        return True
+
+    def _reread(self) -> bool:
+        if self._file_stamp() == self._stamp:
+            return False
+        self.load()
+        return True
+
+    def _file_stamp(self) -> tuple[int, int, int] | None:
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
+
     def load(self) -> None:
         self._profiles = []
+        self._stamp = self._file_stamp()
         self.load_error = None
         self._newer_format = None
         try:
@@ -532,3 +573,4 @@ class ProfileStore:
         if os.name != "nt":
             os.chmod(tmp, 0o600)
         tmp.replace(self.path)
+        self._stamp = self._file_stamp()

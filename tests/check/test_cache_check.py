@@ -33,7 +33,7 @@ def test_bad_cache_hints_fail_with_one_finding_each() -> None:
     assert "tools/list: ttlMs must be an integer, not '5000' (taken as 0)" in lines
     assert "prompts/list: ttlMs must be 0 or more, not -1 (taken as 0)" in lines
     assert any('cacheScope must be "public" or "private", not \'session\'' in x for x in lines)
-    assert any("resultType 'partial' does not match resources/read" in x for x in lines)
+    assert any('resultType must be "complete" for resources/read' in x for x in lines)
 
 
 def test_the_demo_passes_and_a_legacy_server_is_not_judged() -> None:

@@ -74,6 +74,8 @@ def test_import_list_export_remove_a_claude_config(
     code, out, err = cli(capsys, "profiles", "list", "--json")
     weather = json.loads(out)[1]
     assert (weather["name"], weather["secrets"]) == ("weather", ["env:API_KEY"])
+    # The profile editor names the file in full (the app never saw this folder).
+    assert weather["source"] == f"Claude Desktop: {work_folder / 'claude.json'}"
 
     code, out, err = cli(capsys, "profiles", "import", "claude.json")
     assert code == 2
@@ -135,7 +137,10 @@ def test_registry_search_pages_and_import(
     assert out.splitlines()[2] == (
         "io.github.example/files\t0.3.1 [deprecated]\tFiles from a PyPI package."
     )
-    assert err == "more: mcp-inspector-qt registry search '' --cursor 3\n"
+    # The next page's command line reads the same registry (--registry was given).
+    assert (
+        err == f"more: mcp-inspector-qt registry --registry {registry_url} search '' --cursor 3\n"
+    )
     code, out, err = cli(capsys, "registry", "--registry", registry_url, "search", "--cursor", "3")
     assert "\x1b" not in out and "Web search.\\x1b[31m with a terminal escape" in out
     assert "(servers[1])\t-\t(cannot be imported: servers[1] is not a registry entry" in out
@@ -153,6 +158,15 @@ def test_registry_search_pages_and_import(
         capsys, "registry", "--registry", registry_url, "import", "io.github.example/broken"
     )
     assert code == 2 and "  /server/version: It must be a string, not a number." in err
+    assert "the entry io.github.example/broken has the problem(s) above" in err
+    code, out, err = cli(
+        capsys, "registry", "--registry", registry_url, "import", "io.github.example/files"
+    )
+    assert code == 0, err
+    assert (
+        "note: The registry marks io.github.example/files 0.3.1 as deprecated: prefer another "
+        "version or server if there is one.\n"
+    ) in err
     code, out, err = cli(capsys, "registry", "search", "--registry", registry_url + "/broken")
     assert (code, err) == (
         3,

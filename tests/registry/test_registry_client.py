@@ -88,6 +88,17 @@ def test_an_entry_imports_as_a_pasted_server_json_would(registry: str) -> None:
         '/server/remotes/0/type: "ftp" is not one of: "streamable-http", "sse".',
         "/server/version: It must be a string, not a number.",
     ]
+    assert broken.version == "" and broken.named == "io.github.example/broken"
+    assert weather.named == "io.github.example/weather 1.0.0"
+    # A deprecated entry imports, and says so (its list row is not all one sees).
+    files = ask(registry, "get", "io.github.example/files")
+    imported = import_entry(files, registry)
+    assert imported.notes[0] == (
+        "The registry marks io.github.example/files 0.3.1 as deprecated: prefer another "
+        "version or server if there is one."
+    )
+    assert imported.general_notes()[0] == imported.notes[0]
+    assert not any("registry marks" in note for note in result.notes)
 
 
 @pytest.mark.parametrize(

@@ -146,6 +146,20 @@ def test_fetching_found_missing_broken_and_huge(carded_demo: DemoHttpServer) -> 
     asyncio.run(scenario())
 
 
+def test_a_server_that_is_not_running_says_what_to_look_at() -> None:
+    import socket
+
+    with socket.socket() as spare:  # a port nothing listens on once it is closed
+        spare.bind(("127.0.0.1", 0))
+        port = spare.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/mcp"
+    fetched = asyncio.run(fetch_server_card(url, timeout=5))
+    assert fetched.state is CardState.UNREACHABLE
+    assert fetched.note.startswith(f"Could not reach {url}/server-card (")
+    assert fetched.note.endswith("): is the server running, and is its URL right?")
+    assert "ConnectError" not in fetched.note
+
+
 def _card_result(server: DemoHttpServer, era: str) -> Any:
     profile = Profile(name="demo", transport="http", http=HttpSettings(url=server.url), era=era)
     report = asyncio.run(run_battery(profile, checks=CARD_CHECKS))

@@ -141,6 +141,17 @@ def test_a_registry_page_and_an_array_import_every_server() -> None:
     page = {"servers": [{"server": WITH_PACKAGE, "_meta": {}}, {"server": WITH_REMOTE}]}
     assert len(_import(page).profiles) == 2
     assert len(_import([WITH_PACKAGE, WITH_REMOTE]).profiles) == 2
+    # A page saved from a registry: an entry it marks deprecated says so (its row did).
+    official = "io.modelcontextprotocol.registry/official"
+    old = {"server": WITH_REMOTE, "_meta": {official: {"status": "deprecated"}}}
+    imported = _import({"servers": [{"server": WITH_PACKAGE, "_meta": {}}, old]})
+    name, version = WITH_REMOTE["name"], WITH_REMOTE["version"]
+    marked = [n for n in imported.notes if n.startswith("The registry marks")]
+    assert marked == [
+        f"The registry marks {name} {version} as deprecated: prefer another version or "
+        "server if there is one."
+    ]
+    assert marked[0] in imported.general_notes()
 
 
 @pytest.mark.parametrize(

@@ -192,3 +192,35 @@ def test_unique_names_for_imports(store: ProfileStore) -> None:
     added = store.add_imported([stdio_profile("github"), stdio_profile("github")])
     assert [p.name for p in added] == ["github (2)", "github (3)"]
     assert len({p.id for p in store}) == len(store)
+    # A name from a file is one line of visible text: a newline in a server.json's title
+    # made a list row that showed a command of its choosing under it.
+    [hostile] = store.add_imported([stdio_profile("Notes\nnpx -y @trusted/pkg\x1b[0m\u200b")])
+    assert hostile.name == "Notes npx -y @trusted/pkg [0m"
+    [long] = store.add_imported([stdio_profile("x" * 500)])
+    assert long.name == "x" * 119 + "…"
+
+
+def test_a_change_keeps_what_another_process_saved_since(store: ProfileStore) -> None:
+    """The GUI's store stays open while `profiles import` (another process, another store)
+    adds a profile: the GUI's next save keeps it (it was written over), and `refresh` shows
+    what was added without a change of its own."""
+    mine = store.put(stdio_profile("in the window"))
+    other = ProfileStore(store.path)  # as `mcp-inspector-qt profiles import` opens it
+    other.put(stdio_profile("from the command line"))
+    mine.name = "renamed in the window"
+    store.put(mine)  # the save reads the file first
+    names = ["Demo server", "renamed in the window", "from the command line"]
+    assert [p.name for p in ProfileStore(store.path)] == names
+    assert store.names() == names
+    other.put(stdio_profile("again from the command line"))
+    assert store.refresh() is True
+    assert store.names() == [*names, "again from the command line"]
+    assert store.refresh() is False  # nothing new
+    gone = other.find("from the command line")
+    assert gone is not None
+    other.delete(gone.id)
+    store.delete(mine.id)
+    assert [p.name for p in ProfileStore(store.path)] == [
+        "Demo server",
+        "again from the command line",
+    ]

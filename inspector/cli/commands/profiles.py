@@ -116,12 +116,16 @@ def _profiles_in(data: bytes, file: str) -> tuple[list[Profile], list[str], str]
     """(profiles, notes, what the file is) for any file `profiles import` reads."""
     from inspector.registry.to_profiles import import_server_json, looks_like_server_json
 
+    # Where each profile came from, as the profile editor shows it: the whole path, since
+    # the app does not know the folder the command ran in.
+    origin = "standard input" if file == "-" else str(Path(file).expanduser().absolute())
+
     try:
         document: Any = json.loads(data)
     except (ValueError, RecursionError):
         document = None  # maybe JSONC (a VS Code config): config_import reads it
     if looks_like_server_json(document):
-        result = import_server_json(data, source=f"server.json: {file}")
+        result = import_server_json(data, source=f"server.json: {origin}")
         if result.problems:
             for problem in result.problems:
                 diag(f"  {problem}")
@@ -143,7 +147,7 @@ def _profiles_in(data: bytes, file: str) -> tuple[list[Profile], list[str], str]
     except (ValueError, RecursionError) as exc:
         raise CommandFailed(f"profiles import: {file}: {exc}", EXIT_USAGE) from None
     for profile in config.profiles:
-        profile.source = f"{FORMAT_LABELS[config.format]}: {file}"
+        profile.source = f"{FORMAT_LABELS[config.format]}: {origin}"
     return list(config.profiles), list(config.warnings), f"{FORMAT_LABELS[config.format]} config"
 
 

@@ -83,7 +83,10 @@ def _search(ns: argparse.Namespace, base: str) -> int:
         sys.stdout.write(_row(entry) + "\n")
     if page.next_cursor:
         text = shlex.quote(ns.text) if ns.text else "''"
-        more = f"more: mcp-inspector-qt registry search {text} --cursor {page.next_cursor}"
+        # The same registry: a --registry given is repeated ($MCP_INSPECTOR_REGISTRY_URL stays)
+        where = f" --registry {shlex.quote(ns.registry)}" if ns.registry else ""
+        cursor = shlex.quote(page.next_cursor)
+        more = f"more: mcp-inspector-qt registry{where} search {text} --cursor {cursor}"
         sys.stderr.write(_line(more) + "\n")
     return 0
 
@@ -102,11 +105,10 @@ def _import(ns: argparse.Namespace, base: str) -> int:
         for problem in result.problems:
             diag(f"  {problem}")
         raise CommandFailed(
-            f"registry import: the entry {entry.name} {entry.version} has the problem(s) "
-            "above; nothing imported",
+            f"registry import: the entry {entry.named} has the problem(s) above; nothing imported",
             EXIT_USAGE,
         )
-    what = f"registry entry ({entry.name} {entry.version})"
+    what = f"registry entry ({entry.named})"
     return import_profiles(
         open_store(),
         list(result.profiles),

@@ -99,7 +99,7 @@ def cache_hints(result: Any, *, method: str = "", modern: bool = True) -> CacheH
             problems.append('resultType is missing (required in 2026-07-28; "complete" here)')
         elif result_type != "complete":
             what = method or "a list or read result"
-            problems.append(f'resultType {_quote(result_type)} does not match {what}: "complete"')
+            problems.append(f'resultType must be "complete" for {what}, not {_quote(result_type)}')
     return CacheHints(
         ttl_ms=ttl if modern else 0,
         scope=scope if modern else None,

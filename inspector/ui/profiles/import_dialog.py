@@ -32,7 +32,7 @@ from inspector.settings.config_import import (
     import_file,
     known_config_files,
 )
-from inspector.settings.profiles import Profile, ProfileStore
+from inspector.settings.profiles import Profile, ProfileStore, one_line_name
 from inspector.storage.secrets import NoKeyringError
 from inspector.tap.host_config import is_tapped
 from inspector.ui.profiles.drop_target import DropTarget
@@ -106,7 +106,8 @@ class ImportDialog(QDialog):
         files_row.addWidget(browse)
         files_row.addStretch(1)
         files_layout.addLayout(files_row)
-        self.paste_box = ServerJsonPasteBox(self.show_server_json)
+        self.listed_from_box = False  # the preview lists the server.json in the box
+        self.paste_box = ServerJsonPasteBox(self.show_server_json, edited=self._box_edited)
         self.paste_button = self.paste_box.paste_button
         self.browser = RegistryBrowser(self._registry_chosen, settings)
         self.tabs = QTabWidget()
@@ -178,6 +179,16 @@ class ImportDialog(QDialog):
 
     def show_server_json(self, data: str | bytes, source: str) -> None:
         self._show(read_server_json(data, source))
+        self.listed_from_box = True
+
+    def _box_edited(self) -> None:
+        """A change typed in the box after it was listed: Import would add what the box held
+        before, so the list goes until it is read again."""
+        if not self.listed_from_box:
+            return
+        self.listed_from_box = False
+        self._list([], [], "")  # its problems stay, to click while fixing them
+        self.status.setText("The server.json in the box has changed: List its servers again.")
 
     def _show(self, shown: ServerJsonShown) -> None:
         self.result_ = None
@@ -195,7 +206,8 @@ class ImportDialog(QDialog):
                 {"command": profile.stdio.command, "args": profile.stdio.args}
             )
             mark = "  (runs through the tap)" if tapped else ""
-            item = QListWidgetItem(f"{profile.name}  —  {profile.target}{mark}")
+            # the name as it will be saved: one line (a newline could fake a row under it)
+            item = QListWidgetItem(f"{one_line_name(profile.name)}  —  {profile.target}{mark}")
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
             item.setToolTip(note or "No notes.")
@@ -214,14 +226,16 @@ class ImportDialog(QDialog):
         self.tap_actions.update()
 
     def _registry_chosen(self, entry: RegistryEntry | None, registry_url: str) -> None:
+        self.listed_from_box = False
         if entry is None:
             self._list([], [], "")
             self.status.setText("Choose a server of the registry to see its profiles.")
             return
-        where = f"the registry ({entry.name} {entry.version})"
+        where = f"the registry's entry {entry.named}"
         self._show(shown_import(import_entry(entry, registry_url), where))
 
     def load_file(self, path: Path, fmt: ConfigFormat | None = None) -> ImportResult | None:
+        self.listed_from_box = False
         self._list([], [], "")
         self.result_ = None
         try:

@@ -162,6 +162,7 @@ class ProfilesDialog(QDialog):
         splitter.setSizes([280, 700])
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
+        store.refresh()  # what `profiles import` saved while the window was open
         store.on_changed(self.reload)
         self.reload()
 

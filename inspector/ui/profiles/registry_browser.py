@@ -192,7 +192,8 @@ class RegistryBrowser(QWidget):
 
     def _buttons(self) -> None:
         busy = self.task is not None
-        self.search_button.setEnabled(not busy)
+        # Search stays: a new search replaces one under way (a slow or wrong URL is left
+        # at once, not after its timeout).
         self.next_button.setEnabled(not busy and self._next is not None)
         self.previous_button.setEnabled(not busy and len(self._cursors) > 1)
 

@@ -62,6 +62,7 @@ class ServerCardTab(QWidget):
         self.result = None
         self.fetch_button.setEnabled(True)
         self.status.setText("Not fetched yet.")
+        self.status.setStyleSheet("")  # not the last answer's green or orange
         self.text.clear()
 
     def fetch(self) -> asyncio.Task[Any] | None:

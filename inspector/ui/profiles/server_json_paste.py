@@ -26,11 +26,19 @@ __all__ = ["ServerJsonPasteBox"]
 
 class ServerJsonPasteBox(QWidget):
     """`read(text, source)` is called with the box's text when the user asks for it;
-    `show_problems` lists what it found wrong."""
+    `show_problems` lists what it found wrong; `edited()` is called at the first change typed
+    after the text was read (what was listed from it is no longer what the box holds)."""
 
-    def __init__(self, read: Callable[[str, str], None], parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        read: Callable[[str, str], None],
+        parent: QWidget | None = None,
+        *,
+        edited: Callable[[], None] = lambda: None,
+    ) -> None:
         super().__init__(parent)
         self._read = read
+        self._edited = edited
         self.editor = QPlainTextEdit()
         self.editor.setObjectName("serverJsonBox")
         self.editor.setPlaceholderText(
@@ -40,6 +48,7 @@ class ServerJsonPasteBox(QWidget):
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.editor.setAcceptDrops(False)  # a drop goes to the dialog, which reads files too
+        self.editor.document().modificationChanged.connect(self._modified)
         self.paste_button = QPushButton("Paste a server.json")
         self.paste_button.setToolTip("Put the clipboard's text in the box and list its servers")
         self.paste_button.clicked.connect(self.paste_clipboard)
@@ -66,14 +75,19 @@ class ServerJsonPasteBox(QWidget):
         self.set_text(QGuiApplication.clipboard().text(), "the clipboard")
 
     def read_box(self) -> None:
+        self.editor.document().setModified(False)
         self._read(self.editor.toPlainText(), "the box")
+
+    def _modified(self, modified: bool) -> None:
+        if modified:
+            self._edited()
 
     def set_text(self, text: str, source: str) -> None:
         """Show text that came from elsewhere (the clipboard, a drop) and read it. Text too
         big to be a server.json is not put in the box (it would stall it): reading it says
         how big it is."""
         if len(text) <= MAX_BYTES:
-            self.editor.setPlainText(text)
+            self.editor.setPlainText(text)  # not a modification
         self._read(text, source)
 
     def show_problems(self, problems: list[SchemaProblem]) -> None:

@@ -37,7 +37,7 @@ def test_bad_types_ranges_and_result_types_are_findings_and_mean_stale() -> None
         'cacheScope must be "public" or "private", not \'session\'',
     )
     assert problems(resultType="task")[1] == (
-        "resultType 'task' does not match m/list: \"complete\"",
+        "resultType must be \"complete\" for m/list, not 'task'",
     )
     assert problems(resultType=None)[1][0].startswith("resultType is missing")
 

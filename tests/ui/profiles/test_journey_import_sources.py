@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QApplication,
@@ -126,6 +126,29 @@ def test_the_box_points_at_each_problem_and_each_server_has_its_notes(
     dialog.deleteLater()
 
 
+def test_a_change_typed_after_listing_is_not_imported_unread(
+    qapp: QApplication, store: ProfileStore
+) -> None:
+    """Listed, then edited: Import would add the servers of the text as it was before."""
+    dialog = ImportDialog(store)
+    dialog.show()
+    click_tab(dialog.tabs, "server.json")
+    box = dialog.paste_box
+    type_text(box.editor, TWO_PACKAGES.replace('"version": 1,', '"version": "1.0.0",'))
+    click(box.read_button)
+    assert len(rows(dialog)) == 2 and dialog.import_button.isEnabled()
+    box.editor.moveCursor(QTextCursor.MoveOperation.End)
+    QTest.keyClicks(box.editor, ",")
+    assert rows(dialog) == [] and not dialog.import_button.isEnabled()
+    assert dialog.status.text() == (
+        "The server.json in the box has changed: List its servers again."
+    )
+    click(box.read_button)
+    assert rows(dialog) == [] and box.problems.count() == 1
+    assert "/packages/1/version" not in box.problems.item(0).text()
+    dialog.deleteLater()
+
+
 def test_dropped_files_and_text_are_imported(
     memory_keyring: MemoryKeyring, qapp: QApplication, store: ProfileStore, tmp_path: Path
 ) -> None:
@@ -152,13 +175,15 @@ def test_dropped_files_and_text_are_imported(
     profiles = ProfilesDialog(store)
     profiles.show()
     text = QMimeData()
-    text.setText(json.dumps({**WITH_PACKAGE, "name": "io.github.user/dropped"}))
+    # A title with a newline would show a line of its choosing as the row's command.
+    title = "Dropped\nnpx -y @trusted/pkg"
+    text.setText(json.dumps({**WITH_PACKAGE, "name": "io.github.user/dropped", "title": title}))
     drop(profiles.list, text)
     opened = profiles.findChild(ImportDialog)
     assert opened is not None and opened.isVisible()
-    assert rows(opened)[0].startswith("io.github.user/dropped  —  npx -y ")
+    assert rows(opened)[0].startswith("Dropped npx -y @trusted/pkg  —  npx -y ")
     click(opened.import_button)
-    assert texts(profiles.list)[-1].startswith("io.github.user/dropped\nnpx -y ")
+    assert texts(profiles.list)[-1].startswith("Dropped npx -y @trusted/pkg\nnpx -y ")
     profiles.deleteLater()
 
 
@@ -198,8 +223,17 @@ def test_browse_the_registry_page_by_page_and_import_an_entry(
         click(browser.next_button)
         await until(lambda: "io.github.example/search" in names(), "the second page")
         assert "Web search.\x1b[31m with a terminal escape" in texts(browser.table, 1)[2]
+        click_item(browser.table, "(servers[1])")
+        assert dialog.status.text() == (
+            "Not imported: the server.json from the registry's entry (servers[1]) has 1 "
+            "problem(s), listed below."
+        )
         click(browser.previous_button)
         await until(lambda: "com.example/notes" in names(), "the first page again")
+        click_item(browser.table, "io.github.example/files")
+        assert dialog.warnings.toPlainText().startswith(
+            "The registry marks io.github.example/files 0.3.1 as deprecated"
+        )
         type_into(browser.search_edit, "notes")
         click(browser.search_button)
         await until(lambda: names() == ["com.example/notes"], "the search's page")
@@ -215,3 +249,30 @@ def test_browse_the_registry_page_by_page_and_import_an_entry(
     assert profile is not None and profile.http.headers[0].secret
     assert profile.source == f"registry {base} (com.example/notes 2.1.0)"
     profiles.deleteLater()
+
+
+def test_a_registry_that_is_slow_to_answer_can_be_left_for_another(
+    loop: asyncio.AbstractEventLoop, store: ProfileStore, tmp_path: Path
+) -> None:
+    """A wrong or slow registry URL: Search stays there to ask another one at once (it
+    waited for the first to time out, 20 s, with Search greyed out)."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    dialog = ImportDialog(store, settings=settings)
+    dialog.show()
+    click_tab(dialog.tabs, "Browse registry")
+    browser = dialog.browser
+
+    async def journey(base: str) -> None:
+        type_into(browser.url_edit, base + "/slow")
+        click(browser.search_button)
+        assert browser.status.text() == f"Asking {base}/slow…"
+        assert browser.search_button.isEnabled()
+        type_into(browser.url_edit, base)
+        click(browser.search_button)
+        await until(lambda: browser.table.rowCount() == 3, "the other registry's page")
+        assert browser.status.text().startswith("Page 1: 3 server(s)")
+        assert settings.value(REGISTRY_URL_KEY) == base
+
+    with serving_registry() as base:
+        run(loop, journey(base))
+    dialog.deleteLater()

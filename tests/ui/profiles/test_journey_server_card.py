@@ -83,6 +83,9 @@ def test_the_server_card_is_shown_marked_draft(
 
         card_demo.card = b"<html>welcome</html>"
         click(page.fetch_button)
+        # While it is asked for, the status is not in the last answer's colour.
+        assert page.status.text().startswith("Fetching the card of ")
+        assert page.status.styleSheet() == ""
         await until(lambda: "not with a card" in page.status.text(), "the broken card")
         assert "  (the whole document): It is not JSON (application/mcp-server-card+json)." in (
             page.text.toPlainText().splitlines()

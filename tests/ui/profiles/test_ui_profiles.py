@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPushButton
 
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings
 from inspector.ui.profiles.profiles_dialog import ImportDialog, ProfilesDialog
@@ -211,3 +211,33 @@ def test_connect_from_the_dialog_emits_the_profile(
     dialog.select("demo")
     dialog.connect_button.click()
     assert [p.id for p in chosen] == ["demo"]
+
+
+def test_profiles_the_command_line_saved_while_the_window_was_open(
+    qapp: QApplication, store: ProfileStore
+) -> None:
+    """`profiles import` in a terminal while the app runs: opening Profiles… shows what it
+    added, and a save in the dialog keeps what it adds after that (it was written over)."""
+    from tests.helpers.journeys import click
+
+    terminal = ProfileStore(store.path)  # another process's store, as the CLI opens it
+    terminal.put(Profile(name="from the terminal", stdio=StdioSettings(command=PY)))
+    dialog = ProfilesDialog(store)  # as Profiles… opens it
+    dialog.show()
+    assert [dialog.list.item(i).text().split("\n")[0] for i in range(dialog.list.count())] == [
+        "Demo server",
+        "from the terminal",
+    ]
+    terminal.put(Profile(name="later from the terminal", stdio=StdioSettings(command=PY)))
+    click(next(b for b in dialog.findChildren(QPushButton) if b.text() == "New"))
+    dialog.editor.name.setText("in the window")
+    dialog.editor.command.setText(PY)
+    click(dialog.save_button)
+    assert names(ProfileStore(store.path)) == [
+        "Demo server",
+        "from the terminal",
+        "later from the terminal",
+        "in the window",
+    ]
+    assert dialog.list.count() == 4
+    dialog.deleteLater()
