@@ -76,7 +76,7 @@ class Handshake:
     def on_answer(self, p: Pending, msg: Response | ErrorResponse, now: float) -> list[Event]:
         """The server answered the handshake request `p` (its wire id is already unbound)."""
         if p.internal == "initialize":
-            return self._on_initialize_answer(p, msg)
+            return self._on_initialize_answer(p, msg, now)
         return self._on_discover_answer(p, msg, now)
 
     def fall_back_to_legacy(self, now: float, why: str) -> list[Event]:
@@ -111,8 +111,13 @@ class Handshake:
             "initialize", params, now, internal="initialize", progress=False
         )
 
-    def _on_initialize_answer(self, p: Pending, msg: Response | ErrorResponse) -> list[Event]:
+    def _on_initialize_answer(
+        self, p: Pending, msg: Response | ErrorResponse, now: float
+    ) -> list[Event]:
         if isinstance(msg, ErrorResponse):
+            back = self._back_to_modern(p, msg, now)
+            if back is not None:
+                return back
             events: list[Event] = [self._parts.pending.fail_with_error(p, msg)]
             return events + self.fail(f"initialize failed: {msg.code} {msg.message}")
         result = msg.result
@@ -134,6 +139,36 @@ class Handshake:
         self._parts.outbox.put(Notification("notifications/initialized"))
         self._parts.negotiated.initialized_sent = True
         return [self._parts.pending.complete(p, result), self._parts.negotiated.ready_event(result)]
+
+    def _back_to_modern(self, p: Pending, msg: ErrorResponse, now: float) -> list[Event] | None:
+        """Auto era: initialize refused with -32022, listing a modern version we speak, is a
+        modern server whose answer to the probe came too late (one slow to start: an npx
+        or uvx first run). Ask it server/discover again, with the request timeout, rather
+        than fail a server that speaks a version we do."""
+        if self._parts.config.era is not EraSetting.AUTO:
+            return None
+        if msg.code != UNSUPPORTED_PROTOCOL_VERSION:
+            return None
+        version = best_mutual(supported_list(msg.data), MODERN_VERSIONS)
+        if version is None:
+            return None
+        self._parts.pending.forget(p)
+        self._parts.negotiated.era = Era.MODERN
+        self._parts.negotiated.protocol_version = version
+        self._parts.lifecycle.fire(Trigger.BACK_TO_MODERN)
+        self._parts.wire.queue(
+            "server/discover",
+            {},
+            now,
+            internal="discover",
+            timeout=self._parts.config.request_timeout,
+            progress=False,
+        )
+        why = (
+            f"initialize answered -32022 ({msg.message}): the server speaks {version}; "
+            "trying server/discover again"
+        )
+        return [VersionRenegotiated(self._parts.config.legacy_version, version, why)]
 
     # ------------------------------------------------------------- modern
     def _on_discover_answer(

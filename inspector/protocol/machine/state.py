@@ -45,6 +45,9 @@ class Trigger(enum.StrEnum):
     DISCOVER_ANSWERED = "discover answered"
     DISCOVER_NOT_IMPLEMENTED = "discover not implemented"  # a MUST broken: go on without it
     FALLBACK_TO_LEGACY = "fallback to legacy"  # the probe failed: initialize sent
+    # auto: initialize refused with -32022 for a modern version we speak (the probe timed
+    # out on a server slow to start): server/discover sent again
+    BACK_TO_MODERN = "back to modern"
     HANDSHAKE_FAILED = "handshake failed"
     CONNECTION_LOST = "connection lost"
 
@@ -64,6 +67,7 @@ TRANSITIONS: Final[Mapping[tuple[ConnectionState, Trigger], ConnectionState]] = 
         (_S.DISCOVERING, _T.DISCOVER_NOT_IMPLEMENTED): _S.READY,
         (_S.DISCOVERING, _T.HANDSHAKE_FAILED): _S.FAILED,
         (_S.INITIALIZING, _T.INITIALIZE_ANSWERED): _S.READY,
+        (_S.INITIALIZING, _T.BACK_TO_MODERN): _S.DISCOVERING,
         (_S.INITIALIZING, _T.HANDSHAKE_FAILED): _S.FAILED,
         # The transport can end at any time; a failed connection stays failed, so the
         # reason it failed is the one that is shown.

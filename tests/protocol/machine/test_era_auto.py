@@ -186,3 +186,32 @@ def test_auto_does_not_fall_back_on_a_recognised_modern_error(code: int) -> None
     assert "not falling back" in (conn.failure or "")
     assert not any(getattr(m, "method", None) == "initialize" for m in conn.data_to_send())
     assert events
+
+
+def test_a_modern_server_slow_to_answer_the_probe_is_asked_discover_again() -> None:
+    """A modern server slow to start (an npx first run) answers the probe after it timed out,
+    then refuses initialize with -32022 listing its modern version: discover again, not fail."""
+    conn, server = probing(auto_probe_timeout=1.0, request_timeout=30.0)
+    server.run_to_deadline()  # the probe got no answer in time: initialize
+    init = server.last_request("initialize")
+    events = server.fail(
+        init, UNSUPPORTED_PROTOCOL_VERSION, "serving 2026-07-28", data={"supported": [MODERN]}
+    )
+    switch = one(events, VersionRenegotiated)
+    assert (switch.old, switch.new) == (LEGACY, MODERN)
+    assert "-32022" in switch.reason and "server/discover" in switch.reason
+    assert of_type(events, RequestFailed) == []
+    assert conn.state is ConnectionState.DISCOVERING
+    again = server.last_request()
+    assert again.method == "server/discover"
+    assert conn.next_deadline() == pytest.approx(server.now + 30.0)
+    ready = one(server.reply(again, discover_result()), SessionReady)
+    assert ready.era is Era.MODERN
+
+
+def test_initialize_refused_with_only_legacy_versions_still_fails() -> None:
+    conn, server = probing(auto_probe_timeout=1.0)
+    server.run_to_deadline()
+    init = server.last_request("initialize")
+    server.fail(init, UNSUPPORTED_PROTOCOL_VERSION, "no", data={"supported": ["2024-11-05"]})
+    assert conn.state is ConnectionState.FAILED
