@@ -255,3 +255,25 @@ def test_a_huge_server_name_is_cut(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = scan_json(capsys, target)
     assert code == 0 and report["targets"][0]["name"] == "n" * 99 + "…"
     assert report["findings"][0]["server"] == "n" * 99 + "…"
+
+
+def test_the_sarif_place_of_a_command_is_its_script_not_env_or_the_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from inspector.compare.security_scan import _place
+    from inspector.settings.profiles import Profile, StdioSettings
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.js").write_text("", encoding="utf-8")
+    node = tmp_path / "node"
+    node.write_text("", encoding="utf-8")
+
+    def place(command: str, *args: str) -> str | None:
+        found = _place(Profile(name="p", stdio=StdioSettings(command=command, args=list(args))))
+        return None if found is None else found.uri
+
+    assert place(str(node), "server.js") == "server.js"
+    assert place("/usr/bin/env", "HOME=/tmp", "A=1", str(node), "server.js") == "server.js"
+    assert place("env", "-i", "HOME=/tmp", str(node), "--flag", "server.js") == "server.js"
+    # no script in its arguments: the command itself when it is a file
+    assert place(str(tmp_path / "server.js"), "stdio") == "server.js"
