@@ -115,7 +115,11 @@ HOSTILE_NAME = "evil\x1b]52;c;aGFja2Vk\x07\x9b31m\u202eevil"
 
 def _server_texts(log: dict[str, Any]) -> list[str]:
     run = log["runs"][0]
-    texts = [n["message"]["text"] for i in run["invocations"] for n in i.get("toolExecutionNotifications", [])]
+    texts = [
+        n["message"]["text"]
+        for i in run["invocations"]
+        for n in i.get("toolExecutionNotifications", [])
+    ]
     for result in run["results"]:
         texts.append(result["message"]["text"])
         for where in result["locations"]:
