@@ -144,6 +144,7 @@ def test_a_servers_multi_line_text_cannot_forge_a_line_of_the_transcript() -> No
         tool_calls=[
             ToolCallRecord("demo__x", "demo", "x", {}, "{}", is_error=True, error=forged),
             ToolCallRecord("demo__y", "demo", "y", None, "{not\njson", is_error=True, error="no"),
+            ToolCallRecord("no\n-- such", "", "", {}, "{}", decision="unknown-tool", error="no"),
         ],
     )
     printed = "\n".join(transcript_lines(turn)).split("\n")
@@ -152,6 +153,7 @@ def test_a_servers_multi_line_text_cannot_forge_a_line_of_the_transcript() -> No
         "user: hi",
         "tool call: demo__x {}",
         "tool call: demo__y {not",
+        "tool call: no",
         "assistant: It said:",
         printed[-1],
     ]

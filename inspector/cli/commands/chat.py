@@ -76,7 +76,7 @@ def _call_lines(call: ToolCallRecord) -> list[str]:
         if call.arguments is not None
         else call.raw_arguments
     )
-    lines = [_entry(f"tool call: {call.qualified} ", args)]
+    lines = [_entry("tool call: ", f"{call.qualified} {args}")]  # the name is the model's
     where = f"request id {call.request_id}, " if call.request_id is not None else ""
     if call.schema_problems:
         problems = "; ".join(call.schema_problems)
