@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector import __version__
 from inspector.common.junit import JUnitCase, junit_xml
 from inspector.common.terminal_text import terminal_text
 from inspector.security.sarif import Place, SarifResult, SarifRule, sarif_log
@@ -159,5 +160,5 @@ class CheckReport:
         failures = (
             [] if self.unreachable is None else [f"could not reach the server: {self.unreachable}"]
         )
-        log = sarif_log(rules, results, failures=failures)
+        log = sarif_log(rules, results, version=__version__, failures=failures)
         return json.dumps(log, ensure_ascii=False, indent=2) + "\n"
