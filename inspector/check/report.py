@@ -57,6 +57,7 @@ class CheckReport:
     server: dict[str, Any] = field(default_factory=dict)
     results: list[CheckResult] = field(default_factory=list)
     unreachable: str | None = None  # why the server could not be reached at all
+    place: Place | None = None  # for SARIF: the script a stdio server runs (else its URL)
 
     def count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status is status)
@@ -140,7 +141,9 @@ class CheckReport:
         an error result located at the server (`server/check/ID`), every warned one (an
         advisory check: a draft's) a warning; an unreachable server is a failed invocation."""
         name = str(self.server.get("name") or self.target)
-        place = Place(self.target) if self.target.startswith(("http://", "https://")) else None
+        place = self.place
+        if place is None and self.target.startswith(("http://", "https://")):
+            place = Place(self.target)
         rules = [SarifRule(r.id, r.title, "error", r.rule) for r in self.results]
         results = [
             SarifResult(

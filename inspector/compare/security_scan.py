@@ -131,7 +131,7 @@ def _run_words(command: str, args: Sequence[str]) -> list[str]:
     return rest
 
 
-def _place(profile: Profile) -> Place | None:
+def target_place(profile: Profile) -> Place | None:
     """The target's URL, or the script a command runs (relative to the working folder
     when under it): where a SARIF viewer can point. The script is the first file among
     the first arguments (past an interpreter's options), else the command itself when it
@@ -151,6 +151,9 @@ def _place(profile: Profile) -> Place | None:
         except ValueError:
             return Place(path.resolve().as_uri())
     return None
+
+
+_place = target_place  # its former name, for code written against it
 
 
 @dataclass
@@ -242,7 +245,7 @@ async def scan_profile(
         snapshot=snap,
         error=side.error,
         notes=extra.notes,
-        place=_place(profile),
+        place=target_place(profile),
     )
     if snap is not None:
         first = extra.first_tools

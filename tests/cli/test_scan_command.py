@@ -207,6 +207,11 @@ def test_check_writes_a_valid_sarif_log_of_its_failed_checks(
     failed = [line.split()[1] for line in text.splitlines() if line.startswith("FAIL ")]
     run = sarif_schema_valid(out)["runs"][0]
     assert code == (1 if failed else 0)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
+    }
+    # the script run, as scan places it (relative to the working folder when under it)
+    assert all(uri.endswith("tests/servers/hostile/server.py") for uri in uris)
     assert sorted(r["ruleId"] for r in run["results"]) == sorted(failed)
     assert all(r["level"] == "error" for r in run["results"])
     assert len(run["tool"]["driver"]["rules"]) == len(
@@ -260,7 +265,7 @@ def test_a_huge_server_name_is_cut(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_sarif_place_of_a_command_is_its_script_not_env_or_the_interpreter(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from inspector.compare.security_scan import _place
+    from inspector.compare.security_scan import target_place
     from inspector.settings.profiles import Profile, StdioSettings
 
     monkeypatch.chdir(tmp_path)
@@ -269,7 +274,9 @@ def test_the_sarif_place_of_a_command_is_its_script_not_env_or_the_interpreter(
     node.write_text("", encoding="utf-8")
 
     def place(command: str, *args: str) -> str | None:
-        found = _place(Profile(name="p", stdio=StdioSettings(command=command, args=list(args))))
+        found = target_place(
+            Profile(name="p", stdio=StdioSettings(command=command, args=list(args)))
+        )
         return None if found is None else found.uri
 
     assert place(str(node), "server.js") == "server.js"
