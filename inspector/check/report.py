@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector import __version__
 from inspector.common.junit import JUnitCase, junit_xml
 from inspector.common.terminal_text import terminal_text
 from inspector.security.sarif import Place, SarifResult, SarifRule, sarif_log
@@ -56,6 +57,7 @@ class CheckReport:
     server: dict[str, Any] = field(default_factory=dict)
     results: list[CheckResult] = field(default_factory=list)
     unreachable: str | None = None  # why the server could not be reached at all
+    place: Place | None = None  # for SARIF: the script a stdio server runs (else its URL)
 
     def count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status is status)
@@ -139,7 +141,9 @@ class CheckReport:
         an error result located at the server (`server/check/ID`), every warned one (an
         advisory check: a draft's) a warning; an unreachable server is a failed invocation."""
         name = str(self.server.get("name") or self.target)
-        place = Place(self.target) if self.target.startswith(("http://", "https://")) else None
+        place = self.place
+        if place is None and self.target.startswith(("http://", "https://")):
+            place = Place(self.target)
         rules = [SarifRule(r.id, r.title, "error", r.rule) for r in self.results]
         results = [
             SarifResult(
@@ -159,5 +163,5 @@ class CheckReport:
         failures = (
             [] if self.unreachable is None else [f"could not reach the server: {self.unreachable}"]
         )
-        log = sarif_log(rules, results, failures=failures)
+        log = sarif_log(rules, results, version=__version__, failures=failures)
         return json.dumps(log, ensure_ascii=False, indent=2) + "\n"

@@ -30,7 +30,7 @@ EVAL_EXIT_CODES: Final = {
     0: "every case met its pass rate",
     1: "a case did not meet its pass rate",
     2: "usage error, or an invalid evals file (what is wrong)",
-    3: "the server could not be reached",
+    3: "the server could not be reached, or the connection was lost during the runs",
 }
 
 

@@ -120,20 +120,40 @@ def pin_scope(profile: Profile, *, saved: bool) -> str:
     return profile.id if saved else f"target:{profile.target}"
 
 
-def _place(profile: Profile) -> Place | None:
+def _run_words(command: str, args: Sequence[str]) -> list[str]:
+    """The command line past an `env` in front (its options and `NAME=value` words)."""
+    words = [command, *args]
+    if Path(command).name != "env":
+        return words
+    rest = words[1:]
+    while rest and (rest[0].startswith("-") or "=" in rest[0]):
+        rest = rest[1:]
+    return rest
+
+
+def target_place(profile: Profile) -> Place | None:
     """The target's URL, or the script a command runs (relative to the working folder
-    when under it): where a SARIF viewer can point."""
+    when under it): where a SARIF viewer can point. The script is the first file among
+    the first arguments (past an interpreter's options), else the command itself when it
+    is a file (an installed server's own script); an `env NAME=value` in front is skipped."""
     if profile.transport == "http":
         return Place(profile.http.url) if profile.http.url else None
-    for word in profile.stdio.args[:3]:
+    words = _run_words(profile.stdio.command, profile.stdio.args)
+    if not words:
+        return None
+    candidates = [w for w in words[1:4] if not w.startswith("-")] + [words[0]]
+    for word in candidates:
         path = Path(profile.stdio.cwd or ".", word)
-        if word.startswith("-") or not path.is_file():
+        if not word or ("/" not in word and word == words[0]) or not path.is_file():
             continue
         try:
             return Place(path.resolve().relative_to(Path.cwd()).as_posix())
         except ValueError:
             return Place(path.resolve().as_uri())
     return None
+
+
+_place = target_place  # its former name, for code written against it
 
 
 @dataclass
@@ -225,7 +245,7 @@ async def scan_profile(
         snapshot=snap,
         error=side.error,
         notes=extra.notes,
-        place=_place(profile),
+        place=target_place(profile),
     )
     if snap is not None:
         first = extra.first_tools

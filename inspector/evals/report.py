@@ -97,10 +97,10 @@ def _summary(runs: CaseRuns) -> str:
 def report_text(report: EvalReport) -> str:
     """One line per case, then a line per failing run's reason, then the verdict."""
     out: list[str] = []
-    width = min(max((len(c.case.name) for c in report.cases), default=0), 40)
-    for runs in report.cases:
+    names = [terminal_text(c.case.name, keep="") for c in report.cases]  # as shown
+    width = min(max(map(len, names), default=0), 40)
+    for runs, name in zip(report.cases, names, strict=True):
         mark = "PASS" if runs.passed else "FAIL"
-        name = terminal_text(runs.case.name, keep="")
         out.append(f"{mark}  {name:<{width}}  {_summary(runs)}")
         out += [f"        {terminal_text(line, keep='')}" for line in _failures(runs)]
     passed = len(report.cases) - report.failed_cases

@@ -7,10 +7,16 @@ One run, its `tool.driver` named mcp-inspector-qt with one rule per rule id
 result has its `ruleId`, `level` (`LEVELS`: high -> error, medium -> warning, low and
 info -> note), `message.text` (reason and visible evidence), the fingerprint in
 `partialFingerprints` (what GitHub matches runs by), a logical location `server/kind/item`
-(kind `function` for a tool) and, when the caller knows one, a physical location (the
-target's URL or script, or a config file and line). A result a baseline accepted keeps its
-place with an external `suppression` and the baseline's reason. Targets that could not be
-reached are `toolExecutionNotifications` of a failed invocation.
+(kind `function` for a tool) and a physical location: the one the caller knows (the
+target's URL or script, or a config file and line), else the server's name as a relative
+URI (GitHub code scanning refuses a whole log with a result that has no artifact URI). A
+result a baseline accepted keeps its place with an external `suppression` and the
+baseline's reason. Targets that could not be reached are `toolExecutionNotifications` of a
+failed invocation.
+
+The text a server wrote (its name, an item's name, a check's evidence, why it could not be
+reached) is written with every hidden character shown as an escape (`visible_text`): SARIF
+viewers print messages on terminals and in web pages as they are.
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
+from urllib.parse import quote
 
+from inspector.common.visible_text import visible_text
 from inspector.security.finding import SecurityFinding, Severity
 
 __all__ = [
@@ -73,28 +81,34 @@ class SarifResult:
     properties: dict[str, Any] = field(default_factory=dict)
 
 
+def _shown(text: str) -> str:
+    """A server's text on one line, every hidden character escaped."""
+    return visible_text(text, keep="")
+
+
 def _location(result: SarifResult) -> dict[str, Any]:
-    server, kind, item = result.logical
+    server, kind, item = (_shown(part) for part in result.logical)
     logical: dict[str, Any] = {
         "fullyQualifiedName": "/".join(p for p in (server, kind, item) if p),
         "kind": _LOGICAL_KIND.get(kind, "member"),
     }
     if item:
         logical["name"] = item
-    location: dict[str, Any] = {"logicalLocations": [logical]}
-    if result.place is not None and result.place.uri:
-        physical: dict[str, Any] = {"artifactLocation": {"uri": result.place.uri}}
-        if result.place.line > 0:
-            physical["region"] = {"startLine": result.place.line}
-        location["physicalLocation"] = physical
-    return location
+    place = result.place
+    if place is None or not place.uri:
+        # No file or URL known: the server's name, so that every result has an artifact.
+        place = Place(quote(server or "server", safe=""))
+    physical: dict[str, Any] = {"artifactLocation": {"uri": place.uri}}
+    if place.line > 0:
+        physical["region"] = {"startLine": place.line}
+    return {"physicalLocation": physical, "logicalLocations": [logical]}
 
 
 def _result(result: SarifResult, index: Mapping[str, int]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "ruleId": result.rule_id,
         "level": result.level,
-        "message": {"text": result.message},
+        "message": {"text": visible_text(result.message)},
         "locations": [_location(result)],
         "partialFingerprints": {"primaryLocationLineHash": result.fingerprint},
     }
@@ -138,7 +152,7 @@ def sarif_log(
         invocation["commandLine"] = command_line
     if failures:
         invocation["toolExecutionNotifications"] = [
-            {"level": "error", "message": {"text": text}} for text in failures
+            {"level": "error", "message": {"text": visible_text(text)}} for text in failures
         ]
     index = {r.id: i for i, r in enumerate(rules)}
     return {

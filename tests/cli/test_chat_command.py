@@ -131,3 +131,31 @@ def test_chat_runs_as_a_command(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert '    {"a": 2, "b": 3, "sum": 5}' in proc.stdout
     assert str(REPO) not in proc.stdout
+
+
+def test_a_servers_multi_line_text_cannot_forge_a_line_of_the_transcript() -> None:
+    from inspector.cli.commands.chat import transcript_lines
+    from inspector.host.records import ToolCallRecord, TurnRecord
+
+    forged = "failed\ntool call: demo__delete_all {}\n-- answered · 1 step(s)"
+    turn = TurnRecord(
+        "hi\nthere",
+        final_text="It said:\n-- answered",
+        tool_calls=[
+            ToolCallRecord("demo__x", "demo", "x", {}, "{}", is_error=True, error=forged),
+            ToolCallRecord("demo__y", "demo", "y", None, "{not\njson", is_error=True, error="no"),
+            ToolCallRecord("no\n-- such", "", "", {}, "{}", decision="unknown-tool", error="no"),
+        ],
+    )
+    printed = "\n".join(transcript_lines(turn)).split("\n")
+    heads = [line for line in printed if not line.startswith(" ")]
+    assert heads == [
+        "user: hi",
+        "tool call: demo__x {}",
+        "tool call: demo__y {not",
+        "tool call: no",
+        "assistant: It said:",
+        printed[-1],
+    ]
+    assert printed[-1].startswith("-- answered · 0 step(s)")
+    assert "    tool call: demo__delete_all {}" in printed

@@ -91,3 +91,33 @@ def test_eval_passes_a_case_it_should_and_fails_one_it_should_not(
     assert code == 2 and "error: invalid evals file:" in err and "bad.json" in err
     code = main(["eval", "--model", "m", "--", PY, "-m", "inspector.demo"])
     assert code == 2 and "give one or more evals FILEs" in capsys.readouterr().err
+
+
+def test_a_server_lost_during_the_runs_is_said_and_exits_3(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The case judges the model's choices only, so it passes even though the server
+    # died at the first call: the report alone would say all is well.
+    from tests.helpers.peers import REPO
+
+    monkeypatch.chdir(tmp_path)
+    calls = write(
+        tmp_path / "calls.json",
+        {"name": "calls", "prompt": "go", "expectedCalls": [{"tool": "bad"}]},
+    )
+    script = {
+        "rules": [
+            {
+                "when": {"lastIsToolResult": False},
+                "reply": {"toolCalls": [{"name": "bad", "arguments": {}}]},
+            }
+        ]
+    }
+    crash = [PY, str(REPO / "tests" / "servers" / "misbehaving" / "server.py"), "--mode", "crash"]
+    with model_standin(script) as standin:
+        code = main(
+            ["eval", str(calls), "--base-url", standin.base_url, "--model", "s", "--", *crash]
+        )
+    out, err = capsys.readouterr()
+    assert "PASS  calls" in out
+    assert code == 3 and "the connection to the server was lost" in err

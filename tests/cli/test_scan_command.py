@@ -207,6 +207,11 @@ def test_check_writes_a_valid_sarif_log_of_its_failed_checks(
     failed = [line.split()[1] for line in text.splitlines() if line.startswith("FAIL ")]
     run = sarif_schema_valid(out)["runs"][0]
     assert code == (1 if failed else 0)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
+    }
+    # the script run, as scan places it (relative to the working folder when under it)
+    assert all(uri.endswith("tests/servers/hostile/server.py") for uri in uris)
     assert sorted(r["ruleId"] for r in run["results"]) == sorted(failed)
     assert all(r["level"] == "error" for r in run["results"])
     assert len(run["tool"]["driver"]["rules"]) == len(
@@ -255,3 +260,27 @@ def test_a_huge_server_name_is_cut(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = scan_json(capsys, target)
     assert code == 0 and report["targets"][0]["name"] == "n" * 99 + "…"
     assert report["findings"][0]["server"] == "n" * 99 + "…"
+
+
+def test_the_sarif_place_of_a_command_is_its_script_not_env_or_the_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from inspector.compare.security_scan import target_place
+    from inspector.settings.profiles import Profile, StdioSettings
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.js").write_text("", encoding="utf-8")
+    node = tmp_path / "node"
+    node.write_text("", encoding="utf-8")
+
+    def place(command: str, *args: str) -> str | None:
+        found = target_place(
+            Profile(name="p", stdio=StdioSettings(command=command, args=list(args)))
+        )
+        return None if found is None else found.uri
+
+    assert place(str(node), "server.js") == "server.js"
+    assert place("/usr/bin/env", "HOME=/tmp", "A=1", str(node), "server.js") == "server.js"
+    assert place("env", "-i", "HOME=/tmp", str(node), "--flag", "server.js") == "server.js"
+    # no script in its arguments: the command itself when it is a file
+    assert place(str(tmp_path / "server.js"), "stdio") == "server.js"

@@ -45,3 +45,9 @@ def test_rates_against_the_required_rate_in_every_form() -> None:
 def test_no_runs_never_passes() -> None:
     assert not build_report([CaseRuns(EvalCase("a", "p", pass_rate=0), ())]).passed
     assert not build_report([]).passed
+
+
+def test_the_columns_line_up_when_a_name_is_shown_escaped() -> None:
+    runs = [CaseRuns(EvalCase(n, "p"), (OK,)) for n in ("a\x1b[31m", "plain")]
+    lines = report_text(build_report(runs)).splitlines()[:2]
+    assert lines[0].index("1/1 runs") == lines[1].index("1/1 runs")

@@ -76,6 +76,7 @@ def test_a_check_report_as_sarif_is_valid() -> None:
     )
     log = valid(json.loads(report.sarif()))
     run = log["runs"][0]
+    assert run["tool"]["driver"]["version"]  # sarif-multitool's SARIF2005 without it
     assert [r["id"] for r in run["tool"]["driver"]["rules"]] == [
         "errors.unknown-method",
         "lists.tools",
@@ -108,3 +109,58 @@ def test_prompts_without_required_arguments_are_the_ones_fetched() -> None:
         "not a prompt",
     ]
     assert prompts_without_arguments(prompts) == ["a", "b"]
+
+
+HOSTILE_NAME = "evil\x1b]52;c;aGFja2Vk\x07\x9b31m\u202eevil"
+
+
+def _server_texts(log: dict[str, Any]) -> list[str]:
+    run = log["runs"][0]
+    texts = [
+        n["message"]["text"]
+        for i in run["invocations"]
+        for n in i.get("toolExecutionNotifications", [])
+    ]
+    for result in run["results"]:
+        texts.append(result["message"]["text"])
+        for where in result["locations"]:
+            for logical in where["logicalLocations"]:
+                texts += [logical["fullyQualifiedName"], logical.get("name", "")]
+    return texts
+
+
+def test_server_text_in_a_sarif_log_is_shown_not_acted_on() -> None:
+    # A SARIF viewer prints these on a terminal (sarif-tools' `sarif summary` did: the
+    # check's evidence wrote the clipboard with OSC 52).
+    from inspector.common.terminal_text import UNSAFE_ON_TERMINAL
+
+    check = CheckReport(
+        "python server.py",
+        server={"name": HOSTILE_NAME},
+        results=[CheckResult("errors.ping", "ping", Status.FAILED, f"failed: {HOSTILE_NAME}")],
+    )
+    scanned = security_sarif(
+        found(server(tool(HOSTILE_NAME), name=HOSTILE_NAME)),
+        rules=RULES,
+        failures=[f"x: {HOSTILE_NAME}"],
+    )
+    for log in (valid(json.loads(check.sarif())), valid(scanned)):
+        texts = _server_texts(log)
+        assert texts and not [t for t in texts if UNSAFE_ON_TERMINAL.search(t)]
+        assert any("\\x1b]52" in t for t in texts)
+
+
+def test_every_result_has_a_physical_location() -> None:
+    # GitHub code scanning refuses a whole log with a result without an artifact URI
+    # ("locationFromSarifResult: expected artifact location").
+    check = CheckReport(
+        "python server.py",
+        server={"name": "my server/1"},
+        results=[CheckResult("errors.ping", "ping", Status.FAILED, "no")],
+    )
+    scanned = security_sarif(found(server(tool("x", "<IMPORTANT>"), name="srv")), rules=RULES)
+    for log in (valid(json.loads(check.sarif())), valid(scanned)):
+        results = log["runs"][0]["results"]
+        uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results]
+        assert results and all(uris)
+        assert all(" " not in u for u in uris)

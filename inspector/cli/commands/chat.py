@@ -43,14 +43,14 @@ def transcript_lines(turn: TurnRecord, messages: Sequence[ChatMessage] = ()) -> 
     """The turn as a person reads it (not yet escaped: `print_text` escapes each line).
     `messages`: the turn's part of the engine's history, for what the model said along the
     way (before its tool calls); without them, the calls and the final text."""
-    lines = [f"user: {turn.user_text}"]
+    lines = [_entry("user: ", turn.user_text)]
     calls = iter(turn.tool_calls)
     said_last = False
     for message in messages:
         if message.role != "assistant":
             continue
         if message.text:
-            lines.append(f"assistant: {message.text}")
+            lines.append(_entry("assistant: ", message.text))
         said_last = not message.tool_uses and bool(message.text)
         for _use in message.tool_uses:
             call = next(calls, None)
@@ -59,9 +59,15 @@ def transcript_lines(turn: TurnRecord, messages: Sequence[ChatMessage] = ()) -> 
     for call in calls:  # without the history (or past its end)
         lines.extend(_call_lines(call))
     if turn.final_text and not said_last:
-        lines.append(f"assistant: {turn.final_text}")
+        lines.append(_entry("assistant: ", turn.final_text))
     lines.append(_summary(turn))
     return lines
+
+
+def _entry(head: str, text: str, indent: str = "  ") -> str:
+    """`head` and `text`, each further line of `text` indented: a line a server or the
+    model wrote never starts at the margin, where it could pass for one of ours."""
+    return head + text.replace("\n", "\n" + indent)
 
 
 def _call_lines(call: ToolCallRecord) -> list[str]:
@@ -70,17 +76,17 @@ def _call_lines(call: ToolCallRecord) -> list[str]:
         if call.arguments is not None
         else call.raw_arguments
     )
-    head = f"tool call: {call.qualified} {args}"
-    lines = [head]
+    lines = [_entry("tool call: ", f"{call.qualified} {args}")]  # the name is the model's
     where = f"request id {call.request_id}, " if call.request_id is not None else ""
     if call.schema_problems:
-        lines.append("  ! arguments break the input schema: " + "; ".join(call.schema_problems))
+        problems = "; ".join(call.schema_problems)
+        lines.append(_entry("  ! arguments break the input schema: ", problems, "    "))
     if call.result is not None:
         mark = "✗ error" if call.is_error else "→"
         lines.append(f"  {mark} ({where}{call.elapsed * 1000:.0f} ms, {call.decision}):")
         lines.extend("    " + line for line in result_text(call.result).split("\n"))
     else:
-        lines.append(f"  ✗ {call.decision}: {call.error}")
+        lines.append(_entry(f"  ✗ {call.decision}: ", call.error, "    "))
     return lines
 
 

@@ -16,6 +16,7 @@ from inspector.check.report import CheckResult, Status
 from inspector.cli.errors import UsageError, diag, guarded
 from inspector.cli.profile_args import cli_timeouts, target_profile
 from inspector.cli.reports import print_json, print_text, write_report_files
+from inspector.compare.security_scan import target_place
 
 __all__ = ["run"]
 
@@ -36,6 +37,7 @@ async def _run(ns: argparse.Namespace) -> int:
             diag(f"{result.status.value}: {result.id} ({result.seconds:.1f} s)")
 
     report = await run_battery(profile, options, secrets=secrets, progress=progress)
+    report.place = target_place(profile)  # where SARIF puts its results, as scan does
     write_report_files(ns, report)
     if ns.json:
         print_json(report.to_json())

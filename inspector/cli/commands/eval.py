@@ -3,8 +3,9 @@ over the server's tools; print each case's pass rate and why each failing run fa
 `--json`), `--junit OUT.xml` for CI.
 
 Exit codes: 0 every case met its pass rate, 1 a case did not, 2 usage or an invalid evals
-file (every problem with its place), 3 the server could not be reached (5: connecting timed
-out); 130 / 143 interrupted (the runs in flight stop; what ran is reported).
+file (every problem with its place), 3 the server could not be reached, or was lost during
+the runs (the report is printed first: its verdicts judge the model's choices only; 5:
+connecting timed out); 130 / 143 interrupted (the runs in flight stop; what ran is reported).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
 from inspector.cli.host_session import (
+    EXIT_CONNECTION,
     Interrupts,
     approver_from_args,
     host_server,
@@ -78,10 +80,15 @@ async def _run(ns: argparse.Namespace, model: ProviderModel, cases: list[EvalCas
                     diag(f"{run.case.name} #{run.number}: {mark} ({run.seconds:.1f} s)")
 
             report = await runner.run(cases, on_run=said)
+            lost = server.conn.closed
         _print(ns, report)
         if interrupts.signum is not None:
             diag("interrupted: the runs in flight were stopped")
             return 128 + interrupts.signum
+        if lost is not None:
+            # The verdicts judge the model's choices; calls after this went nowhere.
+            diag(f"error: the connection to the server was lost: {lost.reason}")
+            return EXIT_CONNECTION
         return 0 if report.passed else 1
 
 
