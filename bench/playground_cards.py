@@ -74,25 +74,23 @@ def floor(app: QApplication, turns: int, calls: int) -> float:
             column.addWidget(frame)
         column.addWidget(PlainLabel("answer " * 50))
     area.setWidget(body)
-    area.resize(1000, 700)
-    area.show()
-    app.processEvents()
-    elapsed = time.perf_counter() - started
-    area.close()
-    area.deleteLater()
-    app.processEvents()
-    return elapsed
+    return _shown(app, area, started)
 
 
 def ours(app: QApplication, data: dict[str, object]) -> float:
     started = time.perf_counter()
-    panel = SavedConversations([data])
-    panel.resize(1000, 700)
-    panel.show()
+    return _shown(app, SavedConversations([data]), started)
+
+
+def _shown(app: QApplication, widget: QWidget, started: float) -> float:
+    """Show `widget` at 1000x700 and let it lay out and paint: the seconds since `started`
+    (its building included); then it is closed."""
+    widget.resize(1000, 700)
+    widget.show()
     app.processEvents()
     elapsed = time.perf_counter() - started
-    panel.close()
-    panel.deleteLater()
+    widget.close()
+    widget.deleteLater()
     app.processEvents()
     return elapsed
 

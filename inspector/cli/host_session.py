@@ -1,15 +1,13 @@
 """What `chat` and `eval` share: the model the command line names, the server connected as
-`test` connects it (`--profile`, `--url`, or the command after `--`), its tools in a
-`ToolTable`, and Ctrl+C / SIGTERM turned into a clean stop."""
+`test` connects it (`--profile`, `--url`, or the command after `--`), and its tools in a
+`ToolTable` (Ctrl+C / SIGTERM: cli/interrupts)."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import os
-import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from inspector.cli.diagnostics import SessionDiagnostics
@@ -32,7 +30,7 @@ from inspector.host.records import Conversation
 from inspector.host.tool_table import ToolTable
 from inspector.transports.base import TransportError
 
-__all__ = ["HostServer", "Interrupts", "conversation_from_args", "host_server", "model_from_args"]
+__all__ = ["HostServer", "conversation_from_args", "host_server", "model_from_args"]
 
 EXIT_CONNECTION = 3
 EXIT_TIMEOUT = 5
@@ -140,38 +138,3 @@ async def host_server(ns: argparse.Namespace, model: ProviderModel) -> AsyncIter
         yield HostServer(conn, tab, table, diagnostics)
     finally:
         await close_within(conn)
-
-
-class Interrupts:
-    """Ctrl+C and SIGTERM: the first calls `on_stop` (the turn stops: the model request or
-    tool call in flight is cancelled) or, before there is one, cancels the main task; later
-    signals are noted. `signum` says which came."""
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self.on_stop: Callable[[], None] | None = None
-        self._main = asyncio.current_task()
-        self._loop = asyncio.get_running_loop()
-        self._installed: list[signal.Signals] = []
-
-    def __enter__(self) -> Interrupts:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                self._loop.add_signal_handler(sig, self._heard, sig)
-                self._installed.append(sig)
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        for sig in self._installed:
-            self._loop.remove_signal_handler(sig)
-
-    def _heard(self, sig: signal.Signals) -> None:
-        if self.signum is not None:
-            diag(f"{sig.name}: already stopping")
-            return
-        self.signum = int(sig)
-        diag(f"interrupted by {sig.name}: stopping")
-        if self.on_stop is not None:
-            self.on_stop()
-        elif self._main is not None:
-            self._main.cancel()

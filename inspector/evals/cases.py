@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from inspector.collections.pointer import MISSING, parse_pointer, resolve_pointer
 from inspector.features.providers.chat_types import ChatMessage
 from inspector.host.records import TurnRecord
 
@@ -56,7 +57,6 @@ _CASE_KEYS: Final = {
 }
 _CALL_KEYS: Final = {"tool", "arguments", "pointers", "patterns"}
 _MISSING: Final = object()
-MISSING: Final = _MISSING  # what `pointer_value` gives where the pointer points at nothing
 
 
 class EvalsFileError(ValueError):
@@ -144,22 +144,14 @@ def _pointer_problem(pointer: str) -> str | None:
 
 
 def pointer_value(document: Any, pointer: str) -> Any:
-    """The value at `pointer` (RFC 6901) in `document`, or `MISSING` when there is none."""
-    if pointer == "":
-        return document
-    current = document
-    for token in pointer[1:].split("/"):
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(current, dict) and token in current:
-            current = current[token]
-        elif isinstance(current, list) and re.fullmatch(r"0|[1-9][0-9]*", token):
-            index = int(token)
-            if index >= len(current):
-                return MISSING
-            current = current[index]
-        else:
-            return MISSING
-    return current
+    """The value at `pointer` (RFC 6901) in `document`, or `MISSING` when there is none (or
+    the pointer is not one: the file's pointers are checked when it is read). The pointer
+    rules are the collections' assertions' (collections/pointer)."""
+    try:
+        tokens = parse_pointer(pointer)
+    except ValueError:
+        return MISSING
+    return resolve_pointer(document, tokens)
 
 
 # ------------------------------------------------------------------ reading

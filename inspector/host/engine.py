@@ -235,16 +235,7 @@ class TurnEngine:
 
     # ------------------------------------------------------------------ one call
     async def _tool_call(self, turn: TurnRecord, use: ToolUse, policy: Policy) -> None:
-        tool = self.tools.get(use.name)
-        record = ToolCallRecord(
-            qualified=use.name,
-            tab=tool.tab if tool is not None else "",
-            tool=tool.name if tool is not None else "",
-            arguments=_arguments_of(use),
-            raw_arguments=use.raw_arguments,
-            started_at=time.time(),
-        )
-        turn.tool_calls.append(record)
+        tool, record = self._record_call(turn, use)
         if tool is None:
             self._refuse(record, use, "unknown-tool", self._unknown_tool_text(use.name))
             return
@@ -373,17 +364,25 @@ class TurnEngine:
     ) -> None:
         """Tool uses not carried out still get a result each (providers require one)."""
         for use in uses:
-            tool = self.tools.get(use.name)
-            record = ToolCallRecord(
-                qualified=use.name,
-                tab=tool.tab if tool is not None else "",
-                tool=tool.name if tool is not None else "",
-                arguments=_arguments_of(use),
-                raw_arguments=use.raw_arguments,
-                started_at=time.time(),
-            )
-            turn.tool_calls.append(record)
+            _tool, record = self._record_call(turn, use)
             self._refuse(record, use, decision, why)
+
+    def _record_call(
+        self, turn: TurnRecord, use: ToolUse
+    ) -> tuple[HostTool | None, ToolCallRecord]:
+        """The tool a use names (None: no such tool) and the use's record, started now and
+        added to the turn's calls."""
+        tool = self.tools.get(use.name)
+        record = ToolCallRecord(
+            qualified=use.name,
+            tab=tool.tab if tool is not None else "",
+            tool=tool.name if tool is not None else "",
+            arguments=_arguments_of(use),
+            raw_arguments=use.raw_arguments,
+            started_at=time.time(),
+        )
+        turn.tool_calls.append(record)
+        return tool, record
 
     def _unknown_tool_text(self, name: str) -> str:
         names = [tool.qualified for tool in self.tools]

@@ -20,12 +20,12 @@ from inspector.cli.errors import diag, guarded
 from inspector.cli.host_session import (
     EXIT_CONNECTION,
     EXIT_TIMEOUT,
-    Interrupts,
     approver_from_args,
     conversation_from_args,
     host_server,
     model_from_args,
 )
+from inspector.cli.interrupts import Interrupts
 from inspector.cli.reports import print_json, print_text
 from inspector.common.terminal_text import terminal_text
 from inspector.features.providers.chat_types import ChatMessage

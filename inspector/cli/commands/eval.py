@@ -18,11 +18,11 @@ from pathlib import Path
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
 from inspector.cli.host_session import (
     EXIT_CONNECTION,
-    Interrupts,
     approver_from_args,
     host_server,
     model_from_args,
 )
+from inspector.cli.interrupts import Interrupts
 from inspector.cli.reports import print_json, print_text
 from inspector.evals.cases import EvalCase, EvalsFileError, load_evals
 from inspector.evals.report import EvalReport, report_json, report_junit, report_text

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import signal
 from pathlib import Path
 
 from inspector.cli.diagnostics import SessionDiagnostics
 from inspector.cli.errors import EXIT_USAGE, CommandFailed, UsageError, diag, guarded
+from inspector.cli.interrupts import Interrupts
 from inspector.cli.profile_args import cli_timeouts, target_profile
 from inspector.cli.reports import print_json, print_text, write_report_files
 from inspector.collections.collection import Collection
@@ -88,65 +87,33 @@ def _print_result(ns: argparse.Namespace, result: CallResult) -> None:
             print_text(f"    ok: {verdict.label}: {verdict.message}")
 
 
-class _Interrupts:
-    """Ctrl+C and SIGTERM during a run: the first stops the runner (the request in flight
-    is cancelled, no further call sent), or, while connecting, cancels the connect; the
-    session is then closed (the server stopped) and the report printed. Later signals are
-    noted and ignored: the close is bounded."""
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self.runner: CollectionRunner | None = None
-        self._main = asyncio.current_task()
-        self._loop = asyncio.get_running_loop()
-        self._installed: list[signal.Signals] = []
-
-    def __enter__(self) -> _Interrupts:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                self._loop.add_signal_handler(sig, self._heard, sig)
-                self._installed.append(sig)
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        for sig in self._installed:
-            self._loop.remove_signal_handler(sig)
-
-    @property
-    def reason(self) -> str:
-        name = signal.Signals(self.signum).name if self.signum is not None else "a signal"
-        return f"interrupted by {name}"
-
-    def _heard(self, sig: signal.Signals) -> None:
-        if self.signum is not None:
-            diag(f"{sig.name}: already stopping (the server is being shut down)")
-            return
-        self.signum = int(sig)
-        diag(f"{self.reason}: cancelling the call in flight and stopping the server")
-        if self.runner is not None:
-            self.runner.stop(self.reason)
-        elif self._main is not None:
-            self._main.cancel()
-
-    def stopped(self, report: RunReport) -> RunReport:
-        if self.signum is not None:
-            report.stopped = report.stopped or self.reason
-            report.stop_exit = 128 + self.signum
-        return report
+def _stopped(interrupts: Interrupts, report: RunReport) -> RunReport:
+    """The report, marked stopped when a signal came (its exit code 128 + the signal)."""
+    if interrupts.signum is not None:
+        report.stopped = report.stopped or interrupts.reason
+        report.stop_exit = 128 + interrupts.signum
+    return report
 
 
 async def _run(ns: argparse.Namespace, collection: Collection) -> RunReport:
-    with _Interrupts() as interrupts:
+    # Ctrl+C and SIGTERM during a run: the first stops the runner (the request in flight is
+    # cancelled, no further call sent), or, while connecting, cancels the connect; the
+    # session is then closed (the server stopped) and the report printed. Later signals are
+    # noted and ignored: the close is bounded.
+    with Interrupts(
+        stopping="cancelling the call in flight and stopping the server",
+        already="already stopping (the server is being shut down)",
+    ) as interrupts:
         try:
-            return interrupts.stopped(await _run_with(ns, collection, interrupts))
+            return _stopped(interrupts, await _run_with(ns, collection, interrupts))
         except asyncio.CancelledError:
             if interrupts.signum is None:
                 raise
-            return interrupts.stopped(RunReport(collection=collection.name))
+            return _stopped(interrupts, RunReport(collection=collection.name))
 
 
 async def _run_with(
-    ns: argparse.Namespace, collection: Collection, interrupts: _Interrupts
+    ns: argparse.Namespace, collection: Collection, interrupts: Interrupts
 ) -> RunReport:
     profile, secrets = target_profile(ns, default_era=collection.era or "legacy")
     profile.timeouts = cli_timeouts(ns.timeout)
@@ -173,7 +140,7 @@ async def _run_with(
         return report
     try:
         runner = CollectionRunner(session, timeout=ns.timeout)
-        interrupts.runner = runner
+        interrupts.on_stop = lambda: runner.stop(interrupts.reason)
         report = await runner.run(collection, on_result=lambda r: _print_result(ns, r))
     finally:
         await close_within(session)

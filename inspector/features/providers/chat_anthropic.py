@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from inspector.features.providers.chat_reply import ReplyBuilder, reported_cost
+from inspector.features.providers.chat_reply import ReplyBuilder
 from inspector.features.providers.chat_types import ChatMessage, ChatRequest
 from inspector.features.providers.reply import shape_of
 from inspector.features.providers.types import ModelError
@@ -83,11 +83,7 @@ def anthropic_chat_body(request: ChatRequest, *, stream: bool) -> dict[str, Any]
 
 
 def _usage(builder: ReplyBuilder, usage: Any) -> None:
-    if isinstance(usage, dict):
-        builder.add_usage(usage.get("input_tokens"), usage.get("output_tokens"))
-        cost = reported_cost(usage)
-        if cost is not None:
-            builder.cost = cost
+    builder.add_usage_of(usage, "input_tokens", "output_tokens")
 
 
 def _error_in(data: Any) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from inspector.features.providers.chat_reply import ReplyBuilder, reported_cost
+from inspector.features.providers.chat_reply import ReplyBuilder
 from inspector.features.providers.chat_types import ChatMessage, ChatRequest
 from inspector.features.providers.reply import shape_of
 from inspector.features.providers.types import ModelError
@@ -84,11 +84,7 @@ def openai_chat_body(request: ChatRequest, *, stream: bool) -> dict[str, Any]:
 
 
 def _usage(builder: ReplyBuilder, usage: Any) -> None:
-    if isinstance(usage, dict):
-        builder.add_usage(usage.get("prompt_tokens"), usage.get("completion_tokens"))
-        cost = reported_cost(usage)
-        if cost is not None:
-            builder.cost = cost
+    builder.add_usage_of(usage, "prompt_tokens", "completion_tokens")
 
 
 def _error_in(data: Any) -> None:

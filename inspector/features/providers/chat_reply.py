@@ -96,6 +96,15 @@ class ReplyBuilder:
         if _count(output_tokens) is not None:
             self.output_tokens = _count(output_tokens)
 
+    def add_usage_of(self, usage: Any, input_key: str, output_key: str) -> None:
+        """A wire format's usage object: its token counts (under that format's key names)
+        and the cost it reports, if any; not an object: nothing."""
+        if isinstance(usage, dict):
+            self.add_usage(usage.get(input_key), usage.get(output_key))
+            cost = reported_cost(usage)
+            if cost is not None:
+                self.cost = cost
+
     def tool_uses(self) -> tuple[ToolUse, ...]:
         uses = []
         for index in sorted(self.calls):

@@ -41,12 +41,16 @@ from PySide6.QtWidgets import (
 from inspector.evals.cases import EvalCase, EvalFile, EvalsFileError, load_evals
 from inspector.evals.report import CaseRuns, EvalReport, report_text
 from inspector.evals.runner import EvalRun, EvalRunner, EvalSettings
-from inspector.features.providers.providers import ModelSettings, provider_key
+from inspector.features.providers.providers import ModelSettings
 from inspector.storage.secrets import SecretStore
-from inspector.ui.asks.model_providers_dialog import ModelProvidersDialog
-from inspector.ui.playground.playground_window import ModelFactory, provider_chat_model
+from inspector.ui.playground.host_choices import (
+    HostChoices,
+    ModelFactory,
+    provider_chat_model,
+    say_on,
+)
 from inspector.ui.playground.settings_panel import SettingsPanel
-from inspector.ui.playground.tab_tools import PlaygroundTab, list_tab_tools
+from inspector.ui.playground.tab_tools import PlaygroundTab
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.theme import colors
 
@@ -70,10 +74,6 @@ class EvalsWindow(QWidget):
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("evalsWindow")
         self.setWindowTitle("Evals")
-        self.tabs = tabs
-        self.secrets = secrets
-        self.models = models
-        self.model_factory = model_factory
         self.evals: EvalFile | None = None
         self.path: Path | None = None
         self.runner: EvalRunner | None = None
@@ -82,6 +82,9 @@ class EvalsWindow(QWidget):
         self.runs: dict[str, list[EvalRun]] = {}  # by case name, as they finish
 
         self.settings = SettingsPanel()
+        self.choices = HostChoices(
+            self.settings, tabs, secrets, models=models, model_factory=model_factory, parent=self
+        )
         self.settings.policy.setCurrentIndex(self.settings.policy.findData("all"))
         self.settings.policy.currentIndexChanged.connect(self._policy_note)
         self._policy_note()
@@ -156,21 +159,10 @@ class EvalsWindow(QWidget):
         self.run_button.clicked.connect(self.run)
         self.stop_button.clicked.connect(self.stop)
         self.table.itemSelectionChanged.connect(self._show_reasons)
-        self.settings.providers_requested.connect(self.open_providers)
-        self.settings.load_providers(self.models())
-        self.refresh_tabs()
+        self.choices.reload_providers()
+        self.choices.refresh_tabs()
 
-    # ---------------------------------------------------------------- tabs, providers
-    def refresh_tabs(self) -> None:
-        self.settings.set_tabs([(t.name, t.state) for t in self.tabs()])
-
-    def open_providers(self) -> ModelProvidersDialog:
-        """The model providers dialog (the one sampling uses); the lists follow its save."""
-        dialog = ModelProvidersDialog(self.models(), self.secrets or SecretStore(), parent=self)
-        dialog.finished.connect(lambda _result: self.reload_providers())
-        dialog.open()
-        return dialog
-
+    # ---------------------------------------------------------------- settings, status
     def _policy_note(self) -> None:
         """No one is asked during evals: what would ask is refused (and the model told)."""
         if self.settings.policy_key() != "none":
@@ -180,13 +172,8 @@ class EvalsWindow(QWidget):
                 "model is told so."
             )
 
-    def reload_providers(self) -> None:
-        self.settings.load_providers(self.models())
-
     def say(self, text: str, *, error: bool = False) -> None:
-        self.status.setText(text)
-        color = colors().error if error else colors().muted
-        self.status.setStyleSheet(f"color: {color.name()};")
+        say_on(self.status, text, error=error)
 
     # ---------------------------------------------------------------- the file
     def choose_and_open(self) -> None:
@@ -234,12 +221,9 @@ class EvalsWindow(QWidget):
     def run(self) -> asyncio.Task[None] | None:
         if self.running or self.evals is None:
             return None
-        provider = self.settings.current_provider()
-        if provider is None:
-            self.say("Choose a model provider first (Model providers…).", error=True)
-            return None
-        if not self.settings.model.currentText().strip():
-            self.say("Choose or type a model name first.", error=True)
+        missing = self.choices.missing()
+        if missing is not None:
+            self.say(missing, error=True)
             return None
         self.run_button.setEnabled(False)  # (at once: the task starts on the next turn)
         self.open_button.setEnabled(False)
@@ -257,14 +241,11 @@ class EvalsWindow(QWidget):
         for row, case in enumerate(evals.cases):
             self._show_case(row, CaseRuns(case, ()), running=True)
         try:
-            ticked = set(self.settings.ticked_tabs())
-            found = await list_tab_tools([t for t in self.tabs() if t.name in ticked])
-            self.settings.tools_note.setText(found.note())
+            found = await self.choices.ticked_tools()
             provider = self.settings.current_provider()
             assert provider is not None  # (checked by run)
-            key = provider_key(self.secrets, provider, env=True)
             settings = EvalSettings(
-                model=self.settings.model.currentText().strip(),
+                model=self.choices.model_name(),
                 provider=provider.label,
                 system=self.settings.system_prompt.toPlainText(),
                 include_instructions=self.settings.instructions.isChecked(),
@@ -272,7 +253,7 @@ class EvalsWindow(QWidget):
                 max_steps=self.settings.max_steps.value(),
                 concurrency=self.concurrency.value(),
             )
-            runner = EvalRunner(self.model_factory(provider, key), found.table, settings)
+            runner = EvalRunner(self.choices.chat_model(provider), found.table, settings)
             self.runner = runner
             total = sum(case.runs for case in evals.cases)
             self.say(f"Running {total} run(s) of {len(evals.cases)} case(s)…")

@@ -37,37 +37,30 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.evals.cases import EvalsFileError
-from inspector.features.providers.providers import ModelSettings, ProviderConfig, provider_key
+from inspector.features.providers.providers import ModelSettings, ProviderConfig
 from inspector.host.engine import TurnEngine
-from inspector.host.interface import Approval, ChatModel, HostEvent, PendingCall
+from inspector.host.interface import Approval, HostEvent, PendingCall
 from inspector.host.records import Conversation, TurnRecord
 from inspector.host.tool_table import ToolTable
 from inspector.storage.secrets import SecretStore
-from inspector.ui.asks.model_providers_dialog import ModelProvidersDialog
+from inspector.ui.playground.host_choices import (
+    NO_PROVIDER,
+    HostChoices,
+    ModelFactory,
+    provider_chat_model,
+    say_on,
+)
 from inspector.ui.playground.live_turn import LiveTurn
 from inspector.ui.playground.save_case import append_case
 from inspector.ui.playground.settings_panel import SettingsPanel
-from inspector.ui.playground.tab_tools import PlaygroundTab, list_tab_tools
+from inspector.ui.playground.tab_tools import PlaygroundTab
 from inspector.ui.playground.transcript import Transcript
 from inspector.ui.playground.turn_view import TurnView, turn_figures
 from inspector.ui.widgets.plain_text import PlainLabel
-from inspector.ui.widgets.theme import colors
 
-__all__ = ["ModelFactory", "PlaygroundTab", "PlaygroundWindow"]
+__all__ = ["ModelFactory", "PlaygroundTab", "PlaygroundWindow", "provider_chat_model"]
 
 log = logging.getLogger(__name__)
-
-_NO_PROVIDER = "Choose a model provider first (Model providers…)."
-
-ModelFactory = Callable[[ProviderConfig, "str | None"], ChatModel]
-
-
-def provider_chat_model(provider: ProviderConfig, key: str | None) -> ChatModel:
-    """The real model: the provider's chat API, each request bounded by the provider's
-    timeout (imported when first asked for: httpx stays out of the cold start)."""
-    from inspector.host.model import ProviderModel
-
-    return ProviderModel(provider, key, timeout=provider.timeout)
 
 
 class PlaygroundWindow(QWidget):
@@ -88,10 +81,6 @@ class PlaygroundWindow(QWidget):
         self.setObjectName("playgroundWindow")
         self.store = store
         self.setWindowTitle("Playground")
-        self.tabs = tabs
-        self.secrets = secrets
-        self.models = models
-        self.model_factory = model_factory
         self.conversation = Conversation()
         self.conversation_id = uuid.uuid4().hex[:12]
         self.engine: TurnEngine | None = None
@@ -103,6 +92,15 @@ class PlaygroundWindow(QWidget):
         self._case_file: Path | None = None  # the evals file a case was last saved in
 
         self.settings = SettingsPanel()
+        self.choices = HostChoices(
+            self.settings,
+            tabs,
+            secrets,
+            models=models,
+            model_factory=model_factory,
+            parent=self,
+            on_reloaded=self._providers_reloaded,
+        )
         self.transcript = Transcript()
         self.prompt = QPlainTextEdit()
         self.prompt.setObjectName("playgroundPrompt")
@@ -151,36 +149,24 @@ class PlaygroundWindow(QWidget):
         self.new_button.clicked.connect(self.new_conversation)
         self.save_case_button.clicked.connect(self.choose_and_save_case)
         self.transcript.reveal_requested.connect(self.reveal)
-        self.settings.providers_requested.connect(self.open_providers)
         self.settings.tabs_changed.connect(self._tabs_ticked)
         QShortcut(QKeySequence("Ctrl+Return"), self.prompt, self.send)
-        self.settings.load_providers(self.models())
+        self.choices.reload_providers()
         if store is not None:
             self.settings.restore(store, "playground")
-        self.refresh_tabs()
+        self.choices.refresh_tabs()
 
     # ---------------------------------------------------------------- tabs, providers
-    def refresh_tabs(self) -> None:
-        """The open tabs changed (opened, closed, connected, renamed)."""
-        self.settings.set_tabs([(t.name, t.state) for t in self.tabs()])
-
-    def open_providers(self) -> ModelProvidersDialog:
-        """The model providers dialog (the one sampling uses); the lists follow its save."""
-        dialog = ModelProvidersDialog(self.models(), self.secrets or SecretStore(), parent=self)
-        dialog.finished.connect(lambda _result: self.reload_providers())
-        dialog.open()
-        return dialog
-
-    def reload_providers(self) -> None:
-        self.settings.load_providers(self.models())
-        if self.message.text() == _NO_PROVIDER and self.settings.current_provider() is not None:
+    def _providers_reloaded(self) -> None:
+        """The "choose a provider" message goes once there is one."""
+        if self.message.text() == NO_PROVIDER and self.settings.current_provider() is not None:
             self.say("")
 
     def _tabs_ticked(self) -> None:
         ticked = set(self.settings.ticked_tabs())
         names = [
             t.name if t.state == "connected" else f"{t.name} (when connected)"
-            for t in self.tabs()
+            for t in self.choices.tabs()
             if t.name in ticked
         ]
         self.settings.tools_note.setText(
@@ -190,9 +176,7 @@ class PlaygroundWindow(QWidget):
         )
 
     def say(self, text: str, *, error: bool = False) -> None:
-        self.message.setText(text)
-        color = colors().error if error else colors().muted
-        self.message.setStyleSheet(f"color: {color.name()};")
+        say_on(self.message, text, error=error)
 
     # ---------------------------------------------------------------- a turn
     @property
@@ -207,12 +191,10 @@ class PlaygroundWindow(QWidget):
         if not text:
             self.say("Type a message first.", error=True)
             return None
+        missing = self.choices.missing()
         provider = self.settings.current_provider()
-        if provider is None:
-            self.say(_NO_PROVIDER, error=True)
-            return None
-        if not self.settings.model.currentText().strip():
-            self.say("Choose or type a model name first.", error=True)
+        if missing is not None or provider is None:
+            self.say(missing or NO_PROVIDER, error=True)
             return None
         self.prompt.clear()
         self.send_button.setEnabled(False)  # (at once: the task starts on the next turn)
@@ -236,13 +218,10 @@ class PlaygroundWindow(QWidget):
     async def _turn(self, text: str, provider: ProviderConfig) -> None:
         self.say("Listing the tools…")
         try:
-            ticked = set(self.settings.ticked_tabs())
-            found = await list_tab_tools([t for t in self.tabs() if t.name in ticked])
-            self.settings.tools_note.setText(found.note())
+            found = await self.choices.ticked_tools()
             self._participants = found.taking_part
             table = found.table
-            key = provider_key(self.secrets, provider, env=True)
-            model = self.model_factory(provider, key)
+            model = self.choices.chat_model(provider)
             self.settings.apply_to(self.conversation)
             if self.store is not None:
                 self.settings.save(self.store, "playground")
@@ -358,7 +337,7 @@ class PlaygroundWindow(QWidget):
     # ---------------------------------------------------------------- traffic links
     def reveal(self, tab_name: str, request_id: str | int) -> bool:
         """A card's "Show in traffic log": select the call's request in its tab's log."""
-        tab = next((t for t in self.tabs() if t.name == tab_name), None)
+        tab = next((t for t in self.choices.tabs() if t.name == tab_name), None)
         if tab is None:
             self.say(f"The tab {tab_name} is closed.", error=True)
             return False

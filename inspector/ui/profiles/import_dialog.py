@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QListWidget,
     QListWidgetItem,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QTabWidget,
@@ -33,9 +32,9 @@ from inspector.settings.config_import import (
     known_config_files,
 )
 from inspector.settings.profiles import Profile, ProfileStore, one_line_name
-from inspector.storage.secrets import NoKeyringError
 from inspector.tap.host_config import is_tapped
 from inspector.ui.profiles.drop_target import DropTarget
+from inspector.ui.profiles.keyring_fallback import ask_session_only, store_keeping_secrets
 from inspector.ui.profiles.registry_browser import RegistryBrowser
 from inspector.ui.profiles.server_json_import import (
     ServerJsonShown,
@@ -48,20 +47,9 @@ from inspector.ui.tap.config_tap import ConfigTapActions
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.screen_fit import fit_to_screen
 
-__all__ = ["ImportDialog", "ask_session_only"]
+__all__ = ["ImportDialog"]
 
 _ID_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-def ask_session_only(parent: QWidget, message: str) -> bool:
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("No keyring")
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(message)
-    box.setInformativeText("Keep the secret values in memory for this session only?")
-    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-    return box.exec() == QMessageBox.StandardButton.Yes
 
 
 class ImportDialog(QDialog):
@@ -302,15 +290,19 @@ class ImportDialog(QDialog):
     def import_selected(self) -> list[Profile]:
         chosen = self.selected_profiles()
         try:
-            self.added = self.store.add_imported(chosen)
-        except NoKeyringError as exc:
-            if not self.ask_session_only(str(exc)):
-                self.status.setText("Not imported: secret values could not be stored.")
-                return []
-            self.added = self.store.add_imported(chosen, session_only_secrets=True)
+            added = store_keeping_secrets(
+                lambda session_only: self.store.add_imported(
+                    chosen, session_only_secrets=session_only
+                ),
+                self.ask_session_only,
+            )
         except ValueError as exc:
             self.status.setText(f"Not imported: {exc}")
             return []
+        if added is None:
+            self.status.setText("Not imported: secret values could not be stored.")
+            return []
+        self.added = added
         self.status.setText(f"Imported {len(self.added)} profile(s).")
         self.accept()
         return self.added

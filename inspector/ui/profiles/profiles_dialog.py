@@ -30,9 +30,9 @@ from inspector.settings.config_import import (
 )
 from inspector.settings.profile_labels import target_line
 from inspector.settings.profiles import Profile, ProfileStore, StdioSettings, validate_profile
-from inspector.storage.secrets import NoKeyringError
 from inspector.ui.profiles.drop_target import DropTarget
-from inspector.ui.profiles.import_dialog import ImportDialog, ask_session_only
+from inspector.ui.profiles.import_dialog import ImportDialog
+from inspector.ui.profiles.keyring_fallback import ask_session_only, store_keeping_secrets
 from inspector.ui.profiles.profile_editor import ProfileEditor
 from inspector.ui.profiles.server_json_import import server_json_text
 from inspector.ui.widgets.plain_text import PlainLabel
@@ -328,14 +328,15 @@ class ProfilesDialog(QDialog):
             return None
         draft = self._draft if self._loaded_id == _DRAFT else None
         try:
-            saved = self.store.put(profile)
-        except NoKeyringError as exc:
-            if not self.ask_session_only(str(exc)):
-                self.status.setText("Not saved: the secret values could not be stored.")
-                return None
-            saved = self.store.put(profile, session_only_secrets=True)
+            saved = store_keeping_secrets(
+                lambda session_only: self.store.put(profile, session_only_secrets=session_only),
+                self.ask_session_only,
+            )
         except ValueError as exc:
             self.status.setText(f"Not saved: {exc}")
+            return None
+        if saved is None:
+            self.status.setText("Not saved: the secret values could not be stored.")
             return None
         if draft is not None:
             self._draft = None

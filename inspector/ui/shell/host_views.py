@@ -75,7 +75,7 @@ class HostViews:
     def _tabs_changed(self) -> None:
         for view in (self.playground, self.evals):
             if view is not None:
-                view.refresh_tabs()
+                view.choices.refresh_tabs()
 
     def host_tabs(self) -> list[PlaygroundTab]:
         from inspector.ui.playground.tab_tools import PlaygroundTab
@@ -124,8 +124,8 @@ class HostViews:
                 parent=self.widget,
             )
         playground = self.playground
-        playground.refresh_tabs()
-        playground.reload_providers()
+        playground.choices.refresh_tabs()
+        playground.choices.reload_providers()
         playground.show()
         playground.raise_()
         playground.activateWindow()
@@ -141,8 +141,8 @@ class HostViews:
                 self.host_tabs, self.window.app.secrets or SecretStore(), parent=self.widget
             )
         evals = self.evals
-        evals.refresh_tabs()
-        evals.reload_providers()
+        evals.choices.refresh_tabs()
+        evals.choices.reload_providers()
         evals.show()
         evals.raise_()
         evals.activateWindow()

@@ -107,7 +107,7 @@ def test_loops_tool_errors_asks_and_provider_failures_leave_the_tab_connected(
         down = ProviderConfig("openai", "Down", "http://127.0.0.1:9/v1", [ModelEntry("m")])
         settings.providers.append(down)
         settings.save()
-        pg.reload_providers()
+        pg.choices.reload_providers()
         pg.settings.provider.setCurrentIndex(pg.settings.provider.findText("Down"))
         said = await turn(pg, "hello")
         assert said.startswith("The model request failed: could not reach http://127.0.0.1:9/")

@@ -193,6 +193,23 @@ def test_import_can_skip_servers_and_reports_bad_files(
     dialog.deleteLater()
 
 
+def test_import_with_no_keyring_asks_and_keeps_secrets_for_this_session_only(
+    no_keyring: None, qapp: QApplication, store: ProfileStore, tmp_path: Path
+) -> None:
+    dialog = ImportDialog(store)
+    dialog.load_file(CONFIGS / "claude_desktop_config.json")
+    asked: list[str] = []
+    dialog.ask_session_only = lambda message: asked.append(message) is None and False
+    assert dialog.import_selected() == []
+    assert asked and dialog.status.text() == "Not imported: secret values could not be stored."
+    assert names(store) == ["Demo server"]
+    dialog.ask_session_only = lambda message: True
+    added = dialog.import_selected()
+    assert [p.name for p in added] == ["filesystem", "github", "weather"]
+    assert "ghp_exampletoken123" not in (tmp_path / "profiles.json").read_text()
+    dialog.deleteLater()
+
+
 def test_export_copies_a_server_entry(dialog: ProfilesDialog, store: ProfileStore) -> None:
     store.put(Profile(name="tool", stdio=StdioSettings(command=PY, args=["-m", "tool"])))
     dialog.select(store.find("tool").id)  # type: ignore[union-attr]
