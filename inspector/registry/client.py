@@ -22,13 +22,14 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote as url_quote
 from urllib.parse import urlsplit
 
-import httpx
-
 from inspector.registry.to_profiles import ServerJsonImport, import_server_json
+
+if TYPE_CHECKING:  # httpx loads with the first request, not with the window
+    import httpx
 
 __all__ = [
     "DEFAULT_REGISTRY_URL",
@@ -117,6 +118,8 @@ class RegistryClient:
         self.timeout = timeout
         self.max_bytes = max_bytes
         self._api = _API_VERSIONS[0]
+        import httpx
+
         self._http = httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(timeout),
@@ -200,6 +203,8 @@ class RegistryClient:
             ) from None
 
     async def _fetch(self, url: str, params: dict[str, str]) -> tuple[int, bytes, str]:
+        import httpx
+
         try:
             async with self._http.stream("GET", url, params=params) as response:
                 declared = response.headers.get("content-length", "")

@@ -18,13 +18,15 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
 import jsonschema
 
 from inspector.registry.schema import SchemaProblem, load_json, problems_from, quote
+
+if TYPE_CHECKING:  # httpx loads with the first fetch, not with the window
+    import httpx
 
 __all__ = [
     "CARD_MEDIA_TYPE",
@@ -148,6 +150,8 @@ async def fetch_server_card(
     if not locations:
         return CardFetch(CardState.MISSING, note=f"{url!r} is not an http(s) URL")
     result = CardFetch(CardState.MISSING, tried=[])
+    import httpx
+
     async with httpx.AsyncClient(
         transport=transport, verify=verify, follow_redirects=True, max_redirects=3
     ) as client:

@@ -44,7 +44,7 @@ from inspector.ui.profiles.server_json_import import (
 )
 from inspector.ui.profiles.server_json_paste import ServerJsonPasteBox
 from inspector.ui.tap.config_tap import ConfigTapActions
-from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 from inspector.ui.widgets.screen_fit import fit_to_screen
 
 __all__ = ["ImportDialog"]
@@ -198,7 +198,7 @@ class ImportDialog(QDialog):
             item = QListWidgetItem(f"{one_line_name(profile.name)}  —  {profile.target}{mark}")
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
-            item.setToolTip(note or "No notes.")
+            item.setToolTip(plain_tooltip(note or "No notes."))
             self.preview.addItem(item)
         self.warnings.setPlainText(notes)
         self.import_button.setEnabled(bool(profiles))

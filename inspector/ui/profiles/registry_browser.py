@@ -31,7 +31,7 @@ from inspector.registry.client import (
     RegistryPage,
     default_registry_url,
 )
-from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 
 __all__ = ["REGISTRY_URL_KEY", "RegistryBrowser"]
 
@@ -44,7 +44,7 @@ _CELL_MAX: Final = 300  # characters of a registry's text shown in one cell
 def _cell(text: str) -> QTableWidgetItem:
     flat = " ".join(text.split())
     item = QTableWidgetItem(flat[:_CELL_MAX] + ("…" if len(flat) > _CELL_MAX else ""))
-    item.setToolTip(flat[:2000])
+    item.setToolTip(plain_tooltip(flat))
     return item
 
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from inspector.registry.json_place import place_of
 from inspector.registry.schema import MAX_BYTES, SchemaProblem
-from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 
 __all__ = ["ServerJsonPasteBox"]
 
@@ -94,7 +94,7 @@ class ServerJsonPasteBox(QWidget):
         self.problems.clear()
         for problem in problems:
             item = QListWidgetItem(str(problem))
-            item.setToolTip(str(problem))
+            item.setToolTip(plain_tooltip(str(problem)))
             self.problems.addItem(item)
         self._problems = list(problems)
         self.problems.setVisible(bool(problems))

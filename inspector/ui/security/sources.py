@@ -12,11 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from inspector.compare.snapshot import CatalogSnapshot, snapshot_from_connection
 from inspector.core.connection import ConnectionModel
 from inspector.ui.security.first_seen import FirstSeen
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # compare (and the rules) load with the first review, not the window
+    from inspector.compare.snapshot import CatalogSnapshot
     from inspector.security import ServerDefinitions
 
 __all__ = ["TabListing", "listing_of", "unique_names"]
@@ -47,6 +47,8 @@ class TabListing:
 
 def listing_of(name: str, connection: ConnectionModel, first_seen: FirstSeen) -> TabListing:
     """One tab's listing under `name`, as listed so far."""
+    from inspector.compare.snapshot import snapshot_from_connection
+
     snap = snapshot_from_connection(connection)
     loader = connection.catalog_loader
     pinned: dict[str, Any] = {}
