@@ -115,6 +115,24 @@ def test_a_corrupt_middle_line_and_a_cut_last_line_say_where(tmp_path: Path) -> 
     assert [e.message for e in lazy.errors.items if e.category == "session file"] == problems
 
 
+def test_two_frames_on_one_line_and_an_unusual_frame_line_read_as_the_eager_reader(
+    tmp_path: Path,
+) -> None:
+    """As many frame heads as lines, but one line holds two and another none the pattern
+    reads: the slice is read line by line, not as a run of plain lines."""
+    lines = write_varied_session(tmp_path / "v.jsonl").read_bytes().split(b"\n")
+    plain = [i for i, line in enumerate(lines) if line.startswith(b'{"type":"frame","t":')]
+    a, b = next(i for i in plain if i + 1 in plain), plain[-1]
+    lines[b] = lines[b].replace(b'"text":', b'"extra":1,"text":', 1)
+    lines[a : a + 2] = [lines[a] + lines[a + 1]]
+    odd = tmp_path / "odd.jsonl"
+    odd.write_bytes(b"\n".join(lines))
+    lazy, eager = _both(odd)
+    _same(lazy, eager)
+    assert lazy.recorded.problems == eager.recorded.problems
+    assert f"line {a + 1} " in lazy.recorded.problems[0]
+
+
 def test_a_file_that_is_not_a_session_is_refused_as_before(tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n\n")

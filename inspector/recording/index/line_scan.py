@@ -16,7 +16,7 @@ import re
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from operator import add, methodcaller, sub
 from typing import Any, Final
 
@@ -40,6 +40,10 @@ _FRAME: Final = re.compile(
     rb'\\"params\\": ?\{\\"level\\": ?\\"([a-z]{1,20})\\")?)'
 )
 _LINE_END: Final = b'"}\n'
+# A plain frame line's first bytes, and one line's end with the next one's start: counted
+# over a slice (C-level searches), they say that every line of it is a plain frame line.
+_HEAD: Final = b'{"type":"frame","t":'
+_JOINT: Final = _LINE_END + _HEAD
 
 # The direction and kind as the pattern reads them together ('in","kind":"request').
 _DIR_KIND: Final = {
@@ -53,7 +57,7 @@ _RESPONSE: Final = KINDS.index("response")
 _NOTIFICATION: Final = KINDS.index("notification")
 _GROUPS: Final = methodcaller("groups")
 _TEXT_START: Final = methodcaller("end")
-_START: Final = methodcaller("start")
+_SPAN: Final = methodcaller("span")
 
 
 @dataclass(slots=True)
@@ -152,17 +156,22 @@ class LineScan:
             self.seen(base, base + len(chunk), chunk)
         lines = chunk.count(b"\n")
         matches = list(_FRAME.finditer(chunk))
-        heads = array("q", map(_START, matches))
-        nexts = heads[1:]
-        nexts.append(len(chunk))
         if (
             len(matches) == lines
             and lines
-            and heads[0] == 0
-            and all(map(chunk.startswith, repeat(b"\n"), map(sub, nexts, repeat(1))))
-            and all(map(chunk.startswith, repeat(_LINE_END), map(sub, nexts, repeat(3))))
-        ):  # every line a plain frame line: the usual slice
-            run = _run(matches, array("q", map(sub, nexts, repeat(2))), chunk, base, self.part)
+            and chunk.startswith(_HEAD)
+            and chunk.endswith(_LINE_END)
+            and chunk.count(_JOINT) == lines - 1
+            and chunk.count(_HEAD) == lines
+        ):
+            # Every line a plain frame line (the usual slice): each line ends with `"}` and
+            # the next starts with the head (the joints), and the heads, as many as the
+            # lines and the matches, are where the lines and the matches start.
+            spans = array("q", chain.from_iterable(map(_SPAN, matches)))
+            nexts = spans[2::2]
+            nexts.append(len(chunk))
+            ends = array("q", map(sub, nexts, repeat(2)))
+            run = _run(matches, ends, chunk, base, self.part, spans[1::2])
             if run is not None:
                 yield run
             else:
@@ -189,7 +198,12 @@ class LineScan:
             nl = chunk.find(b"\n", at)
             stop = nl if nl >= 0 else size
             m = heads.get(at)
-            if m is not None and nl >= 0 and chunk.startswith(_LINE_END, nl - 2):
+            if (
+                m is not None
+                and nl >= 0
+                and chunk.startswith(_LINE_END, nl - 2)
+                and chunk.find(_HEAD, m.end(), nl) < 0  # not two frames run together
+            ):
                 if not run:
                     run_line = line_no
                 run.append(m)
@@ -227,17 +241,24 @@ class LineScan:
 
 
 def _run(
-    matches: list[re.Match[bytes]], ends: array[int], chunk: bytes, base: int, part: int
+    matches: list[re.Match[bytes]],
+    ends: array[int],
+    chunk: bytes,
+    base: int,
+    part: int,
+    starts: array[int] | None = None,
 ) -> FrameRun | None:
-    """The run's columns (`ends`: after each text's closing quote); None when a line lacks
-    the method or id its kind has (written before lines repeated them: parse its frame)."""
+    """The run's columns (`ends`: after each text's closing quote; `starts`: each text's
+    opening quote, when known); None when a line lacks the method or id its kind has
+    (written before lines repeated them: parse its frame)."""
     t, wall, dir_kind, methods, ids, levels = zip(*map(_GROUPS, matches), strict=True)
     kinds = bytes(map(_KIND_OF.__getitem__, dir_kind))
     if methods.count(None) != kinds.count(_RESPONSE) or ids.count(None) != kinds.count(
         _NOTIFICATION
     ):
         return None
-    starts = array("q", map(_TEXT_START, matches))
+    if starts is None:
+        starts = array("q", map(_TEXT_START, matches))
     # The text's byte length: its span less the quotes and one byte per backslash (exact
     # unless the text holds backslashes or control characters).
     backslashes = map(chunk.count, repeat(b"\\"), starts, ends)
