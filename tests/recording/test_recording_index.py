@@ -172,6 +172,39 @@ def test_the_index_grows_a_slice_at_a_time(tmp_path: Path) -> None:
     _same(indexer.offline, load_offline(read_session(path)))
 
 
+def test_a_flood_of_alike_lines_among_others_indexes_as_the_eager_reader(tmp_path: Path) -> None:
+    """Slices of alike logging notifications are read by a template of their lines; a
+    slice with another line (another level, a request, a line written with spaces, a
+    line cut by a crash) is read as before, and the template comes back after it."""
+    lines = write_varied_session(tmp_path / "v.jsonl").read_bytes().split(b"\n")
+    flood = next(
+        line for line in lines if b'"method":"notifications/message"' in line and b"info" in line
+    )
+    others = [line for line in lines[1:] if line.startswith(b'{"type":"frame"')]
+    tail = flood.split(b',"transport":', 1)[1]
+    body = []
+    for n in range(600):
+        times = b'{"type":"frame","t":%d.5,"wall":17%08d.25' % (n, n)
+        if n == 444:
+            times = b'{"type":"frame","t":1.2.3,"wall":17%08d.25' % n  # not a number
+        body.append(times + b',"transport":' + tail)
+        if n % 150 == 149:
+            body.append(others[(n // 150) % len(others)])
+    path = tmp_path / "flood.jsonl"
+    path.write_bytes(b"\n".join([lines[0], *body, body[-1][:40]]))
+    indexer = IndexedLoader([path])
+    templated = 0
+    while not indexer.step(max_bytes=2000):
+        templated += indexer.scan._template is not None
+    assert templated > 10
+    eager = load_offline(read_session(path))
+    _same(indexer.offline, eager)
+    assert len(indexer.offline.messages) == 599  # all but the line with no time
+    problems = indexer.offline.recorded.problems
+    assert problems == eager.recorded.problems and len(problems) == 2
+    assert "is not valid JSON" in problems[0] and "is incomplete" in problems[1]
+
+
 NEEDLES = [
     '"hi"',
     "C:\\temp",
