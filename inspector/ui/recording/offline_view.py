@@ -252,6 +252,11 @@ class OfflineView(QWidget):
         indexer = self.indexer
         if indexer is None:
             return
+        if time.monotonic() - self._progress_at >= _PROGRESS_SECONDS:
+            # A turn of its own: the repaint it brings is not added to a slice's time.
+            self._show_progress()
+            self._ticker.start()
+            return
         deadline = time.monotonic() + _SLICE_SECONDS
         finished = indexer.step()
         while not finished and time.monotonic() < deadline:
@@ -260,8 +265,6 @@ class OfflineView(QWidget):
         if finished:
             self._indexing_done()
         else:
-            if time.monotonic() - self._progress_at >= _PROGRESS_SECONDS:
-                self._show_progress()
             self._ticker.start()
 
     def _show_progress(self) -> None:
