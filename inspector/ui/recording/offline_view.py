@@ -46,8 +46,10 @@ from inspector.ui.widgets.theme import colors
 
 __all__ = ["OfflineView"]
 
-# Indexing runs on the event loop in slices this long: the window stays responsive.
-_SLICE_SECONDS: Final = 0.04
+# Indexing runs on the event loop in slices this long: the window stays responsive. (40 ms
+# before the progress had turns of its own; a slice now carries nothing else, so a shorter
+# one costs no time and keeps the longest turn shorter.)
+_SLICE_SECONDS: Final = 0.03
 # The banner's progress and the tabs' counts are said at most this often while indexing:
 # each change of their text lays the window out and repaints it (a third of the indexing
 # time when it was said after every slice).
