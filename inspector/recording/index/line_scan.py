@@ -377,6 +377,8 @@ class _Template:
             return None
         level_end = first.end(6) + 2  # after the level's closing escaped quote
         same = chunk[first.end(2) : level_end]  # from after the wall time
+        if len(same) > 1024:  # a huge method name: no pattern of it
+            return None
         pattern = re.compile(_TIMES + re.escape(same))
         return cls(pattern, level_end - first.end(), run.dirs[0], run.kinds[0], method, level)
 
