@@ -115,6 +115,24 @@ def test_a_corrupt_middle_line_and_a_cut_last_line_say_where(tmp_path: Path) -> 
     assert [e.message for e in lazy.errors.items if e.category == "session file"] == problems
 
 
+def test_two_frames_on_one_line_and_an_unusual_frame_line_read_as_the_eager_reader(
+    tmp_path: Path,
+) -> None:
+    """As many frame heads as lines, but one line holds two and another none the pattern
+    reads: the slice is read line by line, not as a run of plain lines."""
+    lines = write_varied_session(tmp_path / "v.jsonl").read_bytes().split(b"\n")
+    plain = [i for i, line in enumerate(lines) if line.startswith(b'{"type":"frame","t":')]
+    a, b = next(i for i in plain if i + 1 in plain), plain[-1]
+    lines[b] = lines[b].replace(b'"text":', b'"extra":1,"text":', 1)
+    lines[a : a + 2] = [lines[a] + lines[a + 1]]
+    odd = tmp_path / "odd.jsonl"
+    odd.write_bytes(b"\n".join(lines))
+    lazy, eager = _both(odd)
+    _same(lazy, eager)
+    assert lazy.recorded.problems == eager.recorded.problems
+    assert f"line {a + 1} " in lazy.recorded.problems[0]
+
+
 def test_a_file_that_is_not_a_session_is_refused_as_before(tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n\n")
@@ -152,6 +170,39 @@ def test_the_index_grows_a_slice_at_a_time(tmp_path: Path) -> None:
         grown.append(len(indexer.traffic))
     assert steps > 5 and grown == sorted(grown) and indexer.fraction == 1.0
     _same(indexer.offline, load_offline(read_session(path)))
+
+
+def test_a_flood_of_alike_lines_among_others_indexes_as_the_eager_reader(tmp_path: Path) -> None:
+    """Slices of alike logging notifications are read by a template of their lines; a
+    slice with another line (another level, a request, a line written with spaces, a
+    line cut by a crash) is read as before, and the template comes back after it."""
+    lines = write_varied_session(tmp_path / "v.jsonl").read_bytes().split(b"\n")
+    flood = next(
+        line for line in lines if b'"method":"notifications/message"' in line and b"info" in line
+    )
+    others = [line for line in lines[1:] if line.startswith(b'{"type":"frame"')]
+    tail = flood.split(b',"transport":', 1)[1]
+    body = []
+    for n in range(600):
+        times = b'{"type":"frame","t":%d.5,"wall":17%08d.25' % (n, n)
+        if n == 444:
+            times = b'{"type":"frame","t":1.2.3,"wall":17%08d.25' % n  # not a number
+        body.append(times + b',"transport":' + tail)
+        if n % 150 == 149:
+            body.append(others[(n // 150) % len(others)])
+    path = tmp_path / "flood.jsonl"
+    path.write_bytes(b"\n".join([lines[0], *body, body[-1][:40]]))
+    indexer = IndexedLoader([path])
+    templated = 0
+    while not indexer.step(max_bytes=2000):
+        templated += indexer.scan._template is not None
+    assert templated > 10
+    eager = load_offline(read_session(path))
+    _same(indexer.offline, eager)
+    assert len(indexer.offline.messages) == 599  # all but the line with no time
+    problems = indexer.offline.recorded.problems
+    assert problems == eager.recorded.problems and len(problems) == 2
+    assert "is not valid JSON" in problems[0] and "is incomplete" in problems[1]
 
 
 NEEDLES = [

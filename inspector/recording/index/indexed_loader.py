@@ -160,7 +160,7 @@ class IndexedLoader:
             mono=run.mono,
             wall=run.wall,
             size=run.size,
-            methods=array("I", map(codes.__getitem__, run.methods)),
+            methods=_codes_of(run.methods, codes),
             kinds=run.kinds,
             dirs=run.dirs,
             ids=ids,
@@ -184,8 +184,11 @@ class IndexedLoader:
         levels = run.levels
         codes = self._levels
         if levels.count(None) == n:
-            rows: list[int] = []
+            rows: Sequence[int] = []
             found = b""
+        elif run.dirs.count(_IN) == n and levels.count(levels[0]) == n:  # a flood
+            rows = range(first, first + n)
+            found = bytes((codes[levels[0]],)) * n  # type: ignore[index]
         elif run.dirs.count(_IN) == n:
             rows = list(compress(range(first, first + n), map(is_not, levels, repeat(None))))
             found = bytes(map(codes.__getitem__, filter(None, levels)))
@@ -299,6 +302,13 @@ class IndexedLoader:
     def _problem(self, problem: str) -> None:
         self.loader.recorded.problems.append(problem)
         self.offline.notes.append(f"the file: {problem}")
+
+
+def _codes_of(methods: tuple[bytes | None, ...], codes: _MethodCodes) -> array[int]:
+    """The method column's codes of a run's methods (one look-up when they are alike)."""
+    if methods.count(methods[0]) == len(methods):
+        return array("I", (codes[methods[0]],)) * len(methods)
+    return array("I", map(codes.__getitem__, methods))
 
 
 def load_indexed(path: Path) -> OfflineSession:

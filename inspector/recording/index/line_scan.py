@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 import re
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from operator import add, methodcaller, sub
 from typing import Any, Final
 
@@ -29,8 +29,9 @@ __all__ = ["FrameRun", "LineScan", "OtherLine"]
 # The head of a plain frame line, up to its text (an empty group marks where the text's
 # JSON string starts). The text itself is not scanned: a line's end is the next line's
 # start, checked to be `"}` and a newline.
+_TIMES: Final = rb'\{"type":"frame","t":(-?[0-9][0-9.eE+-]*),"wall":(-?[0-9][0-9.eE+-]*)'
 _FRAME: Final = re.compile(
-    rb'\{"type":"frame","t":(-?[0-9][0-9.eE+-]*),"wall":(-?[0-9][0-9.eE+-]*),'
+    _TIMES + rb","
     rb'"transport":"[a-z_-]*",'
     rb'"dir":"((?:in|out|from-app|to-app|)","kind":"(?:request|response|notification))",'
     rb'(?:"method":"([^"\\\n]*)",)?(?:"id":(-?[0-9]{1,18}|"[^"\\\n]*"),)?'
@@ -40,6 +41,10 @@ _FRAME: Final = re.compile(
     rb'\\"params\\": ?\{\\"level\\": ?\\"([a-z]{1,20})\\")?)'
 )
 _LINE_END: Final = b'"}\n'
+# A plain frame line's first bytes, and one line's end with the next one's start: counted
+# over a slice (C-level searches), they say that every line of it is a plain frame line.
+_HEAD: Final = b'{"type":"frame","t":'
+_JOINT: Final = _LINE_END + _HEAD
 
 # The direction and kind as the pattern reads them together ('in","kind":"request').
 _DIR_KIND: Final = {
@@ -53,7 +58,7 @@ _RESPONSE: Final = KINDS.index("response")
 _NOTIFICATION: Final = KINDS.index("notification")
 _GROUPS: Final = methodcaller("groups")
 _TEXT_START: Final = methodcaller("end")
-_START: Final = methodcaller("start")
+_SPAN: Final = methodcaller("span")
 
 
 @dataclass(slots=True)
@@ -99,6 +104,7 @@ class LineScan:
     done: bool = False
     # Told of each slice read (its range and bytes): the raw column notes where no capital is.
     seen: Callable[[int, int, bytes], None] | None = None
+    _template: _Template | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         first = self.parts.maps[0] if self.parts.maps else b""
@@ -151,27 +157,49 @@ class LineScan:
         if self.seen is not None:
             self.seen(base, base + len(chunk), chunk)
         lines = chunk.count(b"\n")
-        matches = list(_FRAME.finditer(chunk))
-        heads = array("q", map(_START, matches))
-        nexts = heads[1:]
-        nexts.append(len(chunk))
-        if (
-            len(matches) == lines
-            and lines
-            and heads[0] == 0
-            and all(map(chunk.startswith, repeat(b"\n"), map(sub, nexts, repeat(1))))
-            and all(map(chunk.startswith, repeat(_LINE_END), map(sub, nexts, repeat(3))))
-        ):  # every line a plain frame line: the usual slice
-            run = _run(matches, array("q", map(sub, nexts, repeat(2))), chunk, base, self.part)
-            if run is not None:
-                yield run
-            else:
-                yield from self._mixed(chunk, base, [], endpos == size)
+        run = self._uniform(chunk, lines, base) if self._template is not None else None
+        if run is not None:
+            yield run
         else:
-            yield from self._mixed(chunk, base, matches, endpos == size)
+            matches = list(_FRAME.finditer(chunk))
+            if _all_plain(chunk, lines, len(matches)):
+                spans = array("q", chain.from_iterable(map(_SPAN, matches)))
+                run = _run(matches, _ends(spans, chunk), chunk, base, self.part, spans[1::2])
+                if run is not None:
+                    self._template = _Template.of(run, matches[0], chunk)
+                    yield run
+                else:
+                    yield from self._mixed(chunk, base, [], endpos == size)
+            else:
+                yield from self._mixed(chunk, base, matches, endpos == size)
         self.line_no += lines
         self.pos = endpos
         self._skip_empty_parts()
+
+    def _uniform(self, chunk: bytes, lines: int, base: int) -> FrameRun | None:
+        """The slice as a run of lines like the last slice's (`_Template`), or None (the
+        template is then dropped until a slice of such lines comes again)."""
+        template = self._template
+        assert template is not None
+        matches = list(template.pattern.finditer(chunk))
+        if not _all_plain(chunk, lines, len(matches)):
+            self._template = None
+            return None
+        spans = array("q", chain.from_iterable(map(_SPAN, matches)))
+        t, wall = zip(*map(_GROUPS, matches), strict=True)
+        n = len(matches)
+        starts = array("q", map(sub, spans[1::2], repeat(template.back)))
+        run = _columns(
+            (t, wall, bytes((template.dir,)) * n, bytes((template.kind,)) * n),
+            ((template.method,) * n, (None,) * n, (template.level,) * n),
+            (starts, _ends(spans, chunk)),
+            chunk,
+            base,
+            self.part,
+        )
+        if run is None:
+            self._template = None
+        return run
 
     def _mixed(
         self, chunk: bytes, base: int, matches: list[re.Match[bytes]], at_end: bool
@@ -189,7 +217,12 @@ class LineScan:
             nl = chunk.find(b"\n", at)
             stop = nl if nl >= 0 else size
             m = heads.get(at)
-            if m is not None and nl >= 0 and chunk.startswith(_LINE_END, nl - 2):
+            if (
+                m is not None
+                and nl >= 0
+                and chunk.startswith(_LINE_END, nl - 2)
+                and chunk.find(_HEAD, m.end(), nl) < 0  # not two frames run together
+            ):
                 if not run:
                     run_line = line_no
                 run.append(m)
@@ -227,32 +260,63 @@ class LineScan:
 
 
 def _run(
-    matches: list[re.Match[bytes]], ends: array[int], chunk: bytes, base: int, part: int
+    matches: list[re.Match[bytes]],
+    ends: array[int],
+    chunk: bytes,
+    base: int,
+    part: int,
+    starts: array[int] | None = None,
 ) -> FrameRun | None:
-    """The run's columns (`ends`: after each text's closing quote); None when a line lacks
-    the method or id its kind has (written before lines repeated them: parse its frame)."""
+    """The run's columns (`ends`: after each text's closing quote; `starts`: each text's
+    opening quote, when known); None when a line lacks the method or id its kind has
+    (written before lines repeated them: parse its frame)."""
     t, wall, dir_kind, methods, ids, levels = zip(*map(_GROUPS, matches), strict=True)
     kinds = bytes(map(_KIND_OF.__getitem__, dir_kind))
     if methods.count(None) != kinds.count(_RESPONSE) or ids.count(None) != kinds.count(
         _NOTIFICATION
     ):
         return None
-    starts = array("q", map(_TEXT_START, matches))
+    if starts is None:
+        starts = array("q", map(_TEXT_START, matches))
+    return _columns(
+        (t, wall, bytes(map(_DIR_OF.__getitem__, dir_kind)), kinds),
+        (methods, ids, levels),
+        (starts, ends),
+        chunk,
+        base,
+        part,
+    )
+
+
+def _columns(
+    heads: tuple[Sequence[bytes], Sequence[bytes], bytes, bytes],
+    named: tuple[tuple[bytes | None, ...], tuple[bytes | None, ...], tuple[bytes | None, ...]],
+    spans: tuple[array[int], array[int]],
+    chunk: bytes,
+    base: int,
+    part: int,
+) -> FrameRun | None:
+    """A run from its lines' fields as read: (t, wall, dirs, kinds), (methods, ids,
+    levels), and (starts, ends) of the texts in `chunk`; None when a time is no number."""
+    t, wall, dirs, kinds = heads
+    starts, ends = spans
     # The text's byte length: its span less the quotes and one byte per backslash (exact
     # unless the text holds backslashes or control characters).
     backslashes = map(chunk.count, repeat(b"\\"), starts, ends)
     size = array("q", map(sub, map(sub, ends, map(add, starts, repeat(2))), backslashes))
+    try:
+        mono, walls = array("d", map(float, t)), array("d", map(float, wall))
+    except ValueError:  # a time such as 1.2.3: its line is said as not valid JSON
+        return None
     if base:
         starts = array("q", map(add, starts, repeat(base)))
         ends = array("q", map(add, ends, repeat(base)))
     return FrameRun(
-        array("d", map(float, t)),
-        array("d", map(float, wall)),
-        bytes(map(_DIR_OF.__getitem__, dir_kind)),
+        mono,
+        walls,
+        dirs,
         kinds,
-        methods,
-        ids,
-        levels,
+        *named,
         starts,
         ends,
         size,
@@ -260,6 +324,63 @@ def _run(
         chunk,
         base,
     )
+
+
+def _all_plain(chunk: bytes, lines: int, matched: int) -> bool:
+    """Is every line of `chunk` a plain frame line, `matched` (as many as the lines) being
+    where they start? Each line ends with `"}` and the next starts with the head (the
+    joints), and the heads, as many as the lines and the matches, are where the lines and
+    the matches start (C-level counts, no check per line)."""
+    return (
+        matched == lines > 0
+        and chunk.startswith(_HEAD)
+        and chunk.endswith(_LINE_END)
+        and chunk.count(_JOINT) == lines - 1
+        and chunk.count(_HEAD) == lines
+    )
+
+
+def _ends(spans: array[int], chunk: bytes) -> array[int]:
+    """After each text's closing quote: 2 bytes before the next line (`"}` and newline)."""
+    nexts = spans[2::2]
+    nexts.append(len(chunk))
+    return array("q", map(sub, nexts, repeat(2)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """The lines of a flood of logging notifications differ only in their times and the
+    rest of their texts: a pattern of one such line, read as literal bytes but for its
+    times, reads a slice of them at twice the speed of `_FRAME` and with two groups."""
+
+    pattern: re.Pattern[bytes]
+    back: int  # from a match's end back to its text's opening quote
+    dir: int
+    kind: int
+    method: bytes | None
+    level: bytes
+
+    @classmethod
+    def of(cls, run: FrameRun, first: re.Match[bytes], chunk: bytes) -> _Template | None:
+        """A template of the run's lines when they are all alike (the same direction, kind,
+        method and level, no id), else None."""
+        n = len(run.kinds)
+        method, level = run.methods[0], run.levels[0]
+        if (
+            level is None
+            or run.levels.count(level) != n
+            or run.methods.count(method) != n
+            or run.dirs.count(run.dirs[0]) != n
+            or run.kinds.count(run.kinds[0]) != n
+            or run.ids.count(None) != n
+        ):
+            return None
+        level_end = first.end(6) + 2  # after the level's closing escaped quote
+        same = chunk[first.end(2) : level_end]  # from after the wall time
+        if len(same) > 1024:  # a huge method name: no pattern of it
+            return None
+        pattern = re.compile(_TIMES + re.escape(same))
+        return cls(pattern, level_end - first.end(), run.dirs[0], run.kinds[0], method, level)
 
 
 def decode_id(raw: bytes) -> int | str:

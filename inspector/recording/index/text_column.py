@@ -35,19 +35,15 @@ _BACKSLASH = 0x5C
 _SAMPLE = 64 << 10  # the bytes of a block that say whether its hits are many
 # Non-ASCII characters whose lower case is ASCII (K, İ), raw or escaped.
 _LOWERING = (b"\xe2\x84\xaa", b"\xc4\xb0", b"\\u21", b"\\u01")
+_ESCAPED_LOWERING = re.compile(rb"\\u[02]1")  # the escaped ones (one search of the block)
 
 
 def _has_lowering(data: bytes) -> bool:
-    """Does `data` hold one of `_LOWERING`? In one search at most: an ASCII block (checked
-    a word at a time) holds neither raw form, and both escaped forms start with `\\u`."""
+    """Does `data` hold one of `_LOWERING`? In two searches at most: an ASCII block (checked
+    a word at a time) holds neither raw form, and one pattern finds both escaped forms."""
     if not data.isascii() and (b"\xe2\x84\xaa" in data or b"\xc4\xb0" in data):
         return True
-    at = data.find(b"\\u")
-    while at >= 0:
-        if data[at + 2 : at + 4] in (b"21", b"01"):
-            return True
-        at = data.find(b"\\u", at + 2)
-    return False
+    return _ESCAPED_LOWERING.search(data) is not None
 
 
 class MappedParts:
@@ -103,7 +99,7 @@ class FileTextColumn:
 
     def note_plain(self, start: int, end: int, chunk: bytes) -> None:
         """The index read bytes [start, end): remember whether they hold no capital."""
-        if not (chunk.islower() and not _has_lowering(chunk)):
+        if chunk.lower() != chunk or _has_lowering(chunk):  # (lower(): ASCII letters only)
             return
         if self._plain_ends and self._plain_ends[-1] == start:
             self._plain_ends[-1] = end

@@ -89,6 +89,8 @@ def test_a_recording_opens_at_once_filters_finds_and_says_where_it_broke(
             lambda: view.banner.progress.text() == f"Indexed: {total:,} messages", "indexed"
         )
         log = view.log_panel
+        bar = log.table.verticalScrollBar()
+        assert bar.maximum() > 0 and bar.value() == bar.maximum()  # it followed to the end
         assert cells(log.table, log.model.index(0, 0))[4] == "initialize"
         assert log.count_label.text() == f"{total:,} messages"
         titles = tab_titles(view.bottom)
