@@ -40,6 +40,7 @@ from inspector.ui.traffic.errors_panel import ErrorsPanel
 from inspector.ui.traffic.log_panel import TrafficLogPanel
 from inspector.ui.traffic.notifications_panel import NotificationsPanel
 from inspector.ui.traffic.server_console import ServerConsole
+from inspector.ui.widgets.batched_model import FLOOD_INTERVAL_MS, BatchedTableModel
 from inspector.ui.widgets.plain_text import PlainLabel
 from inspector.ui.widgets.split_panes import split_panes
 from inspector.ui.widgets.theme import colors
@@ -241,6 +242,9 @@ class OfflineView(QWidget):
         # each batch of rows: each scroll repaints the table's rows (a fifth of the time).
         self._follow_tail = self.log_panel.autoscroll
         self.log_panel.autoscroll = False
+        # Rows go in at the pace the progress is said (each insert repaints a table).
+        for model in self._growing_models():
+            model.flood_interval_ms = int(_PROGRESS_SECONDS * 1000)
         self.banner.progress.show()
         self._show_progress()
         self._ticker.start()
@@ -290,8 +294,14 @@ class OfflineView(QWidget):
             self.console.flush()
             self._stderr_shown = len(lines)
 
+    def _growing_models(self) -> list[BatchedTableModel]:
+        """The tables that grow while the file is indexed."""
+        return [self.log_panel.model, self.notifications.model, self.errors_panel.model]
+
     def _indexing_done(self) -> None:
         self.complete = True
+        for model in self._growing_models():
+            model.flood_interval_ms = FLOOD_INTERVAL_MS
         if self._follow_tail:  # (unless the Log menu paused it meanwhile)
             self._follow_tail = False
             self.log_panel.autoscroll = not self.log_panel.pause_button.isChecked()

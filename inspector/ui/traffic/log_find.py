@@ -10,9 +10,8 @@ turn ("counting matches 40%"), so the count never freezes the window.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QTableView, QToolButton, QWidget
 
@@ -28,21 +27,18 @@ class LogFindBar(QWidget):
     """Find in the log: its field, Previous and Next, and what was found.
 
     Collaborators: the log it searches, the table model that says which entries the filter
-    shows (and on which row), the table (its current row is where a search starts), and
-    the panel's `select_entry`."""
+    shows (and on which row), and the table (its current row is where a search starts). A
+    match found is asked to be selected through `select_requested` (a signal, not a
+    reference to the panel: a bar holding its panel would keep both alive in a reference
+    cycle, deleted whenever the garbage collector runs)."""
 
-    def __init__(
-        self,
-        log: TrafficLog,
-        model: TrafficLogModel,
-        table: QTableView,
-        select_entry: Callable[[int], bool],
-    ) -> None:
+    select_requested = Signal(int)  # the traffic index of the match to select
+
+    def __init__(self, log: TrafficLog, model: TrafficLogModel, table: QTableView) -> None:
         super().__init__()
         self.log = log
         self.model = model
         self.table = table
-        self.select_entry = select_entry
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         self.edit = QLineEdit()
@@ -251,6 +247,6 @@ class LogFindBar(QWidget):
 
     def _select(self, index: int) -> bool:
         self._found = index
-        self.select_entry(index)
+        self.select_requested.emit(index)
         self.status.setText(self._found_text())
         return True

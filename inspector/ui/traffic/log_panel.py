@@ -217,7 +217,8 @@ class TrafficLogPanel(QWidget):
         self.table = table
 
     def _build_search(self) -> None:
-        self.find_bar = LogFindBar(self.log, self.model, self.table, self.select_entry)
+        self.find_bar = LogFindBar(self.log, self.model, self.table)
+        self.find_bar.select_requested.connect(self.select_entry)
         # The names the window's menus and the tests know the Find bar's parts by.
         self.search_bar = self.find_bar
         self.search_edit = self.find_bar.edit

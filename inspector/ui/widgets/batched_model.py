@@ -40,6 +40,9 @@ class BatchedTableModel(FlatTableModel):
     # When a filter is applied in slices, and how big a slice is (a test makes them small).
     progressive_from = PROGRESSIVE_FROM
     slice_items = SLICE_ITEMS
+    # How often rows go in while a flood lasts (an opened file being indexed asks for less:
+    # each insert repaints the table).
+    flood_interval_ms = FLOOD_INTERVAL_MS
 
     def __init__(self, columns: Sequence[str]) -> None:
         super().__init__(columns)
@@ -154,7 +157,7 @@ class BatchedTableModel(FlatTableModel):
         else:
             self._end_slicing(n)
             self._timer.setInterval(
-                FLOOD_INTERVAL_MS if n - first_seen >= FLOOD_ROWS else FLUSH_INTERVAL_MS
+                self.flood_interval_ms if n - first_seen >= FLOOD_ROWS else FLUSH_INTERVAL_MS
             )
         if added:
             self.batch_inserted.emit(added)
