@@ -104,9 +104,17 @@ def test_a_compressed_recording_holds_every_line_and_standard_tools_read_it(
 
 CHILD = textwrap.dedent(
     """
-    import json, sys, time
+    import json, sys, time, zlib
+    from pathlib import Path
+    import zstandard
     from tests.recording.test_recording_compression import _logs, HEADER
     from inspector.recording.writer import SessionRecorder
+
+    def flushed(path):
+        data = path.read_bytes()
+        if path.name.endswith(".gz"):
+            return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data)
+        return zstandard.ZstdDecompressor().decompressobj().decompress(data)
 
     recorder = SessionRecorder(sys.argv[1], HEADER, t0=0.0)
     recorder.start()
@@ -114,7 +122,10 @@ CHILD = textwrap.dedent(
     while True:
         recorder.observe_many(_logs(n, 100))
         n += 100
-        while recorder._items:
+        # "written" once the batch's last line is in the file (taken off the queue is not
+        # yet written: under load the writer thread may not have flushed it)
+        last = json.dumps(json.dumps(f"line {n - 1}"))[1:-1].encode()
+        while last not in flushed(Path(sys.argv[1])):
             time.sleep(0.001)
         print("written", n, flush=True)
     """
