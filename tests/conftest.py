@@ -29,16 +29,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Every GUI connection is recorded: keep the recordings of test runs out of the
 # user's data dir.
 os.environ.setdefault("MCP_INSPECTOR_DATA_DIR", tempfile.mkdtemp(prefix="mcp-inspector-test-data-"))
-# And what the app remembers (arguments typed, pins, window state, profiles) stays out of the
-# user's config dir: a test's typing showed up in the user's next session's forms.
-os.environ.setdefault(
-    "MCP_INSPECTOR_CONFIG_DIR", tempfile.mkdtemp(prefix="mcp-inspector-test-config-")
-)
 # pytest-xdist workers inherit the controller's environment: a folder each, so that one
 # worker's retention cannot prune the recordings another is writing.
 if os.environ.get("PYTEST_XDIST_WORKER"):
-    for _name in ("MCP_INSPECTOR_DATA_DIR", "MCP_INSPECTOR_CONFIG_DIR"):
-        os.environ[_name] = os.path.join(os.environ[_name], os.environ["PYTEST_XDIST_WORKER"])
+    os.environ["MCP_INSPECTOR_DATA_DIR"] = os.path.join(
+        os.environ["MCP_INSPECTOR_DATA_DIR"], os.environ["PYTEST_XDIST_WORKER"]
+    )
 
 # Fixtures broader than a test that are ours (not a plugin's, like pytest-qt's qapp).
 _SHARED_SCOPES = ("module", "package", "session")
